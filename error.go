@@ -1,0 +1,58 @@
+package perfilseguro
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes shared by every layer; the api package maps them to HTTP statuses.
+const (
+	ECONFLICT     = "conflict"
+	EINVALID      = "invalid"
+	ENOTFOUND     = "not_found"
+	EUNAUTHORIZED = "unauthorized"
+	EFORBIDDEN    = "forbidden"
+	ETOOMANY      = "too_many_requests"
+	EUNAVAILABLE  = "unavailable"
+	EINTERNAL     = "internal"
+)
+
+// Error is a domain error whose Message is safe to show to users (Spanish).
+type Error struct {
+	Code    string            // one of the E* constants
+	Message string            // user-facing Spanish text
+	Fields  map[string]string // optional per-field messages
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s: %s", e.Code, e.Message) }
+
+// Errorf builds a domain error with a formatted user-facing message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// FieldError builds an EINVALID error for one field; the message is also the top-level message.
+func FieldError(field, message string) *Error {
+	return &Error{Code: EINVALID, Message: message, Fields: map[string]string{field: message}}
+}
+
+// ErrorCode returns the code of a domain error, or EINTERNAL for anything else.
+func ErrorCode(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return EINTERNAL
+}
+
+// ErrorMessage returns the user-facing message, or a generic Spanish one for internal errors.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Ocurrió un error interno. Intenta nuevamente."
+}
+
+// ErrPermanent marks a provider failure that retrying cannot fix (wrap it with %w).
+var ErrPermanent = errors.New("permanent provider failure")

@@ -1,0 +1,109 @@
+package perfilseguro
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// WhatsAppSender delivers messages through the WhatsApp Cloud API (or a local stand-in).
+// Phones are E.164 (+52 and 10 digits for Mexico). A failure that retrying cannot fix
+// (recipient not on WhatsApp, template rejected) wraps ErrPermanent.
+type WhatsAppSender interface {
+	// SendOTP sends the authentication template with a copy-code button.
+	SendOTP(ctx context.Context, phoneE164, code string) error
+	// SendInvitation sends the invitation template with the inviter's name and the unique link.
+	SendInvitation(ctx context.Context, phoneE164 string, inv InvitationMessage) error
+}
+
+// SMSSender delivers plain text messages by SMS; the fallback for WhatsApp.
+type SMSSender interface {
+	SendSMS(ctx context.Context, phoneE164, body string) error
+}
+
+// Email is one outgoing e-mail with both HTML and plain-text bodies.
+type Email struct {
+	To      string
+	Subject string
+	Text    string
+	HTML    string
+}
+
+// EmailSender delivers e-mails (SMTP, or the development inbox).
+type EmailSender interface {
+	SendEmail(ctx context.Context, msg Email) error
+}
+
+// InvitationMessage is what an invitee reads: who invites, why, and the link to accept.
+type InvitationMessage struct {
+	InviteeName     string
+	InviterName     string
+	CompanyName     string
+	PersonalMessage string
+	Link            string
+	ExpiresAt       time.Time
+}
+
+// BiometricSessionRequest asks the biometric provider for a hosted verification session.
+type BiometricSessionRequest struct {
+	UserID      int64  // our user, sent as vendor_data
+	CallbackURL string // where the provider returns the browser (our /return)
+}
+
+// BiometricSession is a created provider session.
+type BiometricSession struct {
+	SessionID string
+	URL       string          // hosted verification page to open in the popup
+	Raw       json.RawMessage // provider response, kept in verification_sessions.raw_response
+}
+
+// Biometric decision statuses as the provider names them.
+const (
+	BiometricNotStarted  = "Not Started"
+	BiometricInProgress  = "In Progress"
+	BiometricApproved    = "Approved"
+	BiometricDeclined    = "Declined"
+	BiometricInReview    = "In Review"
+	BiometricResubmitted = "Resubmitted"
+	BiometricExpired     = "Expired"
+	BiometricAbandoned   = "Abandoned"
+)
+
+// BiometricDecision is the provider's verdict on a session, with scores in 0..100 when known.
+type BiometricDecision struct {
+	SessionID  string
+	Status     string // one of the Biometric* statuses
+	VendorData string // our user id as sent at creation
+	Overall    *float64
+	FaceMatch  *float64
+	Document   *float64
+	Liveness   *float64
+	Raw        json.RawMessage
+}
+
+// BiometricProvider creates hosted sessions and reports decisions.
+type BiometricProvider interface {
+	CreateSession(ctx context.Context, req BiometricSessionRequest) (BiometricSession, error)
+	GetDecision(ctx context.Context, sessionID string) (BiometricDecision, error)
+}
+
+// PassData is what a wallet pass shows; the same for Apple and Google.
+type PassData struct {
+	UserID     int64
+	Name       string
+	ProfileID  string // PS-nnnn-nnnn-nn, also the serial number
+	Level      int
+	ValidFrom  time.Time
+	ValidUntil time.Time // fecha_validacion + vigencia years
+	VerifyURL  string    // public link encoded in the QR
+}
+
+// ApplePassBuilder builds a signed .pkpass archive.
+type ApplePassBuilder interface {
+	BuildPass(p PassData) ([]byte, error)
+}
+
+// GooglePassSigner produces the "save to Google Wallet" link.
+type GooglePassSigner interface {
+	SaveURL(p PassData) (string, error)
+}
