@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Make sure the tools to build and run Perfil Seguro are present and the npm
+# workspaces (web, e2e) are installed. Idempotent and quick when all is in place.
+#
+#   scripts/ensure-tools.sh          Go, Node/npm, node_modules
+#   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli, a C compiler (go test -race)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+for_tests=""
+case "${1:-}" in
+--test) for_tests=1 ;;
+"") ;;
+*) die "usage: $0 [--test]" ;;
+esac
+
+# Go cannot come from apt (Debian's is too old for go.mod), so only check for it.
+command -v go >/dev/null 2>&1 ||
+	die "Go is not installed or not on PATH; install Go $(sed -n 's/^go //p' go.mod) from https://go.dev/dl/ and retry"
+
+# Node and npm: Debian's packages are enough to build the web app.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	apt_install nodejs npm
+fi
+
+# Test-only system packages, installed together in one apt run.
+if [ -n "$for_tests" ]; then
+	missing=()
+	[ -x /usr/bin/chromium ] || missing+=(chromium)
+	command -v php >/dev/null 2>&1 || missing+=(php-cli)
+	command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+	if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+fi
+
+# npm workspaces: install when node_modules is missing or older than the lock file
+# or any workspace manifest. npm writes node_modules/.package-lock.json on install.
+# Playwright drives the system Chromium, so never download its browsers.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+stamp=node_modules/.package-lock.json
+stale=""
+if [ ! -f "$stamp" ]; then
+	stale=1
+else
+	for manifest in package.json package-lock.json web/package.json e2e/package.json; do
+		if [ -f "$manifest" ] && [ "$manifest" -nt "$stamp" ]; then stale=1; fi
+	done
+fi
+if [ -n "$stale" ]; then
+	if [ -f package-lock.json ]; then
+		log "npm ci"
+		npm ci --no-audit --no-fund
+	else
+		log "npm install (no package-lock.json yet)"
+		npm install --no-audit --no-fund
+	fi
+	touch "$stamp"
+fi
+log "tools ready: $(go version | cut -d' ' -f3), node $(node --version), npm $(npm --version 2>/dev/null)"
