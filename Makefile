@@ -1,0 +1,43 @@
+# Perfil Seguro. Run `make` to list the targets.
+# The heavy lifting lives in scripts/ so each step can also run on its own.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+BIN := bin/perfilseguro
+
+# Go tests and benchmarks run against the real local Postgres and Redis.
+export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable
+export TEST_REDIS_ADDR ?= 127.0.0.1:6379
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+
+.PHONY: help build run test bench fuzz clean
+
+help: ## List the targets
+	@echo 'Perfil Seguro. Usage: make <target>'
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-6s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+build: ## Build the web app, then bin/perfilseguro (it embeds web/dist)
+	npm run build:web
+	go build -o $(BIN) ./cmd/perfilseguro
+
+run: ## Install what is missing, start Postgres/Redis, migrate, serve http://localhost:8080
+	scripts/ensure-tools.sh
+	scripts/ensure-services.sh perfilseguro
+	$(MAKE) --no-print-directory build
+	./$(BIN) migrate
+	./$(BIN) dev
+
+test: ## go vet, go test (real Postgres/Redis), vitest, Playwright; prints a summary
+	@scripts/test.sh
+
+bench: ## Run the Go benchmarks (once each) and append the results to BENCHMARKS.md
+	scripts/bench.sh
+
+fuzz: ## Run every Go fuzz target for FUZZTIME each (default 10s)
+	scripts/fuzz.sh
+
+clean: ## Remove build output and test artifacts
+	rm -rf bin e2e/test-results e2e/playwright-report e2e/screenshots
+	git clean -fdXq -- web/dist

@@ -1,0 +1,65 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// The specs drive the real binary (SPA + API + worker + scheduler in one
+// process) against its own database and Redis DB, in the Debian Chromium.
+// `make test` builds web/ and bin/perfilseguro, and resets the e2e database
+// and Redis DB 5 before this runs.
+const port = 8089;
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: './test-results',
+  // One server, one database: specs run one at a time so they cannot race.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
+  use: {
+    baseURL,
+    locale: 'es-MX',
+    timezoneId: 'America/Mexico_City',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'chromium',
+      use: {
+        ...devices['Desktop Chrome'],
+        // Never download browsers: use the system Chromium.
+        launchOptions: {
+          executablePath: '/usr/bin/chromium',
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
+        },
+      },
+    },
+  ],
+  webServer: {
+    // `dev` migrates, then serves everything on HTTP_ADDR.
+    command: '../bin/perfilseguro dev',
+    url: `${baseURL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      APP_ENV: 'test',
+      HTTP_ADDR: `127.0.0.1:${port}`,
+      PUBLIC_BASE_URL: baseURL,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/perfilseguro_e2e?sslmode=disable',
+      REDIS_URL: 'redis://127.0.0.1:6379/5',
+    },
+  },
+});

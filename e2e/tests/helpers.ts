@@ -1,0 +1,101 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Options for readLatestCode. */
+export interface ReadCodeOptions {
+  /** How long to keep reloading the inbox until a code arrives (ms). */
+  timeout?: number;
+  /** Codes already used; wait for a newer one (e.g. after "resend"). */
+  exclude?: string[];
+}
+
+interface InboxMessage {
+  to: string;
+  text: string;
+  sentAt: number | null;
+  index: number;
+}
+
+const CODE = /(?<!\d)(\d{6})(?!\d)/;
+
+/** normalize makes phone numbers comparable by digits and e-mails case-insensitively. */
+function normalize(address: string): string {
+  const trimmed = address.trim().toLowerCase();
+  return trimmed.includes('@') ? trimmed : trimmed.replace(/\D/g, '');
+}
+
+/** sameRecipient accepts +52 5512345678 for 5512345678 and the other way round. */
+function sameRecipient(a: string, b: string): boolean {
+  const x = normalize(a);
+  const y = normalize(b);
+  if (!x || !y) return false;
+  if (x.includes('@') || y.includes('@')) return x === y;
+  return x === y || (Math.min(x.length, y.length) >= 10 && (x.endsWith(y) || y.endsWith(x)));
+}
+
+/** readMessages lists the inbox messages shown on the current page. */
+async function readMessages(page: Page): Promise<InboxMessage[]> {
+  return page.locator('[data-testid="inbox-message"]').evaluateAll((nodes) =>
+    nodes.map((node, index) => {
+      const el = node as HTMLElement;
+      const stamp =
+        el.getAttribute('data-sent-at') ??
+        el.getAttribute('data-created-at') ??
+        el.querySelector('time[datetime]')?.getAttribute('datetime') ??
+        null;
+      let sentAt: number | null = null;
+      if (stamp) {
+        sentAt = /^\d+$/.test(stamp) ? Number(stamp) : Date.parse(stamp);
+        if (Number.isNaN(sentAt)) sentAt = null;
+      }
+      return { to: el.getAttribute('data-to') ?? '', text: el.innerText ?? '', sentAt, index };
+    }),
+  );
+}
+
+/**
+ * newestCode picks the recipient's newest message that carries a 6-digit code.
+ * Messages with a timestamp (data-sent-at, data-created-at or <time datetime>)
+ * are ordered by it; otherwise the inbox is read as newest first.
+ */
+function newestCode(messages: InboxMessage[], to: string, exclude: string[]): string | null {
+  const mine = messages
+    .filter((m) => sameRecipient(m.to, to))
+    .map((m) => ({ ...m, code: CODE.exec(m.text)?.[1] ?? null }))
+    .filter((m): m is typeof m & { code: string } => m.code !== null && !exclude.includes(m.code));
+  if (mine.length === 0) return null;
+  const timed = mine.every((m) => m.sentAt !== null);
+  mine.sort((a, b) => (timed ? b.sentAt! - a.sentAt! || a.index - b.index : a.index - b.index));
+  return mine[0].code;
+}
+
+/**
+ * readLatestCode opens the development inbox (/dev/inbox) in a new tab of the
+ * same browser context, waits until a 6-digit code sent to `to` (phone or
+ * e-mail) shows up, and returns the newest one. The caller's page is left as is.
+ */
+export async function readLatestCode(page: Page, to: string, options: ReadCodeOptions = {}): Promise<string> {
+  const { timeout = 15_000, exclude = [] } = options;
+  const inbox = await page.context().newPage();
+  try {
+    let code: string | null = null;
+    await expect
+      .poll(
+        async () => {
+          await inbox.goto('/dev/inbox');
+          // The list may render after a fetch; an empty inbox simply shows none.
+          await inbox
+            .locator('[data-testid="inbox-message"]')
+            .first()
+            .waitFor({ timeout: 2_000 })
+            .catch(() => undefined);
+          code = newestCode(await readMessages(inbox), to, exclude);
+          return code;
+        },
+        { message: `a 6-digit code sent to ${to} in /dev/inbox`, timeout, intervals: [250, 500, 1000] },
+      )
+      .not.toBeNull();
+    return code!;
+  } finally {
+    await inbox.close();
+  }
+}

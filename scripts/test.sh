@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Everything `make test` does, in order, with a summary at the end:
+# tools and services, build (web + binary), go vet, go test (real Postgres and
+# Redis), vitest, then Playwright against the freshly built binary.
+# Exits non-zero when any step fails; later steps still run where they can,
+# so one run reports every failure.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/lib.sh
+source scripts/lib.sh
+
+export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
+export TEST_REDIS_ADDR=${TEST_REDIS_ADDR:-127.0.0.1:6379}
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+
+results=()
+failed=0
+
+# step runs one named command, prints a banner and records how it went.
+step() {
+	local name=$1 start status
+	shift
+	printf '\n==> %s: %s\n' "$name" "$*"
+	start=$SECONDS
+	"$@"
+	status=$?
+	if [ "$status" -eq 0 ]; then
+		results+=("PASS  $name ($((SECONDS - start))s)")
+	else
+		results+=("FAIL  $name (exit $status, $((SECONDS - start))s)")
+		failed=1
+	fi
+	return "$status"
+}
+
+# skip records a step that could not run because an earlier one failed.
+skip() { results+=("SKIP  $1 ($2)"); }
+
+summary() {
+	printf '\n==> Summary\n'
+	printf '  %s\n' "${results[@]}"
+	if [ "$failed" -eq 0 ]; then printf 'make test: all steps passed\n'; else printf 'make test: FAILED\n'; fi
+}
+
+# Reset the e2e database and Redis DB 5 so every Playwright run starts empty.
+reset_e2e() {
+	psql -h 127.0.0.1 -U postgres -d postgres -w -X -q -v ON_ERROR_STOP=1 \
+		-c 'DROP DATABASE IF EXISTS perfilseguro_e2e WITH (FORCE)' \
+		-c 'CREATE DATABASE perfilseguro_e2e' &&
+		[ "$(redis_cmd 'SELECT 5' FLUSHDB | tail -1)" = OK ]
+}
+
+build() { npm run build:web && go build -o bin/perfilseguro ./cmd/perfilseguro; }
+
+# Without tools or services nothing else can run.
+if ! step tools scripts/ensure-tools.sh --test ||
+	! step services scripts/ensure-services.sh perfilseguro_test perfilseguro_e2e; then
+	summary
+	exit 1
+fi
+
+# Build first: go vet and go test compile the embedded web/dist, and Playwright runs the binary.
+step build build
+built=$?
+step go-vet go vet ./...
+step go-test go test -race -count=1 -p 1 ./...
+step vitest npm run test:web
+if [ "$built" -ne 0 ]; then
+	skip playwright "build failed"
+elif ! step reset-e2e reset_e2e; then
+	skip playwright "reset-e2e failed"
+else
+	step playwright npm run test:e2e
+fi
+
+summary
+exit "$failed"
