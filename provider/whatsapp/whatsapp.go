@@ -1,0 +1,271 @@
+// Package whatsapp sends one-time codes and invitations through the Meta
+// WhatsApp Cloud API (Graph API `/{phone-number-id}/messages`) using
+// pre-approved message templates.
+package whatsapp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// Defaults used when a Config field is empty.
+const (
+	DefaultBaseURL    = "https://graph.facebook.com"
+	DefaultAPIVersion = "v21.0"
+	DefaultLanguage   = "es_MX"
+)
+
+// Config holds the Cloud API credentials and the template names.
+type Config struct {
+	BaseURL            string       // Graph API root; default https://graph.facebook.com
+	APIVersion         string       // Graph API version, e.g. v21.0
+	PhoneNumberID      string       // the sending business phone number id
+	AccessToken        string       // system-user access token (Bearer)
+	OTPTemplate        string       // authentication template with a copy-code button, e.g. codigo_verificacion
+	InvitationTemplate string       // utility template for invitations, e.g. invitacion_perfil_seguro
+	Language           string       // template language code, e.g. es_MX
+	HTTPClient         *http.Client // default: 15-second timeout
+}
+
+// Client sends WhatsApp template messages; it implements perfilseguro.WhatsAppSender.
+type Client struct {
+	cfg  Config
+	http *http.Client
+}
+
+var _ perfilseguro.WhatsAppSender = (*Client)(nil)
+
+// New returns a Client, filling the defaults for empty Config fields.
+func New(cfg Config) *Client {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.APIVersion == "" {
+		cfg.APIVersion = DefaultAPIVersion
+	}
+	if cfg.Language == "" {
+		cfg.Language = DefaultLanguage
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		hc = &http.Client{Timeout: 15 * time.Second}
+	}
+	return &Client{cfg: cfg, http: hc}
+}
+
+// WhatsAppRecipient maps an E.164 phone to the `to` value WhatsApp expects:
+// digits without '+', and Mexican numbers (+52 and 10 digits) in the 521 form
+// that WhatsApp uses for Mexican mobiles. A number already in 521 form is kept.
+func WhatsAppRecipient(e164 string) string {
+	var b strings.Builder
+	for _, r := range e164 {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	digits := b.String()
+	if len(digits) == 12 && strings.HasPrefix(digits, "52") {
+		return "521" + digits[2:]
+	}
+	return digits
+}
+
+// SendOTP sends the authentication template: the code goes in the body
+// parameter and in the copy-code button (a URL button at index 0).
+func (c *Client) SendOTP(ctx context.Context, phoneE164, code string) error {
+	msg := templateMessage(phoneE164, c.cfg.OTPTemplate, c.cfg.Language,
+		component{Type: "body", Parameters: []parameter{textParam(code)}},
+		component{Type: "button", SubType: "url", Index: "0", Parameters: []parameter{textParam(code)}},
+	)
+	if err := c.send(ctx, msg, code); err != nil {
+		return fmt.Errorf("whatsapp otp: %w", err)
+	}
+	return nil
+}
+
+// SendInvitation sends the invitation template with body parameters
+// {{1}} invitee name, {{2}} inviter name, {{3}} company (may be empty), {{4}} link.
+func (c *Client) SendInvitation(ctx context.Context, phoneE164 string, inv perfilseguro.InvitationMessage) error {
+	msg := templateMessage(phoneE164, c.cfg.InvitationTemplate, c.cfg.Language,
+		component{Type: "body", Parameters: []parameter{
+			textParam(inv.InviteeName),
+			textParam(inv.InviterName),
+			textParam(inv.CompanyName),
+			textParam(inv.Link),
+		}},
+	)
+	if err := c.send(ctx, msg, ""); err != nil {
+		return fmt.Errorf("whatsapp invitation: %w", err)
+	}
+	return nil
+}
+
+// message is the Cloud API request body for a template message.
+type message struct {
+	MessagingProduct string   `json:"messaging_product"`
+	RecipientType    string   `json:"recipient_type"`
+	To               string   `json:"to"`
+	Type             string   `json:"type"`
+	Template         template `json:"template"`
+}
+
+type template struct {
+	Name       string      `json:"name"`
+	Language   language    `json:"language"`
+	Components []component `json:"components"`
+}
+
+type language struct {
+	Code string `json:"code"`
+}
+
+type component struct {
+	Type       string      `json:"type"`
+	SubType    string      `json:"sub_type,omitempty"`
+	Index      string      `json:"index,omitempty"`
+	Parameters []parameter `json:"parameters"`
+}
+
+type parameter struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+func textParam(s string) parameter { return parameter{Type: "text", Text: s} }
+
+func templateMessage(phoneE164, name, lang string, comps ...component) message {
+	return message{
+		MessagingProduct: "whatsapp",
+		RecipientType:    "individual",
+		To:               WhatsAppRecipient(phoneE164),
+		Type:             "template",
+		Template:         template{Name: name, Language: language{Code: lang}, Components: comps},
+	}
+}
+
+// send posts msg; secret (the OTP code, if any) is scrubbed from any error text.
+func (c *Client) send(ctx context.Context, msg message, secret string) error {
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("encode request: %w", err)
+	}
+	url := fmt.Sprintf("%s/%s/%s/messages", c.cfg.BaseURL, c.cfg.APIVersion, c.cfg.PhoneNumberID)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("build request: %w", err)
+	}
+	req.Header.Set("Authorization", "Bearer "+c.cfg.AccessToken)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		// Network failures are transient; a *url.Error holds only the method and
+		// URL, never the request body, so the code cannot leak through it.
+		return fmt.Errorf("post messages: %w", err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return nil
+	}
+	return classify(resp.StatusCode, raw, secret)
+}
+
+// APIError is a Graph API error response (`{"error": {...}}`).
+type APIError struct {
+	HTTPStatus int    // HTTP status of the response
+	Code       int    // error.code, e.g. 131026
+	Subcode    int    // error.error_subcode, when present
+	Type       string // error.type, e.g. OAuthException
+	Message    string // error.message, with any OTP code removed
+}
+
+// Error describes the failure without the message contents.
+func (e *APIError) Error() string {
+	return fmt.Sprintf("graph api status %d code %d: %s", e.HTTPStatus, e.Code, e.Message)
+}
+
+type graphErrorBody struct {
+	Error struct {
+		Message      string `json:"message"`
+		Type         string `json:"type"`
+		Code         int    `json:"code"`
+		ErrorSubcode int    `json:"error_subcode"`
+	} `json:"error"`
+}
+
+// Error codes that retrying the same request can never fix
+// (https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes).
+var permanentCodes = map[int]bool{
+	100:    true, // invalid parameter
+	131008: true, // required parameter missing
+	131009: true, // parameter value invalid
+	131021: true, // recipient cannot be sender
+	131026: true, // message undeliverable (not a WhatsApp user, old client, ...)
+	131030: true, // recipient not in allowed list
+	131047: true, // re-engagement window
+	131051: true, // unsupported message type
+	132000: true, // template parameter count mismatch
+	132001: true, // template does not exist
+	132005: true, // translated text too long
+	132007: true, // template format policy violated
+	132012: true, // template parameter format mismatch
+	132015: true, // template paused
+	132016: true, // template disabled
+}
+
+// Error codes that are transient or fixable by configuration, whatever the HTTP status:
+// rate limits, server trouble and authorization (a new token fixes those, so retry).
+var retryCodes = map[int]bool{
+	1: true, 2: true, 4: true, 10: true, 190: true, 200: true,
+	80007: true, 130429: true, 131000: true, 131016: true, 131048: true, 131056: true, 133004: true,
+}
+
+// classify turns a non-2xx response into an error: ErrPermanent-wrapped for
+// known permanent codes and other plain 400/4xx request rejections; a plain
+// (retryable) error for 401/403/404, 429, 5xx and auth/rate-limit codes.
+func classify(status int, raw []byte, secret string) error {
+	apiErr := &APIError{HTTPStatus: status}
+	var body graphErrorBody
+	if json.Unmarshal(raw, &body) == nil {
+		apiErr.Code = body.Error.Code
+		apiErr.Subcode = body.Error.ErrorSubcode
+		apiErr.Type = body.Error.Type
+		apiErr.Message = scrub(body.Error.Message, secret)
+	}
+	if apiErr.Message == "" {
+		apiErr.Message = http.StatusText(status)
+	}
+	switch {
+	case permanentCodes[apiErr.Code]:
+		return fmt.Errorf("%w: %w", perfilseguro.ErrPermanent, apiErr)
+	case retryCodes[apiErr.Code]:
+		return apiErr
+	case status >= 500, status == http.StatusTooManyRequests,
+		status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusNotFound,
+		status == http.StatusRequestTimeout:
+		return apiErr
+	case status >= 400:
+		// Any other rejection of the request body fails the same way again.
+		return fmt.Errorf("%w: %w", perfilseguro.ErrPermanent, apiErr)
+	}
+	return apiErr
+}
+
+// scrub removes the secret from s so an OTP code never reaches logs.
+func scrub(s, secret string) string {
+	if secret == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, secret, "[redacted]")
+}
