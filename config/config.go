@@ -1,0 +1,258 @@
+// Package config reads every setting from the environment, in one place, with
+// development defaults that production mode refuses.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Environments.
+const (
+	EnvDevelopment = "development"
+	EnvTest        = "test"
+	EnvProduction  = "production"
+)
+
+// DevSecret is the obviously-development default for SECRET_KEY; production refuses it.
+const DevSecret = "dev-only-insecure-secret-do-not-use-in-production"
+
+// Config is every setting of every process.
+type Config struct {
+	Env           string        // APP_ENV: development, test or production
+	HTTPAddr      string        // HTTP_ADDR: where the API listens
+	PublicBaseURL string        // PUBLIC_BASE_URL: absolute base for links, QR codes and callbacks
+	DatabaseURL   string        // DATABASE_URL
+	RedisURL      string        // REDIS_URL
+	SecretKey     string        // SECRET_KEY: HMAC key for codes and tokens
+	AdminPassHash string        // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
+	SupportEmail  string        // SUPPORT_EMAIL
+	OnboardingURL string        // ONBOARDING_URL
+	DataDir       string        // DATA_DIR: development certificates and keys
+	ShutdownGrace time.Duration // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
+	WorkerConc    int           // WORKER_CONCURRENCY
+	MetricsAddr   string        // METRICS_ADDR: optional separate listener for /metrics
+
+	WhatsApp WhatsApp
+	SMS      SMS
+	SMTP     SMTP
+	Didit    Didit
+	Apple    Apple
+	Google   Google
+}
+
+// WhatsApp configures the WhatsApp Cloud API; empty token means the development inbox.
+type WhatsApp struct {
+	BaseURL, APIVersion, PhoneNumberID, AccessToken, OTPTemplate, InvitationTemplate, Language string
+}
+
+// SMS configures Twilio; empty account means the development inbox.
+type SMS struct{ BaseURL, AccountSID, AuthToken, From string }
+
+// SMTP configures e-mail delivery; empty host means the development inbox.
+type SMTP struct {
+	Host, Username, Password, From, TLS string
+	Port                                int
+}
+
+// Didit configures the biometric provider; empty API key means the local simulator.
+type Didit struct{ BaseURL, APIKey, WorkflowID, WebhookSecret string }
+
+// Apple configures Apple Wallet signing; empty certificate means a generated development chain.
+type Apple struct{ PassTypeID, TeamID, CertPEM, KeyPEM, WWDRPEM string }
+
+// Google configures Google Wallet; empty service account means a generated development key.
+type Google struct{ IssuerID, ClassSuffix, ServiceAccountJSON string }
+
+// Load reads the environment through getenv (os.Getenv in production code).
+func Load(getenv func(string) string) (Config, error) {
+	get := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		Env:           get("APP_ENV", EnvDevelopment),
+		HTTPAddr:      get("HTTP_ADDR", ":8080"),
+		PublicBaseURL: strings.TrimRight(get("PUBLIC_BASE_URL", "http://localhost:8080"), "/"),
+		DatabaseURL:   get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/perfilseguro?sslmode=disable"),
+		RedisURL:      get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+		SecretKey:     get("SECRET_KEY", DevSecret),
+		AdminPassHash: get("ADMIN_PASSWORD_HASH", ""),
+		SupportEmail:  get("SUPPORT_EMAIL", "soporte@perfilseguro.mx"),
+		OnboardingURL: get("ONBOARDING_URL", "/register"),
+		DataDir:       get("DATA_DIR", ".dev"),
+		MetricsAddr:   get("METRICS_ADDR", ""),
+		WhatsApp: WhatsApp{
+			BaseURL:            get("WHATSAPP_BASE_URL", "https://graph.facebook.com"),
+			APIVersion:         get("WHATSAPP_API_VERSION", "v21.0"),
+			PhoneNumberID:      get("WHATSAPP_PHONE_NUMBER_ID", ""),
+			AccessToken:        get("WHATSAPP_ACCESS_TOKEN", ""),
+			OTPTemplate:        get("WHATSAPP_OTP_TEMPLATE", "codigo_verificacion"),
+			InvitationTemplate: get("WHATSAPP_INVITATION_TEMPLATE", "invitacion_perfil_seguro"),
+			Language:           get("WHATSAPP_LANGUAGE", "es_MX"),
+		},
+		SMS: SMS{
+			BaseURL:    get("TWILIO_BASE_URL", "https://api.twilio.com"),
+			AccountSID: get("TWILIO_ACCOUNT_SID", ""),
+			AuthToken:  get("TWILIO_AUTH_TOKEN", ""),
+			From:       get("TWILIO_FROM", ""),
+		},
+		SMTP: SMTP{
+			Host:     get("SMTP_HOST", ""),
+			Username: get("SMTP_USERNAME", ""),
+			Password: get("SMTP_PASSWORD", ""),
+			From:     get("SMTP_FROM", "no-responder@perfilseguro.mx"),
+			TLS:      get("SMTP_TLS", "starttls"),
+		},
+		Didit: Didit{
+			BaseURL:       get("DIDIT_BASE_URL", "https://verification.didit.me"),
+			APIKey:        get("DIDIT_API_KEY", ""),
+			WorkflowID:    get("DIDIT_WORKFLOW_ID", ""),
+			WebhookSecret: get("DIDIT_WEBHOOK_SECRET", ""),
+		},
+		Apple: Apple{
+			PassTypeID: get("APPLE_PASS_TYPE_ID", "pass.mx.perfilseguro.dev"),
+			TeamID:     get("APPLE_TEAM_ID", "DEVTEAM000"),
+			CertPEM:    get("APPLE_PASS_CERT_PEM", ""),
+			KeyPEM:     get("APPLE_PASS_KEY_PEM", ""),
+			WWDRPEM:    get("APPLE_WWDR_PEM", ""),
+		},
+		Google: Google{
+			IssuerID:           get("GOOGLE_WALLET_ISSUER_ID", "3388000000000000000"),
+			ClassSuffix:        get("GOOGLE_WALLET_CLASS_SUFFIX", "perfil_seguro"),
+			ServiceAccountJSON: get("GOOGLE_WALLET_SERVICE_ACCOUNT_JSON", ""),
+		},
+	}
+	var err error
+	if c.ShutdownGrace, err = time.ParseDuration(get("SHUTDOWN_GRACE", "25s")); err != nil {
+		return c, fmt.Errorf("SHUTDOWN_GRACE: %w", err)
+	}
+	if c.WorkerConc, err = strconv.Atoi(get("WORKER_CONCURRENCY", "10")); err != nil || c.WorkerConc < 1 {
+		return c, fmt.Errorf("WORKER_CONCURRENCY must be a positive integer")
+	}
+	if c.SMTP.Port, err = strconv.Atoi(get("SMTP_PORT", "587")); err != nil {
+		return c, fmt.Errorf("SMTP_PORT: %w", err)
+	}
+	if c.Didit.WebhookSecret == "" && c.Didit.APIKey == "" {
+		c.Didit.WebhookSecret = "dev-only-webhook-secret"
+	}
+	return c, c.validate()
+}
+
+// FromEnv loads the configuration from the process environment.
+func FromEnv() (Config, error) { return Load(os.Getenv) }
+
+// Production reports whether APP_ENV=production.
+func (c Config) Production() bool { return c.Env == EnvProduction }
+
+// DevProviders reports whether local stand-ins (inbox, simulator) are in use for messaging.
+func (c Config) DevProviders() bool { return c.WhatsApp.AccessToken == "" }
+
+func (c Config) validate() error {
+	switch c.Env {
+	case EnvDevelopment, EnvTest, EnvProduction:
+	default:
+		return fmt.Errorf("APP_ENV must be development, test or production, not %q", c.Env)
+	}
+	if !c.Production() {
+		return nil
+	}
+	// Production refuses every development default and every local stand-in.
+	var problems []string
+	if c.SecretKey == DevSecret || len(c.SecretKey) < 32 {
+		problems = append(problems, "SECRET_KEY must be set to a random value of at least 32 characters")
+	}
+	if c.AdminPassHash == "" {
+		problems = append(problems, "ADMIN_PASSWORD_HASH is required (perfilseguro admin hash-password)")
+	}
+	if c.WhatsApp.AccessToken == "" || c.WhatsApp.PhoneNumberID == "" {
+		problems = append(problems, "WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID are required (no development inbox in production)")
+	}
+	if c.SMS.AccountSID == "" || c.SMS.AuthToken == "" || c.SMS.From == "" {
+		problems = append(problems, "TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN and TWILIO_FROM are required")
+	}
+	if c.SMTP.Host == "" {
+		problems = append(problems, "SMTP_HOST is required")
+	}
+	if c.Didit.APIKey == "" || c.Didit.WorkflowID == "" || c.Didit.WebhookSecret == "" {
+		problems = append(problems, "DIDIT_API_KEY, DIDIT_WORKFLOW_ID and DIDIT_WEBHOOK_SECRET are required (no simulator in production)")
+	}
+	if c.Apple.CertPEM == "" || c.Apple.KeyPEM == "" || c.Apple.WWDRPEM == "" {
+		problems = append(problems, "APPLE_PASS_CERT_PEM, APPLE_PASS_KEY_PEM and APPLE_WWDR_PEM are required")
+	}
+	if c.Google.ServiceAccountJSON == "" {
+		problems = append(problems, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON is required")
+	}
+	if !strings.HasPrefix(c.PublicBaseURL, "https://") {
+		problems = append(problems, "PUBLIC_BASE_URL must be https in production")
+	}
+	if len(problems) > 0 {
+		return errors.New("production configuration refused:\n  - " + strings.Join(problems, "\n  - "))
+	}
+	return nil
+}
+
+// secretKeys are masked when the configuration is printed.
+var secretKeys = map[string]bool{
+	"SECRET_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
+	"TWILIO_AUTH_TOKEN": true, "SMTP_PASSWORD": true, "DIDIT_API_KEY": true,
+	"DIDIT_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true,
+	"DATABASE_URL": true, "REDIS_URL": true,
+}
+
+// Fields lists the settings as environment-variable name → value, secrets masked.
+func (c Config) Fields() map[string]string {
+	f := map[string]string{
+		"APP_ENV": c.Env, "HTTP_ADDR": c.HTTPAddr, "PUBLIC_BASE_URL": c.PublicBaseURL,
+		"DATABASE_URL": c.DatabaseURL, "REDIS_URL": c.RedisURL, "SECRET_KEY": c.SecretKey,
+		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
+		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(),
+		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"WHATSAPP_ACCESS_TOKEN": c.WhatsApp.AccessToken, "WHATSAPP_PHONE_NUMBER_ID": c.WhatsApp.PhoneNumberID,
+		"TWILIO_ACCOUNT_SID": c.SMS.AccountSID, "TWILIO_AUTH_TOKEN": c.SMS.AuthToken,
+		"SMTP_HOST": c.SMTP.Host, "SMTP_PASSWORD": c.SMTP.Password,
+		"DIDIT_API_KEY": c.Didit.APIKey, "DIDIT_WEBHOOK_SECRET": c.Didit.WebhookSecret,
+		"APPLE_PASS_TYPE_ID": c.Apple.PassTypeID, "APPLE_PASS_KEY_PEM": c.Apple.KeyPEM,
+		"GOOGLE_WALLET_ISSUER_ID": c.Google.IssuerID, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": c.Google.ServiceAccountJSON,
+	}
+	for k, v := range f {
+		if secretKeys[k] {
+			f[k] = mask(v)
+		}
+	}
+	return f
+}
+
+// Log prints the configuration at start, secrets masked, in a stable order.
+func (c Config) Log(logger *slog.Logger) {
+	f := c.Fields()
+	keys := make([]string, 0, len(f))
+	for k := range f {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	attrs := make([]any, 0, len(keys))
+	for _, k := range keys {
+		attrs = append(attrs, slog.String(k, f[k]))
+	}
+	logger.Info("configuration", attrs...)
+}
+
+func mask(v string) string {
+	switch {
+	case v == "":
+		return "(unset)"
+	case v == DevSecret:
+		return "(development default)"
+	default:
+		return "****"
+	}
+}

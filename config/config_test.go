@@ -1,0 +1,54 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestDevelopmentDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := Load(envOf(nil))
+	require.NoError(t, err)
+	require.Equal(t, EnvDevelopment, c.Env)
+	require.Equal(t, ":8080", c.HTTPAddr)
+	require.Equal(t, DevSecret, c.SecretKey)
+	require.True(t, c.DevProviders())
+}
+
+func TestProductionRefusesDevelopmentSecretsAndProviders(t *testing.T) {
+	t.Parallel()
+	_, err := Load(envOf(map[string]string{"APP_ENV": "production"}))
+	require.Error(t, err)
+	for _, want := range []string{"SECRET_KEY", "ADMIN_PASSWORD_HASH", "WHATSAPP_ACCESS_TOKEN", "DIDIT_API_KEY", "APPLE_PASS_CERT_PEM", "PUBLIC_BASE_URL"} {
+		require.Contains(t, err.Error(), want)
+	}
+}
+
+func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{
+		"APP_ENV": "production", "SECRET_KEY": strings.Repeat("k", 40), "ADMIN_PASSWORD_HASH": "$2a$10$abc",
+		"WHATSAPP_ACCESS_TOKEN": "t", "WHATSAPP_PHONE_NUMBER_ID": "1", "TWILIO_ACCOUNT_SID": "AC1",
+		"TWILIO_AUTH_TOKEN": "x", "TWILIO_FROM": "+15550001", "SMTP_HOST": "smtp.example",
+		"DIDIT_API_KEY": "k", "DIDIT_WORKFLOW_ID": "w", "DIDIT_WEBHOOK_SECRET": "s",
+		"APPLE_PASS_CERT_PEM": "c", "APPLE_PASS_KEY_PEM": "k", "APPLE_WWDR_PEM": "w",
+		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": "{}", "PUBLIC_BASE_URL": "https://perfilseguro.mx",
+	}
+	c, err := Load(envOf(env))
+	require.NoError(t, err)
+	require.True(t, c.Production())
+	f := c.Fields()
+	require.Equal(t, "****", f["SECRET_KEY"])
+	require.Equal(t, "****", f["DIDIT_API_KEY"])
+	require.Equal(t, "https://perfilseguro.mx", f["PUBLIC_BASE_URL"])
+}
+
+func TestRejectsUnknownEnvironment(t *testing.T) {
+	t.Parallel()
+	_, err := Load(envOf(map[string]string{"APP_ENV": "staging"}))
+	require.ErrorContains(t, err, "APP_ENV")
+}
