@@ -284,7 +284,7 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 // rsaCert issues an RSA 2048 certificate; a nil parent makes it self-signed.
-func rsaCert(t *testing.T, cn string, parent *x509.Certificate, parentKey *rsa.PrivateKey, ca bool) (*rsa.PrivateKey, *x509.Certificate, []byte) {
+func rsaCert(t testing.TB, cn string, parent *x509.Certificate, parentKey *rsa.PrivateKey, ca bool) (*rsa.PrivateKey, *x509.Certificate, []byte) {
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
 	require.NoError(t, err)
@@ -310,9 +310,24 @@ func rsaCert(t *testing.T, cn string, parent *x509.Certificate, parentKey *rsa.P
 	return key, cert, der
 }
 
-// BenchmarkBuildPass measures whole-pass throughput (pass.json, manifest, signature, zip).
+// BenchmarkBuildPass measures whole-pass throughput (pass.json, manifest,
+// signature, zip) with the development ECDSA chain and with an RSA 2048 chain
+// like Apple's production certificates.
 func BenchmarkBuildPass(b *testing.B) {
-	builder, _ := setup(b)
+	dev, _ := setup(b)
+	rootKey, rootCert, _ := rsaCert(b, "Bench Root", nil, nil, true)
+	wwdrKey, wwdrCert, _ := rsaCert(b, "Bench WWDR", rootCert, rootKey, true)
+	leafKey, leafCert, _ := rsaCert(b, "Pass Type ID: pass.mx.perfilseguro", wwdrCert, wwdrKey, false)
+	rsaBuilder, err := applewallet.New(applewallet.Config{
+		PassTypeIdentifier: "pass.mx.perfilseguro", TeamIdentifier: "ABCDE12345",
+		Certificate: leafCert, PrivateKey: leafKey, WWDR: wwdrCert,
+	})
+	require.NoError(b, err)
+	b.Run("ecdsa-dev", func(b *testing.B) { benchmarkBuild(b, dev) })
+	b.Run("rsa2048", func(b *testing.B) { benchmarkBuild(b, rsaBuilder) })
+}
+
+func benchmarkBuild(b *testing.B, builder *applewallet.Builder) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
