@@ -1,0 +1,102 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// statusOf maps domain error codes to HTTP statuses: the one table of its kind.
+var statusOf = map[string]int{
+	perfilseguro.ECONFLICT:     http.StatusConflict,
+	perfilseguro.EINVALID:      http.StatusBadRequest,
+	perfilseguro.ENOTFOUND:     http.StatusNotFound,
+	perfilseguro.EUNAUTHORIZED: http.StatusUnauthorized,
+	perfilseguro.EFORBIDDEN:    http.StatusForbidden,
+	perfilseguro.ETOOMANY:      http.StatusTooManyRequests,
+	perfilseguro.EUNAVAILABLE:  http.StatusServiceUnavailable,
+	perfilseguro.EINTERNAL:     http.StatusInternalServerError,
+}
+
+// ErrorBody is the one JSON error shape: a Spanish message and optional per-field messages.
+type ErrorBody struct {
+	Message string            `json:"message"`
+	Errors  map[string]string `json:"errors,omitempty"`
+	// Extra carries call-specific fields the spec asks for (e.g. existingUserId on 409).
+	Extra map[string]any `json:"-"`
+}
+
+// apiError is an error with its HTTP status, ready to be written.
+type apiError struct {
+	Status int
+	Body   ErrorBody
+	Cause  error // logged, never shown
+}
+
+func (e *apiError) Error() string {
+	if e.Cause != nil {
+		return e.Body.Message + ": " + e.Cause.Error()
+	}
+	return e.Body.Message
+}
+
+// StatusCode lets fuego pick the status.
+func (e *apiError) StatusCode() int { return e.Status }
+
+func (e *apiError) Unwrap() error { return e.Cause }
+
+// httpError builds an error with an explicit status and message.
+func httpError(status int, message string) *apiError {
+	return &apiError{Status: status, Body: ErrorBody{Message: message}}
+}
+
+// toAPIError turns any error into the one shape; unknown errors become a generic 500.
+func toAPIError(err error) *apiError {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	var de *perfilseguro.Error
+	if errors.As(err, &de) {
+		status, ok := statusOf[de.Code]
+		if !ok {
+			status = http.StatusInternalServerError
+		}
+		return &apiError{Status: status, Body: ErrorBody{Message: de.Message, Errors: de.Fields}, Cause: err}
+	}
+	var maxErr *http.MaxBytesError
+	if errors.As(err, &maxErr) {
+		return &apiError{Status: http.StatusRequestEntityTooLarge, Body: ErrorBody{Message: "La solicitud es demasiado grande."}, Cause: err}
+	}
+	return &apiError{Status: http.StatusInternalServerError, Body: ErrorBody{Message: perfilseguro.ErrorMessage(err)}, Cause: err}
+}
+
+// writeError writes err in the one JSON shape and logs server-side failures once, here at the edge.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	ae := toAPIError(err)
+	if ae.Status >= 500 {
+		slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "request_id", requestID(r.Context()), "error", err)
+	}
+	body := map[string]any{"message": ae.Body.Message}
+	if len(ae.Body.Errors) > 0 {
+		body["errors"] = ae.Body.Errors
+	}
+	for k, v := range ae.Body.Extra {
+		body[k] = v
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(ae.Status)
+	_ = json.NewEncoder(w).Encode(body)
+}
+
+// writeJSON writes a success body.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,32 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// handleHealthz answers while the process is alive.
+func (s *Server) handleHealthz(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+// handleReadyz answers 200 only when Postgres and Redis both answer.
+func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	checks := map[string]string{"postgres": "ok", "redis": "ok"}
+	ready := true
+	if err := s.db.PingContext(ctx); err != nil {
+		checks["postgres"], ready = "unreachable", false
+	}
+	if err := s.redis.Ping(ctx).Err(); err != nil {
+		checks["redis"], ready = "unreachable", false
+	}
+	if !ready {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "checks": checks,
+			"message": "El servicio no está listo. Intenta nuevamente en unos momentos."})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "checks": checks})
+}

@@ -1,0 +1,143 @@
+// Package api is the thin HTTP API: it validates, writes Postgres and enqueues jobs.
+// One file per area; the error mapping and middleware live beside the server.
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/go-fuego/fuego"
+	"github.com/hibiken/asynq"
+	"github.com/jmoiron/sqlx"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/perfilseguro/perfilseguro/config"
+	"github.com/perfilseguro/perfilseguro/jobs"
+)
+
+// Deps is what the API needs from the outside world.
+type Deps struct {
+	Config     config.Config
+	DB         *sqlx.DB
+	Redis      *redis.Client         // readiness, rate limits
+	AsynqRedis asynq.RedisConnOpt    // for the operators' dashboard
+	Queue      jobs.Enqueuer         // background work
+	Web        fs.FS                 // built single-page app (web.DistFS())
+	Logger     *slog.Logger
+	Now        func() time.Time // injectable clock for tests
+}
+
+// Server is the HTTP API.
+type Server struct {
+	cfg     config.Config
+	db      *sqlx.DB
+	redis   *redis.Client
+	queue   jobs.Enqueuer
+	logger  *slog.Logger
+	now     func() time.Time
+	f       *fuego.Server
+	handler http.Handler
+	spec    []byte
+}
+
+// New wires every route and middleware.
+func New(d Deps) (*Server, error) {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now}
+	s.f = fuego.NewServer(
+		fuego.WithoutLogger(),
+		fuego.WithoutStartupMessages(),
+		fuego.WithErrorSerializer(writeError),
+		fuego.WithEngineOptions(
+			fuego.WithErrorHandler(func(_ context.Context, err error) error { return err }),
+			fuego.WithOpenAPIConfig(fuego.OpenAPIConfig{
+				DisableLocalSave: true, DisableSwaggerUI: true, DisableMessages: true, DisableDefaultServer: true,
+				Info: &openapi3.Info{Title: "Perfil Seguro API", Version: "1.0.0",
+					Description: "API de validación de identidad de Perfil Seguro. Los errores tienen la forma {message, errors}."},
+			}),
+		),
+	)
+	s.routes(d)
+
+	// The OpenAPI document is computed once, after every route is registered.
+	spec, err := json.Marshal(s.f.OutputOpenAPISpec())
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	s.spec = spec
+	s.f.Mux.HandleFunc("GET /api/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(s.spec)
+	})
+
+	var h http.Handler = s.f.Mux
+	h = withBodyLimit(h)
+	h = withRecovery(h)
+	h = withSecurityHeaders(s.cfg.Production())(h)
+	h = withLogging(s.logger)(h)
+	h = withRequestID(h)
+	s.handler = h
+	return s, nil
+}
+
+func (s *Server) routes(d Deps) {
+	mux := s.f.Mux
+	mux.HandleFunc("GET /healthz", s.handleHealthz)
+	mux.HandleFunc("GET /readyz", s.handleReadyz)
+	s.mountMonitoring(d.AsynqRedis)
+	mux.Handle("/", spaHandler(d.Web))
+}
+
+// Handler is the complete HTTP handler (tests use it with httptest).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Run serves on addr until ctx is cancelled, then lets in-flight requests finish within grace.
+func (s *Server) Run(ctx context.Context, addr string, grace time.Duration) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", addr, err)
+	}
+	return s.Serve(ctx, ln, grace)
+}
+
+// Serve is Run on an existing listener.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration) error {
+	srv := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	s.logger.Info("api listening", "addr", ln.Addr().String())
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.logger.Info("api stopping: waiting for in-flight requests")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/api"
+)
+
+func TestHealthAndReadiness(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	res, body := e.do(t, "GET", "/healthz", "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.JSONEq(t, `{"status":"ok"}`, body)
+	res, body = e.do(t, "GET", "/readyz", "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode, body)
+	require.NotEmpty(t, res.Header.Get("X-Request-Id"))
+}
+
+func TestReadyzIs503WhenRedisIsUnreachable(t *testing.T) {
+	t.Parallel()
+	e := setup(t, func(d *api.Deps) {
+		d.Redis = redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1})
+	})
+	res, body := e.do(t, "GET", "/readyz", "", "")
+	require.Equal(t, http.StatusServiceUnavailable, res.StatusCode)
+	var got struct {
+		Message string            `json:"message"`
+		Checks  map[string]string `json:"checks"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &got))
+	require.Equal(t, "unreachable", got.Checks["redis"])
+	require.Equal(t, "ok", got.Checks["postgres"])
+	require.Contains(t, got.Message, "no está listo")
+}
+
+func TestSPAServesIndexForClientRoutesAndCachesHashedAssets(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, path := range []string{"/", "/profile", "/verify/PS-1234-5678-90", "/no/such/page"} {
+		res, body := e.do(t, "GET", path, "", "")
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		require.Contains(t, body, "<title>Perfil Seguro</title>", path)
+		require.Equal(t, "no-cache", res.Header.Get("Cache-Control"), path)
+	}
+	res, body := e.do(t, "GET", "/assets/index-abc1.js", "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "console.log(1)", body)
+	require.Contains(t, res.Header.Get("Cache-Control"), "immutable")
+
+	res, body = e.do(t, "GET", "/api/does-not-exist", "", "")
+	require.Equal(t, http.StatusNotFound, res.StatusCode)
+	require.JSONEq(t, `{"message":"Recurso no encontrado."}`, body)
+	require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
+}
+
+func TestOpenAPIDocumentIsServed(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	res, body := e.do(t, "GET", "/api/openapi.json", "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	var doc map[string]any
+	require.NoError(t, json.Unmarshal([]byte(body), &doc))
+	require.Equal(t, "3.1.0", doc["openapi"])
+	require.Contains(t, doc, "paths")
+}
+
+func TestMonitoringDashboardIsMounted(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	res, body := e.do(t, "GET", "/admin/monitoring/", "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Contains(t, body, "<html")
+}

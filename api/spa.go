@@ -1,0 +1,48 @@
+package api
+
+import (
+	"bytes"
+	"io/fs"
+	"net/http"
+	"path"
+	"strings"
+	"time"
+)
+
+// placeholderIndex is served when the web app has not been built (go build before npm run build).
+const placeholderIndex = `<!doctype html><html lang="es-MX"><meta charset="utf-8"><title>Perfil Seguro</title>
+<body><h1>Perfil Seguro</h1><p>La aplicación web no se ha compilado. Ejecuta <code>make run</code>.</p></body></html>`
+
+// spaHandler serves the built app: real files as they are (hashed assets cached for a year),
+// and index.html for every other path so client routes work on reload.
+func spaHandler(dist fs.FS) http.Handler {
+	index, err := fs.ReadFile(dist, "index.html")
+	if err != nil {
+		index = []byte(placeholderIndex)
+	}
+	files := http.FileServer(http.FS(dist))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			writeError(w, r, httpError(http.StatusMethodNotAllowed, "Método no permitido."))
+			return
+		}
+		if strings.HasPrefix(r.URL.Path, "/api/") {
+			writeError(w, r, httpError(http.StatusNotFound, "Recurso no encontrado."))
+			return
+		}
+		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		if name != "" && name != "index.html" {
+			if st, err := fs.Stat(dist, name); err == nil && !st.IsDir() {
+				if strings.HasPrefix(name, "assets/") {
+					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+				} else {
+					w.Header().Set("Cache-Control", "public, max-age=3600")
+				}
+				files.ServeHTTP(w, r)
+				return
+			}
+		}
+		w.Header().Set("Cache-Control", "no-cache")
+		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(index))
+	})
+}

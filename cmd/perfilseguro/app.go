@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/hibiken/asynq"
+	"github.com/jmoiron/sqlx"
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/perfilseguro/perfilseguro/config"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/scheduler"
+	"github.com/perfilseguro/perfilseguro/web"
+	"github.com/perfilseguro/perfilseguro/worker"
+)
+
+// app holds the connections every process shares; only this package wires things together.
+type app struct {
+	cfg      config.Config
+	logger   *slog.Logger
+	db       *sqlx.DB
+	redisOpt asynq.RedisClientOpt
+	redis    *redis.Client
+	queue    *asynq.Client
+}
+
+func withApp(ctx context.Context, fn func(*app) error) error {
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return err
+	}
+	logger := newLogger(cfg)
+	slog.SetDefault(logger)
+	cfg.Log(logger)
+
+	db, err := postgres.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	redisOpts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("REDIS_URL: %w", err)
+	}
+	rc := redis.NewClient(redisOpts)
+	defer rc.Close()
+	asynqOpt := asynq.RedisClientOpt{Addr: redisOpts.Addr, DB: redisOpts.DB, Username: redisOpts.Username,
+		Password: redisOpts.Password, TLSConfig: redisOpts.TLSConfig}
+	queue := asynq.NewClient(asynqOpt)
+	defer queue.Close()
+	return fn(&app{cfg: cfg, logger: logger, db: db, redisOpt: asynqOpt, redis: rc, queue: queue})
+}
+
+func newLogger(cfg config.Config) *slog.Logger {
+	if cfg.Production() {
+		return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+func (a *app) migrate(ctx context.Context) error { return postgres.Migrate(ctx, a.db) }
+
+func (a *app) runAPI(ctx context.Context) error {
+	srv, err := api.New(api.Deps{Config: a.cfg, DB: a.db, Redis: a.redis, AsynqRedis: a.redisOpt,
+		Queue: a.queue, Web: web.DistFS(), Logger: a.logger})
+	if err != nil {
+		return err
+	}
+	return srv.Run(ctx, a.cfg.HTTPAddr, a.cfg.ShutdownGrace)
+}
+
+func (a *app) runWorker(ctx context.Context) error {
+	deps, err := a.workerDeps()
+	if err != nil {
+		return err
+	}
+	return worker.New(a.redisOpt, a.cfg.WorkerConc, a.cfg.ShutdownGrace, deps).Run(ctx)
+}
+
+func (a *app) runScheduler(ctx context.Context) error {
+	s, err := scheduler.New(a.queue, scheduler.Table(), a.logger)
+	if err != nil {
+		return err
+	}
+	return s.Run(ctx)
+}
+
+// runDev migrates and runs the three processes together; one failing stops the others.
+func (a *app) runDev(ctx context.Context) error {
+	if err := a.migrate(ctx); err != nil {
+		return err
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return a.runAPI(ctx) })
+	g.Go(func() error { return a.runWorker(ctx) })
+	g.Go(func() error { return a.runScheduler(ctx) })
+	return g.Wait()
+}
+
+func (a *app) workerDeps() (worker.Deps, error) {
+	return worker.Deps{DB: a.db, Enqueuer: a.queue, Logger: a.logger, LogSecrets: !a.cfg.Production()}, nil
+}

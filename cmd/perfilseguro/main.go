@@ -1,0 +1,63 @@
+// Command perfilseguro is the one binary of Perfil Seguro: api, worker, scheduler, migrate and dev.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `perfilseguro: identity validation service
+
+Usage:
+  perfilseguro api         serve the HTTP API and the web app
+  perfilseguro worker      run background jobs
+  perfilseguro scheduler   enqueue periodic jobs
+  perfilseguro migrate     apply database migrations (idempotent)
+  perfilseguro dev         migrate, then api + worker + scheduler in one process (local use)
+
+Configuration comes from environment variables; see README.md.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1], os.Args[2:]); err != nil {
+		if errors.Is(err, errUsage) {
+			fmt.Fprint(os.Stderr, usage)
+			os.Exit(2)
+		}
+		slog.Error("perfilseguro failed", "command", os.Args[1], "error", err)
+		os.Exit(1)
+	}
+}
+
+var errUsage = errors.New("usage")
+
+func run(ctx context.Context, cmd string, args []string) error {
+	switch cmd {
+	case "api":
+		return withApp(ctx, func(a *app) error { return a.runAPI(ctx) })
+	case "worker":
+		return withApp(ctx, func(a *app) error { return a.runWorker(ctx) })
+	case "scheduler":
+		return withApp(ctx, func(a *app) error { return a.runScheduler(ctx) })
+	case "migrate":
+		return withApp(ctx, func(a *app) error { return a.migrate(ctx) })
+	case "dev":
+		return withApp(ctx, func(a *app) error { return a.runDev(ctx) })
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return nil
+	default:
+		return errUsage
+	}
+}

@@ -1,0 +1,94 @@
+// Package scheduler holds the periodic table: what is enqueued when. No business logic lives here.
+package scheduler
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/robfig/cron/v3"
+
+	"github.com/perfilseguro/perfilseguro/jobs"
+)
+
+// Entry is one periodic task: every Interval, Build makes the task for that tick.
+// The tick (scheduled time rounded to the interval) goes into the TaskID, so several
+// scheduler replicas enqueue each tick once.
+type Entry struct {
+	Name     string
+	Interval time.Duration
+	Build    func(tick string) (*asynq.Task, error)
+}
+
+// Table is the production schedule.
+func Table() []Entry {
+	return []Entry{
+		{Name: "heartbeat", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
+			return jobs.NewHeartbeatTask(tick, "scheduler")
+		}},
+	}
+}
+
+// Scheduler enqueues the entries of a table on time.
+type Scheduler struct {
+	cron    *cron.Cron
+	q       jobs.Enqueuer
+	entries []Entry
+	logger  *slog.Logger
+}
+
+// New builds a scheduler for entries that enqueues through q.
+func New(q jobs.Enqueuer, entries []Entry, logger *slog.Logger) (*Scheduler, error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	s := &Scheduler{cron: cron.New(cron.WithSeconds()), q: q, entries: entries, logger: logger}
+	for _, e := range entries {
+		e := e
+		if _, err := s.cron.AddFunc(alignedSpec(e.Interval), func() { s.fire(e, time.Now()) }); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// alignedSpec fires on wall-clock multiples of the interval (not "every N from start"),
+// so replicas started at different moments fire together and compute the same tick.
+func alignedSpec(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("*/%d * * * * *", max(int(d/time.Second), 1))
+	case d < time.Hour:
+		return fmt.Sprintf("0 */%d * * * *", int(d/time.Minute))
+	default:
+		return fmt.Sprintf("0 0 */%d * * *", max(int(d/time.Hour), 1))
+	}
+}
+
+// Tick names the scheduled moment: now rounded to the interval, so replicas with slightly
+// different clocks or start times agree on it.
+func Tick(name string, now time.Time, interval time.Duration) string {
+	return name + ":" + now.UTC().Round(interval).Format(time.RFC3339)
+}
+
+func (s *Scheduler) fire(e Entry, now time.Time) {
+	tick := Tick(e.Name, now, e.Interval)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	task, err := e.Build(tick)
+	if err := jobs.Enqueue(ctx, s.q, task, err); err != nil {
+		s.logger.Warn("scheduler enqueue failed", "entry", e.Name, "tick", tick, "error", err)
+		return
+	}
+	s.logger.Debug("scheduled", "entry", e.Name, "tick", tick)
+}
+
+// Run enqueues on schedule until ctx is cancelled, then waits for a running enqueue to finish.
+func (s *Scheduler) Run(ctx context.Context) error {
+	s.cron.Start()
+	<-ctx.Done()
+	<-s.cron.Stop().Done()
+	return nil
+}

@@ -1,0 +1,74 @@
+package scheduler_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/jobs/redistest"
+	"github.com/perfilseguro/perfilseguro/scheduler"
+)
+
+// countingQueue counts enqueue attempts on the way to the real Redis.
+type countingQueue struct {
+	*asynq.Client
+	calls atomic.Int64
+}
+
+func (c *countingQueue) EnqueueContext(ctx context.Context, t *asynq.Task, o ...asynq.Option) (*asynq.TaskInfo, error) {
+	c.calls.Add(1)
+	return c.Client.EnqueueContext(ctx, t, o...)
+}
+
+func TestTwoSchedulersEnqueueEachTickOnce(t *testing.T) {
+	t.Parallel()
+	opt, _ := redistest.New(t)
+	entries := []scheduler.Entry{{Name: "heartbeat", Interval: time.Second, Build: func(tick string) (*asynq.Task, error) {
+		return jobs.NewHeartbeatTask(tick, "scheduler")
+	}}}
+	q1 := &countingQueue{Client: asynq.NewClient(opt)}
+	q2 := &countingQueue{Client: asynq.NewClient(opt)}
+	defer q1.Close()
+	defer q2.Close()
+	s1, err := scheduler.New(q1, entries, nil)
+	require.NoError(t, err)
+	s2, err := scheduler.New(q2, entries, nil)
+	require.NoError(t, err)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3500*time.Millisecond)
+	defer cancel()
+	done := make(chan struct{}, 2)
+	go func() { s1.Run(ctx); done <- struct{}{} }()
+	go func() { s2.Run(ctx); done <- struct{}{} }()
+	<-done
+	<-done
+
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	tasks, err := insp.ListPendingTasks(jobs.QueueLow, asynq.PageSize(100))
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(tasks), 3, "one task per elapsed second")
+	seen := map[string]bool{}
+	for _, task := range tasks {
+		require.Equal(t, jobs.TypeHeartbeat, task.Type)
+		require.False(t, seen[task.ID], "tick %s enqueued twice", task.ID)
+		seen[task.ID] = true
+	}
+	// Both replicas fired every tick; only one enqueue per tick landed.
+	require.Equal(t, int64(2*len(tasks)), q1.calls.Load()+q2.calls.Load())
+}
+
+func TestTickRoundsReplicaClocksTogether(t *testing.T) {
+	t.Parallel()
+	base := time.Date(2026, 11, 21, 12, 1, 0, 0, time.UTC)
+	a := scheduler.Tick("heartbeat", base.Add(-400*time.Millisecond), time.Minute)
+	b := scheduler.Tick("heartbeat", base.Add(900*time.Millisecond), time.Minute)
+	require.Equal(t, a, b)
+	require.Equal(t, "heartbeat:2026-11-21T12:01:00Z", a)
+	require.NotEqual(t, a, scheduler.Tick("heartbeat", base.Add(time.Minute), time.Minute))
+}

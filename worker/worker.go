@@ -1,0 +1,116 @@
+// Package worker runs the background jobs: an asynq server, its mux and the handlers that do the work.
+package worker
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+)
+
+// Deps is everything the handlers need; nil providers disable their jobs.
+type Deps struct {
+	DB       *sqlx.DB
+	Enqueuer jobs.Enqueuer // follow-up jobs (e.g. pass build after level 3)
+	Logger   *slog.Logger
+	WhatsApp perfilseguro.WhatsAppSender
+	SMS      perfilseguro.SMSSender
+	Email    perfilseguro.EmailSender
+	// LogSecrets allows codes in logs (never in production).
+	LogSecrets bool
+}
+
+// Worker is one worker process.
+type Worker struct {
+	srv  *asynq.Server
+	mux  *asynq.ServeMux
+	deps Deps
+}
+
+// New builds a worker on Redis with the given concurrency; shutdown waits up to grace for running jobs.
+func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps Deps) *Worker {
+	if deps.Logger == nil {
+		deps.Logger = slog.Default()
+	}
+	w := &Worker{deps: deps, mux: asynq.NewServeMux()}
+	w.srv = asynq.NewServer(redis, asynq.Config{
+		Concurrency:     concurrency,
+		Queues:          jobs.QueueWeights,
+		ShutdownTimeout: grace,
+		Logger:          asynqLogger{deps.Logger},
+		LogLevel:        asynq.WarnLevel,
+		RetryDelayFunc:  retryDelay,
+	})
+	w.mux.Use(w.recoverPanics, w.logTasks)
+	w.routes()
+	return w
+}
+
+func (w *Worker) routes() {
+	w.mux.HandleFunc(jobs.TypeHeartbeat, w.handleHeartbeat)
+}
+
+// Handler exposes the mux (tests call handlers through it, exactly as the server would).
+func (w *Worker) Handler() asynq.Handler { return w.mux }
+
+// Run processes jobs until ctx is cancelled, then lets in-flight jobs finish (graceful shutdown).
+func (w *Worker) Run(ctx context.Context) error {
+	if err := w.srv.Start(w.mux); err != nil {
+		return fmt.Errorf("start worker: %w", err)
+	}
+	<-ctx.Done()
+	w.deps.Logger.Info("worker stopping: waiting for in-flight jobs")
+	w.srv.Shutdown()
+	return nil
+}
+
+// retryDelay backs off exponentially from 2 s up to 5 minutes, so short provider outages are
+// ridden out within an OTP's 10-minute lifetime.
+func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+	d := 2 * time.Second << min(n, 8)
+	return min(d, 5*time.Minute)
+}
+
+func (w *Worker) logTasks(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		start := time.Now()
+		id, _ := asynq.GetTaskID(ctx)
+		retry, _ := asynq.GetRetryCount(ctx)
+		err := next.ProcessTask(ctx, t)
+		attrs := []any{"type", t.Type(), "task_id", id, "retry", retry, "duration", time.Since(start)}
+		if err != nil {
+			w.deps.Logger.Warn("job failed", append(attrs, "error", err)...)
+		} else {
+			w.deps.Logger.Info("job done", attrs...)
+		}
+		return err
+	})
+}
+
+func (w *Worker) recoverPanics(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				w.deps.Logger.Error("job panicked", "type", t.Type(), "panic", r, "stack", string(debug.Stack()))
+				err = fmt.Errorf("panic in %s: %v", t.Type(), r)
+			}
+		}()
+		return next.ProcessTask(ctx, t)
+	})
+}
+
+// asynqLogger routes asynq's own messages to slog.
+type asynqLogger struct{ l *slog.Logger }
+
+func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
+func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
+func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }
