@@ -1,0 +1,35 @@
+import { createBrowserRouter, type RouteObject } from 'react-router-dom'
+import { MainLayout } from '@/components/layout/main-layout'
+import { LandingRoute } from './routes/landing'
+import { NotFoundRoute } from './routes/not-found'
+import { PlaceholderRoute } from './routes/placeholder'
+import { SuccessRoute } from './routes/success'
+
+/** The route table of SPEC §2; anything else is the not-found screen. */
+export const routes: RouteObject[] = [
+  {
+    element: <MainLayout />,
+    children: [
+      { path: '/', element: <LandingRoute /> },
+      { path: '/register', element: <PlaceholderRoute title="Registro" /> },
+      { path: '/login', element: <PlaceholderRoute title="Iniciar Sesión" /> },
+      { path: '/verify-code', element: <PlaceholderRoute title="Verificar Código" /> },
+      { path: '/profile', element: <PlaceholderRoute title="Mi Perfil" /> },
+      { path: '/return', element: <PlaceholderRoute title="Regresando de la verificación" /> },
+      { path: '/verify/:profileId', element: <PlaceholderRoute title="Verificación de perfil" /> },
+      { path: '/invitations', element: <PlaceholderRoute title="Invitaciones" /> },
+      { path: '/accept-invitation', element: <PlaceholderRoute title="Aceptar invitación" /> },
+      { path: '/verification-complete', element: <PlaceholderRoute title="Verificación completada" /> },
+      { path: '/integration', element: <PlaceholderRoute title="Widget de Validación Universal" /> },
+      { path: '/admin-login', element: <PlaceholderRoute title="Acceso de administrador" /> },
+      { path: '/admin', element: <PlaceholderRoute title="Panel de Administración" /> },
+      { path: '/success', element: <SuccessRoute /> },
+      { path: '*', element: <NotFoundRoute /> },
+    ],
+  },
+]
+
+/** Builds the browser router of the app. */
+export function createAppRouter() {
+  return createBrowserRouter(routes)
+}
