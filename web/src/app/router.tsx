@@ -1,9 +1,12 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { MainLayout } from '@/components/layout/main-layout'
 import { LandingRoute } from './routes/landing'
+import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
 import { PlaceholderRoute } from './routes/placeholder'
+import { RegisterRoute } from './routes/register'
 import { SuccessRoute } from './routes/success'
+import { VerifyCodeRoute } from './routes/verify-code'
 
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [
@@ -11,9 +14,9 @@ export const routes: RouteObject[] = [
     element: <MainLayout />,
     children: [
       { path: '/', element: <LandingRoute /> },
-      { path: '/register', element: <PlaceholderRoute title="Registro" /> },
-      { path: '/login', element: <PlaceholderRoute title="Iniciar Sesión" /> },
-      { path: '/verify-code', element: <PlaceholderRoute title="Verificar Código" /> },
+      { path: '/register', element: <RegisterRoute /> },
+      { path: '/login', element: <LoginRoute /> },
+      { path: '/verify-code', element: <VerifyCodeRoute /> },
       { path: '/profile', element: <PlaceholderRoute title="Mi Perfil" /> },
       { path: '/return', element: <PlaceholderRoute title="Regresando de la verificación" /> },
       { path: '/verify/:profileId', element: <PlaceholderRoute title="Verificación de perfil" /> },

@@ -1,0 +1,145 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { mockApi } from '@/testing/mock-api'
+import { renderRoute } from '@/testing/render-route'
+
+async function fillDetails(user: ReturnType<typeof userEvent.setup>, phone = '55 1234 5678') {
+  await user.type(screen.getByLabelText('Nombre completo'), 'Ana López')
+  await user.type(screen.getByLabelText('Correo electrónico'), 'ana@example.com')
+  await user.type(screen.getByLabelText('Número de WhatsApp'), phone)
+  await user.click(screen.getByRole('button', { name: 'Continuar' }))
+}
+
+describe('/register', () => {
+  it('shows the title, heading and the screen validation messages', async () => {
+    const { calls } = mockApi({})
+    const user = userEvent.setup()
+    renderRoute('/register')
+    expect(await screen.findByRole('heading', { name: 'Registro' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Registra tus datos' })).toBeInTheDocument()
+
+    await user.type(screen.getByLabelText('Nombre completo'), 'Al')
+    await user.type(screen.getByLabelText('Correo electrónico'), 'no-es-correo')
+    await user.type(screen.getByLabelText('Número de WhatsApp'), '55 12')
+    await user.click(screen.getByRole('button', { name: 'Continuar' }))
+
+    expect(await screen.findByText('El nombre completo debe tener al menos 3 caracteres')).toBeInTheDocument()
+    expect(screen.getByText('Correo electrónico no válido')).toBeInTheDocument()
+    expect(screen.getByText('El número de teléfono debe tener al menos 8 dígitos')).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/api/register')).toHaveLength(0)
+  })
+
+  it('accepts only digits and spaces while typing the phone', async () => {
+    const user = userEvent.setup()
+    renderRoute('/register')
+    const phone = await screen.findByLabelText('Número de WhatsApp')
+    await user.type(phone, '+55-12ab 34')
+    expect(phone).toHaveValue('5512 34')
+  })
+
+  it('registers with a +52 phone, shows the test code, then verifies and goes to /profile', async () => {
+    const { calls } = mockApi({
+      'POST /api/register': { json: { ok: true, sessionToken: 'tok-123', verificationCode: '654321' } },
+      'POST /api/verify-code': { json: { userId: 9 } },
+    })
+    const user = userEvent.setup()
+    const { router } = renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user)
+
+    expect(await screen.findByText('Código para pruebas')).toBeInTheDocument()
+    expect(screen.getByText('654321')).toBeInTheDocument()
+    const register = calls.find((c) => c.path === '/api/register')!
+    expect(register.body).toEqual({ fullName: 'Ana López', email: 'ana@example.com', phoneNumber: '+525512345678' })
+    expect(localStorage.getItem('registerTempId')).toBe('tok-123')
+
+    const verifyButton = screen.getByRole('button', { name: 'Verificar código' })
+    expect(verifyButton).toBeDisabled()
+    await user.type(screen.getByLabelText('Código de verificación'), '12345')
+    expect(verifyButton).toBeDisabled()
+    await user.type(screen.getByLabelText('Código de verificación'), '6')
+    expect(verifyButton).toBeEnabled()
+    await user.click(verifyButton)
+
+    await waitFor(() => expect(localStorage.getItem('userId')).toBe('9'))
+    expect(localStorage.getItem('registerTempId')).toBeNull()
+    expect(calls.find((c) => c.path === '/api/verify-code')!.body).toEqual({ sessionToken: 'tok-123', code: '123456' })
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'), { timeout: 3000 })
+  })
+
+  it('goes back to the details with "Volver al registro"', async () => {
+    mockApi({ 'POST /api/register': { json: { sessionToken: 't' } } })
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user)
+    await user.click(await screen.findByRole('button', { name: 'Volver al registro' }))
+    expect(screen.getByLabelText('Nombre completo')).toHaveValue('Ana López')
+  })
+
+  it('shows the server message on a registration error', async () => {
+    mockApi({ 'POST /api/register': { status: 400, json: { message: 'El teléfono no es válido', errors: {} } } })
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user)
+    expect(await screen.findByText('El teléfono no es válido')).toBeInTheDocument()
+  })
+
+  it('falls back to "Error al registrar usuario"', async () => {
+    mockApi({ 'POST /api/register': { status: 500, text: '' } })
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user)
+    expect(await screen.findByText('Error al registrar usuario')).toBeInTheDocument()
+  })
+
+  it('on a 409 conflict requests a new code through the widget login', async () => {
+    const { calls } = mockApi({
+      'POST /api/register': { status: 409, json: { message: 'El correo ya está registrado', existingUserId: 4 } },
+      'POST /api/widget/login': { json: { success: true, sessionToken: 'tok-new', codeRequested: true } },
+    })
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user, '52 55 1234 5678')
+    expect(await screen.findByText('Se envió un nuevo código de verificación a tu WhatsApp.')).toBeInTheDocument()
+    expect(localStorage.getItem('registerTempId')).toBe('tok-new')
+    expect(calls.find((c) => c.path === '/api/widget/login')!.body).toEqual({
+      email: 'ana@example.com',
+      phoneNumber: '+525512345678',
+    })
+    expect(screen.getByRole('button', { name: 'Verificar código' })).toBeInTheDocument()
+  })
+
+  it('says the code could not be sent when the widget login fails', async () => {
+    mockApi({
+      'POST /api/register': { status: 409, json: { message: 'Ya registrado', existingUserId: 4 } },
+      'POST /api/widget/login': { status: 429, json: { message: 'Demasiados intentos' } },
+    })
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user)
+    expect(await screen.findByText('No se pudo enviar el código. Intenta nuevamente.')).toBeInTheDocument()
+    expect(localStorage.getItem('registerTempId')).toBe('4')
+  })
+
+  it('reports a wrong code with the server message', async () => {
+    mockApi({
+      'POST /api/register': { json: { sessionToken: 't' } },
+      'POST /api/verify-code': { status: 400, json: { message: 'Código de verificación incorrecto' } },
+    })
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user)
+    await user.type(await screen.findByLabelText('Código de verificación'), '000000')
+    await user.click(screen.getByRole('button', { name: 'Verificar código' }))
+    expect(await screen.findByText('Error de Verificación')).toBeInTheDocument()
+    expect(screen.getByText('Código de verificación incorrecto')).toBeInTheDocument()
+    expect(localStorage.getItem('userId')).toBeNull()
+  })
+})

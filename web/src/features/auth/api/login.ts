@@ -1,0 +1,18 @@
+import { useMutation } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+/** POST /api/login payload: trimmed, empty values left out. */
+export type LoginInput = { email?: string; phoneNumber?: string }
+
+/** What the sign-in screen reads from POST /api/login. */
+export type LoginResponse = { success?: boolean; userId?: number | string; message?: string }
+
+/** Sends a sign-in code by WhatsApp. */
+export function login(input: LoginInput): Promise<LoginResponse> {
+  return apiRequest<LoginResponse>('POST', '/api/login', input)
+}
+
+/** Mutation hook for login. */
+export function useLogin() {
+  return useMutation({ mutationFn: login })
+}

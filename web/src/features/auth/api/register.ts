@@ -1,0 +1,25 @@
+import { useMutation } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+/** POST /api/register payload; phoneNumber already normalized to +52. */
+export type RegisterInput = { fullName: string; email: string; phoneNumber: string }
+
+/** What the registration screen reads from POST /api/register. */
+export type RegisterResponse = {
+  ok?: boolean
+  sessionToken?: string
+  /** Only outside production (DECISIONS.md). */
+  verificationCode?: string
+  message?: string
+  existingUserId?: number | string
+}
+
+/** Creates the user and sends the first code. */
+export function registerUser(input: RegisterInput): Promise<RegisterResponse> {
+  return apiRequest<RegisterResponse>('POST', '/api/register', input)
+}
+
+/** Mutation hook for registerUser. */
+export function useRegisterUser() {
+  return useMutation({ mutationFn: registerUser })
+}

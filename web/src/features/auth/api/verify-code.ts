@@ -1,0 +1,30 @@
+import { useMutation } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+/** POST /api/verify-code payload: the session token (registration) or the user id (sign-in). */
+export type VerifyCodeInput = { sessionToken: string; code: string } | { userId: number | string; code: string }
+
+/** What the screens read from POST /api/verify-code. */
+export type VerifyCodeResponse = {
+  userId?: number | string
+  success?: boolean
+  verified?: boolean
+  message?: string
+  data?: { userId?: number | string; verified?: boolean; verification_level?: number }
+}
+
+/** Checks a one-time code; success starts the server session. */
+export function verifyCode(input: VerifyCodeInput): Promise<VerifyCodeResponse> {
+  return apiRequest<VerifyCodeResponse>('POST', '/api/verify-code', input)
+}
+
+/** The signed-in user id in a verify-code answer, if any. */
+export function verifiedUserId(res: VerifyCodeResponse | null | undefined): string | null {
+  const id = res?.userId ?? res?.data?.userId
+  return id === undefined || id === null || id === '' ? null : String(id)
+}
+
+/** Mutation hook for verifyCode. */
+export function useVerifyCode() {
+  return useMutation({ mutationFn: verifyCode })
+}

@@ -1,0 +1,27 @@
+import { useMutation } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+/** POST /api/widget/login payload. */
+export type WidgetLoginInput = { email?: string; phoneNumber?: string }
+
+/** What the screens read from POST /api/widget/login. */
+export type WidgetLoginResponse = {
+  success?: boolean
+  codeRequested?: boolean
+  sessionToken?: string
+  userId?: number | string
+  message?: string
+  verified?: boolean
+  verificationCode?: string
+  data?: unknown
+}
+
+/** Requests a new code for a known person (registration conflict path). */
+export function widgetLogin(input: WidgetLoginInput): Promise<WidgetLoginResponse> {
+  return apiRequest<WidgetLoginResponse>('POST', '/api/widget/login', input)
+}
+
+/** Mutation hook for widgetLogin. */
+export function useWidgetLogin() {
+  return useMutation({ mutationFn: widgetLogin })
+}

@@ -1,0 +1,116 @@
+import { useEffect, useRef } from 'react'
+import { Controller, useForm } from 'react-hook-form'
+import { Link, useNavigate } from 'react-router-dom'
+import { zodResolver } from '@hookform/resolvers/zod'
+import PhoneInput from 'react-phone-number-input'
+import type { Country } from 'react-phone-number-input'
+import flags from 'react-phone-number-input/flags'
+import es from 'react-phone-number-input/locale/es'
+import 'react-phone-number-input/style.css'
+import { Info } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Field, Input } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toast'
+import { serverMessage } from '@/lib/api-client'
+import { storageKeys, writeStorage } from '@/lib/storage'
+import { useLogin, type LoginInput } from '../api/login'
+import { loginSchema, type LoginValues } from '../schemas'
+import { AuthCard } from './auth-card'
+
+/** Countries the phone selector offers (SPEC §5). */
+export const PHONE_COUNTRIES: Country[] = [
+  'MX', 'US', 'CA', 'ES', 'AR', 'CO', 'PE', 'CL', 'VE', 'EC', 'UY',
+  'PY', 'BO', 'CR', 'PA', 'GT', 'HN', 'SV', 'NI', 'DO', 'CU', 'PR',
+]
+
+/** Delay before the code screen after a successful sign-in request (SPEC §9). */
+export const LOGIN_REDIRECT_MS = 1500
+
+/** Sign-in (SPEC §2): e-mail, WhatsApp phone or both; a code is sent by WhatsApp. */
+export function LoginScreen() {
+  const navigate = useNavigate()
+  const { toast } = useToast()
+  const login = useLogin()
+  const redirectTimer = useRef<number>(undefined)
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', phoneNumber: '' } })
+
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), [])
+
+  const onSubmit = async (values: LoginValues) => {
+    const payload: LoginInput = {}
+    if (values.email) payload.email = values.email
+    if (values.phoneNumber) payload.phoneNumber = values.phoneNumber
+    try {
+      const res = await login.mutateAsync(payload)
+      if (res.success === false || res.userId === undefined || res.userId === null) {
+        toast({ title: 'Error', description: res.message || 'Error al iniciar sesión', variant: 'destructive' })
+        return
+      }
+      writeStorage(storageKeys.pendingUserId, String(res.userId))
+      writeStorage(storageKeys.loginEmail, payload.email ?? '')
+      writeStorage(storageKeys.loginPhone, payload.phoneNumber ?? '')
+      toast({ title: 'Código enviado', description: 'Código de verificación enviado por WhatsApp' })
+      redirectTimer.current = window.setTimeout(() => navigate('/verify-code'), LOGIN_REDIRECT_MS)
+    } catch (err) {
+      toast({ title: 'Error', description: serverMessage(err, 'Error al iniciar sesión'), variant: 'destructive' })
+    }
+  }
+
+  const waiting = login.isPending || login.isSuccess
+
+  return (
+    <AuthCard
+      title="Iniciar Sesión"
+      subtitle="Te enviaremos un código de acceso por WhatsApp"
+      footer={
+        <p>
+          ¿No tienes cuenta?{' '}
+          <Link to="/register" className="link link-primary font-medium">
+            Regístrate aquí
+          </Link>
+        </p>
+      }
+    >
+      <form className="space-y-4" onSubmit={handleSubmit(onSubmit)} noValidate>
+        <Field label="Correo electrónico (opcional)" htmlFor="email" error={errors.email?.message}>
+          <Input id="email" type="email" autoComplete="email" placeholder="tu@correo.com" invalid={!!errors.email} {...register('email')} />
+        </Field>
+        <Field label="Teléfono WhatsApp (opcional)" htmlFor="phoneNumber">
+          <Controller
+            control={control}
+            name="phoneNumber"
+            render={({ field }) => (
+              <PhoneInput
+                id="phoneNumber"
+                international
+                countryCallingCodeEditable={false}
+                defaultCountry="MX"
+                countries={PHONE_COUNTRIES}
+                flags={flags}
+                labels={es}
+                value={field.value || undefined}
+                onChange={(value) => field.onChange(value ?? '')}
+                onBlur={field.onBlur}
+                className="input w-full"
+                numberInputProps={{ className: 'grow bg-transparent outline-none', 'aria-label': 'Teléfono WhatsApp' }}
+              />
+            )}
+          />
+        </Field>
+        <p className="flex items-start gap-2 rounded-lg bg-base-200 p-3 text-xs text-base-content/70">
+          <Info className="mt-0.5 size-4 shrink-0 text-info" aria-hidden />
+          Puedes iniciar sesión solo con tu correo, solo con tu teléfono o con ambos.
+        </p>
+        <Button type="submit" className="w-full" disabled={waiting}>
+          {waiting && <span className="loading loading-spinner loading-sm" />}
+          {waiting ? 'Enviando código...' : 'Enviar código'}
+        </Button>
+      </form>
+    </AuthCard>
+  )
+}

@@ -1,0 +1,67 @@
+import { Controller, useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Button } from '@/components/ui/button'
+import { Field, Input } from '@/components/ui/input'
+import { phoneTypingFilter, registerSchema, type RegisterValues } from '../schemas'
+
+/** Step 1 of registration: full name, e-mail and WhatsApp number. */
+export function RegisterForm({
+  defaultValues,
+  pending,
+  onSubmit,
+}: {
+  defaultValues: RegisterValues
+  pending: boolean
+  onSubmit: (values: RegisterValues) => void
+}) {
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<RegisterValues>({ resolver: zodResolver(registerSchema), defaultValues })
+
+  return (
+    <form className="space-y-4" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <Field label="Nombre completo" htmlFor="fullName" error={errors.fullName?.message}>
+        <Input id="fullName" autoComplete="name" placeholder="Ej. María Fernanda López" invalid={!!errors.fullName} {...register('fullName')} />
+      </Field>
+      <Field label="Correo electrónico" htmlFor="email" error={errors.email?.message}>
+        <Input id="email" type="email" autoComplete="email" placeholder="tu@correo.com" invalid={!!errors.email} {...register('email')} />
+      </Field>
+      <Field
+        label="Número de WhatsApp"
+        htmlFor="phoneNumber"
+        error={errors.phoneNumber?.message}
+        hint="10 dígitos. Agregamos la lada +52 de México automáticamente."
+      >
+        <Controller
+          control={control}
+          name="phoneNumber"
+          render={({ field }) => (
+            <label className={`input w-full ${errors.phoneNumber ? 'input-error' : ''}`}>
+              <span className="text-base-content/60">+52</span>
+              <input
+                id="phoneNumber"
+                type="tel"
+                inputMode="tel"
+                autoComplete="tel-national"
+                placeholder="55 1234 5678"
+                aria-invalid={!!errors.phoneNumber || undefined}
+                name={field.name}
+                ref={field.ref}
+                value={field.value}
+                onBlur={field.onBlur}
+                onChange={(e) => field.onChange(phoneTypingFilter(e.target.value))}
+              />
+            </label>
+          )}
+        />
+      </Field>
+      <Button type="submit" className="w-full" disabled={pending}>
+        {pending && <span className="loading loading-spinner loading-sm" />}
+        {pending ? 'Enviando código...' : 'Continuar'}
+      </Button>
+    </form>
+  )
+}
