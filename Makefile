@@ -39,5 +39,5 @@ fuzz: ## Run every Go fuzz target for FUZZTIME each (default 10s)
 	scripts/fuzz.sh
 
 clean: ## Remove build output and test artifacts
-	rm -rf bin e2e/test-results e2e/playwright-report e2e/screenshots
+	rm -rf bin e2e/test-results e2e/playwright-report e2e/screenshots e2e/server.log
 	git clean -fdXq -- web/dist

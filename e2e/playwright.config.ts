@@ -47,13 +47,12 @@ export default defineConfig({
     },
   ],
   webServer: {
-    // `dev` migrates, then serves everything on HTTP_ADDR.
-    command: '../bin/perfilseguro dev',
+    // `dev` migrates, then serves everything on HTTP_ADDR. Its log (one line per
+    // request and job) goes to server.log, which `make test` prints on failure.
+    command: 'exec ../bin/perfilseguro dev > server.log 2>&1',
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
+    timeout: 60_000,
     env: {
       APP_ENV: 'test',
       HTTP_ADDR: `127.0.0.1:${port}`,

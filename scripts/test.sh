@@ -69,8 +69,9 @@ if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
 elif ! step reset-e2e reset_e2e; then
 	skip playwright "reset-e2e failed"
-else
-	step playwright npm run test:e2e
+elif ! step playwright npm run test:e2e && [ -f e2e/server.log ]; then
+	printf '\n==> last lines of e2e/server.log (the perfilseguro dev process)\n'
+	tail -n 60 e2e/server.log
 fi
 
 summary
