@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
@@ -31,9 +32,10 @@ type ErrorBody struct {
 
 // apiError is an error with its HTTP status, ready to be written.
 type apiError struct {
-	Status int
-	Body   ErrorBody
-	Cause  error // logged, never shown
+	Status     int
+	Body       ErrorBody
+	RetryAfter int   // seconds, for 429 and 503
+	Cause      error // logged, never shown
 }
 
 func (e *apiError) Error() string {
@@ -65,7 +67,11 @@ func toAPIError(err error) *apiError {
 		if !ok {
 			status = http.StatusInternalServerError
 		}
-		return &apiError{Status: status, Body: ErrorBody{Message: de.Message, Errors: de.Fields}, Cause: err}
+		ae := &apiError{Status: status, Body: ErrorBody{Message: de.Message, Errors: de.Fields}, Cause: err}
+		if status == http.StatusServiceUnavailable {
+			ae.RetryAfter = 30
+		}
+		return ae
 	}
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
@@ -86,6 +92,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	for k, v := range ae.Body.Extra {
 		body[k] = v
+	}
+	if ae.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")

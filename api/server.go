@@ -15,24 +15,29 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-fuego/fuego"
+	"github.com/go-redis/redis_rate/v10"
 	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/provider/devsim"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 // Deps is what the API needs from the outside world.
 type Deps struct {
 	Config     config.Config
 	DB         *sqlx.DB
-	Redis      *redis.Client         // readiness, rate limits
-	AsynqRedis asynq.RedisConnOpt    // for the operators' dashboard
-	Queue      jobs.Enqueuer         // background work
-	Web        fs.FS                 // built single-page app (web.DistFS())
+	Redis      *redis.Client      // readiness, rate limits
+	AsynqRedis asynq.RedisConnOpt // for the operators' dashboard
+	Queue      jobs.Enqueuer      // background work
+	Web        fs.FS              // built single-page app (web.DistFS())
 	Logger     *slog.Logger
 	Now        func() time.Time // injectable clock for tests
+	Limits     *Limits          // nil: DefaultLimits
 }
 
 // Server is the HTTP API.
@@ -46,6 +51,12 @@ type Server struct {
 	f       *fuego.Server
 	handler http.Handler
 	spec    []byte
+	store   *postgres.Store
+	limiter *redis_rate.Limiter
+	limits  Limits
+	coder   secure.Coder
+	sealer  secure.Sealer
+	inbox   devsim.Inbox
 }
 
 // New wires every route and middleware.
@@ -56,7 +67,13 @@ func New(d Deps) (*Server, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now}
+	if d.Limits == nil {
+		d.Limits = &DefaultLimits
+	}
+	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now,
+		store: &postgres.Store{DB: d.DB}, limiter: redis_rate.NewLimiter(d.Redis), limits: *d.Limits,
+		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
+		inbox: devsim.Inbox{DB: d.DB}}
 	s.f = fuego.NewServer(
 		fuego.WithoutLogger(),
 		fuego.WithoutStartupMessages(),
@@ -84,6 +101,7 @@ func New(d Deps) (*Server, error) {
 	})
 
 	var h http.Handler = s.f.Mux
+	h = s.sameOrigin(h)
 	h = withBodyLimit(h)
 	h = withRecovery(h)
 	h = withSecurityHeaders(s.cfg.Production())(h)
@@ -98,6 +116,9 @@ func (s *Server) routes(d Deps) {
 	mux.HandleFunc("GET /healthz", s.handleHealthz)
 	mux.HandleFunc("GET /readyz", s.handleReadyz)
 	s.mountMonitoring(d.AsynqRedis)
+	s.mountAuth()
+	s.mountUsers()
+	s.mountDevInbox()
 	mux.Handle("/", spaHandler(d.Web))
 }
 

@@ -13,6 +13,7 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 // Deps is everything the handlers need; nil providers disable their jobs.
@@ -23,6 +24,8 @@ type Deps struct {
 	WhatsApp perfilseguro.WhatsAppSender
 	SMS      perfilseguro.SMSSender
 	Email    perfilseguro.EmailSender
+	// Sealer opens the codes sealed in job payloads.
+	Sealer secure.Sealer
 	// LogSecrets allows codes in logs (never in production).
 	LogSecrets bool
 }
@@ -55,6 +58,7 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 
 func (w *Worker) routes() {
 	w.mux.HandleFunc(jobs.TypeHeartbeat, w.handleHeartbeat)
+	w.mux.HandleFunc(jobs.TypeSendOTP, w.handleSendOTP)
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

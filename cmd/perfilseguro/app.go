@@ -14,6 +14,11 @@ import (
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/provider/devsim"
+	"github.com/perfilseguro/perfilseguro/provider/email"
+	"github.com/perfilseguro/perfilseguro/provider/sms"
+	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
+	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/scheduler"
 	"github.com/perfilseguro/perfilseguro/web"
 	"github.com/perfilseguro/perfilseguro/worker"
@@ -103,5 +108,23 @@ func (a *app) runDev(ctx context.Context) error {
 }
 
 func (a *app) workerDeps() (worker.Deps, error) {
-	return worker.Deps{DB: a.db, Enqueuer: a.queue, Logger: a.logger, LogSecrets: !a.cfg.Production()}, nil
+	d := worker.Deps{DB: a.db, Enqueuer: a.queue, Logger: a.logger, LogSecrets: !a.cfg.Production(),
+		Sealer: secure.NewSealer(a.cfg.SecretKey)}
+	inbox := devsim.Inbox{DB: a.db}
+	c := a.cfg
+	// Each provider is real when configured, otherwise the development inbox (refused in production by config).
+	d.WhatsApp, d.SMS, d.Email = inbox, inbox, inbox
+	if c.WhatsApp.AccessToken != "" {
+		d.WhatsApp = whatsapp.New(whatsapp.Config{BaseURL: c.WhatsApp.BaseURL, APIVersion: c.WhatsApp.APIVersion,
+			PhoneNumberID: c.WhatsApp.PhoneNumberID, AccessToken: c.WhatsApp.AccessToken, OTPTemplate: c.WhatsApp.OTPTemplate,
+			InvitationTemplate: c.WhatsApp.InvitationTemplate, Language: c.WhatsApp.Language})
+	}
+	if c.SMS.AccountSID != "" {
+		d.SMS = sms.New(sms.Config{BaseURL: c.SMS.BaseURL, AccountSID: c.SMS.AccountSID, AuthToken: c.SMS.AuthToken, From: c.SMS.From})
+	}
+	if c.SMTP.Host != "" {
+		d.Email = email.New(email.Config{Host: c.SMTP.Host, Port: c.SMTP.Port, Username: c.SMTP.Username,
+			Password: c.SMTP.Password, From: c.SMTP.From, TLS: c.SMTP.TLS})
+	}
+	return d, nil
 }

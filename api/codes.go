@@ -1,0 +1,147 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
+)
+
+// Code rules (DECISIONS.md 'Codes and channels').
+const (
+	codeLifetime   = 10 * time.Minute
+	resendCooldown = 60 * time.Second
+)
+
+// codeRequest says who gets a code and where.
+type codeRequest struct {
+	UserID  int64
+	Phone   string // E.164; when set the code goes by WhatsApp (SMS fallback)
+	Email   string // when set the code (also) goes by e-mail
+	Purpose string
+}
+
+// checkSendLimits applies the per-IP, per-phone and per-e-mail sending limits.
+func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, email string) error {
+	if err := s.allow(ctx, "send:ip:"+clientIP(r), s.limits.SendPerIP); err != nil {
+		return err
+	}
+	if phone != "" {
+		if err := s.allow(ctx, "send:phone:"+phone, s.limits.SendPerPhone); err != nil {
+			return err
+		}
+	}
+	if email != "" {
+		if err := s.allow(ctx, "send:email:"+email, s.limits.SendPerEmail); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkCooldown refuses a new code while the previous one is less than 60 s old and still usable.
+func (s *Server) checkCooldown(ctx context.Context, userID int64) error {
+	since, err := s.store.PendingCodeSince(ctx, userID)
+	if err != nil || since == nil {
+		return err
+	}
+	wait := resendCooldown - s.now().Sub(*since)
+	if wait <= 0 {
+		return nil
+	}
+	secs := int(wait.Seconds()) + 1
+	return &apiError{Status: http.StatusTooManyRequests, RetryAfter: secs, Body: ErrorBody{
+		Message: fmt.Sprintf("Ya te enviamos un código. Podrás solicitar uno nuevo en %s.", humanWait(secs))}}
+}
+
+// issueCode stores a new code and enqueues its delivery inside tx, so a failed enqueue
+// (Redis down) rolls everything back. It returns the code in clear for development display.
+func (s *Server) issueCode(ctx context.Context, tx *sqlx.Tx, req codeRequest) (string, error) {
+	code := secure.NewCode()
+	expires := s.now().Add(codeLifetime)
+	channel, destination := postgres.ChannelPhone, req.Phone
+	if req.Phone == "" {
+		channel, destination = postgres.ChannelEmail, req.Email
+	}
+	id, err := s.store.InsertCode(ctx, tx, postgres.NewCode{UserID: req.UserID, Channel: channel,
+		Destination: destination, Purpose: req.Purpose, Hash: s.coder.Hash(req.UserID, code), ExpiresAt: expires})
+	if err != nil {
+		return "", err
+	}
+	sealed := s.sealer.Seal(code)
+	deliver := func(via, to string) error {
+		task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: id, Channel: channel, Via: via,
+			Destination: to, SealedCode: sealed, ExpiresAt: expires})
+		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
+			return fmt.Errorf("%v: %w", err, errUnavailable)
+		}
+		return nil
+	}
+	if req.Phone != "" {
+		if err := deliver(jobs.ViaWhatsApp, req.Phone); err != nil {
+			return "", err
+		}
+	}
+	if req.Email != "" {
+		if err := deliver(jobs.ViaEmail, req.Email); err != nil {
+			return "", err
+		}
+	}
+	return code, nil
+}
+
+// Verification failures (SPEC §8 names 'Código de verificación incorrecto').
+var (
+	errCodeFormat    = perfilseguro.FieldError("code", "El código debe tener 6 dígitos")
+	errCodeWrong     = perfilseguro.FieldError("code", "Código de verificación incorrecto")
+	errCodeExhausted = perfilseguro.FieldError("code", "Demasiados intentos fallidos. Solicita un nuevo código.")
+	errCodeNone      = perfilseguro.FieldError("code", "El código expiró o ya no es válido. Solicita un nuevo código.")
+)
+
+// checkCode finds the usable code that matches; wrong tries count against every usable code.
+func (s *Server) checkCode(ctx context.Context, userID int64, code string) (postgres.ActiveCode, error) {
+	codes, err := s.store.ActiveCodes(ctx, userID)
+	if err != nil {
+		return postgres.ActiveCode{}, err
+	}
+	if len(codes) == 0 {
+		return postgres.ActiveCode{}, errCodeNone
+	}
+	for _, c := range codes {
+		if s.coder.Matches(userID, code, c.Hash) {
+			return c, nil
+		}
+	}
+	exhausted := false
+	for _, c := range codes {
+		n, err := s.store.RecordWrongAttempt(ctx, c)
+		if err != nil {
+			return postgres.ActiveCode{}, err
+		}
+		exhausted = exhausted || n >= postgres.MaxCodeAttempts
+	}
+	if exhausted {
+		return postgres.ActiveCode{}, errCodeExhausted
+	}
+	return postgres.ActiveCode{}, errCodeWrong
+}
+
+// validCodeFormat: exactly six digits.
+func validCodeFormat(code string) bool {
+	if len(code) != 6 {
+		return false
+	}
+	for _, r := range code {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

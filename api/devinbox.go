@@ -1,0 +1,70 @@
+package api
+
+import (
+	"html/template"
+	"net/http"
+)
+
+// The development inbox shows every message the local providers "sent" (development only).
+var inboxPage = template.Must(template.New("inbox").Parse(`<!doctype html>
+<html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Bandeja de desarrollo · Perfil Seguro</title>
+<style>
+body{font-family:system-ui,sans-serif;margin:0;background:#f8fafc;color:#0f172a}
+header{background:#1e3a8a;color:#fff;padding:1rem 1.5rem}
+main{max-width:56rem;margin:0 auto;padding:1.5rem}
+article{background:#fff;border:1px solid #e2e8f0;border-radius:.75rem;padding:1rem 1.25rem;margin-bottom:1rem}
+.meta{font-size:.85rem;color:#475569;margin-bottom:.5rem}
+.channel{display:inline-block;border-radius:999px;padding:.1rem .6rem;background:#dbeafe;color:#1e3a8a;font-weight:600;margin-right:.5rem}
+pre{white-space:pre-wrap;font-family:inherit;margin:.5rem 0}
+a{color:#1d4ed8;word-break:break-all}
+</style></head><body>
+<header><h1>Bandeja de desarrollo</h1><p>Mensajes de WhatsApp, SMS y correo enviados por la aplicación en modo desarrollo. Los más recientes primero.</p></header>
+<main>
+{{if not .}}<p>Aún no hay mensajes.</p>{{end}}
+{{range .}}<article data-testid="inbox-message" data-to="{{.Recipient}}" data-channel="{{.Channel}}">
+<div class="meta"><span class="channel">{{if eq .Channel "whatsapp"}}WhatsApp{{else if eq .Channel "sms"}}SMS{{else}}Correo{{end}}</span>
+Para: <strong>{{.Recipient}}</strong> · {{.CreatedAt.Format "02/01/2006 15:04:05"}}</div>
+{{with .Subject}}<h2>{{.}}</h2>{{end}}
+<pre data-testid="inbox-text">{{.Text}}</pre>
+</article>{{end}}
+</main></body></html>`))
+
+func (s *Server) mountDevInbox() {
+	s.f.Mux.HandleFunc("GET /dev/inbox", s.devInboxPage)
+	s.f.Mux.HandleFunc("GET /dev/inbox.json", s.devInboxJSON)
+}
+
+func (s *Server) devInboxAvailable(w http.ResponseWriter, r *http.Request) bool {
+	if s.cfg.Production() {
+		writeError(w, r, httpError(http.StatusNotFound, "Recurso no encontrado."))
+		return false
+	}
+	return true
+}
+
+func (s *Server) devInboxPage(w http.ResponseWriter, r *http.Request) {
+	if !s.devInboxAvailable(w, r) {
+		return
+	}
+	msgs, err := s.inbox.List(r.Context(), r.URL.Query().Get("to"), 100)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	inboxPage.Execute(w, msgs)
+}
+
+func (s *Server) devInboxJSON(w http.ResponseWriter, r *http.Request) {
+	if !s.devInboxAvailable(w, r) {
+		return
+	}
+	msgs, err := s.inbox.List(r.Context(), r.URL.Query().Get("to"), 100)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, msgs)
+}

@@ -1,0 +1,143 @@
+package api
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/secure"
+)
+
+func (s *Server) mountUsers() {
+	tag := option.Tags("Usuarios")
+	fuego.Get(s.f, "/api/users/search", s.searchUser, tag, option.Summary("Buscar el perfil propio"),
+		option.Query("sessionToken", "Token de registro"), option.Query("profileId", "ID de perfil PS-…"),
+		option.Query("email", "Correo electrónico"))
+	fuego.Get(s.f, "/api/users/{id}", s.getUser, tag, option.Summary("Leer un usuario (dueño o administrador)"))
+	fuego.Get(s.f, "/api/users/{id}/verification-status", s.verificationStatus, tag,
+		option.Summary("Nivel de verificación del usuario"))
+}
+
+// UserJSON is a user as the clients read it (SPEC §3 'As read by the clients').
+type UserJSON struct {
+	ID                int64      `json:"id"`
+	Nombre            string     `json:"nombre"`
+	Email             *string    `json:"email"`
+	PhoneNumber       *string    `json:"phoneNumber"`
+	Origen            string     `json:"origen"`
+	InviterName       *string    `json:"inviterName,omitempty"`
+	Vigencia          int        `json:"vigencia"`
+	IDValidado        string     `json:"id_validado"`
+	ProfileID         string     `json:"profileId"`
+	FechaValidacion   *time.Time `json:"fecha_validacion"`
+	ValidUntil        *time.Time `json:"validUntil"`
+	QRURL             string     `json:"qr_url"`
+	VerificationLevel int        `json:"verificationLevel"`
+	BiometricVerified bool       `json:"biometricVerified"`
+	IsPhoneVerified   bool       `json:"isPhoneVerified"`
+	IsEmailVerified   bool       `json:"isEmailVerified"`
+}
+
+func toUserJSON(u perfilseguro.User) UserJSON {
+	return UserJSON{ID: u.ID, Nombre: u.Nombre, Email: u.Email, PhoneNumber: u.PhoneNumber, Origen: u.Origen,
+		InviterName: u.InviterName, Vigencia: u.Vigencia, IDValidado: u.IDValidado, ProfileID: u.IDValidado,
+		FechaValidacion: u.FechaValidacion, ValidUntil: u.ValidUntil(), QRURL: "/api/qr/" + u.IDValidado + ".png",
+		VerificationLevel: u.VerificationLevel, BiometricVerified: u.BiometricVerified,
+		IsPhoneVerified: u.IsPhoneVerified, IsEmailVerified: u.IsEmailVerified}
+}
+
+var errBadUserID = perfilseguro.FieldError("id", "ID de usuario no válido")
+
+func pathUserID(c interface{ PathParam(string) string }) (int64, error) {
+	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errBadUserID
+	}
+	return id, nil
+}
+
+// getUser returns a user to its signed-in owner.
+func (s *Server) getUser(c fuego.ContextNoBody) (UserJSON, error) {
+	id, err := pathUserID(c)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	if err := s.requireOwner(c.Request(), id); err != nil {
+		return UserJSON{}, err
+	}
+	u, err := s.store.UserByID(c.Request().Context(), id)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	return toUserJSON(u), nil
+}
+
+// VerificationStatusJSON is what the profile and header poll.
+type VerificationStatusJSON struct {
+	VerificationLevel   int     `json:"verificationLevel"`
+	BiometricVerified   bool    `json:"biometricVerified"`
+	BiometricVerified2  bool    `json:"biometric_verified"` // the spec reads both spellings
+	IsPhoneVerified     bool    `json:"isPhoneVerified"`
+	IsEmailVerified     bool    `json:"isEmailVerified"`
+	LastBiometricStatus *string `json:"lastBiometricStatus"`
+}
+
+func (s *Server) verificationStatus(c fuego.ContextNoBody) (VerificationStatusJSON, error) {
+	id, err := pathUserID(c)
+	if err != nil {
+		return VerificationStatusJSON{}, err
+	}
+	if err := s.requireOwner(c.Request(), id); err != nil {
+		return VerificationStatusJSON{}, err
+	}
+	v, err := s.store.VerificationStatusOf(c.Request().Context(), id)
+	if err != nil {
+		return VerificationStatusJSON{}, err
+	}
+	return VerificationStatusJSON{VerificationLevel: v.VerificationLevel, BiometricVerified: v.BiometricVerified,
+		BiometricVerified2: v.BiometricVerified, IsPhoneVerified: v.IsPhoneVerified, IsEmailVerified: v.IsEmailVerified,
+		LastBiometricStatus: v.LastBiometricStatus}, nil
+}
+
+// searchUser resolves a sessionToken, profileId or e-mail to the signed-in user's own record;
+// anything else (signed out, someone else's identifier) is 401, which the client reads as null.
+func (s *Server) searchUser(c fuego.ContextNoBody) (UserJSON, error) {
+	r := c.Request()
+	ctx := r.Context()
+	me, err := s.requireUser(r)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	q := r.URL.Query()
+	var u perfilseguro.User
+	switch {
+	case q.Get("sessionToken") != "":
+		id, err := s.store.UserIDForSessionTokenAny(ctx, secure.HashToken(q.Get("sessionToken")))
+		if err != nil {
+			return UserJSON{}, err
+		}
+		if id != me {
+			return UserJSON{}, errNotSignedIn
+		}
+		u, err = s.store.UserByID(ctx, id)
+		if err != nil {
+			return UserJSON{}, err
+		}
+	case q.Get("profileId") != "":
+		if !perfilseguro.ValidProfileID(q.Get("profileId")) {
+			return UserJSON{}, perfilseguro.FieldError("profileId", "ID de perfil no válido")
+		}
+		u, err = s.store.UserByProfileID(ctx, q.Get("profileId"))
+	case q.Get("email") != "":
+		u, err = s.store.UserByEmail(ctx, perfilseguro.NormalizeEmail(q.Get("email")))
+	default:
+		return UserJSON{}, perfilseguro.FieldError("profileId", "ID de perfil requerido")
+	}
+	if err != nil || u.ID != me {
+		return UserJSON{}, errNotSignedIn
+	}
+	return toUserJSON(u), nil
+}

@@ -1,0 +1,106 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+	"github.com/jmoiron/sqlx"
+
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
+)
+
+func (s *Server) mountWidgetAuth() {
+	tag := option.Tags("Widget")
+	fuego.Post(s.f, "/api/widget/login", s.widgetLogin, tag,
+		option.Summary("Iniciar sesión o registrarse desde el widget: envía un código"))
+}
+
+// WidgetLoginData is the widget login's data object.
+type WidgetLoginData struct {
+	UserID            int64  `json:"userId"`
+	ProfileID         string `json:"profileId"`
+	VerificationLevel int    `json:"verificationLevel"`
+}
+
+// WidgetLoginResponse answers a widget login (SPEC §3).
+type WidgetLoginResponse struct {
+	Success       bool            `json:"success"`
+	Message       string          `json:"message"`
+	CodeRequested bool            `json:"codeRequested"`
+	Verified      bool            `json:"verified"`
+	UserID        int64           `json:"userId"`
+	SessionToken  string          `json:"sessionToken"`
+	Data          WidgetLoginData `json:"data"`
+	IsNewUser     bool            `json:"isNewUser"`
+	NextStep      string          `json:"nextStep"`
+}
+
+// widgetLogin sends a code to an existing user, or registers a new one and sends it. The
+// answer carries a registration session token usable with /api/verify-code.
+func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLoginResponse, error) {
+	r := c.Request()
+	ctx := r.Context()
+	req, err := decodeJSON[LoginRequest](r)
+	if err != nil {
+		return WidgetLoginResponse{}, err
+	}
+	if err := req.validate(); err != nil {
+		return WidgetLoginResponse{}, err
+	}
+	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email); err != nil {
+		return WidgetLoginResponse{}, err
+	}
+	u, err := s.findAccount(r, req.Email, req.PhoneNumber)
+	if err != nil {
+		return WidgetLoginResponse{}, err
+	}
+	if u != nil {
+		if err := s.checkCooldown(ctx, u.ID); err != nil {
+			return WidgetLoginResponse{}, err
+		}
+	}
+	token := secure.NewToken(32)
+	isNew := u == nil
+	var userID int64
+	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
+		if isNew {
+			nu := postgres.NewUser{}
+			if req.Email != "" {
+				nu.Email = &req.Email
+			}
+			if req.PhoneNumber != "" {
+				nu.Phone = &req.PhoneNumber
+			}
+			id, _, err := s.store.InsertUser(ctx, tx, nu)
+			if err != nil {
+				return err
+			}
+			userID = id
+			if err := s.store.RecordConsent(ctx, tx, id, "widget", clientIP(r), r.UserAgent()); err != nil {
+				return err
+			}
+		} else {
+			userID = u.ID
+		}
+		if err := s.store.InsertSessionToken(ctx, tx, userID, secure.HashToken(token), s.now().Add(registrationTokenLifetime)); err != nil {
+			return err
+		}
+		_, err := s.issueCode(ctx, tx, codeRequest{UserID: userID, Phone: req.PhoneNumber, Email: req.Email, Purpose: "widget"})
+		return err
+	})
+	if err != nil {
+		return WidgetLoginResponse{}, err
+	}
+	fresh, err := s.store.UserByID(ctx, userID)
+	if err != nil {
+		return WidgetLoginResponse{}, err
+	}
+	if isNew {
+		c.SetStatus(http.StatusCreated)
+	}
+	return WidgetLoginResponse{Success: true, Message: sentMessage(req.PhoneNumber), CodeRequested: true,
+		Verified: fresh.IsPhoneVerified, UserID: userID, SessionToken: token, IsNewUser: isNew, NextStep: "verify_code",
+		Data: WidgetLoginData{UserID: userID, ProfileID: fresh.IDValidado, VerificationLevel: fresh.VerificationLevel}}, nil
+}

@@ -1,0 +1,43 @@
+package jobs
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// TypeSendOTP delivers a one-time code: WhatsApp with SMS fallback, or e-mail.
+const TypeSendOTP = "otp:send"
+
+// Delivery routes for a code.
+const (
+	ViaWhatsApp = "whatsapp" // falls back to SMS on a permanent WhatsApp failure
+	ViaEmail    = "email"
+)
+
+// SendOTPPayload names the stored code and where it goes. The code travels sealed
+// (secure.Sealer), never in clear.
+type SendOTPPayload struct {
+	CodeID      int64     `json:"codeId"`
+	Channel     string    `json:"channel"` // table: phone or email (postgres.Channel*)
+	Via         string    `json:"via"`     // ViaWhatsApp or ViaEmail
+	Destination string    `json:"destination"`
+	SealedCode  string    `json:"sealedCode"`
+	ExpiresAt   time.Time `json:"expiresAt"`
+}
+
+// NewSendOTPTask builds the delivery on the critical queue; the TaskID stops double sends and
+// the deadline stops retries once the code has expired.
+func NewSendOTPTask(p SendOTPPayload) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return asynq.NewTask(TypeSendOTP, b,
+		asynq.Queue(QueueCritical), asynq.MaxRetry(25), asynq.Timeout(30*time.Second),
+		asynq.Deadline(p.ExpiresAt),
+		asynq.TaskID(fmt.Sprintf("%s:%s:%d:%s", TypeSendOTP, p.Channel, p.CodeID, p.Via)),
+		asynq.Retention(15*time.Minute)), nil
+}

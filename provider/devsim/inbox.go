@@ -1,0 +1,71 @@
+// Package devsim holds the local stand-ins for outside providers, used when no credentials are
+// configured: every message lands in the development inbox (dev_messages) instead of a phone.
+package devsim
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// Inbox implements WhatsApp, SMS and e-mail delivery into Postgres.
+type Inbox struct{ DB *sqlx.DB }
+
+var (
+	_ perfilseguro.WhatsAppSender = Inbox{}
+	_ perfilseguro.SMSSender      = Inbox{}
+	_ perfilseguro.EmailSender    = Inbox{}
+)
+
+func (in Inbox) store(ctx context.Context, channel, to, subject, text, html string) error {
+	const q = `INSERT INTO dev_messages (channel, recipient, subject, body_text, body_html) VALUES ($1, $2, NULLIF($3, ''), $4, NULLIF($5, ''))`
+	if _, err := in.DB.ExecContext(ctx, q, channel, to, subject, text, html); err != nil {
+		return fmt.Errorf("dev inbox: %w", err)
+	}
+	return nil
+}
+
+// SendOTP stores the text the WhatsApp authentication template would show.
+func (in Inbox) SendOTP(ctx context.Context, phone, code string) error {
+	return in.store(ctx, "whatsapp", phone, "", fmt.Sprintf("%s es tu código de verificación de Perfil Seguro. Por tu seguridad, no lo compartas.", code), "")
+}
+
+// SendInvitation stores the invitation template's text.
+func (in Inbox) SendInvitation(ctx context.Context, phone string, inv perfilseguro.InvitationMessage) error {
+	text := fmt.Sprintf("Hola %s, %s te invita a validar tu identidad en Perfil Seguro. Acepta aquí: %s", inv.InviteeName, inv.InviterName, inv.Link)
+	return in.store(ctx, "whatsapp", phone, "", text, "")
+}
+
+// SendSMS stores an SMS.
+func (in Inbox) SendSMS(ctx context.Context, phone, body string) error {
+	return in.store(ctx, "sms", phone, "", body, "")
+}
+
+// SendEmail stores an e-mail with both bodies.
+func (in Inbox) SendEmail(ctx context.Context, m perfilseguro.Email) error {
+	return in.store(ctx, "email", m.To, m.Subject, m.Text, m.HTML)
+}
+
+// Message is one stored message, newest first when listed.
+type Message struct {
+	ID        int64     `db:"id" json:"id"`
+	Channel   string    `db:"channel" json:"channel"`
+	Recipient string    `db:"recipient" json:"to"`
+	Subject   *string   `db:"subject" json:"subject,omitempty"`
+	Text      string    `db:"body_text" json:"text"`
+	HTML      *string   `db:"body_html" json:"html,omitempty"`
+	CreatedAt time.Time `db:"created_at" json:"createdAt"`
+}
+
+// List returns the newest messages, optionally only those to one recipient.
+func (in Inbox) List(ctx context.Context, to string, limit int) ([]Message, error) {
+	const q = `SELECT id, channel, recipient, subject, body_text, body_html, created_at FROM dev_messages
+		WHERE ($1 = '' OR recipient = $1) ORDER BY id DESC LIMIT $2`
+	var ms []Message
+	err := in.DB.SelectContext(ctx, &ms, q, to, limit)
+	return ms, err
+}

@@ -1,0 +1,49 @@
+package secure
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestCodesAndTokens(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	for range 2000 {
+		c := NewCode()
+		require.Regexp(t, regexp.MustCompile(`^[0-9]{6}$`), c)
+		seen[c] = true
+	}
+	require.Greater(t, len(seen), 1900)
+	tok := NewToken(32)
+	require.Len(t, tok, 64)
+	require.NotEqual(t, tok, NewToken(32))
+	require.Len(t, HashToken(tok), 64)
+	require.NotEqual(t, tok, HashToken(tok))
+}
+
+func TestCoderBindsUserAndSecret(t *testing.T) {
+	t.Parallel()
+	c := NewCoder("s1")
+	h := c.Hash(7, "123456")
+	require.True(t, c.Matches(7, "123456", h))
+	require.False(t, c.Matches(8, "123456", h), "another user's code")
+	require.False(t, c.Matches(7, "123457", h))
+	require.False(t, NewCoder("s2").Matches(7, "123456", h), "another secret")
+	require.NotContains(t, h, "123456")
+}
+
+func TestSealerRoundTripsAndRejectsOtherKeys(t *testing.T) {
+	t.Parallel()
+	s := NewSealer("k1")
+	sealed := s.Seal("123456")
+	require.NotContains(t, sealed, "123456")
+	got, err := s.Open(sealed)
+	require.NoError(t, err)
+	require.Equal(t, "123456", got)
+	_, err = NewSealer("k2").Open(sealed)
+	require.Error(t, err)
+	_, err = s.Open("not-base64!")
+	require.Error(t, err)
+}

@@ -1,0 +1,85 @@
+package perfilseguro
+
+import (
+	"net/mail"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Origins a user can come from (DECISIONS.md names the sister platforms); one place for these names.
+const (
+	OriginCasaLista    = "CasaLista"
+	OriginVentaDirecta = "VentaDirecta"
+	OriginBroker       = "Broker"
+	OriginOther        = "Otro"
+	OriginInvitation   = "invitación" // set by the system for invited users
+)
+
+// AdminOrigins are the origins an administrator may choose.
+var AdminOrigins = []string{OriginCasaLista, OriginVentaDirecta, OriginBroker, OriginOther}
+
+// Verification levels.
+const (
+	LevelNone      = 0
+	LevelPhone     = 1
+	LevelEmail     = 2 // requires LevelPhone
+	LevelBiometric = 3 // unlocks wallet passes and invitations
+)
+
+// PrivacyNoticeVersion is the privacy notice a registering person accepts; recorded with their consent.
+const PrivacyNoticeVersion = "2026-11"
+
+// User is a person with a Perfil Seguro profile.
+type User struct {
+	ID                int64      // internal; never enough on its own to read anyone's data
+	Nombre            string     // full name
+	Email             *string    // lower-cased, unique
+	PhoneNumber       *string    // E.164, unique
+	Origen            string     // one of the Origin* constants
+	InvitedBy         *int64     // inviter for OriginInvitation
+	InviterName       *string    // inviter's name, when read with the user
+	Vigencia          int        // validity in years: 1, 5 or 10
+	FechaValidacion   *time.Time // when the identity was validated
+	IDValidado        string     // profile ID PS-nnnn-nnnn-nn
+	WalletReady       bool
+	IsPhoneVerified   bool
+	IsEmailVerified   bool
+	BiometricVerified bool
+	VerificationLevel int
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// ValidUntil is the pass expiry: fecha_validacion plus vigencia years (nil when not validated).
+func (u User) ValidUntil() *time.Time {
+	if u.FechaValidacion == nil {
+		return nil
+	}
+	t := u.FechaValidacion.AddDate(u.Vigencia, 0, 0)
+	return &t
+}
+
+// Registration is what a person submits on /register.
+type Registration struct {
+	FullName    string
+	Email       string
+	PhoneNumber string // normalized to +52 and 10 digits by the caller
+}
+
+// NormalizeEmail lower-cases and trims an e-mail address.
+func NormalizeEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// ValidEmail reports whether s is a plain address (no display name).
+func ValidEmail(s string) bool {
+	if s == "" || len(s) > 254 {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && strings.Contains(s[strings.LastIndex(s, "@"):], ".")
+}
+
+// ValidateName checks a trimmed name has at least min characters.
+func ValidateName(name string, min int) bool {
+	return utf8.RuneCountInString(strings.TrimSpace(name)) >= min
+}

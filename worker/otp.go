@@ -1,0 +1,86 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+// errCodeNotYetVisible asks for a retry: the API enqueues inside its transaction, so the
+// worker can be faster than the commit.
+var errCodeNotYetVisible = errors.New("code row not visible yet")
+
+// handleSendOTP delivers one code to one destination. Codes that are used, expired or never
+// committed are not sent; a phone code already sent is not sent again.
+func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
+	var p jobs.SendOTPPayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.CodeID == 0 || p.Destination == "" {
+		return fmt.Errorf("otp payload: %w", asynq.SkipRetry)
+	}
+	if time.Now().After(p.ExpiresAt) {
+		return fmt.Errorf("code %d expired before delivery: %w", p.CodeID, asynq.SkipRetry)
+	}
+	store := postgres.Store{DB: w.deps.DB}
+	row, err := store.CodeForDelivery(ctx, p.Channel, p.CodeID)
+	if err != nil {
+		return err
+	}
+	if row == nil {
+		return errCodeNotYetVisible
+	}
+	if row.IsUsed || (p.Via == jobs.ViaWhatsApp && row.SentAt != nil) {
+		return nil
+	}
+	code, err := w.deps.Sealer.Open(p.SealedCode)
+	if err != nil {
+		return fmt.Errorf("otp code: %v: %w", err, asynq.SkipRetry)
+	}
+	if w.deps.LogSecrets {
+		w.deps.Logger.Info("otp code (development only)", "to", p.Destination, "code", code)
+	}
+	switch p.Via {
+	case jobs.ViaEmail:
+		err = w.deps.Email.SendEmail(ctx, otpEmail(p.Destination, code))
+	default:
+		err = w.sendPhoneCode(ctx, p.Destination, code)
+	}
+	if err != nil {
+		if errors.Is(err, perfilseguro.ErrPermanent) {
+			return fmt.Errorf("deliver code %d: %w: %w", p.CodeID, err, asynq.SkipRetry)
+		}
+		return fmt.Errorf("deliver code %d: %w", p.CodeID, err)
+	}
+	if p.Via == jobs.ViaWhatsApp {
+		return store.MarkCodeSent(ctx, p.Channel, p.CodeID)
+	}
+	return nil
+}
+
+// sendPhoneCode tries WhatsApp and falls back to SMS when WhatsApp fails permanently.
+func (w *Worker) sendPhoneCode(ctx context.Context, phone, code string) error {
+	err := w.deps.WhatsApp.SendOTP(ctx, phone, code)
+	if err == nil || !errors.Is(err, perfilseguro.ErrPermanent) {
+		return err
+	}
+	w.deps.Logger.Warn("whatsapp failed permanently, falling back to SMS", "error", err)
+	return w.deps.SMS.SendSMS(ctx, phone, fmt.Sprintf("Tu código de verificación de Perfil Seguro es %s. Vence en 10 minutos. No lo compartas con nadie.", code))
+}
+
+func otpEmail(to, code string) perfilseguro.Email {
+	return perfilseguro.Email{
+		To:      to,
+		Subject: "Tu código de verificación de Perfil Seguro",
+		Text:    fmt.Sprintf("Tu código de verificación de Perfil Seguro es %s.\n\nVence en 10 minutos. Si no lo solicitaste, ignora este mensaje.", code),
+		HTML: fmt.Sprintf(`<p>Tu código de verificación de <strong>Perfil Seguro</strong> es:</p>
+<p style="font-size:28px;letter-spacing:6px;font-weight:bold">%s</p>
+<p>Vence en 10 minutos. Si no lo solicitaste, ignora este mensaje.</p>`, code),
+	}
+}
