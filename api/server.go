@@ -38,6 +38,9 @@ type Deps struct {
 	Logger     *slog.Logger
 	Now        func() time.Time // injectable clock for tests
 	Limits     *Limits          // nil: DefaultLimits
+	Levels     LevelsDeps       // e-mail link and biometric verification (levels.go)
+	Passes     PassesDeps       // QR, public verification and wallet passes (passes.go)
+	Admin      AdminDeps        // administration (admin.go)
 }
 
 // Server is the HTTP API.
@@ -119,6 +122,11 @@ func (s *Server) routes(d Deps) {
 	s.mountAuth()
 	s.mountUsers()
 	s.mountDevInbox()
+	s.mountLevels(d.Levels)
+	s.mountPasses(d.Passes)
+	s.mountAdmin(d.Admin)
+	s.mountInvitations()
+	s.mountPartners()
 	mux.Handle("/", spaHandler(d.Web))
 }
 

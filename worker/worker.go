@@ -28,6 +28,10 @@ type Deps struct {
 	Sealer secure.Sealer
 	// LogSecrets allows codes in logs (never in production).
 	LogSecrets bool
+	// PublicBaseURL builds absolute links in messages.
+	PublicBaseURL string
+	Levels        LevelsDeps // levels.go
+	Passes        PassesDeps // passes.go
 }
 
 // Worker is one worker process.
@@ -59,6 +63,10 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 func (w *Worker) routes() {
 	w.mux.HandleFunc(jobs.TypeHeartbeat, w.handleHeartbeat)
 	w.mux.HandleFunc(jobs.TypeSendOTP, w.handleSendOTP)
+	w.routesLevels()
+	w.routesPasses()
+	w.routesInvitations()
+	w.routesAdmin()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

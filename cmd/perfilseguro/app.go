@@ -18,8 +18,8 @@ import (
 	"github.com/perfilseguro/perfilseguro/provider/email"
 	"github.com/perfilseguro/perfilseguro/provider/sms"
 	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
-	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/scheduler"
+	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/web"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
@@ -71,8 +71,12 @@ func newLogger(cfg config.Config) *slog.Logger {
 func (a *app) migrate(ctx context.Context) error { return postgres.Migrate(ctx, a.db) }
 
 func (a *app) runAPI(ctx context.Context) error {
-	srv, err := api.New(api.Deps{Config: a.cfg, DB: a.db, Redis: a.redis, AsynqRedis: a.redisOpt,
-		Queue: a.queue, Web: web.DistFS(), Logger: a.logger})
+	deps := api.Deps{Config: a.cfg, DB: a.db, Redis: a.redis, AsynqRedis: a.redisOpt,
+		Queue: a.queue, Web: web.DistFS(), Logger: a.logger}
+	if err := a.wireAPI(&deps); err != nil {
+		return err
+	}
+	srv, err := api.New(deps)
 	if err != nil {
 		return err
 	}
@@ -126,5 +130,6 @@ func (a *app) workerDeps() (worker.Deps, error) {
 		d.Email = email.New(email.Config{Host: c.SMTP.Host, Port: c.SMTP.Port, Username: c.SMTP.Username,
 			Password: c.SMTP.Password, From: c.SMTP.From, TLS: c.SMTP.TLS})
 	}
-	return d, nil
+	d.PublicBaseURL = c.PublicBaseURL
+	return d, a.wireWorker(&d)
 }

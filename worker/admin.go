@@ -1,0 +1,3 @@
+package worker
+
+func (w *Worker) routesAdmin() {}
