@@ -4,6 +4,7 @@ import { LandingRoute } from './routes/landing'
 import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
 import { PlaceholderRoute } from './routes/placeholder'
+import { ProfileRoute } from './routes/profile'
 import { RegisterRoute } from './routes/register'
 import { SuccessRoute } from './routes/success'
 import { VerifyCodeRoute } from './routes/verify-code'
@@ -17,7 +18,7 @@ export const routes: RouteObject[] = [
       { path: '/register', element: <RegisterRoute /> },
       { path: '/login', element: <LoginRoute /> },
       { path: '/verify-code', element: <VerifyCodeRoute /> },
-      { path: '/profile', element: <PlaceholderRoute title="Mi Perfil" /> },
+      { path: '/profile', element: <ProfileRoute /> },
       { path: '/return', element: <PlaceholderRoute title="Regresando de la verificación" /> },
       { path: '/verify/:profileId', element: <PlaceholderRoute title="Verificación de perfil" /> },
       { path: '/invitations', element: <PlaceholderRoute title="Invitaciones" /> },

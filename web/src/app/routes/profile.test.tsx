@@ -1,0 +1,174 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { mockApi } from '@/testing/mock-api'
+import { renderRoute } from '@/testing/render-route'
+
+const baseUser = {
+  id: 7,
+  nombre: 'Ana López',
+  email: 'ana@example.com',
+  phoneNumber: '+525512345678',
+  origen: 'Otro',
+  vigencia: 1,
+  id_validado: 'PS-1111-2222-33',
+  profileId: 'PS-1111-2222-33',
+  fecha_validacion: null,
+  qr_url: null,
+  verificationLevel: 1,
+  biometricVerified: false,
+}
+
+function api(user = baseUser, status: Record<string, unknown> = {}) {
+  return mockApi({
+    'GET /api/users/7': { json: user },
+    'GET /api/users/7/verification-status': {
+      json: { verificationLevel: user.verificationLevel, biometricVerified: user.biometricVerified, ...status },
+    },
+    'GET /api/auth/status': { json: { authenticated: true } },
+    'POST /api/logout': { json: { success: true } },
+    'POST /api/send-email-verification-link': { json: { success: true, email: 'ana@example.com' } },
+  })
+}
+
+describe('/profile', () => {
+  it('redirects to /register with no stored id and no query', async () => {
+    mockApi({})
+    const { router } = renderRoute('/profile')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register'))
+  })
+
+  it('shows the in-progress profile with the completion button and the e-mail card', async () => {
+    localStorage.setItem('userId', '7')
+    api()
+    renderRoute('/profile')
+    expect(await screen.findByRole('heading', { name: 'Mi Perfil', level: 1 })).toBeInTheDocument()
+    expect(screen.getByTestId('verification-badge')).toHaveTextContent('Verificación en proceso')
+    expect(screen.getByRole('button', { name: 'Completar Verificación' })).toBeInTheDocument()
+    expect(screen.getByTestId('digital-id-card')).toHaveTextContent('Pendiente de validación')
+    expect(screen.getByRole('link', { name: 'soporte@perfilseguro.mx' })).toHaveAttribute('href', 'mailto:soporte@perfilseguro.mx')
+    const emailCard = screen.getByTestId('email-verification-card')
+    await userEvent.click(within(emailCard).getByRole('button', { name: /Enviar enlace/ }))
+    expect(await within(emailCard).findByText('Enlace enviado')).toBeInTheDocument()
+    await userEvent.click(within(emailCard).getByRole('button', { name: /Reenviar enlace/ }))
+    expect(within(emailCard).getByRole('button', { name: /Enviar enlace/ })).toBeInTheDocument()
+  })
+
+  it('shows "Documento Rechazado" when the provider declined the document', async () => {
+    localStorage.setItem('userId', '7')
+    api(baseUser, { lastBiometricStatus: 'Declined' })
+    renderRoute('/profile')
+    expect(await screen.findByText('Documento Rechazado')).toBeInTheDocument()
+  })
+
+  it('shows the complete state without the completion button', async () => {
+    localStorage.setItem('userId', '7')
+    api({ ...baseUser, verificationLevel: 3, biometricVerified: true, fecha_validacion: '2026-01-15T12:00:00Z' })
+    renderRoute('/profile')
+    expect(await screen.findByTestId('verification-badge')).toHaveTextContent('Verificación completa')
+    expect(screen.queryByRole('button', { name: 'Completar Verificación' })).not.toBeInTheDocument()
+    expect(screen.getByText('Email Verificado')).toBeInTheDocument()
+    expect(screen.getByTestId('digital-id-card')).toHaveTextContent(
+      `Validado hasta: ${new Date('2027-01-15T12:00:00Z').toLocaleDateString('es-MX')}`,
+    )
+  })
+
+  it('says level 1 is required before the e-mail step', async () => {
+    localStorage.setItem('userId', '7')
+    api({ ...baseUser, verificationLevel: 0 })
+    renderRoute('/profile')
+    expect(await screen.findByText('Requiere Nivel 1')).toBeInTheDocument()
+    expect(screen.getByTestId('verification-badge')).toHaveTextContent('Pendiente de verificación')
+  })
+
+  it('on 401 clears the stored user and goes to /login', async () => {
+    localStorage.setItem('userId', '7')
+    mockApi({ 'GET /api/users/7': { status: 401, text: '' }, 'GET /api/auth/status': { status: 401, text: '' } })
+    const { router } = renderRoute('/profile')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
+    expect(localStorage.getItem('userId')).toBeNull()
+  })
+
+  it('shows the load-error alert on a server error', async () => {
+    localStorage.setItem('userId', '7')
+    mockApi({ 'GET /api/users/7': { status: 500, text: '' } })
+    renderRoute('/profile')
+    expect(
+      await screen.findByText('No pudimos cargar tu perfil. Por favor, intenta nuevamente más tarde o contacta a soporte.'),
+    ).toBeInTheDocument()
+  })
+
+  it('looks a PS- id up by profileId and redirects expired results to /register', async () => {
+    const { calls } = mockApi({ 'GET /api/users/search': { json: { id: 7, expired: true } } })
+    const { router } = renderRoute('/profile?userId=PS-1111-2222-33')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/register'))
+    expect(calls[0].url.searchParams.get('profileId')).toBe('PS-1111-2222-33')
+  })
+
+  it('shows the not-found alert when the lookup answers 401', async () => {
+    mockApi({ 'GET /api/users/search': { status: 401, text: '' } })
+    renderRoute('/profile?email=nadie@example.com')
+    expect(await screen.findByText('Perfil no encontrado')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Ir al registro' })).toHaveAttribute('href', '/register')
+  })
+
+  it('logs out: clears the stored user even when the call fails and goes home', async () => {
+    localStorage.setItem('userId', '7')
+    localStorage.setItem('userData', '{}')
+    const { calls } = mockApi({
+      'GET /api/users/7': { json: baseUser },
+      'GET /api/users/7/verification-status': { json: {} },
+      'GET /api/auth/status': { json: {} },
+      'POST /api/logout': { status: 500, text: '' },
+    })
+    const { router } = renderRoute('/profile')
+    await userEvent.click(await screen.findByRole('button', { name: /Cerrar sesión/ }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/logout')).toBe(true)
+    expect(localStorage.getItem('userId')).toBeNull()
+    expect(localStorage.getItem('userData')).toBeNull()
+  })
+
+  it('starts verification in a window opened first, then polls until verified', async () => {
+    localStorage.setItem('userId', '7')
+    let level = 1
+    mockApi({
+      'GET /api/users/7': () => ({ json: { ...baseUser, verificationLevel: level, biometricVerified: level >= 3 } }),
+      'GET /api/users/7/verification-status': () => ({ json: { verificationLevel: level, biometricVerified: level >= 3 } }),
+      'GET /api/auth/status': { json: {} },
+      'POST /api/start-verification': { json: { verificationUrl: 'http://localhost/provider' } },
+    })
+    const popup = { location: { href: '' }, close: vi.fn() }
+    const open = vi.fn(() => popup)
+    vi.stubGlobal('open', open)
+    renderRoute('/profile')
+    const button = await screen.findByRole('button', { name: 'Completar Verificación' })
+
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    await userEvent.setup({ advanceTimers: vi.advanceTimersByTime }).click(button)
+    expect(open).toHaveBeenCalledWith('', '_blank')
+    await waitFor(() => expect(popup.location.href).toBe('http://localhost/provider'))
+    expect(await screen.findByText('Esperando el resultado de tu verificación')).toBeInTheDocument()
+
+    level = 3
+    await vi.advanceTimersByTimeAsync(5000)
+    expect(await screen.findByText('Verificación exitosa')).toBeInTheDocument()
+    await waitFor(() => expect(screen.getByTestId('verification-badge')).toHaveTextContent('Verificación completa'))
+  })
+
+  it('reports a start-verification failure with the server error', async () => {
+    localStorage.setItem('userId', '7')
+    mockApi({
+      'GET /api/users/7': { json: baseUser },
+      'GET /api/users/7/verification-status': { json: {} },
+      'GET /api/auth/status': { json: {} },
+      'POST /api/start-verification': { status: 502, json: { error: 'Proveedor no disponible' } },
+    })
+    const popup = { location: { href: '' }, close: vi.fn() }
+    vi.stubGlobal('open', vi.fn(() => popup))
+    renderRoute('/profile')
+    await userEvent.click(await screen.findByRole('button', { name: 'Completar Verificación' }))
+    expect(await screen.findByText('Proveedor no disponible')).toBeInTheDocument()
+    expect(popup.close).toHaveBeenCalled()
+  })
+})

@@ -1,0 +1,79 @@
+import { CircleCheck, Clock, ScanFace, ShieldAlert } from 'lucide-react'
+import { Badge, type BadgeVariant } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { Card, CardBody, CardTitle } from '@/components/ui/card'
+import type { ProfileUser } from '../api/get-user'
+import { verificationBadgeText, vigenciaLabel, type VerificationState } from './verification-state'
+
+const badgeVariant: Record<VerificationState, BadgeVariant> = {
+  complete: 'success',
+  in_progress: 'warning',
+  pending: 'secondary',
+}
+
+const badgeIcon = { complete: CircleCheck, in_progress: Clock, pending: ShieldAlert }
+
+function Row({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="grid grid-cols-1 gap-1 py-2.5 sm:grid-cols-3 sm:gap-4">
+      <dt className="text-sm text-base-content/60">{label}</dt>
+      <dd className="text-sm font-medium break-words sm:col-span-2">{children}</dd>
+    </div>
+  )
+}
+
+/** Personal information with the verification badge and the 'Completar Verificación' button. */
+export function PersonalInfoCard({
+  user,
+  state,
+  starting,
+  polling,
+  onStartVerification,
+}: {
+  user: ProfileUser
+  state: VerificationState
+  starting: boolean
+  polling: boolean
+  onStartVerification: () => void
+}) {
+  const Icon = badgeIcon[state]
+  const profileId = user.profileId ?? user.id_validado
+  return (
+    <Card>
+      <CardBody>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <CardTitle className="text-lg">Información personal</CardTitle>
+          <Badge variant={badgeVariant[state]} data-testid="verification-badge">
+            <Icon className="size-3.5" aria-hidden />
+            {verificationBadgeText[state]}
+          </Badge>
+        </div>
+        <dl className="divide-y divide-base-300">
+          <Row label="Nombre">{user.nombre}</Row>
+          <Row label="Correo electrónico">{user.email || 'N/A'}</Row>
+          <Row label="Teléfono">{user.phoneNumber || 'N/A'}</Row>
+          <Row label="ID de perfil">
+            <span className="font-mono">{profileId || 'Pendiente'}</span>
+          </Row>
+          <Row label="Origen">
+            {user.origen || 'Otro'}
+            {user.origen === 'invitación' && user.inviterName && (
+              <span className="block text-xs font-normal text-base-content/60">por {user.inviterName}</span>
+            )}
+          </Row>
+          <Row label="Vigencia">{vigenciaLabel(user.vigencia)}</Row>
+          <Row label="Fecha de validación">
+            {user.fecha_validacion ? new Date(user.fecha_validacion).toLocaleDateString('es-MX') : 'Pendiente'}
+          </Row>
+          <Row label="Nivel de verificación">{user.verificationLevel ?? 0} de 3</Row>
+        </dl>
+        {state !== 'complete' && (
+          <Button className="mt-2 w-full sm:w-auto" onClick={onStartVerification} disabled={starting || polling}>
+            {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <ScanFace className="size-5" aria-hidden />}
+            Completar Verificación
+          </Button>
+        )}
+      </CardBody>
+    </Card>
+  )
+}

@@ -1,0 +1,241 @@
+import { useEffect, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom'
+import { AlertTriangle, LifeBuoy, LogOut, UserX } from 'lucide-react'
+import { isBiometricVerified, useVerificationStatus, verificationStatusQueryOptions } from '@/api/get-verification-status'
+import { DigitalIdCard } from '@/components/digital-id-card/digital-id-card'
+import { Alert } from '@/components/ui/alert'
+import { Button, buttonClass } from '@/components/ui/button'
+import { Card, CardBody } from '@/components/ui/card'
+import { useToast } from '@/components/ui/toast'
+import { ApiError, isNetworkError, serverMessage } from '@/lib/api-client'
+import { SUPPORT_EMAIL } from '@/lib/config'
+import { clearStoredUser } from '@/lib/session'
+import { announceLogin, readStorage, storageKeys, writeStorage } from '@/lib/storage'
+import { useUser, userQueryOptions } from '../api/get-user'
+import { useLogout } from '../api/logout'
+import { useSearchUser, type UserLookup } from '../api/search-user'
+import { startVerification } from '../api/start-verification'
+import { EmailVerificationCard } from './email-verification-card'
+import { PersonalInfoCard } from './personal-info-card'
+import { ProfileSkeleton } from './profile-skeleton'
+import { StatusAlerts } from './status-alerts'
+import { useBiometricPolling } from './use-biometric-polling'
+import { passExpiry, verificationState } from './verification-state'
+
+/** Text of the load-error alert (SPEC §8). */
+export const PROFILE_LOAD_ERROR =
+  'No pudimos cargar tu perfil. Por favor, intenta nuevamente más tarde o contacta a soporte.'
+
+type Target = { kind: 'redirect' } | { kind: 'id'; id: string } | { kind: 'lookup'; lookup: UserLookup }
+
+/** Which user to show: query userId (PS- means profileId), stored userId, query email, query sessionToken. */
+export function profileTarget(params: URLSearchParams, storedUserId: string | null): Target {
+  const candidate = params.get('userId') || storedUserId
+  if (candidate) {
+    return candidate.startsWith('PS-') ? { kind: 'lookup', lookup: { by: 'profileId', value: candidate } } : { kind: 'id', id: candidate }
+  }
+  const email = params.get('email')
+  if (email) return { kind: 'lookup', lookup: { by: 'email', value: email } }
+  const sessionToken = params.get('sessionToken')
+  if (sessionToken) return { kind: 'lookup', lookup: { by: 'sessionToken', value: sessionToken } }
+  return { kind: 'redirect' }
+}
+
+/** The profile screen (SPEC §2 'Profile'). */
+export function ProfileScreen() {
+  const [params] = useSearchParams()
+  const [target] = useState(() => profileTarget(params, readStorage(storageKeys.userId)))
+  const search = useSearchUser(target.kind === 'lookup' ? target.lookup : null)
+  const found = search.data
+  const userId = target.kind === 'id' ? target.id : found && !found.expired && !found.unauthorized ? String(found.id) : null
+  const user = useUser(userId)
+  const navigate = useNavigate()
+  const unauthorized = user.error instanceof ApiError && user.error.status === 401
+
+  // The server session is the truth: 401 means not signed in.
+  useEffect(() => {
+    if (unauthorized) {
+      clearStoredUser()
+      navigate('/login', { replace: true })
+    }
+  }, [unauthorized, navigate])
+
+  // A profile reached by lookup belongs to this browser's session: remember it.
+  useEffect(() => {
+    if (user.data && readStorage(storageKeys.userId) !== String(user.data.id)) {
+      writeStorage(storageKeys.userId, String(user.data.id))
+      announceLogin()
+    }
+  }, [user.data])
+
+  if (target.kind === 'redirect') return <Navigate to="/register" replace />
+  if (found && (found.expired || found.unauthorized)) return <Navigate to="/register" replace />
+  if (target.kind === 'lookup' && search.isPending) return <ProfileSkeleton />
+  if (search.isError) return <LoadError />
+  if (target.kind === 'lookup' && !found) return <NotFound />
+  if (user.isPending || unauthorized) return <ProfileSkeleton />
+  if (user.error instanceof ApiError && user.error.status === 404) return <NotFound />
+  if (user.isError || !user.data) return <LoadError />
+  return <ProfileView userId={String(user.data.id)} />
+}
+
+function Centered({ children }: { children: React.ReactNode }) {
+  return <div className="mx-auto max-w-2xl px-4 py-16">{children}</div>
+}
+
+function LoadError() {
+  return (
+    <Centered>
+      <h1 className="mb-6 text-3xl font-bold">Mi Perfil</h1>
+      <Alert variant="destructive" icon={<AlertTriangle className="size-5" aria-hidden />} title="Error al cargar el perfil">
+        {PROFILE_LOAD_ERROR}
+      </Alert>
+    </Centered>
+  )
+}
+
+function NotFound() {
+  return (
+    <Centered>
+      <h1 className="mb-6 text-3xl font-bold">Mi Perfil</h1>
+      <Alert variant="warning" icon={<UserX className="size-5" aria-hidden />} title="Perfil no encontrado">
+        <p>No encontramos un perfil asociado. Regístrate para crear tu Perfil Seguro.</p>
+        <Link to="/register" className={buttonClass('default', 'sm', 'mt-3')}>
+          Ir al registro
+        </Link>
+      </Alert>
+    </Centered>
+  )
+}
+
+function ProfileView({ userId }: { userId: string }) {
+  const { data: user } = useUser(userId)
+  const status = useVerificationStatus(userId)
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  const { toast } = useToast()
+  const logout = useLogout()
+  const [starting, setStarting] = useState(false)
+
+  const biometric = useBiometricPolling(
+    userId,
+    () => {
+      void queryClient.invalidateQueries({ queryKey: userQueryOptions(userId).queryKey })
+      void queryClient.invalidateQueries({ queryKey: verificationStatusQueryOptions(userId).queryKey })
+      toast({
+        title: 'Verificación exitosa',
+        description: 'Tu identidad ha sido verificada. Ya puedes generar tu pase de Apple Wallet.',
+      })
+    },
+    () =>
+      toast({
+        title: 'Verificación pendiente',
+        description: 'Tu verificación sigue en proceso. Actualiza la página más tarde para ver el resultado.',
+      }),
+  )
+
+  if (!user) return null
+  const state = verificationState(user)
+  const biometricVerified = Boolean(user.biometricVerified) || isBiometricVerified(status.data)
+
+  const signOut = async () => {
+    try {
+      await logout.mutateAsync()
+    } catch {
+      // Signed out locally whatever the server says (SPEC §4).
+    }
+    clearStoredUser()
+    queryClient.clear()
+    navigate('/')
+  }
+
+  const beginVerification = async () => {
+    // Open the window inside the click so popup blockers allow it, then point it at the provider.
+    const popup = window.open('', '_blank')
+    setStarting(true)
+    try {
+      const res = await startVerification(userId)
+      if (!res.verificationUrl) {
+        popup?.close()
+        toast({
+          title: 'Error',
+          description: res.error || 'No se pudo iniciar la verificación. Intenta nuevamente.',
+          variant: 'destructive',
+        })
+        return
+      }
+      if (popup) popup.location.href = res.verificationUrl
+      else window.open(res.verificationUrl, '_blank')
+      biometric.start()
+    } catch (err) {
+      popup?.close()
+      toast({
+        title: 'Error',
+        description: isNetworkError(err)
+          ? 'No se pudo conectar con el servicio de verificación. Intenta nuevamente.'
+          : serverMessage(err, 'No se pudo iniciar la verificación. Intenta nuevamente.'),
+        variant: 'destructive',
+      })
+    } finally {
+      setStarting(false)
+    }
+  }
+
+  return (
+    <div className="mx-auto max-w-6xl space-y-6 px-4 py-10">
+      <div className="flex flex-wrap items-center justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold">Mi Perfil</h1>
+          <p className="text-base-content/70">Tu identidad digital y el estado de tu verificación.</p>
+        </div>
+        <Button variant="outline" onClick={signOut} disabled={logout.isPending}>
+          <LogOut className="size-4" aria-hidden />
+          Cerrar sesión
+        </Button>
+      </div>
+
+      <StatusAlerts
+        state={state}
+        biometricVerified={biometricVerified}
+        lastBiometricStatus={status.data?.lastBiometricStatus}
+        polling={biometric.polling}
+      />
+
+      <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,28rem)_1fr]">
+        <section aria-label="Tu pase digital" className="space-y-3">
+          <h2 className="text-lg font-semibold">Tu pase digital</h2>
+          <DigitalIdCard
+            name={user.nombre}
+            id={user.profileId ?? user.id_validado ?? ''}
+            verified={state === 'complete'}
+            expirationDate={passExpiry(user)}
+            qrCode={user.qr_url}
+            userId={String(user.id)}
+          />
+        </section>
+        <div className="space-y-6">
+          <PersonalInfoCard
+            user={user}
+            state={state}
+            starting={starting}
+            polling={biometric.polling}
+            onStartVerification={beginVerification}
+          />
+          <EmailVerificationCard userId={userId} level={user.verificationLevel ?? 0} email={user.email} />
+          <Card>
+            <CardBody className="flex-row items-center gap-3">
+              <LifeBuoy className="size-6 shrink-0 text-primary" aria-hidden />
+              <p className="text-sm">
+                ¿Necesitas ayuda? Escríbenos a{' '}
+                <a href={`mailto:${SUPPORT_EMAIL}`} className="link link-primary font-medium">
+                  {SUPPORT_EMAIL}
+                </a>
+              </p>
+            </CardBody>
+          </Card>
+        </div>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,56 @@
+import { CircleCheck, FileWarning, Info, Loader2, ShieldAlert } from 'lucide-react'
+import { Alert } from '@/components/ui/alert'
+import type { VerificationState } from './verification-state'
+
+/** Provider decisions that mean the document must be captured again. */
+const REJECTED_STATUSES = ['Declined', 'Resubmitted']
+
+/** The status alerts of the profile, including the 'Documento Rechazado' guidance. */
+export function StatusAlerts({
+  state,
+  biometricVerified,
+  lastBiometricStatus,
+  polling,
+}: {
+  state: VerificationState
+  biometricVerified: boolean
+  lastBiometricStatus?: string | null
+  polling: boolean
+}) {
+  const rejected = state === 'in_progress' && !biometricVerified && REJECTED_STATUSES.includes(lastBiometricStatus ?? '')
+  return (
+    <div className="space-y-3">
+      {polling && (
+        <Alert variant="info" icon={<Loader2 className="size-5 animate-spin" aria-hidden />} title="Esperando el resultado de tu verificación">
+          Completa el proceso en la ventana que se abrió. Esta página se actualizará en cuanto tengamos el resultado.
+        </Alert>
+      )}
+      {state === 'complete' && (
+        <Alert variant="success" icon={<CircleCheck className="size-5" aria-hidden />} title="Identidad verificada">
+          Tu identidad está verificada. Ya puedes agregar tu pase a Apple Wallet o Google Wallet y compartir tu Perfil Seguro.
+        </Alert>
+      )}
+      {state === 'in_progress' && !rejected && (
+        <Alert variant="info" icon={<Info className="size-5" aria-hidden />} title="Verificación en proceso">
+          Tu teléfono ya está verificado. Completa la verificación biométrica para activar tu pase digital y las invitaciones.
+        </Alert>
+      )}
+      {state === 'pending' && (
+        <Alert variant="warning" icon={<ShieldAlert className="size-5" aria-hidden />} title="Pendiente de verificación">
+          Verifica tu teléfono y completa la verificación biométrica para activar tu Perfil Seguro.
+        </Alert>
+      )}
+      {rejected && (
+        <Alert variant="destructive" icon={<FileWarning className="size-5" aria-hidden />} title="Documento Rechazado">
+          <p>No pudimos validar tu identificación. Antes de intentarlo de nuevo:</p>
+          <ul className="mt-1 list-disc space-y-0.5 pl-5">
+            <li>Usa una identificación oficial vigente (INE o pasaporte).</li>
+            <li>Toma la foto con buena luz, sin reflejos y mostrando el documento completo.</li>
+            <li>Asegúrate de que la selfie muestre tu rostro de frente y sin lentes ni gorra.</li>
+          </ul>
+          <p className="mt-1">Después presiona «Completar Verificación» para repetir el proceso.</p>
+        </Alert>
+      )}
+    </div>
+  )
+}

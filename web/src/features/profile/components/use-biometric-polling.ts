@@ -1,0 +1,54 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { getVerificationStatus, isBiometricVerified } from '@/api/get-verification-status'
+
+/** Time between two biometric status checks (SPEC §9). */
+export const BIOMETRIC_POLL_MS = 5000
+
+/** Checks before giving up (SPEC §9: 60, five minutes). */
+export const BIOMETRIC_MAX_POLLS = 60
+
+/**
+ * Polls the verification status after the user started the biometric flow;
+ * calls onVerified at level >= 3 with biometric done, or onGaveUp after the
+ * last attempt. Errors are only logged.
+ */
+export function useBiometricPolling(userId: string | null, onVerified: () => void, onGaveUp: () => void) {
+  const [polling, setPolling] = useState(false)
+  const callbacks = useRef({ onVerified, onGaveUp })
+  callbacks.current = { onVerified, onGaveUp }
+
+  useEffect(() => {
+    if (!polling || !userId) return
+    let attempts = 0
+    let done = false
+    const finish = (outcome: 'verified' | 'gave-up') => {
+      done = true
+      window.clearInterval(timer)
+      setPolling(false)
+      if (outcome === 'verified') callbacks.current.onVerified()
+      else callbacks.current.onGaveUp()
+    }
+    const timer = window.setInterval(async () => {
+      attempts += 1
+      const attempt = attempts
+      try {
+        const status = await getVerificationStatus(userId)
+        if (done) return
+        if ((status.verificationLevel ?? 0) >= 3 && isBiometricVerified(status)) {
+          finish('verified')
+          return
+        }
+      } catch (err) {
+        console.error('biometric status polling failed', err)
+      }
+      if (!done && attempt >= BIOMETRIC_MAX_POLLS) finish('gave-up')
+    }, BIOMETRIC_POLL_MS)
+    return () => {
+      done = true
+      window.clearInterval(timer)
+    }
+  }, [polling, userId])
+
+  const start = useCallback(() => setPolling(true), [])
+  return { polling, start }
+}
