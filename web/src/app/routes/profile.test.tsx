@@ -13,7 +13,7 @@ const baseUser = {
   vigencia: 1,
   id_validado: 'PS-1111-2222-33',
   profileId: 'PS-1111-2222-33',
-  fecha_validacion: null,
+  fecha_validacion: null as string | null,
   qr_url: null,
   verificationLevel: 1,
   biometricVerified: false,
