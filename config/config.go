@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"golang.org/x/crypto/bcrypt"
 )
 
 // Environments.
@@ -23,6 +25,10 @@ const (
 // DevSecret is the obviously-development default for SECRET_KEY; production refuses it.
 const DevSecret = "dev-only-insecure-secret-do-not-use-in-production"
 
+// DevAdminPassword is the admin password in development and test mode when ADMIN_PASSWORD_HASH
+// is unset; its bcrypt hash is computed at start, so no hash of it is ever stored anywhere.
+const DevAdminPassword = "admin-dev-only"
+
 // Config is every setting of every process.
 type Config struct {
 	Env           string        // APP_ENV: development, test or production
@@ -32,6 +38,7 @@ type Config struct {
 	RedisURL      string        // REDIS_URL
 	SecretKey     string        // SECRET_KEY: HMAC key for codes and tokens
 	AdminPassHash string        // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
+	AdminPassDev  bool          // AdminPassHash is the hash of DevAdminPassword (development and test only)
 	SupportEmail  string        // SUPPORT_EMAIL
 	OnboardingURL string        // ONBOARDING_URL
 	DataDir       string        // DATA_DIR: development certificates and keys
@@ -144,7 +151,18 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Didit.WebhookSecret == "" && c.Didit.APIKey == "" {
 		c.Didit.WebhookSecret = "dev-only-webhook-secret"
 	}
-	return c, c.validate()
+	if err := c.validate(); err != nil {
+		return c, err
+	}
+	if c.AdminPassHash == "" { // never in production: validate refused it above
+		// Minimum cost: the password is public and this runs at every start (and in every API test).
+		h, err := bcrypt.GenerateFromPassword([]byte(DevAdminPassword), bcrypt.MinCost)
+		if err != nil {
+			return c, fmt.Errorf("development admin password: %w", err)
+		}
+		c.AdminPassHash, c.AdminPassDev = string(h), true
+	}
+	return c, nil
 }
 
 // FromEnv loads the configuration from the process environment.
@@ -252,6 +270,8 @@ func mask(v string) string {
 		return "(unset)"
 	case v == DevSecret:
 		return "(development default)"
+	case strings.HasPrefix(v, "$2a$04$"): // bcrypt at minimum cost: only the development admin password
+		return "(development default: " + DevAdminPassword + ")"
 	default:
 		return "****"
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/bcrypt"
 )
 
 func envOf(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -51,4 +52,19 @@ func TestRejectsUnknownEnvironment(t *testing.T) {
 	t.Parallel()
 	_, err := Load(envOf(map[string]string{"APP_ENV": "staging"}))
 	require.ErrorContains(t, err, "APP_ENV")
+}
+
+func TestDevelopmentAndTestHaveTheDocumentedAdminPassword(t *testing.T) {
+	t.Parallel()
+	for _, env := range []string{EnvDevelopment, EnvTest} {
+		c, err := Load(envOf(map[string]string{"APP_ENV": env}))
+		require.NoError(t, err)
+		require.True(t, c.AdminPassDev)
+		require.NoError(t, bcrypt.CompareHashAndPassword([]byte(c.AdminPassHash), []byte(DevAdminPassword)))
+		require.Equal(t, "(development default: admin-dev-only)", c.Fields()["ADMIN_PASSWORD_HASH"])
+	}
+	c, err := Load(envOf(map[string]string{"ADMIN_PASSWORD_HASH": "$2a$12$abcdefghijklmnopqrstuv"}))
+	require.NoError(t, err)
+	require.False(t, c.AdminPassDev)
+	require.Equal(t, "$2a$12$abcdefghijklmnopqrstuv", c.AdminPassHash)
 }
