@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 PG_HOST=127.0.0.1 PG_PORT=5432 PG_USER=postgres
-REDIS_HOST=127.0.0.1 REDIS_PORT=6379
+REDIS_HOST=127.0.0.1 REDIS_PORT=${REDIS_PORT:-6379} # the port is overridable to test the start path
 WAIT_SECONDS=${WAIT_SECONDS:-60}
 if [ "$#" -gt 0 ]; then databases=("$@"); else databases=(perfilseguro); fi
 
@@ -48,8 +48,11 @@ ensure_postgres() {
 		command -v pg_ctlcluster >/dev/null 2>&1 && [ -n "$(pg_cluster)" ] || apt_install postgresql
 		local cluster
 		cluster=$(pg_cluster) || die "no Postgres cluster in /etc/postgresql after installing postgresql"
-		# shellcheck disable=SC2086
-		as_root pg_ctlcluster --skip-systemctl-redirect $cluster start
+		# Debian's package may have started the new cluster already.
+		if ! port_open "$PG_HOST" "$PG_PORT"; then
+			# shellcheck disable=SC2086
+			as_root pg_ctlcluster --skip-systemctl-redirect $cluster start
+		fi
 	fi
 	command -v psql >/dev/null 2>&1 || apt_install postgresql-client
 	wait_until "$WAIT_SECONDS" "Postgres on $PG_HOST:$PG_PORT" pg_isready -q -h "$PG_HOST" -p "$PG_PORT"
