@@ -1,0 +1,182 @@
+package worker_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/require"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/jobs/redistest"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+	"github.com/perfilseguro/perfilseguro/provider/sms"
+	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
+	"github.com/perfilseguro/perfilseguro/secure"
+	"github.com/perfilseguro/perfilseguro/worker"
+)
+
+// recorder is a fake provider that records what it was asked to send.
+type recorder struct {
+	mu   sync.Mutex
+	sent []string
+	err  error
+}
+
+func (r *recorder) record(s string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err != nil {
+		return r.err
+	}
+	r.sent = append(r.sent, s)
+	return nil
+}
+func (r *recorder) SendOTP(_ context.Context, to, code string) error { return r.record(to + "|" + code) }
+func (r *recorder) SendInvitation(_ context.Context, to string, _ perfilseguro.InvitationMessage) error {
+	return r.record(to)
+}
+func (r *recorder) SendSMS(_ context.Context, to, body string) error { return r.record(to + "|" + body) }
+func (r *recorder) SendEmail(_ context.Context, m perfilseguro.Email) error {
+	return r.record(m.To + "|" + m.Subject + "|" + m.Text)
+}
+func (r *recorder) count() int { r.mu.Lock(); defer r.mu.Unlock(); return len(r.sent) }
+
+const secret = "test-secret"
+
+// storedCode creates a user and a stored code, and returns the delivery task for it.
+func storedCode(t *testing.T, db *sqlx.DB, code string) (*asynq.Task, int64) {
+	t.Helper()
+	store := postgres.Store{DB: db}
+	var codeID int64
+	phone := fmt.Sprintf("+5255%08d", time.Now().UnixNano()%100_000_000)
+	require.NoError(t, store.InTx(context.Background(), func(tx *sqlx.Tx) error {
+		uid, _, err := store.InsertUser(context.Background(), tx, postgres.NewUser{Nombre: "Ana", Phone: &phone})
+		if err != nil {
+			return err
+		}
+		codeID, err = store.InsertCode(context.Background(), tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone,
+			Destination: phone, Purpose: "login", Hash: secure.NewCoder(secret).Hash(uid, code), ExpiresAt: time.Now().Add(10 * time.Minute)})
+		return err
+	}))
+	task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,
+		Destination: phone, SealedCode: secure.NewSealer(secret).Seal(code), ExpiresAt: time.Now().Add(10 * time.Minute)})
+	require.NoError(t, err)
+	return task, codeID
+}
+
+func newWorker(t *testing.T, db *sqlx.DB, wa perfilseguro.WhatsAppSender, s perfilseguro.SMSSender) *worker.Worker {
+	opt, _ := redistest.New(t)
+	return worker.New(opt, 1, time.Second, worker.Deps{DB: db, WhatsApp: wa, SMS: s, Email: &recorder{}, Sealer: secure.NewSealer(secret)})
+}
+
+func TestOTPGoesByWhatsAppOnceEvenWhenRetried(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	wa, sm := &recorder{}, &recorder{}
+	w := newWorker(t, db, wa, sm)
+	task, _ := storedCode(t, db, "482913")
+	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
+	require.NoError(t, w.Handler().ProcessTask(context.Background(), task), "a duplicate run")
+	require.Equal(t, 1, wa.count())
+	require.Contains(t, wa.sent[0], "|482913")
+	require.Zero(t, sm.count())
+}
+
+func TestRepeatedEnqueueIsDeduplicated(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	opt, _ := redistest.New(t)
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	task, _ := storedCode(t, db, "111222")
+	require.NoError(t, jobs.Enqueue(context.Background(), client, task, nil))
+	require.NoError(t, jobs.Enqueue(context.Background(), client, task, nil), "conflict counts as enqueued")
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	tasks, err := insp.ListPendingTasks(jobs.QueueCritical)
+	require.NoError(t, err)
+	require.Len(t, tasks, 1)
+}
+
+func TestPermanentWhatsAppFailureFallsBackToSMS(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	// The real WhatsApp client against a Graph API that says "not a WhatsApp user".
+	graph := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusBadRequest)
+		io.WriteString(w, `{"error":{"message":"Message undeliverable","type":"OAuthException","code":131026}}`)
+	}))
+	defer graph.Close()
+	var twilioBody string
+	twilio := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		twilioBody = r.PostForm.Get("Body") + "|" + r.PostForm.Get("To")
+		w.WriteHeader(http.StatusCreated)
+		io.WriteString(w, `{"sid":"SM1","status":"queued"}`)
+	}))
+	defer twilio.Close()
+	wa := whatsapp.New(whatsapp.Config{BaseURL: graph.URL, APIVersion: "v21.0", PhoneNumberID: "1", AccessToken: "t", OTPTemplate: "codigo"})
+	sm := sms.New(sms.Config{BaseURL: twilio.URL, AccountSID: "AC1", AuthToken: "x", From: "+15550001111"})
+	w := newWorker(t, db, wa, sm)
+	task, _ := storedCode(t, db, "905172")
+	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
+	require.Contains(t, twilioBody, "905172")
+	require.Contains(t, twilioBody, "|+52")
+}
+
+func TestTransientProviderFailureIsRetried(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	calls := 0
+	graph := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls++
+		if calls == 1 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"error":{"message":"Service temporarily unavailable","code":2}}`)
+			return
+		}
+		var body map[string]any
+		json.NewDecoder(r.Body).Decode(&body)
+		io.WriteString(w, `{"messages":[{"id":"wamid.1"}]}`)
+	}))
+	defer graph.Close()
+	sm := &recorder{}
+	wa := whatsapp.New(whatsapp.Config{BaseURL: graph.URL, APIVersion: "v21.0", PhoneNumberID: "1", AccessToken: "t", OTPTemplate: "codigo"})
+	w := newWorker(t, db, wa, sm)
+	task, _ := storedCode(t, db, "123987")
+	err := w.Handler().ProcessTask(context.Background(), task)
+	require.Error(t, err)
+	require.False(t, errors.Is(err, asynq.SkipRetry), "5xx is retried")
+	require.NotContains(t, err.Error(), "123987", "the code never appears in errors")
+	require.NoError(t, w.Handler().ProcessTask(context.Background(), task), "the retry delivers")
+	require.Equal(t, 2, calls)
+	require.Zero(t, sm.count(), "no SMS for a transient failure")
+}
+
+func TestUsedOrExpiredCodesAreNotSent(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	wa := &recorder{}
+	w := newWorker(t, db, wa, &recorder{})
+	task, codeID := storedCode(t, db, "555111")
+	_, err := db.Exec(`UPDATE verification_codes SET is_used = true WHERE id = $1`, codeID)
+	require.NoError(t, err)
+	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
+	require.Zero(t, wa.count())
+
+	expired, _ := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: 1, Channel: "phone", Via: jobs.ViaWhatsApp,
+		Destination: "+525512345678", SealedCode: "x", ExpiresAt: time.Now().Add(-time.Second)})
+	require.ErrorIs(t, w.Handler().ProcessTask(context.Background(), expired), asynq.SkipRetry)
+}
