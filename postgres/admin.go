@@ -1,0 +1,182 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// InsertAdminSession starts an administrator session (the token is stored hashed).
+func (s *Store) InsertAdminSession(ctx context.Context, tokenHash string, created, expires time.Time, ip string) error {
+	const q = `INSERT INTO admin_sessions (token_hash, created_at, expires_at, ip_address) VALUES ($1, $2, $3, $4)`
+	_, err := s.DB.ExecContext(ctx, q, tokenHash, created, expires, ip)
+	if err != nil {
+		return fmt.Errorf("insert admin session: %w", err)
+	}
+	return nil
+}
+
+// AdminSessionExpiry returns when a live administrator session ends, or nil when there is none
+// at now (the caller's clock, so tests can move time forward).
+func (s *Store) AdminSessionExpiry(ctx context.Context, tokenHash string, now time.Time) (*time.Time, error) {
+	const q = `SELECT expires_at FROM admin_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2`
+	var t time.Time
+	if err := s.DB.GetContext(ctx, &t, q, tokenHash, now); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("admin session: %w", err)
+	}
+	return &t, nil
+}
+
+// RevokeAdminSession ends an administrator session for good.
+func (s *Store) RevokeAdminSession(ctx context.Context, tokenHash string, now time.Time) error {
+	const q = `UPDATE admin_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL`
+	if _, err := s.DB.ExecContext(ctx, q, tokenHash, now); err != nil {
+		return fmt.Errorf("revoke admin session: %w", err)
+	}
+	return nil
+}
+
+// UserFilter pages and searches the administrators' user list.
+type UserFilter struct {
+	Query  string // case-insensitive substring of nombre, id_validado, email or origen; empty: all
+	Limit  int    // 0: no limit
+	Offset int
+}
+
+// ListUsers returns users newest first with the total that match the filter (before paging).
+func (s *Store) ListUsers(ctx context.Context, f UserFilter) ([]perfilseguro.User, int, error) {
+	where, args := "", []any{}
+	if q := strings.TrimSpace(f.Query); q != "" {
+		args = append(args, "%"+escapeLike(strings.ToLower(q))+"%")
+		where = `WHERE lower(u.nombre) LIKE $1 OR lower(u.id_validado) LIKE $1
+			OR lower(coalesce(u.email, '')) LIKE $1 OR lower(u.origen) LIKE $1`
+	}
+	var total int
+	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM users u `+where, args...); err != nil {
+		return nil, 0, fmt.Errorf("count users: %w", err)
+	}
+	page := " ORDER BY u.created_at DESC, u.id DESC"
+	if f.Limit > 0 {
+		page += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, max(f.Offset, 0))
+	}
+	var rows []userRow
+	if err := s.DB.SelectContext(ctx, &rows, selectUser+where+page, args...); err != nil {
+		return nil, 0, fmt.Errorf("list users: %w", err)
+	}
+	users := make([]perfilseguro.User, len(rows))
+	for i, r := range rows {
+		users[i] = r.user()
+	}
+	return users, total, nil
+}
+
+// escapeLike makes a search term literal inside a LIKE pattern.
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// AdminUser is what an administrator sets on a user record.
+type AdminUser struct {
+	Nombre   string
+	Email    *string // normalized; nil clears it
+	Origen   string
+	Vigencia int
+}
+
+// ErrEmailTaken is the conflict of an administrator giving a user someone else's e-mail.
+var ErrEmailTaken = &perfilseguro.Error{Code: perfilseguro.ECONFLICT, Message: "Ya existe un usuario con ese email",
+	Fields: map[string]string{"email": "Ya existe un usuario con ese email"}}
+
+// CreateUserAsAdmin creates a validated user: a fresh profile ID and fecha_validacion = validatedAt.
+func (s *Store) CreateUserAsAdmin(ctx context.Context, u AdminUser, validatedAt time.Time) (perfilseguro.User, error) {
+	var id int64
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		id, _, err = s.InsertUser(ctx, tx, NewUser{Nombre: u.Nombre, Email: u.Email, Origen: u.Origen, Vigencia: u.Vigencia})
+		if errors.Is(err, ErrAlreadyRegistered) {
+			return ErrEmailTaken
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE users SET fecha_validacion = $2 WHERE id = $1`, id, validatedAt)
+		return err
+	})
+	if err != nil {
+		return perfilseguro.User{}, err
+	}
+	return s.UserByID(ctx, id)
+}
+
+// UpdateUserAsAdmin changes a user's name, e-mail, origin and validity and returns the record
+// before and after the change (to tell whether a wallet pass must be rebuilt).
+func (s *Store) UpdateUserAsAdmin(ctx context.Context, id int64, u AdminUser) (before, after perfilseguro.User, err error) {
+	const q = `UPDATE users SET nombre = $2, email = $3, origen = $4, vigencia = $5, updated_at = now() WHERE id = $1`
+	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
+		before, err = s.getUser(ctx, tx, "WHERE u.id = $1 FOR UPDATE OF u", id)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, q, id, u.Nombre, u.Email, u.Origen, u.Vigencia); err != nil {
+			if _, dup := IsUniqueViolation(err); dup {
+				return ErrEmailTaken
+			}
+			return fmt.Errorf("update user %d: %w", id, err)
+		}
+		after, err = s.getUser(ctx, tx, "WHERE u.id = $1", id)
+		return err
+	})
+	return before, after, err
+}
+
+// DeleteUser removes a person for good: the user row and everything cascading from it (consents,
+// codes, tokens, sessions, identity codes, biometric sessions, stored passes, sent invitations),
+// plus what only points at them by value: raw provider webhooks of their biometric sessions,
+// partner notifications about them, invitations addressed to them and development inbox messages.
+// Verification logs stay for the scanners' side but lose every link to the person.
+func (s *Store) DeleteUser(ctx context.Context, id int64) error {
+	return s.InTx(ctx, func(tx *sqlx.Tx) error {
+		var who struct {
+			ProfileID string  `db:"id_validado"`
+			Email     *string `db:"email"`
+			Phone     *string `db:"phone_number"`
+		}
+		err := tx.GetContext(ctx, &who, `SELECT id_validado, email, phone_number FROM users WHERE id = $1 FOR UPDATE`, id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrUserNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("delete user %d: %w", id, err)
+		}
+		steps := []struct {
+			q    string
+			args []any
+		}{
+			{`UPDATE verification_logs SET user_id = NULL, id_validado = NULL, additional_data = NULL, location = NULL
+				WHERE user_id = $1 OR id_validado = $2`, []any{id, who.ProfileID}},
+			{`DELETE FROM provider_webhooks WHERE session_id IN
+				(SELECT session_id FROM verification_sessions WHERE user_id = $1 AND session_id IS NOT NULL)`, []any{id}},
+			{`DELETE FROM partner_deliveries WHERE user_id = $1`, []any{id}},
+			{`DELETE FROM invitations WHERE accepted_user_id = $1 OR lower(invitee_email) = $2 OR invitee_phone = $3`,
+				[]any{id, who.Email, who.Phone}},
+			{`DELETE FROM dev_messages WHERE recipient = $1 OR recipient = $2`, []any{who.Email, who.Phone}},
+			{`DELETE FROM users WHERE id = $1`, []any{id}},
+		}
+		for _, st := range steps {
+			if _, err := tx.ExecContext(ctx, st.q, st.args...); err != nil {
+				return fmt.Errorf("delete user %d: %w", id, err)
+			}
+		}
+		return nil
+	})
+}
