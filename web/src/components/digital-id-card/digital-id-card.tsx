@@ -39,7 +39,7 @@ export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, user
     <div className={cn('w-full max-w-md space-y-4', className)} data-testid="digital-id-card">
       <div className="relative overflow-hidden rounded-2xl border border-base-300 bg-base-100 shadow-xl">
         <div className="h-2 bg-gradient-to-r from-primary via-secondary to-primary" />
-        <div className="pointer-events-none absolute -bottom-20 -right-20 size-48 rounded-full bg-primary/10" />
+        <div className="pointer-events-none absolute -bottom-20 -right-20 size-48 rounded-full bg-primary/5" />
         <div className="relative p-6">
           <div className="flex items-center justify-between">
             <div className="flex items-center gap-2 font-bold text-primary">

@@ -75,7 +75,7 @@ function SignedInLinks({ userId }: { userId: string }) {
       {biometricVerified ? (
         <NavLink to="/invitations" className={buttonClass('ghost', 'sm')}>
           <Users className="size-4" aria-hidden />
-          Invitaciones
+          <span className="max-sm:sr-only">Invitaciones</span>
         </NavLink>
       ) : (
         <span className="tooltip tooltip-bottom" data-tip={INVITATIONS_LOCKED_HINT}>
@@ -85,13 +85,13 @@ function SignedInLinks({ userId }: { userId: string }) {
             title={INVITATIONS_LOCKED_HINT}
           >
             <Lock className="size-4" aria-hidden />
-            Invitaciones
+            <span className="max-sm:sr-only">Invitaciones</span>
           </span>
         </span>
       )}
       <NavLink to="/profile" className={buttonClass('default', 'sm')}>
         <UserRound className="size-4" aria-hidden />
-        Mi Perfil
+        <span className="max-sm:sr-only">Mi Perfil</span>
       </NavLink>
     </>
   )
