@@ -43,11 +43,15 @@ func (r *recorder) record(s string) error {
 	r.sent = append(r.sent, s)
 	return nil
 }
-func (r *recorder) SendOTP(_ context.Context, to, code string) error { return r.record(to + "|" + code) }
+func (r *recorder) SendOTP(_ context.Context, to, code string) error {
+	return r.record(to + "|" + code)
+}
 func (r *recorder) SendInvitation(_ context.Context, to string, _ perfilseguro.InvitationMessage) error {
 	return r.record(to)
 }
-func (r *recorder) SendSMS(_ context.Context, to, body string) error { return r.record(to + "|" + body) }
+func (r *recorder) SendSMS(_ context.Context, to, body string) error {
+	return r.record(to + "|" + body)
+}
 func (r *recorder) SendEmail(_ context.Context, m perfilseguro.Email) error {
 	return r.record(m.To + "|" + m.Subject + "|" + m.Text)
 }
