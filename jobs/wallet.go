@@ -1,10 +1,15 @@
 package jobs
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/hibiken/asynq"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
 
 // Wallet pass builds. Building is idempotent (the stored data_hash decides whether anything
@@ -36,4 +41,43 @@ func newWalletTask(typ string, userID int64) (*asynq.Task, error) {
 	}
 	return asynq.NewTask(typ, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(10), asynq.Timeout(time.Minute)), nil
+}
+
+// passLayoutVersion changes whenever the look or content of a built pass changes, so every
+// stored pass is rebuilt on its next request.
+const passLayoutVersion = "1"
+
+// PassDataFor returns what a user's wallet pass shows, or false when the user may not hold a
+// pass: below level 3, or never validated. Expiry is fecha_validacion + vigencia years.
+func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassData, bool) {
+	until := u.ValidUntil()
+	if u.VerificationLevel < perfilseguro.LevelBiometric || until == nil {
+		return perfilseguro.PassData{}, false
+	}
+	return perfilseguro.PassData{
+		UserID:     u.ID,
+		Name:       u.Nombre,
+		ProfileID:  u.IDValidado,
+		Level:      u.VerificationLevel,
+		ValidFrom:  u.FechaValidacion.UTC(),
+		ValidUntil: until.UTC(),
+		VerifyURL:  VerifyURL(publicBaseURL, u.IDValidado),
+	}, true
+}
+
+// VerifyURL is the public verification link of a profile, encoded in QR codes and passes.
+func VerifyURL(publicBaseURL, profileID string) string {
+	return publicBaseURL + "/verify/" + profileID
+}
+
+// PassDataHash is the hex SHA-256 of p and the pass layout version: a stored pass is rebuilt
+// only when it changes (wallet_passes.data_hash).
+func PassDataHash(p perfilseguro.PassData) string {
+	h := sha256.New()
+	for _, f := range []string{passLayoutVersion, strconv.FormatInt(p.UserID, 10), p.Name, p.ProfileID,
+		strconv.Itoa(p.Level), p.ValidFrom.UTC().Format(time.RFC3339Nano),
+		p.ValidUntil.UTC().Format(time.RFC3339Nano), p.VerifyURL} {
+		h.Write([]byte(strconv.Itoa(len(f)) + ":" + f + ";"))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

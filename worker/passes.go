@@ -1,6 +1,103 @@
 package worker
 
-// PassesDeps holds what the passes jobs need (filled in by cmd/perfilseguro).
-type PassesDeps struct{}
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 
-func (w *Worker) routesPasses() {}
+	"github.com/hibiken/asynq"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+// PassesDeps holds what the passes jobs need (filled in by cmd/perfilseguro); a nil builder
+// disables its job.
+type PassesDeps struct {
+	Apple  perfilseguro.ApplePassBuilder // signs .pkpass archives
+	Google perfilseguro.GooglePassSigner // signs save-to-Google-Wallet links
+}
+
+func (w *Worker) routesPasses() {
+	w.mux.HandleFunc(jobs.TypeVerifyLog, w.handleVerifyLog)
+	if w.deps.Passes.Apple != nil {
+		w.mux.HandleFunc(jobs.TypeBuildApplePass, w.handleBuildApplePass)
+	}
+	if w.deps.Passes.Google != nil {
+		w.mux.HandleFunc(jobs.TypeBuildGooglePass, w.handleBuildGooglePass)
+	}
+}
+
+// handleVerifyLog writes one public lookup to verification_logs; a replay writes nothing new.
+func (w *Worker) handleVerifyLog(ctx context.Context, t *asynq.Task) error {
+	var p jobs.VerifyLogPayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.RequestID == "" || p.ScannedAt.IsZero() {
+		return fmt.Errorf("verify log payload: %w", asynq.SkipRetry)
+	}
+	var extra []byte
+	if p.HTTPRequestID != "" {
+		extra, _ = json.Marshal(map[string]string{"httpRequestId": p.HTTPRequestID})
+	}
+	accessType := p.AccessType
+	if accessType == "" {
+		accessType = jobs.AccessPublicPage
+	}
+	store := postgres.Store{DB: w.deps.DB}
+	_, err := store.InsertVerificationLog(ctx, postgres.VerificationLog{RequestID: p.RequestID, UserID: p.UserID,
+		IDValidado: p.IDValidado, ScannedAt: p.ScannedAt, IP: p.IP, UserAgent: p.UserAgent,
+		AccessType: accessType, Granted: p.Granted, Reason: p.Reason, AdditionalData: extra})
+	return err
+}
+
+func (w *Worker) handleBuildApplePass(ctx context.Context, t *asynq.Task) error {
+	return w.buildPass(ctx, t, postgres.PassKindApple, func(p perfilseguro.PassData) ([]byte, string, error) {
+		b, err := w.deps.Passes.Apple.BuildPass(p)
+		return b, "", err
+	})
+}
+
+func (w *Worker) handleBuildGooglePass(ctx context.Context, t *asynq.Task) error {
+	return w.buildPass(ctx, t, postgres.PassKindGoogle, func(p perfilseguro.PassData) ([]byte, string, error) {
+		u, err := w.deps.Passes.Google.SaveURL(p)
+		return nil, u, err
+	})
+}
+
+// errNotEligible means the user may not hold a pass (yet): nothing to build, never retried.
+var errNotEligible = errors.New("user is not level 3 with a validation date")
+
+// buildPass (re)builds a user's pass of one kind when its data changed since the last build.
+func (w *Worker) buildPass(ctx context.Context, t *asynq.Task, kind string,
+	build func(perfilseguro.PassData) ([]byte, string, error)) error {
+	var p jobs.WalletPayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.UserID <= 0 {
+		return fmt.Errorf("wallet payload: %w", asynq.SkipRetry)
+	}
+	store := postgres.Store{DB: w.deps.DB}
+	u, err := store.UserByID(ctx, p.UserID)
+	if errors.Is(err, postgres.ErrUserNotFound) {
+		return fmt.Errorf("user %d: %w", p.UserID, asynq.SkipRetry)
+	}
+	if err != nil {
+		return err
+	}
+	data, ok := jobs.PassDataFor(u, w.deps.PublicBaseURL)
+	if !ok {
+		return fmt.Errorf("%s pass for user %d: %w: %w", kind, p.UserID, errNotEligible, asynq.SkipRetry)
+	}
+	hash := jobs.PassDataHash(data)
+	stored, err := store.WalletPassHash(ctx, p.UserID, kind)
+	if err != nil {
+		return err
+	}
+	if stored == hash {
+		return nil
+	}
+	content, saveURL, err := build(data)
+	if err != nil {
+		return fmt.Errorf("build %s pass for user %d: %w", kind, p.UserID, err)
+	}
+	return store.SaveWalletPass(ctx, p.UserID, kind, hash, content, saveURL)
+}

@@ -1,10 +1,57 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"strings"
+
 	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/perfilseguro/perfilseguro/provider/applewallet"
+	"github.com/perfilseguro/perfilseguro/provider/googlewallet"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
+// wirePassesAPI: the API serves passes from storage and needs no signing material.
 func (a *app) wirePassesAPI(d *api.Deps) error { return nil }
 
-func (a *app) wirePassesWorker(d *worker.Deps) error { return nil }
+// wirePassesWorker gives the pass jobs their signers: the configured Apple certificate and Google
+// service account, or development material generated once in DATA_DIR.
+func (a *app) wirePassesWorker(d *worker.Deps) error {
+	c := a.cfg
+	var appleCfg applewallet.Config
+	var err error
+	if c.Apple.CertPEM != "" {
+		appleCfg, err = applewallet.LoadConfigFromPEM([]byte(c.Apple.CertPEM), []byte(c.Apple.KeyPEM),
+			[]byte(c.Apple.WWDRPEM), c.Apple.PassTypeID, c.Apple.TeamID)
+	} else {
+		appleCfg, err = applewallet.DevConfig(c.DataDir)
+	}
+	if err != nil {
+		return fmt.Errorf("apple wallet: %w", err)
+	}
+	apple, err := applewallet.New(appleCfg)
+	if err != nil {
+		return fmt.Errorf("apple wallet: %w", err)
+	}
+
+	var googleCfg googlewallet.Config
+	if c.Google.ServiceAccountJSON != "" {
+		raw := []byte(c.Google.ServiceAccountJSON)
+		if !strings.HasPrefix(strings.TrimSpace(c.Google.ServiceAccountJSON), "{") {
+			// A path to the key file rather than its content.
+			if raw, err = os.ReadFile(c.Google.ServiceAccountJSON); err != nil {
+				return fmt.Errorf("google wallet: %w", err)
+			}
+		}
+		email, key, err := googlewallet.LoadServiceAccountJSON(raw)
+		if err != nil {
+			return fmt.Errorf("google wallet: %w", err)
+		}
+		googleCfg = googlewallet.Config{IssuerID: c.Google.IssuerID, ClassSuffix: c.Google.ClassSuffix,
+			ServiceAccountEmail: email, PrivateKey: key, Origins: []string{c.PublicBaseURL}}
+	} else if googleCfg, err = googlewallet.DevConfig(c.DataDir, []string{c.PublicBaseURL}); err != nil {
+		return fmt.Errorf("google wallet: %w", err)
+	}
+	d.Passes = worker.PassesDeps{Apple: apple, Google: googlewallet.New(googleCfg)}
+	return nil
+}

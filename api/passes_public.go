@@ -1,0 +1,247 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/qrimage"
+)
+
+// QR images: any well-formed profile ID gets one without a database lookup, so the images are
+// cheap and cacheable; whether the profile exists is the public page's business.
+const (
+	qrDefaultSize = 300
+	qrMinSize     = 64
+	qrMaxSize     = 1024
+	qrCacheMaxAge = 7 * 24 * time.Hour
+)
+
+var (
+	errBadProfileID   = perfilseguro.FieldError("profileId", "ID de perfil no válido")
+	errProfileUnknown = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No se encontró ningún perfil con ese ID.")
+)
+
+// handleQR serves GET /api/qr/{profileId}.png: a PNG QR of the public verification link.
+// ?size= (64–1024 px, default 300) picks the image size.
+func (s *Server) handleQR(w http.ResponseWriter, r *http.Request) {
+	profileID, ok := strings.CutSuffix(r.PathValue("file"), ".png")
+	if !ok || !perfilseguro.ValidProfileID(profileID) {
+		writeError(w, r, errBadProfileID)
+		return
+	}
+	size := qrDefaultSize
+	if v := r.URL.Query().Get("size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < qrMinSize || n > qrMaxSize {
+			writeError(w, r, perfilseguro.FieldError("size", "Tamaño de imagen no válido"))
+			return
+		}
+		size = n
+	}
+	link := jobs.VerifyURL(s.cfg.PublicBaseURL, profileID)
+	sum := sha256.Sum256([]byte(link + "\x00" + strconv.Itoa(size)))
+	etag := `"` + hex.EncodeToString(sum[:12]) + `"`
+	h := w.Header()
+	h.Set("Cache-Control", "public, max-age="+strconv.Itoa(int(qrCacheMaxAge.Seconds())))
+	h.Set("ETag", etag)
+	if match := r.Header.Get("If-None-Match"); match != "" && (match == etag || match == "*" || strings.Contains(match, etag)) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	png, err := qrimage.PNG(link, size)
+	if err != nil {
+		h.Del("Cache-Control")
+		h.Del("ETag")
+		writeError(w, r, err)
+		return
+	}
+	h.Set("Content-Type", "image/png")
+	h.Set("Content-Length", strconv.Itoa(len(png)))
+	w.Write(png)
+}
+
+// PublicVerifyResponse is SPEC §3 'Public verify response'.
+type PublicVerifyResponse struct {
+	Profile             PublicProfileJSON        `json:"profile"`
+	VerificationDetails *VerificationDetailsJSON `json:"verification_details"`
+	Timestamp           time.Time                `json:"timestamp"`
+}
+
+// PublicProfileJSON is the profile part of the public verification, contact data masked.
+type PublicProfileJSON struct {
+	Nombre            string     `json:"nombre"`
+	Telefono          *string    `json:"telefono"`
+	Email             *string    `json:"email"`
+	Origen            string     `json:"origen"`
+	ID                string     `json:"id"` // the profile ID PS-…, never the internal id
+	NivelVerificacion int        `json:"nivel_verificacion"`
+	Verificado        bool       `json:"verificado"`
+	Expirado          bool       `json:"expirado"`
+	FechaValidacion   *time.Time `json:"fecha_validacion"`
+	FechaExpiracion   *time.Time `json:"fecha_expiracion"`
+	VigenciaAnos      int        `json:"vigencia_anos"`
+}
+
+// VerificationDetailsJSON describes the latest biometric session.
+type VerificationDetailsJSON struct {
+	SessionID         *string    `json:"session_id"`
+	Ambiente          *string    `json:"ambiente"`
+	FechaVerificacion *time.Time `json:"fecha_verificacion"`
+	Scores            ScoresJSON `json:"scores"`
+}
+
+// ScoresJSON are the provider's scores in 0..100 (null when unknown).
+type ScoresJSON struct {
+	Overall   *float64 `json:"overall"`
+	FaceMatch *float64 `json:"face_match"`
+	Document  *float64 `json:"document"`
+	Liveness  *float64 `json:"liveness"`
+}
+
+// publicVerification builds the public answer for a profile at time now.
+func publicVerification(p postgres.PublicProfile, now time.Time) PublicVerifyResponse {
+	u := perfilseguro.User{FechaValidacion: p.FechaValidacion, Vigencia: p.Vigencia}
+	until := u.ValidUntil()
+	res := PublicVerifyResponse{
+		Profile: PublicProfileJSON{
+			Nombre: p.Nombre, Telefono: maskPtr(p.PhoneNumber, MaskPhone), Email: maskPtr(p.Email, MaskEmail),
+			Origen: p.Origen, ID: p.IDValidado, NivelVerificacion: p.VerificationLevel,
+			Verificado: p.BiometricVerified && p.VerificationLevel >= perfilseguro.LevelBiometric,
+			Expirado:   until != nil && now.After(*until), FechaValidacion: p.FechaValidacion,
+			FechaExpiracion: until, VigenciaAnos: p.Vigencia,
+		},
+		Timestamp: now.UTC(),
+	}
+	if p.HasSession() {
+		res.VerificationDetails = &VerificationDetailsJSON{SessionID: p.SessionID, Ambiente: p.SessionEnv,
+			FechaVerificacion: p.SessionAt, Scores: ScoresJSON{Overall: p.OverallScore, FaceMatch: p.FaceMatchScore,
+				Document: p.DocumentScore, Liveness: p.LivenessScore}}
+	}
+	return res
+}
+
+func maskPtr(v *string, mask func(string) string) *string {
+	if v == nil || *v == "" {
+		return nil
+	}
+	m := mask(*v)
+	return &m
+}
+
+// MaskPhone hides all but the last four digits: +525512345678 → "+52 •• •••• 5678".
+func MaskPhone(e164 string) string {
+	digits := strings.TrimPrefix(e164, "+")
+	if len(digits) < 4 {
+		return "••••"
+	}
+	last := digits[len(digits)-4:]
+	if strings.HasPrefix(e164, "+52") && len(digits) == 12 {
+		return "+52 •• •••• " + last
+	}
+	return "+" + strings.Repeat("•", len(digits)-4) + " " + last
+}
+
+// MaskEmail keeps the first character of the local part and the domain: maria@gmail.com → "m•••@gmail.com".
+func MaskEmail(email string) string {
+	at := strings.LastIndexByte(email, '@')
+	if at <= 0 {
+		return "•••"
+	}
+	first, _ := utf8.DecodeRuneInString(email)
+	return string(first) + "•••" + email[at:]
+}
+
+// handleVerify serves GET /api/verify/{profileId}: one indexed query, and the lookup is recorded
+// by the verify:log job after the answer has been sent (no database write on the response path).
+func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
+	profileID := r.PathValue("profileId")
+	if !perfilseguro.ValidProfileID(profileID) {
+		writeError(w, r, errBadProfileID)
+		return
+	}
+	now := s.now()
+	p, err := s.store.PublicProfileByID(r.Context(), profileID)
+	entry := jobs.VerifyLogPayload{IDValidado: profileID, ScannedAt: now.UTC(), IP: clientIP(r),
+		UserAgent: truncate(r.UserAgent(), 512), AccessType: jobs.AccessPublicPage,
+		HTTPRequestID: requestID(r.Context())}
+	switch {
+	case errors.Is(err, postgres.ErrUserNotFound):
+		entry.Reason = "not_found"
+		writeError(w, r, errProfileUnknown)
+	case err != nil:
+		writeError(w, r, err)
+		return // an outage is in the access log; there is no lookup to record
+	default:
+		entry.UserID, entry.Granted = &p.UserID, true
+		res := publicVerification(p, now)
+		switch {
+		case res.Profile.Expirado:
+			entry.Reason = "expired"
+		case !res.Profile.Verificado:
+			entry.Reason = "not_verified"
+		}
+		writeSizedJSON(w, r, res)
+	}
+	// The answer is complete: send it before talking to Redis.
+	_ = http.NewResponseController(w).Flush()
+	s.recordLookup(r.Context(), entry)
+}
+
+// writeSizedJSON writes a 200 JSON body with its Content-Length, so a flush completes the response
+// for the client even while the handler goes on.
+func writeSizedJSON(w http.ResponseWriter, r *http.Request, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	b = append(b, '\n')
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Length", strconv.Itoa(len(b)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// recordLookup enqueues the verify:log job; a failure is logged with the lookup so it is not lost.
+func (s *Server) recordLookup(ctx context.Context, entry jobs.VerifyLogPayload) {
+	entry.RequestID = newLookupID()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+	defer cancel()
+	task, err := jobs.NewVerifyLogTask(entry)
+	if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
+		s.logger.WarnContext(ctx, "verification lookup not queued for verification_logs", "error", err,
+			"lookup_id", entry.RequestID, "id_validado", entry.IDValidado, "granted", entry.Granted,
+			"reason", entry.Reason, "ip", entry.IP, "scanned_at", entry.ScannedAt)
+	}
+}
+
+// newLookupID is a server-made unique id (a client's X-Request-Id could repeat and hide lookups).
+func newLookupID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,144 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Wallet pass kinds (wallet_passes.kind).
+const (
+	PassKindApple  = "apple"
+	PassKindGoogle = "google"
+)
+
+// PublicProfile is a profile as the public verification page needs it, with its latest
+// biometric session (Session* fields nil when there is none).
+type PublicProfile struct {
+	UserID            int64      `db:"id"`
+	Nombre            string     `db:"nombre"`
+	Email             *string    `db:"email"`
+	PhoneNumber       *string    `db:"phone_number"`
+	Origen            string     `db:"origen"`
+	IDValidado        string     `db:"id_validado"`
+	VerificationLevel int        `db:"verification_level"`
+	BiometricVerified bool       `db:"biometric_verified"`
+	FechaValidacion   *time.Time `db:"fecha_validacion"`
+	Vigencia          int        `db:"vigencia"`
+	SessionID         *string    `db:"session_id"`
+	SessionEnv        *string    `db:"environment"`
+	SessionAt         *time.Time `db:"session_at"`
+	OverallScore      *float64   `db:"overall_score"`
+	FaceMatchScore    *float64   `db:"face_match_score"`
+	DocumentScore     *float64   `db:"document_score"`
+	LivenessScore     *float64   `db:"liveness_score"`
+}
+
+// HasSession reports whether the profile has any biometric session.
+func (p PublicProfile) HasSession() bool { return p.SessionAt != nil }
+
+// PublicProfileByID reads a profile and its latest verification session in one indexed query
+// (users.id_validado unique index, verification_sessions (user_id, created_at DESC) index).
+func (s *Store) PublicProfileByID(ctx context.Context, profileID string) (PublicProfile, error) {
+	const q = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.id_validado, u.verification_level,
+		u.biometric_verified, u.fecha_validacion, u.vigencia,
+		vs.session_id, vs.environment, COALESCE(vs.completed_at, vs.updated_at) AS session_at,
+		vs.overall_score::float8 AS overall_score, vs.face_match_score::float8 AS face_match_score,
+		vs.document_score::float8 AS document_score, vs.liveness_score::float8 AS liveness_score
+		FROM users u
+		LEFT JOIN LATERAL (SELECT session_id, environment, completed_at, updated_at, overall_score,
+			face_match_score, document_score, liveness_score
+			FROM verification_sessions WHERE user_id = u.id ORDER BY created_at DESC, id DESC LIMIT 1) vs ON true
+		WHERE u.id_validado = $1`
+	var p PublicProfile
+	if err := s.DB.GetContext(ctx, &p, q, profileID); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return p, ErrUserNotFound
+		}
+		return p, fmt.Errorf("public profile: %w", err)
+	}
+	return p, nil
+}
+
+// VerificationLog is one row of verification_logs.
+type VerificationLog struct {
+	RequestID      string
+	UserID         *int64
+	IDValidado     string
+	ScannedAt      time.Time
+	IP             string
+	UserAgent      string
+	AccessType     string
+	Granted        bool
+	Reason         string
+	AdditionalData []byte // JSON or nil
+}
+
+// InsertVerificationLog records a lookup once per RequestID; it reports whether a row was written.
+// A user deleted since the lookup is recorded without its id.
+func (s *Store) InsertVerificationLog(ctx context.Context, l VerificationLog) (bool, error) {
+	const q = `INSERT INTO verification_logs (user_id, id_validado, scanned_at, ip_address, user_agent,
+		access_type, granted, reason, additional_data, request_id)
+		VALUES ((SELECT id FROM users WHERE id = $1), $2, $3, $4, $5, $6, $7, NULLIF($8, ''), $9::jsonb, $10)
+		ON CONFLICT (request_id) DO NOTHING`
+	var extra any
+	if len(l.AdditionalData) > 0 {
+		extra = string(l.AdditionalData)
+	}
+	res, err := s.DB.ExecContext(ctx, q, l.UserID, l.IDValidado, l.ScannedAt, l.IP, l.UserAgent, l.AccessType,
+		l.Granted, l.Reason, extra, l.RequestID)
+	if err != nil {
+		return false, fmt.Errorf("insert verification log: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// WalletPass is a built pass as stored.
+type WalletPass struct {
+	DataHash string    `db:"data_hash"`
+	Content  []byte    `db:"content"`  // .pkpass (apple)
+	SaveURL  *string   `db:"save_url"` // save link (google)
+	BuiltAt  time.Time `db:"built_at"`
+}
+
+// WalletPassOf returns a user's stored pass of a kind, or nil when none was built.
+func (s *Store) WalletPassOf(ctx context.Context, userID int64, kind string) (*WalletPass, error) {
+	const q = `SELECT data_hash, content, save_url, built_at FROM wallet_passes WHERE user_id = $1 AND kind = $2`
+	var p WalletPass
+	if err := s.DB.GetContext(ctx, &p, q, userID, kind); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("wallet pass: %w", err)
+	}
+	return &p, nil
+}
+
+// WalletPassHash returns the data hash of a user's stored pass, or "" when none was built.
+func (s *Store) WalletPassHash(ctx context.Context, userID int64, kind string) (string, error) {
+	const q = `SELECT data_hash FROM wallet_passes WHERE user_id = $1 AND kind = $2`
+	var h string
+	if err := s.DB.GetContext(ctx, &h, q, userID, kind); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", nil
+		}
+		return "", fmt.Errorf("wallet pass hash: %w", err)
+	}
+	return h, nil
+}
+
+// SaveWalletPass stores a built pass, replacing the user's previous one of the same kind.
+// A user deleted meanwhile is not an error: nothing is stored.
+func (s *Store) SaveWalletPass(ctx context.Context, userID int64, kind, dataHash string, content []byte, saveURL string) error {
+	const q = `INSERT INTO wallet_passes (user_id, kind, data_hash, content, save_url, built_at)
+		SELECT id, $2, $3, $4, NULLIF($5, ''), now() FROM users WHERE id = $1
+		ON CONFLICT (user_id, kind) DO UPDATE SET data_hash = EXCLUDED.data_hash, content = EXCLUDED.content,
+			save_url = EXCLUDED.save_url, built_at = EXCLUDED.built_at`
+	if _, err := s.DB.ExecContext(ctx, q, userID, kind, dataHash, content, saveURL); err != nil {
+		return fmt.Errorf("save wallet pass: %w", err)
+	}
+	return nil
+}
