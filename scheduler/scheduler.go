@@ -28,6 +28,11 @@ func Table() []Entry {
 		{Name: "heartbeat", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
 			return jobs.NewHeartbeatTask(tick, "scheduler")
 		}},
+		{Name: "invitation-expire", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
+			return jobs.NewExpireInvitationsTask(tick)
+		}},
+		{Name: "partner-dispatch", Interval: 10 * time.Second, Build: jobs.NewPartnerDispatchTask},
+		{Name: "partner-flush-usage", Interval: time.Minute, Build: jobs.NewPartnerFlushUsageTask},
 	}
 }
 
