@@ -1,4 +1,229 @@
 package api
 
-// mountPartners mounts the partner widget API with CORS (widget issue).
-func (s *Server) mountPartners() {}
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+	"github.com/go-fuego/fuego/param"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+// partnerKeyHeader identifies a partner on server-to-server widget calls (no Origin header).
+const partnerKeyHeader = "X-Partner-Key"
+
+// partnerCacheTTL bounds how long a partner change (deactivation) takes to apply to CORS.
+const partnerCacheTTL = 10 * time.Second
+
+type partnerCtxKey struct{}
+
+// partnerFrom returns the partner a widget request came through (nil for our own app).
+func partnerFrom(ctx context.Context) *postgres.Partner {
+	p, _ := ctx.Value(partnerCtxKey{}).(*postgres.Partner)
+	return p
+}
+
+// partnerCache keeps origin/key → partner lookups off the database for a few seconds.
+type partnerCache struct {
+	mu      sync.Mutex
+	entries map[string]partnerCacheEntry
+}
+
+type partnerCacheEntry struct {
+	p       *postgres.Partner
+	expires time.Time
+}
+
+func (c *partnerCache) get(key string, now time.Time, load func() (*postgres.Partner, error)) (*postgres.Partner, error) {
+	c.mu.Lock()
+	e, ok := c.entries[key]
+	c.mu.Unlock()
+	if ok && now.Before(e.expires) {
+		return e.p, nil
+	}
+	p, err := load()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = map[string]partnerCacheEntry{}
+	}
+	c.entries[key] = partnerCacheEntry{p: p, expires: now.Add(partnerCacheTTL)}
+	c.mu.Unlock()
+	return p, nil
+}
+
+var (
+	errOriginRefused = httpError(http.StatusForbidden, "Origen no autorizado. Contacta al equipo técnico de Perfil Seguro para agregar tu dominio.")
+	errNoPartnerKey  = httpError(http.StatusUnauthorized, "Falta la llave de socio (encabezado X-Partner-Key).")
+	errPartnerKey    = httpError(http.StatusForbidden, "Llave de socio no válida o inactiva.")
+	errNoPermission  = httpError(http.StatusForbidden, "Tu plataforma no tiene permiso para usar el widget (widget_auth).")
+)
+
+// widgetAccess guards /api/widget/*: our own app passes; browsers on an active partner's domain
+// get CORS with credentials; servers present their partner key; anyone else is refused with no
+// CORS grant. Each partner request is counted in Redis (flushed to Postgres by a job).
+func (s *Server) widgetAccess(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasPrefix(r.URL.Path, "/api/widget/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Add("Vary", "Origin")
+		origin := r.Header.Get("Origin")
+		if origin != "" && s.isOwnOrigin(origin, r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		partner, err := s.widgetPartner(r, origin)
+		if err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if origin != "" {
+			w.Header().Set("Access-Control-Allow-Origin", origin)
+			w.Header().Set("Access-Control-Allow-Credentials", "true")
+		}
+		if r.Method == http.MethodOptions {
+			s.preflight(w, r)
+			return
+		}
+		s.countPartnerRequest(r.Context(), partner.ID)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), partnerCtxKey{}, partner)))
+	})
+}
+
+func (s *Server) widgetPartner(r *http.Request, origin string) (*postgres.Partner, error) {
+	ctx := r.Context()
+	var partner *postgres.Partner
+	var err error
+	switch {
+	case origin != "":
+		partner, err = s.partners.get("o:"+origin, s.now(), func() (*postgres.Partner, error) {
+			return s.store.ActivePartnerByOrigin(ctx, strings.ToLower(origin))
+		})
+		if err == nil && partner == nil {
+			err = errOriginRefused
+		}
+	default:
+		key := r.Header.Get(partnerKeyHeader)
+		if key == "" {
+			return nil, errNoPartnerKey
+		}
+		partner, err = s.partners.get("k:"+key, s.now(), func() (*postgres.Partner, error) {
+			return s.store.ActivePartnerByKeyID(ctx, key)
+		})
+		if err == nil && partner == nil {
+			err = errPartnerKey
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if !slices.Contains(partner.Permissions, postgres.PermissionWidgetAuth) {
+		return nil, errNoPermission
+	}
+	return partner, nil
+}
+
+// preflight answers a CORS preflight for the widget endpoints.
+func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
+	switch r.Header.Get("Access-Control-Request-Method") {
+	case http.MethodGet, http.MethodPost:
+	default:
+		writeError(w, r, httpError(http.StatusMethodNotAllowed, "Método no permitido."))
+		return
+	}
+	w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+	w.Header().Set("Access-Control-Allow-Headers", "Content-Type, "+partnerKeyHeader)
+	w.Header().Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// countPartnerRequest adds one to the partner's counter in Redis; never a database write per request.
+func (s *Server) countPartnerRequest(ctx context.Context, partnerID int64) {
+	if err := s.redis.HIncrBy(ctx, jobs.PartnerUsageKey, strconv.FormatInt(partnerID, 10), 1).Err(); err != nil {
+		s.logger.Warn("partner usage not counted", "partner", partnerID, "error", err)
+	}
+}
+
+func (s *Server) mountPartners() {
+	tag := option.Tags("Widget")
+	fuego.Post(s.f, "/api/widget/verify-code", s.widgetVerifyCode, tag,
+		option.Summary("Verificar el código del widget"),
+		option.Description("Verifica el código de 6 dígitos enviado por /api/widget/login. Usa el userId devuelto por el login, no el correo. nextStep: biometric_verification (nivel 1 alcanzado) o complete."),
+		option.AddError(400, "Código con formato inválido, incorrecto o expirado", ErrorBody{}),
+		option.AddError(429, "Demasiados intentos", ErrorBody{}),
+		option.AddError(403, "Origen o socio no autorizado", ErrorBody{}))
+	fuego.Get(s.f, "/api/widget/verify", s.widgetVerify, tag,
+		option.Summary("Consultar el estado de validación por correo"),
+		option.Query("email", "Correo electrónico del usuario", param.Required()),
+		option.AddError(400, "Correo inválido", ErrorBody{}),
+		option.AddError(403, "Origen o socio no autorizado", ErrorBody{}))
+}
+
+// WidgetVerifyCodeRequest is the widget's code check: the userId from login and the code.
+type WidgetVerifyCodeRequest struct {
+	UserID flexibleID `json:"userId"`
+	Code   string     `json:"code"`
+}
+
+func (s *Server) widgetVerifyCode(c fuego.ContextWithBody[WidgetVerifyCodeRequest]) (VerifyCodeResponse, error) {
+	r := c.Request()
+	req, err := decodeJSON[WidgetVerifyCodeRequest](r)
+	if err != nil {
+		return VerifyCodeResponse{}, err
+	}
+	res, token, err := s.verify(r, VerifyCodeRequest{UserID: req.UserID, Code: req.Code})
+	if err != nil {
+		return VerifyCodeResponse{}, err
+	}
+	s.setSessionCookie(c.Response(), token)
+	return res, nil
+}
+
+// WidgetStatus is the widget's status answer (SPEC §3).
+type WidgetStatus struct {
+	Valid     bool       `json:"valid"`
+	Verified  bool       `json:"verified"`
+	Name      string     `json:"name"`
+	ProfileID string     `json:"profileId"`
+	Vigencia  *time.Time `json:"vigencia"` // validity end
+	Message   string     `json:"message"`
+}
+
+func (s *Server) widgetVerify(c fuego.ContextNoBody) (WidgetStatus, error) {
+	email := perfilseguro.NormalizeEmail(c.QueryParam("email"))
+	if !perfilseguro.ValidEmail(email) {
+		return WidgetStatus{}, perfilseguro.FieldError("email", "Correo electrónico no válido")
+	}
+	u, err := s.store.UserByEmail(c.Request().Context(), email)
+	if errors.Is(err, postgres.ErrUserNotFound) {
+		return WidgetStatus{Message: "No existe un perfil con ese correo electrónico."}, nil
+	}
+	if err != nil {
+		return WidgetStatus{}, err
+	}
+	until := u.ValidUntil()
+	expired := until != nil && s.now().After(*until)
+	verified := u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !expired
+	msg := "Perfil encontrado. Verificación de identidad pendiente."
+	switch {
+	case expired:
+		msg = "La validación del perfil expiró."
+	case verified:
+		msg = "Identidad verificada."
+	}
+	return WidgetStatus{Valid: !expired, Verified: verified, Name: u.Nombre, ProfileID: u.IDValidado, Vigencia: until, Message: msg}, nil
+}

@@ -60,6 +60,9 @@ type Server struct {
 	coder   secure.Coder
 	sealer  secure.Sealer
 	inbox   devsim.Inbox
+	metrics *metrics // Prometheus instruments (monitoring.go)
+	// partners caches widget partner lookups (partners.go)
+	partners partnerCache
 }
 
 // New wires every route and middleware.
@@ -104,7 +107,9 @@ func New(d Deps) (*Server, error) {
 	})
 
 	var h http.Handler = s.f.Mux
+	h = s.withMetrics(h) // innermost: it reads the pattern the mux sets on the request
 	h = s.sameOrigin(h)
+	h = s.widgetAccess(h)
 	h = withBodyLimit(h)
 	h = withRecovery(h)
 	h = withSecurityHeaders(s.cfg.Production())(h)
@@ -139,6 +144,7 @@ func (s *Server) Run(ctx context.Context, addr string, grace time.Duration) erro
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)
 	}
+	s.startMetricsListener(ctx)
 	return s.Serve(ctx, ln, grace)
 }
 

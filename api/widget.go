@@ -67,6 +67,9 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
 		if isNew {
 			nu := postgres.NewUser{}
+			if p := partnerFrom(ctx); p != nil {
+				nu.PartnerID = &p.ID
+			}
 			if req.Email != "" {
 				nu.Email = &req.Email
 			}

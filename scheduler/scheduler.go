@@ -28,6 +28,8 @@ func Table() []Entry {
 		{Name: "heartbeat", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
 			return jobs.NewHeartbeatTask(tick, "scheduler")
 		}},
+		// Nothing lost: unprocessed biometric webhooks are queued again, stuck sessions are checked.
+		{Name: "biometric-reconcile", Interval: time.Minute, Build: jobs.NewReconcileBiometricTask},
 		{Name: "invitation-expire", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
 			return jobs.NewExpireInvitationsTask(tick)
 		}},

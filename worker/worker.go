@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"runtime/debug"
 	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
+	"github.com/redis/go-redis/v9"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
@@ -30,7 +32,9 @@ type Deps struct {
 	LogSecrets bool
 	// PublicBaseURL builds absolute links in messages.
 	PublicBaseURL string
-	Levels        LevelsDeps // levels.go
+	Redis         *redis.Client // partner usage counters
+	HTTPClient    *http.Client  // outbound partner webhooks (nil: a default with timeout)
+	Levels        LevelsDeps    // levels.go
 	Passes        PassesDeps // passes.go
 }
 
@@ -67,6 +71,7 @@ func (w *Worker) routes() {
 	w.routesPasses()
 	w.routesInvitations()
 	w.routesAdmin()
+	w.routesPartners()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

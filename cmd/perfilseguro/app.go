@@ -131,5 +131,6 @@ func (a *app) workerDeps() (worker.Deps, error) {
 			Password: c.SMTP.Password, From: c.SMTP.From, TLS: c.SMTP.TLS})
 	}
 	d.PublicBaseURL = c.PublicBaseURL
+	d.Redis = a.redis
 	return d, a.wireWorker(&d)
 }

@@ -1,0 +1,96 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// ActivePartnerByOrigin finds the active partner whose domain is exactly this origin (nil when none).
+func (s *Store) ActivePartnerByOrigin(ctx context.Context, origin string) (*Partner, error) {
+	var r partnerRow
+	if err := s.DB.GetContext(ctx, &r, selectPartner+`WHERE domain = $1 AND is_active ORDER BY id LIMIT 1`, origin); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("partner by origin: %w", err)
+	}
+	p := r.partner()
+	return &p, nil
+}
+
+// ActivePartnerByKeyID finds an active partner by its public key id (server-to-server calls).
+func (s *Store) ActivePartnerByKeyID(ctx context.Context, keyID string) (*Partner, error) {
+	var r partnerRow
+	if err := s.DB.GetContext(ctx, &r, selectPartner+`WHERE key_id = $1 AND is_active`, keyID); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("partner by key: %w", err)
+	}
+	p := r.partner()
+	return &p, nil
+}
+
+// AddPartnerUsage adds counted requests to a partner in one write (usage is batched in Redis).
+func (s *Store) AddPartnerUsage(ctx context.Context, partnerID, requests int64, lastUsed time.Time) error {
+	const q = `UPDATE api_keys SET requests_count = requests_count + $2,
+		last_used_at = GREATEST(COALESCE(last_used_at, $3), $3) WHERE id = $1`
+	_, err := s.DB.ExecContext(ctx, q, partnerID, requests, lastUsed)
+	return err
+}
+
+// SetUserPartner records the partner a new user came through.
+func (s *Store) SetUserPartner(ctx context.Context, userID, partnerID int64) error {
+	_, err := s.DB.ExecContext(ctx, `UPDATE users SET partner_id = $2 WHERE id = $1 AND partner_id IS NULL`, userID, partnerID)
+	return err
+}
+
+// Delivery is one outbound partner notification.
+type Delivery struct {
+	ID         int64           `db:"id"`
+	PartnerID  int64           `db:"partner_id"`
+	Event      string          `db:"event"`
+	Payload    json.RawMessage `db:"payload"`
+	Attempts   int             `db:"attempts"`
+	URL        *string         `db:"webhook_url"`
+	Secret     *string         `db:"webhook_secret"`
+	Delivered  *time.Time      `db:"delivered_at"`
+	PartnerAct bool            `db:"is_active"`
+}
+
+// DueDeliveries lists undelivered notifications whose next attempt is due.
+func (s *Store) DueDeliveries(ctx context.Context, limit int) ([]int64, error) {
+	var ids []int64
+	const q = `SELECT id FROM partner_deliveries WHERE delivered_at IS NULL AND attempts < $2 AND next_attempt_at <= now()
+		ORDER BY id LIMIT $1`
+	err := s.DB.SelectContext(ctx, &ids, q, limit, MaxDeliveryAttempts)
+	return ids, err
+}
+
+// MaxDeliveryAttempts stops retrying a notification.
+const MaxDeliveryAttempts = 12
+
+// DeliveryByID reads a notification with its partner's endpoint.
+func (s *Store) DeliveryByID(ctx context.Context, id int64) (*Delivery, error) {
+	var d Delivery
+	const q = `SELECT d.id, d.partner_id, d.event, d.payload, d.attempts, d.delivered_at, k.webhook_url, k.webhook_secret, k.is_active
+		FROM partner_deliveries d JOIN api_keys k ON k.id = d.partner_id WHERE d.id = $1`
+	if err := s.DB.GetContext(ctx, &d, q, id); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("delivery: %w", err)
+	}
+	return &d, nil
+}
+
+// RecordDelivery logs one attempt; a failed one is scheduled again after backoff.
+func (s *Store) RecordDelivery(ctx context.Context, id int64, status int, errText string, delivered bool, backoff time.Duration) error {
+	const q = `UPDATE partner_deliveries SET attempts = attempts + 1, status_code = NULLIF($2, 0), last_error = NULLIF($3, ''),
+		delivered_at = CASE WHEN $4 THEN now() ELSE NULL END,
+		next_attempt_at = now() + make_interval(secs => $5) WHERE id = $1 AND delivered_at IS NULL`
+	_, err := s.DB.ExecContext(ctx, q, id, status, errText, delivered, backoff.Seconds())
+	return err
+}
