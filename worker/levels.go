@@ -1,6 +1,40 @@
 package worker
 
-// LevelsDeps holds what the levels jobs need (filled in by cmd/perfilseguro).
-type LevelsDeps struct{}
+import (
+	"time"
 
-func (w *Worker) routesLevels() {}
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+)
+
+// LevelsDeps holds what the levels jobs need (filled in by cmd/perfilseguro).
+type LevelsDeps struct {
+	// Biometric creates provider sessions and reports decisions (Didit, or the simulator).
+	Biometric perfilseguro.BiometricProvider
+	// WebhookGrace is how old an unprocessed webhook must be before the reconciler queues it
+	// again (its own job normally gets there first). Default 1 minute.
+	WebhookGrace time.Duration
+	// StuckAfter is how long an open session may go unchanged before the reconciler asks the
+	// provider about it. Default 15 minutes.
+	StuckAfter time.Duration
+	// StuckMaxAge stops asking about sessions older than this. Default 7 days.
+	StuckMaxAge time.Duration
+}
+
+func (w *Worker) routesLevels() {
+	d := &w.deps.Levels
+	if d.WebhookGrace == 0 {
+		d.WebhookGrace = time.Minute
+	}
+	if d.StuckAfter == 0 {
+		d.StuckAfter = 15 * time.Minute
+	}
+	if d.StuckMaxAge == 0 {
+		d.StuckMaxAge = 7 * 24 * time.Hour
+	}
+	w.mux.HandleFunc(jobs.TypeSendEmailVerification, w.handleSendEmailVerification)
+	w.mux.HandleFunc(jobs.TypeStartBiometricSession, w.handleStartBiometricSession)
+	w.mux.HandleFunc(jobs.TypeProcessBiometricWebhook, w.handleProcessBiometricWebhook)
+	w.mux.HandleFunc(jobs.TypeSyncBiometricSession, w.handleSyncBiometricSession)
+	w.mux.HandleFunc(jobs.TypeReconcileBiometric, w.handleReconcileBiometric)
+}

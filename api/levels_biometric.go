@@ -1,0 +1,183 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-fuego/fuego"
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/provider/devsim"
+	"github.com/perfilseguro/perfilseguro/provider/didit"
+)
+
+// startFailedMessage is SPEC §8's message when verification cannot start.
+const startFailedMessage = "No se pudo iniciar la verificación. Intenta nuevamente."
+
+var (
+	errBiometricNeedsLevel1 = perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
+		"Requiere Nivel 1: primero verifica tu número de teléfono para iniciar la verificación biométrica.")
+	errAlreadyBiometric = perfilseguro.Errorf(perfilseguro.ECONFLICT, "Tu identidad ya está verificada.")
+	errNoVerification   = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No encontramos esa verificación.")
+)
+
+// StartVerificationResponse gives the browser the provider's hosted page; while the session is
+// still being created (status 202) it says pending and which id to poll.
+type StartVerificationResponse struct {
+	VerificationURL string `json:"verificationUrl,omitempty"`
+	Pending         bool   `json:"pending,omitempty"`
+	SessionID       int64  `json:"sessionId"`
+}
+
+// startVerification records an attempt and queues the provider session in one transaction
+// (Redis down: nothing is left behind, 503), then waits briefly for the job's URL.
+func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (StartVerificationResponse, error) {
+	r := c.Request()
+	ctx := r.Context()
+	userID, err := l.userFromBody(r)
+	if err != nil {
+		return StartVerificationResponse{}, err
+	}
+	u, err := l.s.store.UserByID(ctx, userID)
+	if err != nil {
+		return StartVerificationResponse{}, err
+	}
+	if u.VerificationLevel < perfilseguro.LevelPhone {
+		return StartVerificationResponse{}, errBiometricNeedsLevel1
+	}
+	if u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric {
+		return StartVerificationResponse{}, errAlreadyBiometric
+	}
+	if err := l.s.allow(ctx, "biometric:user:"+strconv.FormatInt(userID, 10), verificationStartsUser); err != nil {
+		return StartVerificationResponse{}, err
+	}
+	var id int64
+	err = l.s.store.InTx(ctx, func(tx *sqlx.Tx) error {
+		id, err = l.s.store.InsertVerificationSession(ctx, tx, userID, l.d.Provider, l.s.cfg.Env)
+		if err != nil {
+			return err
+		}
+		task, err := jobs.NewStartBiometricSessionTask(id)
+		if err := jobs.Enqueue(ctx, l.s.queue, task, err); err != nil {
+			return fmt.Errorf("%v: %w", err, errUnavailable)
+		}
+		return nil
+	})
+	if err != nil {
+		return StartVerificationResponse{}, err
+	}
+	return l.awaitURL(c, id, l.d.StartWait)
+}
+
+// startVerificationStatus lets the browser poll an attempt that answered 202.
+func (l *levels) startVerificationStatus(c fuego.ContextNoBody) (StartVerificationResponse, error) {
+	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return StartVerificationResponse{}, errNoVerification
+	}
+	me, err := l.s.requireUser(c.Request())
+	if err != nil {
+		return StartVerificationResponse{}, err
+	}
+	v, err := l.s.store.VerificationSessionByID(c.Request().Context(), id)
+	if err != nil {
+		return StartVerificationResponse{}, err
+	}
+	if v == nil || v.UserID != me {
+		return StartVerificationResponse{}, errNoVerification // someone else's attempt reads as absent
+	}
+	return l.awaitURL(c, id, 2*time.Second)
+}
+
+// awaitURL polls the attempt until the job stored the URL, the job failed for good, or wait passed (202).
+func (l *levels) awaitURL(c interface {
+	Request() *http.Request
+	Response() http.ResponseWriter
+	SetStatus(int)
+}, id int64, wait time.Duration) (StartVerificationResponse, error) {
+	ctx, cancel := context.WithTimeout(c.Request().Context(), wait)
+	defer cancel()
+	tick := time.NewTicker(150 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		v, err := l.s.store.VerificationSessionByID(ctx, id)
+		if err != nil && ctx.Err() == nil {
+			return StartVerificationResponse{}, err
+		}
+		if v != nil && v.VerificationURL != nil {
+			return StartVerificationResponse{VerificationURL: *v.VerificationURL, SessionID: id}, nil
+		}
+		if v != nil && v.Status == postgres.SessionStartFailed {
+			ae := httpError(http.StatusBadGateway, startFailedMessage)
+			ae.Body.Extra = map[string]any{"error": startFailedMessage}
+			return StartVerificationResponse{}, ae
+		}
+		select {
+		case <-ctx.Done():
+			// SetStatus writes the header at once: set the content type first.
+			c.Response().Header().Set("Content-Type", "application/json; charset=utf-8")
+			c.Response().Header().Set("Cache-Control", "no-store")
+			c.SetStatus(http.StatusAccepted)
+			return StartVerificationResponse{Pending: true, SessionID: id}, nil
+		case <-tick.C:
+		}
+	}
+}
+
+// biometricWebhook verifies the provider's signature and timestamp before anything else, stores
+// the raw body (deduplicated by its hash), answers 200, and then queues its processing. If the
+// queue is unreachable the stored row waits for the periodic reconciler.
+func (l *levels) biometricWebhook(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, r, httpError(http.StatusRequestEntityTooLarge, "La solicitud es demasiado grande."))
+		return
+	}
+	if err := didit.VerifyWebhook(l.d.WebhookSecret, body, r.Header.Get(didit.SignatureHeader),
+		r.Header.Get(didit.TimestampHeader), l.s.now()); err != nil {
+		l.s.logger.WarnContext(r.Context(), "biometric webhook refused", "error", err, "request_id", requestID(r.Context()))
+		writeError(w, r, httpError(http.StatusUnauthorized, "Firma del webhook inválida."))
+		return
+	}
+	var sessionID *string
+	if ev, err := didit.ParseWebhook(body); err == nil {
+		sessionID = &ev.SessionID
+	}
+	sum := sha256.Sum256(body)
+	id, processed, err := l.s.store.InsertWebhook(r.Context(), "didit", hex.EncodeToString(sum[:]), sessionID, body)
+	if err != nil {
+		writeError(w, r, err) // 500: the provider retries
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"received": true})
+	if processed {
+		return // a replay of an event already applied
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 3*time.Second)
+	defer cancel()
+	task, err := jobs.NewProcessBiometricWebhookTask(id)
+	if err := jobs.Enqueue(ctx, l.s.queue, task, err); err != nil {
+		l.s.logger.WarnContext(r.Context(), "biometric webhook stored, processing left to the reconciler",
+			"webhook_id", id, "error", err, "request_id", requestID(r.Context()))
+	}
+}
+
+// simulatorPage serves the development provider's hosted page; 404 in production or when the
+// real provider is configured.
+func (l *levels) simulatorPage(w http.ResponseWriter, r *http.Request) {
+	if l.s.cfg.Production() || l.d.Simulator == nil {
+		writeError(w, r, httpError(http.StatusNotFound, "Recurso no encontrado."))
+		return
+	}
+	devsim.BiometricPage{Sim: *l.d.Simulator, WebhookURL: l.s.cfg.PublicBaseURL + "/api/webhooks/biometric",
+		WebhookSecret: l.d.WebhookSecret, Now: l.s.now, Logger: l.s.logger}.ServeHTTP(w, r)
+}

@@ -1,0 +1,243 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// Local verification_sessions statuses before the provider reports one.
+const (
+	SessionPending     = "pending"      // row created, provider session not created yet
+	SessionStartFailed = "start_failed" // the provider refused to create the session
+)
+
+// InsertVerificationSession records that userID asked to start biometric verification.
+func (s *Store) InsertVerificationSession(ctx context.Context, tx *sqlx.Tx, userID int64, provider, environment string) (int64, error) {
+	const q = `INSERT INTO verification_sessions (user_id, provider, environment) VALUES ($1, $2, $3) RETURNING id`
+	var id int64
+	if err := tx.GetContext(ctx, &id, q, userID, provider, environment); err != nil {
+		return 0, fmt.Errorf("insert verification session: %w", err)
+	}
+	return id, nil
+}
+
+// VerificationSession is one biometric verification attempt.
+type VerificationSession struct {
+	ID              int64      `db:"id"`
+	UserID          int64      `db:"user_id"`
+	SessionID       *string    `db:"session_id"`
+	VerificationURL *string    `db:"verification_url"`
+	Status          string     `db:"verification_status"`
+	StartError      *string    `db:"start_error"`
+	CompletedAt     *time.Time `db:"completed_at"`
+	CreatedAt       time.Time  `db:"created_at"`
+}
+
+// VerificationSessionByID reads one attempt (nil when it does not exist).
+func (s *Store) VerificationSessionByID(ctx context.Context, id int64) (*VerificationSession, error) {
+	const q = `SELECT id, user_id, session_id, verification_url, verification_status, start_error, completed_at, created_at
+		FROM verification_sessions WHERE id = $1`
+	var v VerificationSession
+	if err := s.DB.GetContext(ctx, &v, q, id); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("verification session %d: %w", id, err)
+	}
+	return &v, nil
+}
+
+// SetVerificationStarted stores the provider session once; false when it was already stored.
+func (s *Store) SetVerificationStarted(ctx context.Context, id int64, sess perfilseguro.BiometricSession) (bool, error) {
+	const q = `UPDATE verification_sessions SET session_id = $2, verification_url = $3, raw_response = $4,
+		verification_status = $5, start_error = NULL, updated_at = now(), expires_at = now() + interval '7 days'
+		WHERE id = $1 AND session_id IS NULL`
+	raw := []byte(sess.Raw)
+	if len(raw) == 0 {
+		raw = nil
+	}
+	res, err := s.DB.ExecContext(ctx, q, id, sess.SessionID, sess.URL, raw, perfilseguro.BiometricNotStarted)
+	if err != nil {
+		return false, fmt.Errorf("store provider session: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// SetVerificationStartError records why the provider session could not be created; final marks
+// the attempt as failed for good (the browser stops waiting).
+func (s *Store) SetVerificationStartError(ctx context.Context, id int64, message string, final bool) error {
+	const q = `UPDATE verification_sessions SET start_error = $2, updated_at = now(),
+		verification_status = CASE WHEN $3 THEN 'start_failed' ELSE verification_status END
+		WHERE id = $1 AND session_id IS NULL`
+	_, err := s.DB.ExecContext(ctx, q, id, message, final)
+	return err
+}
+
+// Webhook is one stored provider webhook.
+type Webhook struct {
+	ID          int64      `db:"id"`
+	Provider    string     `db:"provider"`
+	SessionID   *string    `db:"session_id"`
+	Body        []byte     `db:"body"`
+	ReceivedAt  time.Time  `db:"received_at"`
+	ProcessedAt *time.Time `db:"processed_at"`
+	Attempts    int        `db:"attempts"`
+}
+
+// InsertWebhook stores a raw webhook body once per (provider, body hash). It returns the row id
+// and whether the row was already processed (a replay of a processed body).
+func (s *Store) InsertWebhook(ctx context.Context, provider, bodySHA256 string, sessionID *string, body []byte) (id int64, processed bool, err error) {
+	const q = `WITH ins AS (
+			INSERT INTO provider_webhooks (provider, body_sha256, session_id, body) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (provider, body_sha256) DO NOTHING RETURNING id, processed_at IS NOT NULL AS processed)
+		SELECT id, processed FROM ins
+		UNION ALL
+		SELECT id, processed_at IS NOT NULL FROM provider_webhooks WHERE provider = $1 AND body_sha256 = $2
+		LIMIT 1`
+	var row struct {
+		ID        int64 `db:"id"`
+		Processed bool  `db:"processed"`
+	}
+	// A concurrent identical insert can commit after this statement's snapshot: then neither
+	// branch sees a row, and a second try does.
+	for range 2 {
+		err = s.DB.GetContext(ctx, &row, q, provider, bodySHA256, sessionID, body)
+		if !isNoRows(err) {
+			break
+		}
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("store webhook: %w", err)
+	}
+	return row.ID, row.Processed, nil
+}
+
+// WebhookByID reads a stored webhook (nil when it does not exist).
+func (s *Store) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
+	const q = `SELECT id, provider, session_id, body, received_at, processed_at, attempts FROM provider_webhooks WHERE id = $1`
+	var w Webhook
+	if err := s.DB.GetContext(ctx, &w, q, id); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("webhook %d: %w", id, err)
+	}
+	return &w, nil
+}
+
+// MarkWebhookProcessed records that a webhook has been applied (note explains a skipped one).
+func (s *Store) MarkWebhookProcessed(ctx context.Context, q sqlx.ExecerContext, id int64, note string) error {
+	const stmt = `UPDATE provider_webhooks SET processed_at = now(), attempts = attempts + 1,
+		last_error = NULLIF($2, '') WHERE id = $1 AND processed_at IS NULL`
+	_, err := q.ExecContext(ctx, stmt, id, note)
+	return err
+}
+
+// RecordWebhookFailure counts a failed processing attempt.
+func (s *Store) RecordWebhookFailure(ctx context.Context, id int64, message string) error {
+	const q = `UPDATE provider_webhooks SET attempts = attempts + 1, last_error = $2 WHERE id = $1`
+	_, err := s.DB.ExecContext(ctx, q, id, message)
+	return err
+}
+
+// UnprocessedWebhookIDs lists webhooks received more than olderThan ago and never processed.
+func (s *Store) UnprocessedWebhookIDs(ctx context.Context, olderThan time.Duration, limit int) ([]int64, error) {
+	const q = `SELECT id FROM provider_webhooks
+		WHERE processed_at IS NULL AND received_at <= now() - make_interval(secs => $1) AND attempts < 50
+		ORDER BY received_at LIMIT $2`
+	var ids []int64
+	if err := s.DB.SelectContext(ctx, &ids, q, olderThan.Seconds(), limit); err != nil {
+		return nil, fmt.Errorf("unprocessed webhooks: %w", err)
+	}
+	return ids, nil
+}
+
+// StuckSessionIDs lists provider sessions still open (not decided) whose row has not changed
+// for olderThan, created within maxAge; the oldest first.
+func (s *Store) StuckSessionIDs(ctx context.Context, olderThan, maxAge time.Duration, limit int) ([]string, error) {
+	const q = `SELECT session_id FROM verification_sessions
+		WHERE session_id IS NOT NULL
+		  AND verification_status IN ('pending', 'Not Started', 'In Progress', 'In Review', 'Resubmitted')
+		  AND updated_at <= now() - make_interval(secs => $1)
+		  AND created_at >= now() - make_interval(secs => $2)
+		ORDER BY updated_at LIMIT $3`
+	var ids []string
+	if err := s.DB.SelectContext(ctx, &ids, q, olderThan.Seconds(), maxAge.Seconds(), limit); err != nil {
+		return nil, fmt.Errorf("stuck sessions: %w", err)
+	}
+	return ids, nil
+}
+
+// DecisionResult is what applying a provider decision did.
+type DecisionResult struct {
+	Known       bool   // the session is one of ours
+	UserID      int64  // its user
+	Status      string // the session's status after applying
+	ApprovedNow bool   // this decision granted level 3 (it was not granted before)
+}
+
+// ApplyDecision stores a decision's status and scores on its session and, on Approved, grants
+// level 3 (biometric_verified, fecha_validacion kept if already set). An Approved session never
+// changes again and a level never goes down, so replays and late events change nothing.
+func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.BiometricDecision) (DecisionResult, error) {
+	var cur struct {
+		ID     int64  `db:"id"`
+		UserID int64  `db:"user_id"`
+		Status string `db:"verification_status"`
+	}
+	const find = `SELECT id, user_id, verification_status FROM verification_sessions WHERE session_id = $1 FOR UPDATE`
+	if err := tx.GetContext(ctx, &cur, find, d.SessionID); err != nil {
+		if isNoRows(err) {
+			return DecisionResult{}, nil
+		}
+		return DecisionResult{}, fmt.Errorf("find session %s: %w", d.SessionID, err)
+	}
+	res := DecisionResult{Known: true, UserID: cur.UserID, Status: cur.Status}
+	if cur.Status == perfilseguro.BiometricApproved {
+		return res, nil
+	}
+	raw := []byte(d.Raw)
+	if len(raw) == 0 {
+		raw = nil
+	}
+	const update = `UPDATE verification_sessions SET verification_status = $2,
+		overall_score = COALESCE($3, overall_score), face_match_score = COALESCE($4, face_match_score),
+		document_score = COALESCE($5, document_score), liveness_score = COALESCE($6, liveness_score),
+		webhook_data = COALESCE($7, webhook_data), updated_at = now(),
+		completed_at = CASE WHEN $8 THEN COALESCE(completed_at, now()) ELSE completed_at END
+		WHERE id = $1`
+	if _, err := tx.ExecContext(ctx, update, cur.ID, d.Status, d.Overall, d.FaceMatch, d.Document, d.Liveness,
+		raw, FinalBiometricStatus(d.Status)); err != nil {
+		return res, fmt.Errorf("store decision %s: %w", d.SessionID, err)
+	}
+	res.Status = d.Status
+	if d.Status != perfilseguro.BiometricApproved {
+		return res, nil
+	}
+	const grant = `UPDATE users SET biometric_verified = true, verification_level = 3,
+		fecha_validacion = COALESCE(fecha_validacion, now()), didit_session_id = $2,
+		verification_score = COALESCE($3, verification_score), updated_at = now()
+		WHERE id = $1 AND NOT (biometric_verified AND verification_level = 3)`
+	r, err := tx.ExecContext(ctx, grant, cur.UserID, d.SessionID, d.Overall)
+	if err != nil {
+		return res, fmt.Errorf("grant level 3: %w", err)
+	}
+	n, _ := r.RowsAffected()
+	res.ApprovedNow = n == 1
+	return res, nil
+}
+
+// FinalBiometricStatus reports whether a provider status ends the session.
+func FinalBiometricStatus(status string) bool {
+	switch status {
+	case perfilseguro.BiometricApproved, perfilseguro.BiometricDeclined, perfilseguro.BiometricExpired, perfilseguro.BiometricAbandoned:
+		return true
+	}
+	return false
+}

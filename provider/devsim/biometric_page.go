@@ -1,0 +1,197 @@
+package devsim
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/provider/didit"
+)
+
+// BiometricPage serves the simulator's hosted page (GET and POST BiometricPath + "{session}"):
+// the developer presses Aprobar, Rechazar or Enviar a revisión, the decision is recorded, a
+// correctly signed webhook goes to WebhookURL, and the popup returns to the session's callback.
+type BiometricPage struct {
+	Sim           Biometric
+	WebhookURL    string       // our own POST /api/webhooks/biometric
+	WebhookSecret string       // signs the webhook exactly as Didit does
+	HTTP          *http.Client // default: 10-second timeout
+	Now           func() time.Time
+	Logger        *slog.Logger
+}
+
+// decisions maps the page's buttons to provider statuses.
+var decisions = map[string]string{
+	"approve": perfilseguro.BiometricApproved,
+	"decline": perfilseguro.BiometricDeclined,
+	"review":  perfilseguro.BiometricInReview,
+}
+
+// statusText says a provider status in Spanish.
+var statusText = map[string]string{
+	perfilseguro.BiometricNotStarted: "Sin iniciar",
+	perfilseguro.BiometricInProgress: "En proceso",
+	perfilseguro.BiometricApproved:   "Aprobada",
+	perfilseguro.BiometricDeclined:   "Rechazada",
+	perfilseguro.BiometricInReview:   "En revisión",
+}
+
+type pageData struct {
+	Session BiometricSession
+	Status  string
+	Error   string
+	Return  string
+}
+
+// ServeHTTP shows the page (GET) or records a decision (POST).
+func (p BiometricPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("session")
+	s, err := p.Sim.Session(r.Context(), id)
+	if err != nil {
+		p.render(w, http.StatusNotFound, pageData{Error: "Esta sesión de verificación no existe o ya no está disponible."})
+		return
+	}
+	if r.Method != http.MethodPost {
+		p.render(w, http.StatusOK, pageData{Session: s, Status: statusText[s.Status], Return: returnURL(s)})
+		return
+	}
+	status, ok := decisions[r.PostFormValue("decision")]
+	if !ok {
+		p.render(w, http.StatusBadRequest, pageData{Session: s, Status: statusText[s.Status], Error: "Elige una de las tres opciones."})
+		return
+	}
+	s, err = p.Sim.Decide(r.Context(), id, status)
+	if err != nil {
+		p.render(w, http.StatusConflict, pageData{Session: s, Status: statusText[s.Status], Return: returnURL(s),
+			Error: "Esta sesión ya tiene una decisión final."})
+		return
+	}
+	if err := p.sendWebhook(r.Context(), s); err != nil {
+		p.logger().Error("devsim webhook failed", "session", s.SessionID, "error", err)
+		p.render(w, http.StatusBadGateway, pageData{Session: s, Status: statusText[s.Status], Return: returnURL(s),
+			Error: "La decisión se guardó, pero no se pudo avisar a Perfil Seguro. La conciliación periódica la aplicará más tarde."})
+		return
+	}
+	http.Redirect(w, r, returnURL(s), http.StatusSeeOther)
+}
+
+// sendWebhook POSTs the signed status.updated webhook, as Didit would.
+func (p BiometricPage) sendWebhook(ctx context.Context, s BiometricSession) error {
+	now := time.Now
+	if p.Now != nil {
+		now = p.Now
+	}
+	t := now()
+	body := s.WebhookBody(t)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.WebhookURL, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(didit.SignatureHeader, didit.SignWebhook(p.WebhookSecret, body))
+	req.Header.Set(didit.TimestampHeader, strconv.FormatInt(t.Unix(), 10))
+	hc := p.HTTP
+	if hc == nil {
+		hc = &http.Client{Timeout: 10 * time.Second}
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("post webhook: %w", err)
+	}
+	defer res.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(res.Body, 512))
+	if res.StatusCode/100 != 2 {
+		return errors.New("webhook answered " + res.Status + ": " + string(msg))
+	}
+	return nil
+}
+
+// returnURL is the callback with the parameters Didit appends (verificationSessionId, status).
+func returnURL(s BiometricSession) string {
+	cb := "/return"
+	if s.CallbackURL != nil && *s.CallbackURL != "" {
+		cb = *s.CallbackURL
+	}
+	u, err := url.Parse(cb)
+	if err != nil {
+		return "/return"
+	}
+	q := u.Query()
+	if q.Get("userId") == "" {
+		q.Set("userId", s.VendorData)
+	}
+	q.Set("verificationSessionId", s.SessionID)
+	q.Set("status", s.Status)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func (p BiometricPage) logger() *slog.Logger {
+	if p.Logger != nil {
+		return p.Logger
+	}
+	return slog.Default()
+}
+
+func (p BiometricPage) render(w http.ResponseWriter, status int, d pageData) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := biometricPage.Execute(w, d); err != nil {
+		p.logger().Error("devsim page", "error", err)
+	}
+}
+
+var biometricPage = template.Must(template.New("biometric").Parse(`<!doctype html>
+<html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Simulador de verificación biométrica · Perfil Seguro</title>
+<style>
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f1f5f9;color:#0f172a}
+header{background:#0f172a;color:#fff;padding:1rem 1.5rem}
+header small{display:inline-block;background:#f59e0b;color:#0f172a;font-weight:700;border-radius:999px;padding:.1rem .6rem;margin-left:.5rem}
+main{max-width:34rem;margin:2rem auto;padding:0 1rem}
+.card{background:#fff;border:1px solid #e2e8f0;border-radius:1rem;padding:1.5rem;box-shadow:0 1px 3px rgba(15,23,42,.08)}
+h1{font-size:1.25rem;margin:0}
+h2{font-size:1.15rem;margin:0 0 .5rem}
+p{line-height:1.5;color:#334155}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.35rem 1rem;font-size:.9rem;margin:1rem 0}
+dt{color:#64748b}
+dd{margin:0;font-family:ui-monospace,monospace;word-break:break-all}
+.actions{display:grid;gap:.75rem;margin-top:1.25rem}
+button{font:inherit;font-weight:600;border:0;border-radius:.6rem;padding:.8rem 1rem;cursor:pointer;color:#fff}
+.approve{background:#16a34a}.decline{background:#dc2626}.review{background:#d97706}
+button:hover{filter:brightness(1.08)}
+.error{background:#fef2f2;border:1px solid #fecaca;color:#991b1b;border-radius:.6rem;padding:.75rem 1rem;margin-bottom:1rem}
+a{color:#1d4ed8}
+</style></head><body>
+<header><h1>Verificación biométrica <small>Simulador de desarrollo</small></h1></header>
+<main><div class="card">
+{{with .Error}}<div class="error" role="alert">{{.}}</div>{{end}}
+{{if .Session.SessionID}}
+<h2>Sesión de verificación</h2>
+<p>Esta página sustituye al proveedor de verificación mientras desarrollas. Elige el resultado de la captura de identificación y selfie: se enviará un webhook firmado a Perfil Seguro y esta ventana regresará a la aplicación.</p>
+<dl>
+<dt>Sesión</dt><dd data-testid="session-id">{{.Session.SessionID}}</dd>
+<dt>Usuario</dt><dd>{{.Session.VendorData}}</dd>
+<dt>Estado</dt><dd data-testid="session-status">{{.Status}}</dd>
+</dl>
+{{if .Session.Decidable}}
+<form method="post" class="actions">
+<button class="approve" name="decision" value="approve" type="submit">Aprobar</button>
+<button class="decline" name="decision" value="decline" type="submit">Rechazar</button>
+<button class="review" name="decision" value="review" type="submit">Enviar a revisión</button>
+</form>
+{{end}}
+{{with .Return}}<p><a href="{{.}}">Volver a Perfil Seguro</a></p>{{end}}
+{{end}}
+</div></main></body></html>`))

@@ -1,0 +1,219 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/hibiken/asynq"
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/provider/didit"
+)
+
+// errSessionNotYetVisible asks for a retry: the API enqueues inside its transaction.
+var errSessionNotYetVisible = errors.New("verification session row not visible yet")
+
+// errNoBiometricProvider refuses biometric jobs on a worker wired without a provider.
+var errNoBiometricProvider = errors.New("no biometric provider configured")
+
+// handleStartBiometricSession creates the provider session of a pending attempt and stores its
+// id, hosted URL and raw answer. An attempt that already has a session is left alone.
+func (w *Worker) handleStartBiometricSession(ctx context.Context, t *asynq.Task) error {
+	var p jobs.StartBiometricSessionPayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.VerificationID == 0 {
+		return fmt.Errorf("start session payload: %w", asynq.SkipRetry)
+	}
+	provider := w.deps.Levels.Biometric
+	if provider == nil {
+		return errNoBiometricProvider
+	}
+	store := postgres.Store{DB: w.deps.DB}
+	v, err := store.VerificationSessionByID(ctx, p.VerificationID)
+	if err != nil {
+		return err
+	}
+	if v == nil {
+		return errSessionNotYetVisible
+	}
+	if v.SessionID != nil || v.Status != postgres.SessionPending {
+		return nil
+	}
+	callback := strings.TrimRight(w.deps.PublicBaseURL, "/") + "/return?userId=" + strconv.FormatInt(v.UserID, 10)
+	sess, err := provider.CreateSession(ctx, perfilseguro.BiometricSessionRequest{UserID: v.UserID, CallbackURL: callback})
+	if err != nil {
+		retry, _ := asynq.GetRetryCount(ctx)
+		maxRetry, _ := asynq.GetMaxRetry(ctx)
+		permanent := errors.Is(err, perfilseguro.ErrPermanent)
+		if serr := store.SetVerificationStartError(ctx, v.ID, err.Error(), permanent || retry >= maxRetry); serr != nil {
+			return fmt.Errorf("create session: %w (and recording it: %v)", err, serr)
+		}
+		if permanent {
+			return fmt.Errorf("create session for attempt %d: %w: %w", v.ID, err, asynq.SkipRetry)
+		}
+		return fmt.Errorf("create session for attempt %d: %w", v.ID, err)
+	}
+	if _, err := store.SetVerificationStarted(ctx, v.ID, sess); err != nil {
+		return err
+	}
+	return nil
+}
+
+// handleProcessBiometricWebhook applies one stored webhook: it reads the session's current
+// decision from the provider (never trusting the event's order) and marks the row processed.
+func (w *Worker) handleProcessBiometricWebhook(ctx context.Context, t *asynq.Task) error {
+	var p jobs.ProcessBiometricWebhookPayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.WebhookID == 0 {
+		return fmt.Errorf("webhook payload: %w", asynq.SkipRetry)
+	}
+	store := postgres.Store{DB: w.deps.DB}
+	wh, err := store.WebhookByID(ctx, p.WebhookID)
+	if err != nil {
+		return err
+	}
+	if wh == nil {
+		return fmt.Errorf("webhook %d does not exist: %w", p.WebhookID, asynq.SkipRetry)
+	}
+	if wh.ProcessedAt != nil {
+		return nil // a replay or a second enqueue: already applied
+	}
+	sessionID := ""
+	if wh.SessionID != nil {
+		sessionID = *wh.SessionID
+	} else if ev, err := didit.ParseWebhook(wh.Body); err == nil {
+		sessionID = ev.SessionID
+	}
+	if sessionID == "" {
+		return store.MarkWebhookProcessed(ctx, w.deps.DB, wh.ID, "sin session_id: nada que aplicar")
+	}
+	if err := w.syncSession(ctx, sessionID, wh.ID); err != nil {
+		if rerr := store.RecordWebhookFailure(ctx, wh.ID, err.Error()); rerr != nil {
+			w.deps.Logger.Warn("record webhook failure", "webhook_id", wh.ID, "error", rerr)
+		}
+		return err
+	}
+	return nil
+}
+
+// handleSyncBiometricSession asks the provider about one session the reconciler found stuck.
+func (w *Worker) handleSyncBiometricSession(ctx context.Context, t *asynq.Task) error {
+	var p jobs.SyncBiometricSessionPayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.SessionID == "" {
+		return fmt.Errorf("sync session payload: %w", asynq.SkipRetry)
+	}
+	return w.syncSession(ctx, p.SessionID, 0)
+}
+
+// errVendorMismatch means the provider attributes the session to another user than ours.
+var errVendorMismatch = errors.New("decision vendor_data does not match the session's user")
+
+// syncSession fetches the session's decision and applies it in one transaction with what
+// depends on it: the wallet pass builds on a new approval (a failed enqueue rolls the approval
+// back, so a retry grants and enqueues again) and, when webhookID is set, the processed mark.
+func (w *Worker) syncSession(ctx context.Context, sessionID string, webhookID int64) error {
+	provider := w.deps.Levels.Biometric
+	if provider == nil {
+		return errNoBiometricProvider
+	}
+	store := postgres.Store{DB: w.deps.DB}
+	d, err := provider.GetDecision(ctx, sessionID)
+	if errors.Is(err, perfilseguro.ErrPermanent) {
+		if webhookID != 0 {
+			_ = store.MarkWebhookProcessed(ctx, w.deps.DB, webhookID, "el proveedor no reconoce la sesión: "+err.Error())
+		}
+		return fmt.Errorf("decision of %s: %w: %w", sessionID, err, asynq.SkipRetry)
+	}
+	if err != nil {
+		return fmt.Errorf("decision of %s: %w", sessionID, err)
+	}
+	if d.SessionID == "" {
+		d.SessionID = sessionID
+	}
+	var res postgres.DecisionResult
+	err = store.InTx(ctx, func(tx *sqlx.Tx) error {
+		res, err = store.ApplyDecision(ctx, tx, d)
+		if err != nil {
+			return err
+		}
+		note := ""
+		switch {
+		case !res.Known:
+			note = "sesión desconocida: no es de este sistema"
+		case d.VendorData != "" && d.VendorData != strconv.FormatInt(res.UserID, 10):
+			return errVendorMismatch
+		}
+		if res.ApprovedNow {
+			if err := w.enqueuePassBuilds(ctx, res.UserID); err != nil {
+				return err
+			}
+		}
+		if webhookID != 0 {
+			return store.MarkWebhookProcessed(ctx, tx, webhookID, note)
+		}
+		return nil
+	})
+	if errors.Is(err, errVendorMismatch) {
+		if webhookID != 0 {
+			_ = store.MarkWebhookProcessed(ctx, w.deps.DB, webhookID, errVendorMismatch.Error())
+		}
+		return fmt.Errorf("session %s: %w: %w", sessionID, err, asynq.SkipRetry)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Known {
+		w.deps.Logger.Info("biometric decision applied", "session", sessionID, "user_id", res.UserID,
+			"status", res.Status, "approved_now", res.ApprovedNow)
+	}
+	return nil
+}
+
+// enqueuePassBuilds queues the Apple and Google pass builds of a user who just reached level 3.
+func (w *Worker) enqueuePassBuilds(ctx context.Context, userID int64) error {
+	if w.deps.Enqueuer == nil {
+		return errors.New("no enqueuer for the wallet pass builds")
+	}
+	apple, err := jobs.NewBuildApplePassTask(userID)
+	if err := jobs.Enqueue(ctx, w.deps.Enqueuer, apple, err); err != nil {
+		return err
+	}
+	google, err := jobs.NewBuildGooglePassTask(userID)
+	return jobs.Enqueue(ctx, w.deps.Enqueuer, google, err)
+}
+
+// handleReconcileBiometric makes sure nothing is lost: it queues again the webhooks that were
+// stored but never processed (e.g. Redis was down when they arrived) and asks the provider
+// about sessions that have stayed open too long.
+func (w *Worker) handleReconcileBiometric(ctx context.Context, _ *asynq.Task) error {
+	d := w.deps.Levels
+	store := postgres.Store{DB: w.deps.DB}
+	ids, err := store.UnprocessedWebhookIDs(ctx, d.WebhookGrace, 200)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		task, err := jobs.NewProcessBiometricWebhookTask(id)
+		errs = append(errs, jobs.Enqueue(ctx, w.deps.Enqueuer, task, err))
+	}
+	stuck := []string{}
+	if d.Biometric != nil {
+		if stuck, err = store.StuckSessionIDs(ctx, d.StuckAfter, d.StuckMaxAge, 100); err != nil {
+			return err
+		}
+		for _, id := range stuck {
+			task, err := jobs.NewSyncBiometricSessionTask(id)
+			errs = append(errs, jobs.Enqueue(ctx, w.deps.Enqueuer, task, err))
+		}
+	}
+	if len(ids) > 0 || len(stuck) > 0 {
+		w.deps.Logger.Info("biometric reconcile", "webhooks_requeued", len(ids), "sessions_checked", len(stuck))
+	}
+	return errors.Join(errs...)
+}
