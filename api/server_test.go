@@ -1,10 +1,12 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
@@ -73,7 +75,25 @@ func TestOpenAPIDocumentIsServed(t *testing.T) {
 func TestMonitoringDashboardIsMounted(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
-	res, body := e.do(t, "GET", "/admin/monitoring/", "", "")
-	require.Equal(t, http.StatusOK, res.StatusCode)
-	require.Contains(t, body, "<html")
+	r := e.send(t, e.adminClient(t), "GET", "/admin/monitoring/", nil)
+	require.Equal(t, http.StatusOK, r.Status)
+	require.Contains(t, string(r.Body), "<html")
+}
+
+func TestOpenAPIDocumentValidatesAndDescribesTheWidget(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	_, body := e.do(t, "GET", "/api/openapi.json", "", "")
+	doc, err := openapi3.NewLoader().LoadFromData([]byte(body))
+	require.NoError(t, err)
+	require.NoError(t, doc.Validate(context.Background()))
+	for _, path := range []string{"/api/widget/login", "/api/widget/verify-code", "/api/widget/verify", "/api/register", "/api/login", "/api/verify-code"} {
+		require.NotNil(t, doc.Paths.Find(path), path)
+	}
+	login := doc.Paths.Find("/api/widget/login").Post
+	require.NotNil(t, login.RequestBody)
+	require.NotNil(t, login.Responses.Value("200"))
+	verify := doc.Paths.Find("/api/widget/verify").Get
+	require.NotEmpty(t, verify.Parameters, "the email query parameter is documented")
+	require.NotNil(t, doc.Paths.Find("/api/widget/verify-code").Post.Responses.Value("400"), "errors are documented")
 }

@@ -116,4 +116,3 @@ func TestPartnerUsageIsFlushedOnce(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-

@@ -1,0 +1,180 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/jobs"
+)
+
+// addPartner registers a partner directly (the admin API has its own tests).
+func (e *env) addPartner(t *testing.T, keyID, domain string, active bool, permissions string) {
+	t.Helper()
+	_, err := e.db.Exec(`INSERT INTO api_keys (key_id, partner_name, domain, is_active, permissions) VALUES ($1, 'Socio de prueba', $2, $3, string_to_array($4, ','))`,
+		keyID, domain, active, permissions)
+	require.NoError(t, err)
+}
+
+// cross sends a request as a browser on origin would.
+func (e *env) cross(t *testing.T, method, path, origin string, header map[string]string, body any) (*http.Response, map[string]any) {
+	t.Helper()
+	var rd *strings.Reader
+	if body != nil {
+		raw, _ := json.Marshal(body)
+		rd = strings.NewReader(string(raw))
+	} else {
+		rd = strings.NewReader("")
+	}
+	req, _ := http.NewRequest(method, e.srv.URL+path, rd)
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	out := map[string]any{}
+	json.NewDecoder(res.Body).Decode(&out)
+	return res, out
+}
+
+func TestWidgetCORSMatrix(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	e.addPartner(t, "pk_active", "https://casalista.example", true, "widget_auth")
+	e.addPartner(t, "pk_off", "https://inactivo.example", false, "widget_auth")
+	e.addPartner(t, "pk_noperm", "https://sinpermiso.example", true, "reports")
+
+	// Preflight from an active partner: granted with credentials.
+	res, _ := e.cross(t, "OPTIONS", "/api/widget/login", "https://casalista.example",
+		map[string]string{"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type"}, nil)
+	require.Equal(t, http.StatusNoContent, res.StatusCode)
+	require.Equal(t, "https://casalista.example", res.Header.Get("Access-Control-Allow-Origin"))
+	require.Equal(t, "true", res.Header.Get("Access-Control-Allow-Credentials"))
+	require.Contains(t, res.Header.Get("Access-Control-Allow-Methods"), "POST")
+	require.Contains(t, strings.ToLower(res.Header.Get("Access-Control-Allow-Headers")), "content-type")
+	require.Contains(t, res.Header.Values("Vary"), "Origin")
+
+	// Actual request from the partner works and is granted.
+	p := newPerson()
+	res, out := e.cross(t, "POST", "/api/widget/login", "https://casalista.example", nil, map[string]string{"email": p.Email, "phoneNumber": p.Phone})
+	require.Equal(t, http.StatusCreated, res.StatusCode, out)
+	require.Equal(t, "https://casalista.example", res.Header.Get("Access-Control-Allow-Origin"))
+	require.Equal(t, true, out["isNewUser"])
+
+	// Refused: unknown, inactive, without permission; no CORS grant in the answer.
+	for _, origin := range []string{"https://evil.example", "https://inactivo.example", "https://sinpermiso.example"} {
+		for _, method := range []string{"OPTIONS", "POST"} {
+			hdr := map[string]string{"Access-Control-Request-Method": "POST"}
+			res, out := e.cross(t, method, "/api/widget/login", origin, hdr, map[string]string{"email": "x@example.com"})
+			require.Equal(t, http.StatusForbidden, res.StatusCode, origin+" "+method)
+			require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"), origin)
+			require.NotEmpty(t, out["message"])
+		}
+	}
+
+	// Server-to-server: the partner key instead of an Origin.
+	res, out = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_active"}, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode, out)
+	res, _ = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", nil, nil)
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	res, _ = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_off"}, nil)
+	require.Equal(t, http.StatusForbidden, res.StatusCode)
+}
+
+func TestWidgetFlowShapesAndNextSteps(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	origin := "https://ventadirecta.example"
+	e.addPartner(t, "pk_vd", origin, true, "widget_auth")
+	p := newPerson()
+
+	res, login := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+	require.Equal(t, http.StatusCreated, res.StatusCode, login)
+	for _, k := range []string{"success", "message", "codeRequested", "verified", "userId", "sessionToken", "data", "isNewUser", "nextStep"} {
+		require.Contains(t, login, k)
+	}
+	require.Equal(t, "verify_code", login["nextStep"])
+	require.Equal(t, false, login["verified"])
+	uid := int64(login["userId"].(float64))
+
+	// The user is attributed to the partner.
+	var partnerKey string
+	require.NoError(t, e.db.Get(&partnerKey, `SELECT k.key_id FROM users u JOIN api_keys k ON k.id = u.partner_id WHERE u.id = $1`, uid))
+	require.Equal(t, "pk_vd", partnerKey)
+
+	code := e.lastCode(t, uid)
+	res, out := e.cross(t, "POST", "/api/widget/verify-code", origin, nil, map[string]any{"userId": uid, "code": "000000"})
+	if code == "000000" {
+		t.Skip("drew the one code we use as wrong")
+	}
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+	res, out = e.cross(t, "POST", "/api/widget/verify-code", origin, nil, map[string]any{"userId": uid, "code": code})
+	require.Equal(t, http.StatusOK, res.StatusCode, out)
+	data := out["data"].(map[string]any)
+	require.Equal(t, float64(1), data["verification_level"])
+	require.Equal(t, "phone", data["verificationType"])
+	require.Equal(t, "biometric_verification", data["nextStep"])
+
+	// Status by e-mail: for a user without e-mail it is not found; add one and ask again.
+	_, err := e.db.Exec(`UPDATE users SET email = $2, nombre = 'Lucía Pérez' WHERE id = $1`, uid, p.Email)
+	require.NoError(t, err)
+	res, st := e.cross(t, "GET", "/api/widget/verify?email="+strings.ToUpper(p.Email), origin, nil, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, true, st["valid"])
+	require.Equal(t, false, st["verified"])
+	require.Equal(t, "Lucía Pérez", st["name"])
+	require.Regexp(t, `^PS-`, st["profileId"])
+	require.Nil(t, st["vigencia"])
+
+	_, err = e.db.Exec(`UPDATE users SET verification_level = 3, biometric_verified = true, fecha_validacion = now(), vigencia = 5 WHERE id = $1`, uid)
+	require.NoError(t, err)
+	_, st = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, origin, nil, nil)
+	require.Equal(t, true, st["verified"])
+	require.NotNil(t, st["vigencia"])
+	_, st = e.cross(t, "GET", "/api/widget/verify?email=nadie@example.com", origin, nil, nil)
+	require.Equal(t, false, st["valid"])
+	res, _ = e.cross(t, "GET", "/api/widget/verify?email=no-es-correo", origin, nil, nil)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+}
+
+func TestWidgetRequestsAreCountedInRedisNotPostgres(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	e.addPartner(t, "pk_count", "https://valorcasa.example", true, "widget_auth")
+	for range 3 {
+		e.cross(t, "GET", "/api/widget/verify?email=a@example.com", "https://valorcasa.example", nil, nil)
+	}
+	var pid int64
+	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_count'`))
+	n, err := e.redis.HGet(t.Context(), jobs.PartnerUsageKey, fmt.Sprint(pid)).Int()
+	require.NoError(t, err)
+	require.Equal(t, 3, n)
+	var dbCount int
+	require.NoError(t, e.db.Get(&dbCount, `SELECT requests_count FROM api_keys WHERE id = $1`, pid))
+	require.Zero(t, dbCount, "no database write on the request path")
+}
+
+func TestWidgetLoginIsRateLimited(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	origin := "https://limites.example"
+	e.addPartner(t, "pk_rl", origin, true, "widget_auth")
+	p := newPerson()
+	res, _ := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	res, out := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+	require.Equal(t, http.StatusTooManyRequests, res.StatusCode, "60 s cooldown for the same user")
+	require.Contains(t, out["message"], "Podrás solicitar uno nuevo")
+	require.NotEmpty(t, res.Header.Get("Retry-After"))
+}
