@@ -59,14 +59,16 @@ func pathUserID(c interface{ PathParam(string) string }) (int64, error) {
 	return id, nil
 }
 
-// getUser returns a user to its signed-in owner.
+// getUser returns a user to its signed-in owner or to an administrator.
 func (s *Server) getUser(c fuego.ContextNoBody) (UserJSON, error) {
 	id, err := pathUserID(c)
 	if err != nil {
 		return UserJSON{}, err
 	}
-	if err := s.requireOwner(c.Request(), id); err != nil {
-		return UserJSON{}, err
+	if !s.isAdmin(c.Request()) { // administrators may read any user (admin.go)
+		if err := s.requireOwner(c.Request(), id); err != nil {
+			return UserJSON{}, err
+		}
 	}
 	u, err := s.store.UserByID(c.Request().Context(), id)
 	if err != nil {

@@ -1,0 +1,103 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+func (s *Server) mountAdminPartners() {
+	tag := option.Tags("Administración")
+	fuego.Get(s.f, "/api/admin/partners", s.listPartners, tag, option.Summary("Listar socios (api_keys)"))
+	fuego.Post(s.f, "/api/admin/partners", s.createPartner, tag, option.Summary("Crear socio"),
+		option.DefaultStatusCode(http.StatusCreated))
+	fuego.Post(s.f, "/api/admin/partners/{id}/deactivate", s.deactivatePartner, tag, option.Summary("Desactivar socio"))
+	fuego.Delete(s.f, "/api/admin/partners/{id}", s.deletePartner, tag, option.Summary("Eliminar socio"))
+}
+
+// PartnerRequest is the partner creation form (SPEC §5 'Partner creation').
+type PartnerRequest struct {
+	PartnerName string   `json:"partnerName"`
+	Domain      string   `json:"domain"`
+	Permissions []string `json:"permissions,omitempty"`
+	CreatedBy   string   `json:"createdBy,omitempty"`
+	Notes       string   `json:"notes,omitempty"`
+}
+
+func (s *Server) listPartners(c fuego.ContextNoBody) ([]postgres.Partner, error) {
+	if err := s.requireAdmin(c.Request()); err != nil {
+		return nil, err
+	}
+	return s.store.Partners(c.Request().Context())
+}
+
+func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgres.Partner, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return postgres.Partner{}, err
+	}
+	req, err := decodeJSON[PartnerRequest](r)
+	if err != nil {
+		return postgres.Partner{}, err
+	}
+	np := postgres.NewPartner{PartnerName: req.PartnerName, Domain: req.Domain, Permissions: req.Permissions,
+		CreatedBy: req.CreatedBy, Notes: req.Notes}
+	if err := np.Normalize(); err != nil {
+		return postgres.Partner{}, err
+	}
+	p, err := s.store.InsertPartner(r.Context(), np)
+	if err != nil {
+		return postgres.Partner{}, err
+	}
+	s.logger.InfoContext(r.Context(), "admin created partner", "partner_id", p.ID, "domain", p.Domain)
+	c.SetStatus(http.StatusCreated)
+	return p, nil
+}
+
+var errBadPartnerID = perfilseguro.FieldError("id", "ID de socio no válido")
+
+func pathPartnerID(c interface{ PathParam(string) string }) (int64, error) {
+	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errBadPartnerID
+	}
+	return id, nil
+}
+
+func (s *Server) deactivatePartner(c fuego.ContextNoBody) (postgres.Partner, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return postgres.Partner{}, err
+	}
+	id, err := pathPartnerID(c)
+	if err != nil {
+		return postgres.Partner{}, err
+	}
+	return s.store.DeactivatePartner(r.Context(), id)
+}
+
+// DeletePartnerResponse confirms a partner deletion.
+type DeletePartnerResponse struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+func (s *Server) deletePartner(c fuego.ContextNoBody) (DeletePartnerResponse, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return DeletePartnerResponse{}, err
+	}
+	id, err := pathPartnerID(c)
+	if err != nil {
+		return DeletePartnerResponse{}, err
+	}
+	if err := s.store.DeletePartner(r.Context(), id); err != nil {
+		return DeletePartnerResponse{}, err
+	}
+	return DeletePartnerResponse{Success: true, Message: "Socio eliminado"}, nil
+}

@@ -1,0 +1,229 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+	"github.com/hibiken/asynq"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+// Paging of the administrators' user list.
+const (
+	defaultUserPageSize = 50
+	maxUserPageSize     = 500
+)
+
+func (s *Server) mountAdminUsers() {
+	tag := option.Tags("Administración")
+	fuego.Get(s.f, "/api/users", s.listUsers, tag,
+		option.Summary("Listar usuarios (administrador)"),
+		option.Description("Sin parámetros devuelve la lista completa. Con page/pageSize pagina en el servidor; q busca "+
+			"(sin distinguir mayúsculas) en nombre, id_validado, email y origen. El total está en la cabecera X-Total-Count."),
+		option.Query("q", "Texto a buscar"), option.Query("page", "Página (desde 1)"),
+		option.Query("pageSize", "Usuarios por página (máximo 500)"))
+	fuego.Post(s.f, "/api/users", s.createUser, tag, option.Summary("Crear usuario validado (administrador)"),
+		option.DefaultStatusCode(http.StatusCreated))
+	fuego.Put(s.f, "/api/users/{id}", s.updateUser, tag, option.Summary("Editar usuario (administrador)"))
+	fuego.Delete(s.f, "/api/users/{id}", s.deleteUser, tag,
+		option.Summary("Eliminar usuario y sus datos personales (administrador)"))
+}
+
+func (s *Server) listUsers(c fuego.ContextNoBody) ([]UserJSON, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return nil, err
+	}
+	q := r.URL.Query()
+	f := postgres.UserFilter{Query: q.Get("q")}
+	if q.Has("page") || q.Has("pageSize") {
+		page, size := atoiOr(q.Get("page"), 1), atoiOr(q.Get("pageSize"), defaultUserPageSize)
+		if page < 1 || size < 1 {
+			return nil, perfilseguro.FieldError("page", "Página no válida")
+		}
+		f.Limit = min(size, maxUserPageSize)
+		f.Offset = (page - 1) * f.Limit
+	}
+	users, total, err := s.store.ListUsers(r.Context(), f)
+	if err != nil {
+		return nil, err
+	}
+	c.Response().Header().Set("X-Total-Count", strconv.Itoa(total))
+	out := make([]UserJSON, len(users))
+	for i, u := range users {
+		out[i] = toUserJSON(u)
+	}
+	return out, nil
+}
+
+func atoiOr(s string, def int) int {
+	if s == "" {
+		return def
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return -1
+	}
+	return n
+}
+
+// vigencia is the validity in years, sent as a number (the spec) or a numeric string (form values).
+type vigencia int
+
+// UnmarshalJSON accepts 5 or "5"; anything else becomes an invalid value the validation reports.
+func (v *vigencia) UnmarshalJSON(b []byte) error {
+	n, err := strconv.Atoi(string(bytes.Trim(b, `"`)))
+	if err != nil || bytes.Equal(b, []byte("null")) {
+		n = -1
+	}
+	*v = vigencia(n)
+	return nil
+}
+
+// AdminUserRequest is the admin user form (SPEC §7: nombre, email, origen, vigencia).
+type AdminUserRequest struct {
+	Nombre   string   `json:"nombre"`
+	Email    string   `json:"email"`
+	Origen   string   `json:"origen"`
+	Vigencia vigencia `json:"vigencia"`
+}
+
+// validate applies SPEC §5 'Admin user' rules and returns the record to store. keepOrigen is an
+// origin the user already has and may keep although administrators cannot choose it (invitación).
+func (req AdminUserRequest) validate(keepOrigen string) (postgres.AdminUser, error) {
+	fields := map[string]string{}
+	u := postgres.AdminUser{Nombre: strings.Join(strings.Fields(req.Nombre), " "), Origen: strings.TrimSpace(req.Origen),
+		Vigencia: int(req.Vigencia)}
+	if !perfilseguro.ValidateName(u.Nombre, 3) {
+		fields["nombre"] = "El nombre debe tener al menos 3 caracteres"
+	}
+	if email := perfilseguro.NormalizeEmail(req.Email); email != "" {
+		if !perfilseguro.ValidEmail(email) {
+			fields["email"] = "Email inválido"
+		}
+		u.Email = &email
+	}
+	if u.Origen == "" {
+		u.Origen = perfilseguro.OriginOther
+	}
+	if !slices.Contains(perfilseguro.AdminOrigins, u.Origen) && (keepOrigen == "" || u.Origen != keepOrigen) {
+		fields["origen"] = "Selecciona un origen"
+	}
+	if u.Vigencia == 0 {
+		u.Vigencia = 1
+	}
+	if u.Vigencia != 1 && u.Vigencia != 5 && u.Vigencia != 10 {
+		fields["vigencia"] = "Selecciona una vigencia"
+	}
+	return u, fieldsError(fields, "nombre", "email", "origen", "vigencia")
+}
+
+func (s *Server) createUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return UserJSON{}, err
+	}
+	req, err := decodeJSON[AdminUserRequest](r)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	u, err := req.validate("")
+	if err != nil {
+		return UserJSON{}, err
+	}
+	created, err := s.store.CreateUserAsAdmin(r.Context(), u, s.now())
+	if err != nil {
+		return UserJSON{}, err
+	}
+	s.logger.InfoContext(r.Context(), "admin created user", "user_id", created.ID, "request_id", requestID(r.Context()))
+	c.SetStatus(http.StatusCreated)
+	return toUserJSON(created), nil
+}
+
+func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON, error) {
+	r := c.Request()
+	ctx := r.Context()
+	if err := s.requireAdmin(r); err != nil {
+		return UserJSON{}, err
+	}
+	id, err := pathUserID(c)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	req, err := decodeJSON[AdminUserRequest](r)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	current, err := s.store.UserByID(ctx, id)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	keep := ""
+	if current.Origen == perfilseguro.OriginInvitation {
+		keep = perfilseguro.OriginInvitation
+	}
+	u, err := req.validate(keep)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	before, after, err := s.store.UpdateUserAsAdmin(ctx, id, u)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	if passChanged(before, after) {
+		s.rebuildPasses(ctx, after)
+	}
+	return toUserJSON(after), nil
+}
+
+// passChanged reports whether an edit changed what a wallet pass shows.
+func passChanged(before, after perfilseguro.User) bool {
+	sameDate := (before.FechaValidacion == nil) == (after.FechaValidacion == nil) &&
+		(before.FechaValidacion == nil || before.FechaValidacion.Equal(*after.FechaValidacion))
+	return before.Nombre != after.Nombre || before.Vigencia != after.Vigencia || !sameDate
+}
+
+// rebuildPasses enqueues both wallet pass builds for a user who may hold passes. It runs after the
+// commit: the edit stands even if Redis is down (logged; the builds are idempotent and can be re-run).
+func (s *Server) rebuildPasses(ctx context.Context, u perfilseguro.User) {
+	if u.VerificationLevel < perfilseguro.LevelBiometric {
+		return // no pass exists or can be built yet
+	}
+	for _, build := range []func(int64) (*asynq.Task, error){jobs.NewBuildApplePassTask, jobs.NewBuildGooglePassTask} {
+		t, err := build(u.ID)
+		if err := jobs.Enqueue(ctx, s.queue, t, err); err != nil {
+			s.logger.ErrorContext(ctx, "enqueue pass rebuild", "user_id", u.ID, "error", err)
+		}
+	}
+}
+
+// DeleteUserResponse confirms a deletion (the spec's client does not read it).
+type DeleteUserResponse struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+}
+
+func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return DeleteUserResponse{}, err
+	}
+	id, err := pathUserID(c)
+	if err != nil {
+		return DeleteUserResponse{}, err
+	}
+	if err := s.store.DeleteUser(r.Context(), id); err != nil {
+		return DeleteUserResponse{}, err
+	}
+	s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
+	return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
+}
