@@ -202,24 +202,6 @@ func (s *Store) PartnerByRef(ctx context.Context, ref string) (Partner, error) {
 	return r.partner(), nil
 }
 
-// ActivePartnerForOrigin finds the active partner whose domain is origin (as the browser sends it);
-// ok is false when none is. The widget's CORS check uses it.
-func (s *Store) ActivePartnerForOrigin(ctx context.Context, origin string) (p Partner, ok bool, err error) {
-	norm, valid := NormalizeOrigin(origin)
-	if !valid {
-		return Partner{}, false, nil
-	}
-	var r partnerRow
-	err = s.DB.GetContext(ctx, &r, selectPartner+`WHERE domain = $1 AND is_active ORDER BY id LIMIT 1`, norm)
-	if isNoRows(err) {
-		return Partner{}, false, nil
-	}
-	if err != nil {
-		return Partner{}, false, fmt.Errorf("partner for origin: %w", err)
-	}
-	return r.partner(), true, nil
-}
-
 // DeactivatePartner turns a partner off (its origin stops being authorized) and returns it.
 func (s *Store) DeactivatePartner(ctx context.Context, id int64) (Partner, error) {
 	var r partnerRow

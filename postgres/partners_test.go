@@ -78,9 +78,9 @@ func TestPartnerLifecycle(t *testing.T) {
 	require.Len(t, list, 2)
 	require.Equal(t, b.ID, list[0].ID, "newest first")
 
-	got, ok, err := s.ActivePartnerForOrigin(ctx, "https://CasaLista.mx")
+	got, err := s.ActivePartnerByOrigin(ctx, "https://casalista.mx")
 	require.NoError(t, err)
-	require.True(t, ok)
+	require.NotNil(t, got, "the stored domain is the browser's Origin form")
 	require.Equal(t, a.ID, got.ID)
 	byKey, err := s.PartnerByRef(ctx, a.KeyID)
 	require.NoError(t, err)
@@ -89,9 +89,9 @@ func TestPartnerLifecycle(t *testing.T) {
 	off, err := s.DeactivatePartner(ctx, a.ID)
 	require.NoError(t, err)
 	require.False(t, off.IsActive)
-	_, ok, err = s.ActivePartnerForOrigin(ctx, "https://casalista.mx")
+	got, err = s.ActivePartnerByOrigin(ctx, "https://casalista.mx")
 	require.NoError(t, err)
-	require.False(t, ok, "a deactivated partner's origin is no longer authorized")
+	require.Nil(t, got, "a deactivated partner's origin is no longer authorized")
 
 	require.NoError(t, s.DeletePartner(ctx, a.ID))
 	require.ErrorIs(t, s.DeletePartner(ctx, a.ID), postgres.ErrPartnerNotFound)
