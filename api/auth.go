@@ -347,6 +347,19 @@ func (s *Server) findAccount(r *http.Request, email, phoneE164 string) (*perfils
 	return found, nil
 }
 
+// ownedDestinations keeps only the e-mail and phone the account itself holds: a code must never
+// go to an address the requester typed but the account does not own (that would hand the
+// account to whoever knows its phone number or e-mail).
+func ownedDestinations(u perfilseguro.User, email, phoneE164 string) (string, string) {
+	if u.Email == nil || *u.Email != email {
+		email = ""
+	}
+	if u.PhoneNumber == nil || *u.PhoneNumber != phoneE164 {
+		phoneE164 = ""
+	}
+	return email, phoneE164
+}
+
 // sentMessage says where the code went.
 func sentMessage(phoneE164 string) string {
 	if phoneE164 != "" {
@@ -378,14 +391,15 @@ func (s *Server) login(c fuego.ContextWithBody[LoginRequest]) (LoginResponse, er
 	if err := s.checkCooldown(ctx, u.ID); err != nil {
 		return LoginResponse{}, err
 	}
+	email, phoneE164 := ownedDestinations(*u, req.Email, req.PhoneNumber)
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		_, err := s.issueCode(ctx, tx, codeRequest{UserID: u.ID, Phone: req.PhoneNumber, Email: req.Email, Purpose: "login"})
+		_, err := s.issueCode(ctx, tx, codeRequest{UserID: u.ID, Phone: phoneE164, Email: email, Purpose: "login"})
 		return err
 	})
 	if err != nil {
 		return LoginResponse{}, err
 	}
-	return LoginResponse{Success: true, UserID: u.ID, Message: sentMessage(req.PhoneNumber)}, nil
+	return LoginResponse{Success: true, UserID: u.ID, Message: sentMessage(phoneE164)}, nil
 }
 
 // LogoutResponse confirms the session is over.
