@@ -54,6 +54,9 @@ func (b *browser) call(method, path string, body any) (int, map[string]any) {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	if method != http.MethodGet {
+		req.Header.Set("Origin", b.e.srv.URL) // as a browser on our own app does
+	}
 	res, err := b.http.Do(req)
 	require.NoError(b.t, err)
 	defer res.Body.Close()
