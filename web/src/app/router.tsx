@@ -5,9 +5,11 @@ import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
 import { PlaceholderRoute } from './routes/placeholder'
 import { ProfileRoute } from './routes/profile'
+import { ProfileValidatedRoute } from './routes/profile-validated'
 import { RegisterRoute } from './routes/register'
 import { SuccessRoute } from './routes/success'
 import { VerifyCodeRoute } from './routes/verify-code'
+import { VerifyProfileRoute } from './routes/verify-profile'
 
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [
@@ -19,8 +21,9 @@ export const routes: RouteObject[] = [
       { path: '/login', element: <LoginRoute /> },
       { path: '/verify-code', element: <VerifyCodeRoute /> },
       { path: '/profile', element: <ProfileRoute /> },
+      { path: '/profile/validated', element: <ProfileValidatedRoute /> },
       { path: '/return', element: <PlaceholderRoute title="Regresando de la verificación" /> },
-      { path: '/verify/:profileId', element: <PlaceholderRoute title="Verificación de perfil" /> },
+      { path: '/verify/:profileId', element: <VerifyProfileRoute /> },
       { path: '/invitations', element: <PlaceholderRoute title="Invitaciones" /> },
       { path: '/accept-invitation', element: <PlaceholderRoute title="Aceptar invitación" /> },
       { path: '/verification-complete', element: <PlaceholderRoute title="Verificación completada" /> },

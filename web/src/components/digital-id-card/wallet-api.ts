@@ -46,6 +46,17 @@ export async function addToAppleWallet(userId: string | undefined, name: string)
     const detail = body ? serverMessage(err, 'Error desconocido') : 'Error desconocido'
     return { kind: 'error', message: `Error al generar pase para Apple Wallet: ${detail}` }
   }
+  // 202 'still being built' (or any other non-pass answer) carries a JSON error, not a pass.
+  if (!(res.headers.get('Content-Type') ?? '').includes('application/vnd.apple.pkpass')) {
+    let detail = 'Error desconocido'
+    try {
+      const data = (await res.json()) as { error?: string; message?: string }
+      detail = data.error || data.message || detail
+    } catch {
+      // Not JSON: keep the default.
+    }
+    return { kind: 'error', message: `Error al generar pase para Apple Wallet: ${detail}` }
+  }
   const blob = await res.blob()
   const href = URL.createObjectURL(blob)
   const link = document.createElement('a')
@@ -54,7 +65,8 @@ export async function addToAppleWallet(userId: string | undefined, name: string)
   document.body.appendChild(link)
   link.click()
   link.remove()
-  URL.revokeObjectURL(href)
+  // Revoking at once can cancel the download in some browsers.
+  setTimeout(() => URL.revokeObjectURL(href), 10_000)
   return { kind: 'done' }
 }
 

@@ -1,0 +1,85 @@
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { PUBLIC_REFRESH_MS, publicVerificationQueryOptions } from '@/features/public-verify/api/get-public-verification'
+import { mockApi } from '@/testing/mock-api'
+import { renderRoute } from '@/testing/render-route'
+
+const verified = {
+  profile: {
+    nombre: 'María Fernanda López',
+    telefono: '+52 •• •••• 5678',
+    email: 'm•••@gmail.com',
+    origen: 'CasaLista',
+    id: 'PS-1234-5678-90',
+    nivel_verificacion: 3,
+    verificado: true,
+    expirado: false,
+    fecha_validacion: '2026-03-07T12:00:00Z',
+    fecha_expiracion: '2031-03-07T12:00:00Z',
+    vigencia_anos: 5,
+  },
+  verification_details: {
+    session_id: 'sess-42',
+    ambiente: 'production',
+    fecha_verificacion: '2026-03-07T11:59:00Z',
+    scores: { overall: 97.5, face_match: 98, document: 96, liveness: 99 },
+  },
+  timestamp: '2026-11-21T10:00:00Z',
+}
+
+describe('/verify/:profileId', () => {
+  it('shows the badge, the masked contacts and every detail', async () => {
+    const { calls } = mockApi({ 'GET /api/verify/PS-1234-5678-90': { json: verified } })
+    renderRoute('/verify/PS-1234-5678-90')
+    expect(await screen.findByTestId('public-badge')).toHaveTextContent('Verificado')
+    expect(screen.getByText('María Fernanda López')).toBeInTheDocument()
+    expect(screen.getByText('+52 •• •••• 5678')).toBeInTheDocument()
+    expect(screen.getByText('m•••@gmail.com')).toBeInTheDocument()
+    expect(screen.getByText('CasaLista')).toBeInTheDocument()
+    expect(screen.getByText('Nivel 3 de 3')).toBeInTheDocument()
+    expect(screen.getByText('5 años')).toBeInTheDocument()
+    expect(screen.getByText('7 de marzo de 2031')).toBeInTheDocument()
+    expect(screen.getByText('sess-42')).toBeInTheDocument()
+    expect(screen.getByText('production')).toBeInTheDocument()
+    expect(screen.getByText('97.5%')).toBeInTheDocument()
+    expect(screen.getByRole('progressbar', { name: 'Prueba de vida' })).toHaveAttribute('value', '99')
+    expect(calls.map((c) => c.path)).toEqual(['/api/verify/PS-1234-5678-90'])
+  })
+
+  it('shows Expirado and the expiry warning for an expired profile', async () => {
+    mockApi({
+      'GET /api/verify/PS-1234-5678-90': {
+        json: { ...verified, profile: { ...verified.profile, expirado: true }, verification_details: null },
+      },
+    })
+    renderRoute('/verify/PS-1234-5678-90')
+    expect(await screen.findByTestId('public-badge')).toHaveTextContent('Expirado')
+    expect(screen.getByText('Validación expirada')).toBeInTheDocument()
+    expect(screen.getByText('Este perfil aún no tiene una verificación biométrica registrada.')).toBeInTheDocument()
+  })
+
+  it('refuses a malformed id without calling the server', async () => {
+    const { calls } = mockApi({})
+    renderRoute('/verify/PS-12')
+    expect(await screen.findByText('ID de perfil no válido')).toBeInTheDocument()
+    expect(calls).toHaveLength(0)
+  })
+
+  it("shows the server's message for an unknown profile", async () => {
+    mockApi({ 'GET /api/verify/PS-0000-0000-00': { status: 404, json: { message: 'No se encontró ningún perfil con ese ID.' } } })
+    renderRoute('/verify/PS-0000-0000-00')
+    expect(await screen.findByText('No se pudo verificar el perfil')).toBeInTheDocument()
+    expect(screen.getByText('No se encontró ningún perfil con ese ID.')).toBeInTheDocument()
+  })
+
+  it("falls back to 'Error al verificar el perfil' when the body has no message", async () => {
+    mockApi({ 'GET /api/verify/PS-0000-0000-00': { status: 500, text: '' } })
+    renderRoute('/verify/PS-0000-0000-00')
+    await waitFor(() => expect(screen.getByText('Error al verificar el perfil')).toBeInTheDocument())
+  })
+
+  it('refreshes every 30 seconds', () => {
+    expect(PUBLIC_REFRESH_MS).toBe(30_000)
+    expect(publicVerificationQueryOptions('PS-1234-5678-90').refetchInterval).toBe(30_000)
+  })
+})

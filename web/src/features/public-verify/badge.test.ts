@@ -1,0 +1,15 @@
+import { describe, expect, it } from 'vitest'
+import { publicBadge } from './badge'
+
+describe('publicBadge (SPEC §4)', () => {
+  it.each([
+    [{ expirado: true, verificado: true, nivel_verificacion: 3 }, 'Expirado'],
+    [{ expirado: false, verificado: true, nivel_verificacion: 3 }, 'Verificado'],
+    [{ expirado: false, verificado: false, nivel_verificacion: 3 }, 'Email Verificado'],
+    [{ expirado: false, verificado: false, nivel_verificacion: 2 }, 'Email Verificado'],
+    [{ expirado: false, verificado: false, nivel_verificacion: 1 }, 'SMS Verificado'],
+    [{ expirado: false, verificado: false, nivel_verificacion: 0 }, 'No Verificado'],
+  ])('%o → %s', (profile, label) => {
+    expect(publicBadge(profile).label).toBe(label)
+  })
+})

@@ -1,0 +1,17 @@
+import type { BadgeVariant } from '@/components/ui/badge'
+import type { PublicVerification } from './api/get-public-verification'
+
+/** The public page badge. */
+export type PublicBadge = { label: 'Expirado' | 'Verificado' | 'Email Verificado' | 'SMS Verificado' | 'No Verificado'; variant: BadgeVariant }
+
+/**
+ * SPEC §4: 'Expirado' if expired; 'Verificado' if verified and level >= 3;
+ * 'Email Verificado' at level >= 2; 'SMS Verificado' at level >= 1; otherwise 'No Verificado'.
+ */
+export function publicBadge(profile: Pick<PublicVerification['profile'], 'expirado' | 'verificado' | 'nivel_verificacion'>): PublicBadge {
+  if (profile.expirado) return { label: 'Expirado', variant: 'destructive' }
+  if (profile.verificado && profile.nivel_verificacion >= 3) return { label: 'Verificado', variant: 'success' }
+  if (profile.nivel_verificacion >= 2) return { label: 'Email Verificado', variant: 'default' }
+  if (profile.nivel_verificacion >= 1) return { label: 'SMS Verificado', variant: 'secondary' }
+  return { label: 'No Verificado', variant: 'outline' }
+}
