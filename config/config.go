@@ -45,6 +45,7 @@ type Config struct {
 	ShutdownGrace time.Duration // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
 	WorkerConc    int           // WORKER_CONCURRENCY
 	MetricsAddr   string        // METRICS_ADDR: optional separate listener for /metrics
+	RateLimits    RateLimits    // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
 
 	WhatsApp WhatsApp
 	SMS      SMS
@@ -76,6 +77,11 @@ type Apple struct{ PassTypeID, TeamID, CertPEM, KeyPEM, WWDRPEM string }
 
 // Google configures Google Wallet; empty service account means a generated development key.
 type Google struct{ IssuerID, ClassSuffix, ServiceAccountJSON string }
+
+// RateLimits overrides the API's per-hour limits on sending and verifying codes (0: the default).
+type RateLimits struct {
+	SendPerIP, SendPerPhone, SendPerEmail, VerifyPerIP, VerifyPerUser int
+}
 
 // Load reads the environment through getenv (os.Getenv in production code).
 func Load(getenv func(string) string) (Config, error) {
@@ -147,6 +153,15 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.SMTP.Port, err = strconv.Atoi(get("SMTP_PORT", "587")); err != nil {
 		return c, fmt.Errorf("SMTP_PORT: %w", err)
+	}
+	for key, dst := range map[string]*int{
+		"RATE_LIMIT_SEND_PER_IP": &c.RateLimits.SendPerIP, "RATE_LIMIT_SEND_PER_PHONE": &c.RateLimits.SendPerPhone,
+		"RATE_LIMIT_SEND_PER_EMAIL": &c.RateLimits.SendPerEmail, "RATE_LIMIT_VERIFY_PER_IP": &c.RateLimits.VerifyPerIP,
+		"RATE_LIMIT_VERIFY_PER_USER": &c.RateLimits.VerifyPerUser,
+	} {
+		if *dst, err = strconv.Atoi(get(key, "0")); err != nil || *dst < 0 {
+			return c, fmt.Errorf("%s must be a non-negative integer (0 keeps the default)", key)
+		}
 	}
 	if c.Didit.WebhookSecret == "" && c.Didit.APIKey == "" {
 		c.Didit.WebhookSecret = "dev-only-webhook-secret"
@@ -234,6 +249,7 @@ func (c Config) Fields() map[string]string {
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(),
 		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"WHATSAPP_ACCESS_TOKEN": c.WhatsApp.AccessToken, "WHATSAPP_PHONE_NUMBER_ID": c.WhatsApp.PhoneNumberID,
 		"TWILIO_ACCOUNT_SID": c.SMS.AccountSID, "TWILIO_AUTH_TOKEN": c.SMS.AuthToken,
 		"SMTP_HOST": c.SMTP.Host, "SMTP_PASSWORD": c.SMTP.Password,

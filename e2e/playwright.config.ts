@@ -59,6 +59,10 @@ export default defineConfig({
       PUBLIC_BASE_URL: baseURL,
       DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/perfilseguro_e2e?sslmode=disable',
       REDIS_URL: 'redis://127.0.0.1:6379/5',
+      // Every spec comes from 127.0.0.1: raise the per-IP code limits so the suite
+      // (and repeated local runs within the hour) never hits them.
+      RATE_LIMIT_SEND_PER_IP: '1000',
+      RATE_LIMIT_VERIFY_PER_IP: '2000',
     },
   },
 });

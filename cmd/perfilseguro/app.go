@@ -72,7 +72,7 @@ func (a *app) migrate(ctx context.Context) error { return postgres.Migrate(ctx, 
 
 func (a *app) runAPI(ctx context.Context) error {
 	deps := api.Deps{Config: a.cfg, DB: a.db, Redis: a.redis, AsynqRedis: a.redisOpt,
-		Queue: a.queue, Web: web.DistFS(), Logger: a.logger}
+		Queue: a.queue, Web: web.DistFS(), Logger: a.logger, Limits: apiLimits(a.cfg.RateLimits)}
 	if err := a.wireAPI(&deps); err != nil {
 		return err
 	}
@@ -81,6 +81,23 @@ func (a *app) runAPI(ctx context.Context) error {
 		return err
 	}
 	return srv.Run(ctx, a.cfg.HTTPAddr, a.cfg.ShutdownGrace)
+}
+
+// apiLimits is api.DefaultLimits with the limits set in the environment (RATE_LIMIT_*).
+func apiLimits(rl config.RateLimits) *api.Limits {
+	l := api.DefaultLimits
+	for _, o := range []struct {
+		dst *int
+		v   int
+	}{
+		{&l.SendPerIP, rl.SendPerIP}, {&l.SendPerPhone, rl.SendPerPhone}, {&l.SendPerEmail, rl.SendPerEmail},
+		{&l.VerifyPerIP, rl.VerifyPerIP}, {&l.VerifyPerUser, rl.VerifyPerUser},
+	} {
+		if o.v > 0 {
+			*o.dst = o.v
+		}
+	}
+	return &l
 }
 
 func (a *app) runWorker(ctx context.Context) error {
