@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -116,13 +117,19 @@ func withBodyLimit(next http.Handler) http.Handler {
 }
 
 // withSecurityHeaders sets the headers every response carries.
-func withSecurityHeaders(production bool) func(http.Handler) http.Handler {
+func withSecurityHeaders(production bool, csp string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
 			h.Set("X-Content-Type-Options", "nosniff")
 			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 			h.Set("X-Frame-Options", "DENY")
+			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+			if strings.HasPrefix(r.URL.Path, monitoringPath) || strings.HasPrefix(r.URL.Path, "/dev/") {
+				h.Set("Content-Security-Policy", relaxedPolicy)
+			} else {
+				h.Set("Content-Security-Policy", csp)
+			}
 			if production {
 				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
 			}

@@ -112,7 +112,7 @@ func New(d Deps) (*Server, error) {
 	h = s.widgetAccess(h)
 	h = withBodyLimit(h)
 	h = withRecovery(h)
-	h = withSecurityHeaders(s.cfg.Production())(h)
+	h = withSecurityHeaders(s.cfg.Production(), contentSecurityPolicy(d.Web))(h)
 	h = withLogging(s.logger)(h)
 	h = withRequestID(h)
 	s.handler = h

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"testing/fstest"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/redis/go-redis/v9"
@@ -96,4 +97,28 @@ func TestOpenAPIDocumentValidatesAndDescribesTheWidget(t *testing.T) {
 	verify := doc.Paths.Find("/api/widget/verify").Get
 	require.NotEmpty(t, verify.Parameters, "the email query parameter is documented")
 	require.NotNil(t, doc.Paths.Find("/api/widget/verify-code").Post.Responses.Value("400"), "errors are documented")
+}
+
+func TestSecurityHeadersOnEveryResponse(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	for _, path := range []string{"/", "/verify/PS-1234-5678-90", "/api/auth/status", "/healthz", "/api/nothing"} {
+		res, _ := e.do(t, "GET", path, "", "")
+		require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"), path)
+		require.Equal(t, "strict-origin-when-cross-origin", res.Header.Get("Referrer-Policy"), path)
+		csp := res.Header.Get("Content-Security-Policy")
+		require.Contains(t, csp, "frame-ancestors 'none'", path)
+		require.Contains(t, csp, "script-src 'self'", path)
+		require.NotContains(t, csp, "script-src 'self' 'unsafe-inline'", path)
+		require.Empty(t, res.Header.Get("Strict-Transport-Security"), "no HSTS outside production")
+	}
+}
+
+func TestInlineScriptsAreAllowedByHashOnly(t *testing.T) {
+	t.Parallel()
+	web := fstest.MapFS{"index.html": {Data: []byte("<html><script>document.title='x'</script><script type=\"module\" src=\"/a.js\"></script></html>")}}
+	e := setup(t, func(d *api.Deps) { d.Web = web })
+	res, _ := e.do(t, "GET", "/", "", "")
+	// base64(sha256("document.title='x'")): exactly that inline script, nothing else inline.
+	require.Contains(t, res.Header.Get("Content-Security-Policy"), "script-src 'self' 'sha256-0XQZ7aST49KmyfZxNvnCGVoBYcF3pv/Te/oNEavi2jU='; ")
 }
