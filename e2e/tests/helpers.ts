@@ -15,7 +15,8 @@ interface InboxMessage {
   index: number;
 }
 
-const CODE = /(?<!\d)(\d{6})(?!\d)/;
+// Six digits standing alone: not part of a longer number, a date or a token.
+const CODE = /(?<![\w/-])(\d{6})(?![\w/-])/;
 
 /** normalize makes phone numbers comparable by digits and e-mails case-insensitively. */
 function normalize(address: string): string {
@@ -47,7 +48,9 @@ async function readMessages(page: Page): Promise<InboxMessage[]> {
         sentAt = /^\d+$/.test(stamp) ? Number(stamp) : Date.parse(stamp);
         if (Number.isNaN(sentAt)) sentAt = null;
       }
-      return { to: el.getAttribute('data-to') ?? '', text: el.innerText ?? '', sentAt, index };
+      // Prefer the message body over the whole card (recipient, date, channel).
+      const body = el.querySelector<HTMLElement>('[data-testid="inbox-text"]') ?? el;
+      return { to: el.getAttribute('data-to') ?? '', text: body.innerText ?? '', sentAt, index };
     }),
   );
 }
