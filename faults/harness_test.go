@@ -1,0 +1,297 @@
+package faults
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary builds perfilseguro once per test run.
+func binary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "psfaults")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "perfilseguro")
+		out, err := exec.Command("go", "build", "-o", binPath, "github.com/perfilseguro/perfilseguro/cmd/perfilseguro").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, binErr)
+	return binPath
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// redisServer is a private redis-server on its own port that a test may stop and start.
+type redisServer struct {
+	t    *testing.T
+	port int
+	cmd  *exec.Cmd
+}
+
+func startRedis(t *testing.T) *redisServer {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		t.Skip("redis-server not installed")
+	}
+	r := &redisServer{t: t, port: freePort(t)}
+	r.start()
+	t.Cleanup(r.stop)
+	return r
+}
+
+func (r *redisServer) url() string { return fmt.Sprintf("redis://127.0.0.1:%d/0", r.port) }
+
+func (r *redisServer) start() {
+	r.cmd = exec.Command("redis-server", "--port", strconv.Itoa(r.port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--daemonize", "no", "--loglevel", "warning")
+	require.NoError(r.t, r.cmd.Start())
+	waitTCP(r.t, r.port)
+}
+
+func (r *redisServer) stop() {
+	if r.cmd != nil && r.cmd.Process != nil {
+		r.cmd.Process.Kill()
+		r.cmd.Wait()
+		r.cmd = nil
+	}
+}
+
+func waitTCP(t *testing.T, port int) {
+	t.Helper()
+	require.Eventually(t, func() bool {
+		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}, 15*time.Second, 50*time.Millisecond, "port %d never opened", port)
+}
+
+// process is one running perfilseguro subcommand.
+type process struct {
+	cmd *exec.Cmd
+	out *bytes.Buffer
+}
+
+// run starts a perfilseguro subcommand with env; it is killed when the test ends.
+func run(t *testing.T, sub string, env map[string]string) *process {
+	t.Helper()
+	cmd := exec.Command(binary(t), sub)
+	cmd.Env = append(os.Environ(), "APP_ENV=test", "SHUTDOWN_GRACE=2s")
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	p := &process{cmd: cmd, out: &bytes.Buffer{}}
+	cmd.Stdout, cmd.Stderr = p.out, p.out
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		p.kill()
+		if t.Failed() {
+			t.Logf("%s output:\n%s", sub, lastLines(p.out.String(), 40))
+		}
+	})
+	return p
+}
+
+func (p *process) kill() {
+	if p.cmd.Process != nil && p.cmd.ProcessState == nil {
+		p.cmd.Process.Signal(syscall.SIGKILL)
+		p.cmd.Wait()
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// apiClient talks to a running API as the browser app does.
+type apiClient struct {
+	t    *testing.T
+	base string
+}
+
+func startAPI(t *testing.T, env map[string]string) *apiClient {
+	t.Helper()
+	port := freePort(t)
+	env["HTTP_ADDR"] = fmt.Sprintf("127.0.0.1:%d", port)
+	env["PUBLIC_BASE_URL"] = fmt.Sprintf("http://127.0.0.1:%d", port)
+	run(t, "api", env)
+	c := &apiClient{t: t, base: env["PUBLIC_BASE_URL"]}
+	require.Eventually(t, func() bool {
+		res, err := http.Get(c.base + "/healthz")
+		if err == nil {
+			res.Body.Close()
+		}
+		return err == nil && res.StatusCode == 200
+	}, 20*time.Second, 100*time.Millisecond)
+	return c
+}
+
+func (c *apiClient) post(path string, body any) (int, map[string]any) {
+	c.t.Helper()
+	raw, _ := json.Marshal(body)
+	req, _ := http.NewRequest("POST", c.base+path, bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", c.base)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := http.DefaultClient.Do(req.WithContext(ctx))
+	require.NoError(c.t, err)
+	defer res.Body.Close()
+	out := map[string]any{}
+	b, _ := io.ReadAll(res.Body)
+	json.Unmarshal(b, &out)
+	return res.StatusCode, out
+}
+
+func (c *apiClient) get(path string) int {
+	c.t.Helper()
+	res, err := http.Get(c.base + path)
+	if err != nil {
+		return 0
+	}
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// fakeGraph plays the WhatsApp Cloud API: it records delivered codes and can be down or hang.
+type fakeGraph struct {
+	mu        sync.Mutex
+	down      bool
+	hangFirst bool
+	hanging   chan struct{} // closed when the first request is hanging
+	release   chan struct{}
+	requests  int
+	delivered []string // codes of accepted messages
+	srv       *http.Server
+	url       string
+}
+
+func newFakeGraph(t *testing.T) *fakeGraph {
+	g := &fakeGraph{hanging: make(chan struct{}), release: make(chan struct{})}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	g.url = "http://" + l.Addr().String()
+	g.srv = &http.Server{Handler: http.HandlerFunc(g.serve)}
+	go g.srv.Serve(l)
+	t.Cleanup(func() {
+		select {
+		case <-g.release:
+		default:
+			close(g.release)
+		}
+		g.srv.Close()
+	})
+	return g
+}
+
+func (g *fakeGraph) serve(w http.ResponseWriter, r *http.Request) {
+	var msg struct {
+		Template struct {
+			Components []struct {
+				Parameters []struct {
+					Text string `json:"text"`
+				} `json:"parameters"`
+			} `json:"components"`
+		} `json:"template"`
+	}
+	json.NewDecoder(r.Body).Decode(&msg)
+	g.mu.Lock()
+	g.requests++
+	first := g.requests == 1
+	down, hang := g.down, g.hangFirst && first
+	g.mu.Unlock()
+	if hang {
+		close(g.hanging)
+		<-g.release // the caller is killed meanwhile: this answer is never read
+		return
+	}
+	if down {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		io.WriteString(w, `{"error":{"message":"Service temporarily unavailable","code":2}}`)
+		return
+	}
+	code := ""
+	if len(msg.Template.Components) > 0 && len(msg.Template.Components[0].Parameters) > 0 {
+		code = msg.Template.Components[0].Parameters[0].Text
+	}
+	g.mu.Lock()
+	g.delivered = append(g.delivered, code)
+	g.mu.Unlock()
+	io.WriteString(w, `{"messaging_product":"whatsapp","messages":[{"id":"wamid.test"}]}`)
+}
+
+func (g *fakeGraph) setDown(d bool) { g.mu.Lock(); g.down = d; g.mu.Unlock() }
+
+func (g *fakeGraph) deliveredCodes() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]string(nil), g.delivered...)
+}
+
+// providerEnv points the processes at the fake WhatsApp API.
+func (g *fakeGraph) env() map[string]string {
+	return map[string]string{"WHATSAPP_BASE_URL": g.url, "WHATSAPP_ACCESS_TOKEN": "test-token",
+		"WHATSAPP_PHONE_NUMBER_ID": "1000", "WHATSAPP_API_VERSION": "v21.0"}
+}
+
+func merge(ms ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		for k, v := range m {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+var phoneSeq = time.Now().UnixNano() % 90_000_000
+
+func nextRegistration() map[string]string {
+	phoneSeq++
+	n := 10_000_000 + phoneSeq%89_999_999
+	return map[string]string{"fullName": "Prueba Fallas", "email": fmt.Sprintf("fallas%d@example.com", n), "phoneNumber": fmt.Sprintf("55%d", n)}
+}
+
+func isRoot() bool {
+	u, err := user.Current()
+	return err == nil && u.Uid == "0"
+}
