@@ -19,6 +19,8 @@ Usage:
   perfilseguro scheduler   enqueue periodic jobs
   perfilseguro migrate     apply database migrations (idempotent)
   perfilseguro dev         migrate, then api + worker + scheduler in one process (local use)
+  perfilseguro admin hash-password   print a hash for ADMIN_PASSWORD_HASH (password on stdin)
+  perfilseguro partner add|list|disable   manage widget partners (api_keys)
 
 Configuration comes from environment variables; see README.md.
 `
@@ -31,6 +33,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Args[1], os.Args[2:]); err != nil {
+		if errors.Is(err, errUsageShown) {
+			os.Exit(2)
+		}
 		if errors.Is(err, errUsage) {
 			fmt.Fprint(os.Stderr, usage)
 			os.Exit(2)
@@ -54,6 +59,10 @@ func run(ctx context.Context, cmd string, args []string) error {
 		return withApp(ctx, func(a *app) error { return a.migrate(ctx) })
 	case "dev":
 		return withApp(ctx, func(a *app) error { return a.runDev(ctx) })
+	case "admin":
+		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
+	case "partner":
+		return runPartner(ctx, args, os.Stdout, os.Stderr)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/config"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+const partnerUsage = `Usage:
+  perfilseguro partner add -name NAME -domain ORIGIN [-permissions widget_auth,...] [-created-by WHO] [-notes TEXT]
+  perfilseguro partner list
+  perfilseguro partner disable ID|KEY_ID
+
+The domain is stored as an origin (https://www.example.mx): the widget accepts calls only from
+the origins of active partners.
+`
+
+// errUsageShown is a usage error whose text was already printed.
+var errUsageShown = fmt.Errorf("%w (shown above)", errUsage)
+
+// runPartner runs the `partner` subcommands against the configured database.
+func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, partnerUsage)
+		return errUsageShown
+	}
+	cfg, err := config.FromEnv()
+	if err != nil {
+		return err
+	}
+	db, err := postgres.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	store := &postgres.Store{DB: db}
+	switch args[0] {
+	case "add":
+		fs := flag.NewFlagSet("partner add", flag.ContinueOnError)
+		fs.SetOutput(stderr)
+		var np postgres.NewPartner
+		var perms string
+		fs.StringVar(&np.PartnerName, "name", "", "partner name (at least 3 characters)")
+		fs.StringVar(&np.Domain, "domain", "", "origin the widget is embedded on, e.g. https://www.casalista.mx")
+		fs.StringVar(&perms, "permissions", postgres.PermissionWidgetAuth, "comma-separated permissions")
+		fs.StringVar(&np.CreatedBy, "created-by", "", "who adds it (optional)")
+		fs.StringVar(&np.Notes, "notes", "", "notes (optional)")
+		if err := fs.Parse(args[1:]); err != nil {
+			return errUsageShown
+		}
+		np.Permissions = strings.Split(perms, ",")
+		if err := np.Normalize(); err != nil {
+			return fieldsText(err)
+		}
+		p, err := store.InsertPartner(ctx, np)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "partner %d added: %s (%s), key %s, permissions %s\n",
+			p.ID, p.PartnerName, p.Domain, p.KeyID, strings.Join(p.Permissions, ","))
+		return nil
+	case "list":
+		partners, err := store.Partners(ctx)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tKEY\tNAME\tDOMAIN\tACTIVE\tPERMISSIONS\tREQUESTS")
+		for _, p := range partners {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%t\t%s\t%d\n", p.ID, p.KeyID, p.PartnerName, p.Domain, p.IsActive,
+				strings.Join(p.Permissions, ","), p.RequestsCount)
+		}
+		return tw.Flush()
+	case "disable":
+		if len(args) != 2 {
+			fmt.Fprint(stderr, partnerUsage)
+			return errUsageShown
+		}
+		p, err := store.PartnerByRef(ctx, args[1])
+		if err != nil {
+			return err
+		}
+		if p, err = store.DeactivatePartner(ctx, p.ID); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "partner %d (%s, %s) disabled\n", p.ID, p.PartnerName, p.Domain)
+		return nil
+	default:
+		fmt.Fprint(stderr, partnerUsage)
+		return errUsageShown
+	}
+}
+
+// fieldsText lists every field message of a validation error (the API shows only the first one).
+func fieldsText(err error) error {
+	var de *perfilseguro.Error
+	if !errors.As(err, &de) || len(de.Fields) == 0 {
+		return err
+	}
+	keys := slices.Sorted(maps.Keys(de.Fields))
+	lines := make([]string, len(keys))
+	for i, k := range keys {
+		lines[i] = k + ": " + de.Fields[k]
+	}
+	return errors.New(strings.Join(lines, "; "))
+}
