@@ -1,5 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { MainLayout } from '@/components/layout/main-layout'
+import { AdminRoute } from './routes/admin'
+import { AdminLoginRoute } from './routes/admin-login'
 import { LandingRoute } from './routes/landing'
 import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
@@ -7,7 +9,9 @@ import { PlaceholderRoute } from './routes/placeholder'
 import { ProfileRoute } from './routes/profile'
 import { ProfileValidatedRoute } from './routes/profile-validated'
 import { RegisterRoute } from './routes/register'
+import { ReturnRoute } from './routes/return'
 import { SuccessRoute } from './routes/success'
+import { VerificationCompleteRoute } from './routes/verification-complete'
 import { VerifyCodeRoute } from './routes/verify-code'
 import { VerifyProfileRoute } from './routes/verify-profile'
 
@@ -22,14 +26,14 @@ export const routes: RouteObject[] = [
       { path: '/verify-code', element: <VerifyCodeRoute /> },
       { path: '/profile', element: <ProfileRoute /> },
       { path: '/profile/validated', element: <ProfileValidatedRoute /> },
-      { path: '/return', element: <PlaceholderRoute title="Regresando de la verificación" /> },
+      { path: '/return', element: <ReturnRoute /> },
       { path: '/verify/:profileId', element: <VerifyProfileRoute /> },
       { path: '/invitations', element: <PlaceholderRoute title="Invitaciones" /> },
       { path: '/accept-invitation', element: <PlaceholderRoute title="Aceptar invitación" /> },
-      { path: '/verification-complete', element: <PlaceholderRoute title="Verificación completada" /> },
+      { path: '/verification-complete', element: <VerificationCompleteRoute /> },
       { path: '/integration', element: <PlaceholderRoute title="Widget de Validación Universal" /> },
-      { path: '/admin-login', element: <PlaceholderRoute title="Acceso de administrador" /> },
-      { path: '/admin', element: <PlaceholderRoute title="Panel de Administración" /> },
+      { path: '/admin-login', element: <AdminLoginRoute /> },
+      { path: '/admin', element: <AdminRoute /> },
       { path: '/success', element: <SuccessRoute /> },
       { path: '*', element: <NotFoundRoute /> },
     ],

@@ -17,6 +17,7 @@ import { useLogout } from '../api/logout'
 import { useSearchUser, type UserLookup } from '../api/search-user'
 import { startVerification } from '../api/start-verification'
 import { EmailVerificationCard } from './email-verification-card'
+import { EmailVerifiedNotice } from './email-verified-notice'
 import { PersonalInfoCard } from './personal-info-card'
 import { ProfileSkeleton } from './profile-skeleton'
 import { StatusAlerts } from './status-alerts'
@@ -111,6 +112,7 @@ function NotFound() {
 
 function ProfileView({ userId }: { userId: string }) {
   const { data: user } = useUser(userId)
+  const [params] = useSearchParams()
   const status = useVerificationStatus(userId)
   const queryClient = useQueryClient()
   const navigate = useNavigate()
@@ -194,6 +196,14 @@ function ProfileView({ userId }: { userId: string }) {
           Cerrar sesión
         </Button>
       </div>
+
+      {params.get('emailVerified') === '1' && (
+        <EmailVerifiedNotice
+          continueToBiometric={params.get('startBiometric') === '1' && state !== 'complete' && !biometric.polling}
+          starting={starting}
+          onStart={beginVerification}
+        />
+      )}
 
       <StatusAlerts
         state={state}

@@ -1,0 +1,32 @@
+import { MailCheck, ScanFace } from 'lucide-react'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+
+/**
+ * Shown on /profile?emailVerified=1 after the e-mail link: level 2 is complete, and with
+ * startBiometric=1 the user continues to the biometric step with a click (a popup needs one).
+ */
+export function EmailVerifiedNotice({
+  continueToBiometric,
+  starting,
+  onStart,
+}: {
+  continueToBiometric: boolean
+  starting: boolean
+  onStart: () => void
+}) {
+  return (
+    <Alert variant="success" icon={<MailCheck className="size-5" aria-hidden />} title="Nivel 2 Completado">
+      <p>Tu correo electrónico quedó verificado.</p>
+      {continueToBiometric && (
+        <div className="mt-2 space-y-2">
+          <p>Continúa con la verificación biométrica para completar tu Perfil Seguro.</p>
+          <Button size="sm" onClick={onStart} disabled={starting}>
+            {starting ? <span className="loading loading-spinner loading-xs" /> : <ScanFace className="size-4" aria-hidden />}
+            Continuar con la verificación biométrica
+          </Button>
+        </div>
+      )}
+    </Alert>
+  )
+}
