@@ -1,11 +1,16 @@
 package api
 
 import (
+	"database/sql/driver"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
+	"syscall"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
@@ -73,6 +78,10 @@ func toAPIError(err error) *apiError {
 		}
 		return ae
 	}
+	if isUnavailable(err) {
+		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 30, Cause: err, Body: ErrorBody{
+			Message: "El servicio no está disponible en este momento. Intenta nuevamente en unos minutos."}}
+	}
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
 		return &apiError{Status: http.StatusRequestEntityTooLarge, Body: ErrorBody{Message: "La solicitud es demasiado grande."}, Cause: err}
@@ -108,4 +117,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// isUnavailable recognizes a dependency (Postgres, Redis) that cannot be reached: the request
+// may succeed later, so it is a 503, not a 500.
+func isUnavailable(err error) bool {
+	var opErr *net.OpError
+	return errors.As(err, &opErr) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "the database system is shutting down") ||
+		strings.Contains(err.Error(), "the database system is starting up")
 }
