@@ -26,7 +26,10 @@ export function VerifyCodeScreen() {
   if (!pendingUserId) return <Navigate to="/login" replace />
 
   const complete = loginCodeSchema.safeParse({ code }).success
-  const destination = readStorage(storageKeys.loginPhone) || readStorage(storageKeys.loginEmail)
+  // A phone gets the code by WhatsApp; an e-mail-only sign-in gets it at the address.
+  const loginPhone = readStorage(storageKeys.loginPhone)
+  const destination = loginPhone || readStorage(storageKeys.loginEmail)
+  const channel = loginPhone ? 'por WhatsApp' : 'por correo electrónico'
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault()
@@ -61,7 +64,7 @@ export function VerifyCodeScreen() {
       subtitle={
         destination ? (
           <>
-            Ingresa el código de 6 dígitos que enviamos por WhatsApp a <span className="font-semibold">{destination}</span>
+            Ingresa el código de 6 dígitos que enviamos {channel} a <span className="font-semibold">{destination}</span>
           </>
         ) : (
           'Ingresa el código de 6 dígitos que enviamos por WhatsApp'

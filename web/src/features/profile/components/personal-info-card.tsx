@@ -49,7 +49,7 @@ export function PersonalInfoCard({
           </Badge>
         </div>
         <dl className="divide-y divide-base-300">
-          <Row label="Nombre">{user.nombre}</Row>
+          <Row label="Nombre">{user.nombre || 'N/A'}</Row>
           <Row label="Correo electrónico">{user.email || 'N/A'}</Row>
           <Row label="Teléfono">{user.phoneNumber || 'N/A'}</Row>
           <Row label="ID de perfil">
