@@ -60,6 +60,7 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 		if err := s.checkCooldown(ctx, u.ID); err != nil {
 			return WidgetLoginResponse{}, err
 		}
+		req.Email, req.PhoneNumber = ownedDestinations(*u, req.Email, req.PhoneNumber)
 	}
 	token := secure.NewToken(32)
 	isNew := u == nil
