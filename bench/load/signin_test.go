@@ -1,0 +1,90 @@
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// BenchmarkSignInPipeline: 1,000 sign-ins at concurrency 50, each a POST /api/login whose code
+// goes through Redis and the worker to the (fake) WhatsApp API. Reports requests/s, the API's
+// p99 and the enqueue-to-provider latency p50/p99. Targets: API p99 < 50 ms, provider p99 < 250 ms.
+func BenchmarkSignInPipeline(b *testing.B) {
+	const total, concurrency = 1000, 50
+	r := newRig(b)
+	_, _, _ = r.seedUsers(b, total)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency}}
+	b.ResetTimer()
+	for range b.N {
+		var mu sync.Mutex
+		apiLat := make([]time.Duration, 0, total)
+		sentAt := make(map[string]time.Time, total)
+		errors := 0
+		jobs := make(chan int)
+		var wg sync.WaitGroup
+		start := time.Now()
+		for range concurrency {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := range jobs {
+					phone := fmt.Sprintf("+5230%08d", i)
+					body := fmt.Sprintf(`{"phoneNumber":"%s"}`, phone)
+					req, _ := http.NewRequest("POST", r.api.URL+"/api/login", bytes.NewBufferString(body))
+					req.Header.Set("Content-Type", "application/json")
+					req.Header.Set("Origin", r.api.URL)
+					t0 := time.Now()
+					res, err := client.Do(req)
+					d := time.Since(t0)
+					mu.Lock()
+					if err != nil || res.StatusCode != http.StatusOK {
+						errors++
+					} else {
+						apiLat = append(apiLat, d)
+						sentAt["521"+strings.TrimPrefix(phone, "+52")] = t0.Add(d)
+					}
+					mu.Unlock()
+					if res != nil {
+						res.Body.Close()
+					}
+				}
+			}()
+		}
+		for i := range total {
+			jobs <- i
+		}
+		close(jobs)
+		wg.Wait()
+		elapsed := time.Since(start)
+		require.Zero(b, errors, "every sign-in succeeds")
+
+		// Wait until every message reached the provider.
+		deadline := time.Now().Add(60 * time.Second)
+		var deliver []time.Duration
+		for {
+			deliver = deliver[:0]
+			for to, at := range sentAt {
+				if v, ok := r.received.Load(to); ok {
+					deliver = append(deliver, v.(time.Time).Sub(at))
+				}
+			}
+			if len(deliver) == len(sentAt) || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		require.Len(b, deliver, len(sentAt), "every code reached the provider")
+		apiLat = sortDurations(apiLat)
+		deliver = sortDurations(deliver)
+		b.ReportMetric(float64(total)/elapsed.Seconds(), "req/s")
+		b.ReportMetric(ms(percentile(apiLat, 0.99)), "api-p99-ms")
+		b.ReportMetric(ms(percentile(deliver, 0.50)), "provider-p50-ms")
+		b.ReportMetric(ms(percentile(deliver, 0.99)), "provider-p99-ms")
+	}
+}
