@@ -33,7 +33,7 @@ describe('/profile after the e-mail link', () => {
     vi.stubGlobal('open', open)
     renderRoute('/profile?emailVerified=1&startBiometric=1')
 
-    expect(await screen.findByText('Nivel 2 Completado')).toBeInTheDocument()
+    expect(await screen.findByText('Nivel 2 Completado', {}, { timeout: 5000 })).toBeInTheDocument()
     expect(screen.getByText('Email Verificado')).toBeInTheDocument()
     expect(open).not.toHaveBeenCalled()
     await userEvent.click(screen.getByRole('button', { name: 'Continuar con la verificación biométrica' }))
@@ -50,7 +50,7 @@ describe('/profile after the e-mail link', () => {
       'GET /api/auth/status': { json: {} },
     })
     renderRoute('/profile?emailVerified=1')
-    expect(await screen.findByText('Nivel 2 Completado')).toBeInTheDocument()
+    expect(await screen.findByText('Nivel 2 Completado', {}, { timeout: 5000 })).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Continuar con la verificación biométrica' })).not.toBeInTheDocument()
   })
 })

@@ -1,5 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { getVerificationStatus, isBiometricVerified } from '@/api/get-verification-status'
+import { useQueryClient } from '@tanstack/react-query'
+import { getVerificationStatus, isBiometricVerified, verificationStatusQueryOptions } from '@/api/get-verification-status'
+
+/** Provider decisions that end an attempt without verification: polling stops, the alerts explain. */
+const FAILED_STATUSES = ['Declined', 'Expired', 'Abandoned']
 
 /** Time between two biometric status checks (SPEC §9). */
 export const BIOMETRIC_POLL_MS = 5000
@@ -14,6 +18,7 @@ export const BIOMETRIC_MAX_POLLS = 60
  */
 export function useBiometricPolling(userId: string | null, onVerified: () => void, onGaveUp: () => void) {
   const [polling, setPolling] = useState(false)
+  const queryClient = useQueryClient()
   const callbacks = useRef({ onVerified, onGaveUp })
   callbacks.current = { onVerified, onGaveUp }
 
@@ -21,12 +26,12 @@ export function useBiometricPolling(userId: string | null, onVerified: () => voi
     if (!polling || !userId) return
     let attempts = 0
     let done = false
-    const finish = (outcome: 'verified' | 'gave-up') => {
+    const finish = (outcome: 'verified' | 'gave-up' | 'failed') => {
       done = true
       window.clearInterval(timer)
       setPolling(false)
       if (outcome === 'verified') callbacks.current.onVerified()
-      else callbacks.current.onGaveUp()
+      else if (outcome === 'gave-up') callbacks.current.onGaveUp()
     }
     const timer = window.setInterval(async () => {
       attempts += 1
@@ -34,8 +39,14 @@ export function useBiometricPolling(userId: string | null, onVerified: () => voi
       try {
         const status = await getVerificationStatus(userId)
         if (done) return
+        // Each poll refreshes the profile's status, so its alerts (e.g. 'Documento Rechazado') follow live.
+        queryClient.setQueryData(verificationStatusQueryOptions(userId).queryKey, status)
         if ((status.verificationLevel ?? 0) >= 3 && isBiometricVerified(status)) {
           finish('verified')
+          return
+        }
+        if (FAILED_STATUSES.includes(status.lastBiometricStatus ?? '')) {
+          finish('failed')
           return
         }
       } catch (err) {
@@ -47,7 +58,7 @@ export function useBiometricPolling(userId: string | null, onVerified: () => voi
       done = true
       window.clearInterval(timer)
     }
-  }, [polling, userId])
+  }, [polling, userId, queryClient])
 
   const start = useCallback(() => setPolling(true), [])
   return { polling, start }
