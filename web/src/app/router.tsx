@@ -1,5 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { MainLayout } from '@/components/layout/main-layout'
+import { AdminRoute } from './routes/admin'
+import { AdminLoginRoute } from './routes/admin-login'
 import { LandingRoute } from './routes/landing'
 import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
@@ -30,8 +32,8 @@ export const routes: RouteObject[] = [
       { path: '/accept-invitation', element: <PlaceholderRoute title="Aceptar invitación" /> },
       { path: '/verification-complete', element: <VerificationCompleteRoute /> },
       { path: '/integration', element: <PlaceholderRoute title="Widget de Validación Universal" /> },
-      { path: '/admin-login', element: <PlaceholderRoute title="Acceso de administrador" /> },
-      { path: '/admin', element: <PlaceholderRoute title="Panel de Administración" /> },
+      { path: '/admin-login', element: <AdminLoginRoute /> },
+      { path: '/admin', element: <AdminRoute /> },
       { path: '/success', element: <SuccessRoute /> },
       { path: '*', element: <NotFoundRoute /> },
     ],

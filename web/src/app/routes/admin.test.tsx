@@ -1,0 +1,258 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+
+// These tests type a lot; give them room on a busy 2-core machine.
+vi.setConfig({ testTimeout: 30_000 })
+import { mockApi, type MockHandler } from '@/testing/mock-api'
+import { renderRoute } from '@/testing/render-route'
+
+const users = [
+  { id: 1, nombre: 'Ana López', email: 'ana@casalista.mx', origen: 'CasaLista', vigencia: 1, id_validado: 'PS-1111-2222-33' },
+  { id: 2, nombre: 'Beto Ruiz', email: null, origen: 'invitación', inviterName: 'Ana López', vigencia: 5, id_validado: 'PS-4444-5555-66' },
+  { id: 3, nombre: 'Carla Gómez', email: 'carla@ventadirecta.mx', origen: 'VentaDirecta', vigencia: 10, id_validado: 'PS-7777-8888-99' },
+]
+
+function signIn(ageMs = 0) {
+  localStorage.setItem('adminAuthenticated', 'true')
+  localStorage.setItem('adminLoginTime', String(Date.now() - ageMs))
+}
+
+function api(extra: Record<string, MockHandler> = {}) {
+  return mockApi({ 'GET /api/users': { json: users }, 'GET /api/admin/partners': { json: [] }, ...extra })
+}
+
+describe('/admin guard', () => {
+  it('redirects to /admin-login without the flags', async () => {
+    const { calls } = api()
+    const { router } = renderRoute('/admin')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
+    expect(calls).toHaveLength(0)
+  })
+
+  it('clears the flags and redirects after 4 hours', async () => {
+    api()
+    signIn(4 * 60 * 60 * 1000 + 1000)
+    const { router } = renderRoute('/admin')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
+    expect(localStorage.getItem('adminAuthenticated')).toBeNull()
+    expect(localStorage.getItem('adminLoginTime')).toBeNull()
+  })
+
+  it('clears the flags and redirects when the server says 401', async () => {
+    api({ 'GET /api/users': { status: 401, json: { message: 'Inicia sesión como administrador para continuar.' } } })
+    signIn()
+    const { router } = renderRoute('/admin')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
+    expect(localStorage.getItem('adminAuthenticated')).toBeNull()
+  })
+})
+
+describe('/admin users table', () => {
+  it('shows the columns, N/A, por {inviter}, año/años and the monitoring link', async () => {
+    api()
+    signIn(60_000)
+    renderRoute('/admin')
+    expect(await screen.findByRole('heading', { name: 'Panel de Administración' })).toBeInTheDocument()
+    for (const name of ['Usuarios', 'Crear Usuario', 'Editar Usuario']) expect(screen.getByRole('tab', { name })).toBeInTheDocument()
+    expect(screen.getByRole('tab', { name: 'Editar Usuario' })).toBeDisabled()
+    const headers = screen.getAllByRole('columnheader').slice(0, 6).map((h) => h.textContent)
+    expect(headers).toEqual(['Nombre', 'Email', 'Origen', 'Vigencia', 'ID Validado', 'Acciones'])
+    expect(screen.getAllByRole('columnheader')[5]).toHaveClass('w-[100px]')
+    const rows = await screen.findAllByTestId('user-row')
+    expect(rows).toHaveLength(3)
+    expect(within(rows[0]).getByText('1 año')).toBeInTheDocument()
+    expect(within(rows[1]).getByText('N/A')).toBeInTheDocument()
+    expect(within(rows[1]).getByText('por Ana López')).toBeInTheDocument()
+    expect(within(rows[1]).getByText('5 años')).toBeInTheDocument()
+    expect(within(rows[2]).getByText('10 años')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: /Monitoreo de tareas/ })).toHaveAttribute('href', '/admin/monitoring')
+  })
+
+  it('filters on the client over nombre, id_validado, email and origen', async () => {
+    const { calls } = api()
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await screen.findAllByTestId('user-row')
+    const search = screen.getByPlaceholderText('Buscar usuarios...')
+    for (const [q, want] of [['ANA', 1], ['ps-7777', 1], ['casalista.mx', 1], ['venta', 1], ['INVIT', 1], ['a', 3], ['zzz', 0]] as const) {
+      await user.clear(search)
+      await user.type(search, q)
+      expect(screen.queryAllByTestId('user-row')).toHaveLength(want)
+    }
+    expect(screen.getByText('No se encontraron usuarios.')).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/api/users')).toHaveLength(1)
+  })
+
+  it('shows the load error with Reintentar, which refetches', async () => {
+    let fail = true
+    api({ 'GET /api/users': () => (fail ? { status: 500, text: 'boom' } : { json: users }) })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    expect(await screen.findByText('Error al cargar los usuarios')).toBeInTheDocument()
+    fail = false
+    await user.click(screen.getByRole('button', { name: 'Reintentar' }))
+    expect(await screen.findAllByTestId('user-row')).toHaveLength(3)
+  })
+})
+
+describe('/admin forms and dialog', () => {
+  it('validates, creates with a numeric vigencia, toasts the new ID and returns to the list', async () => {
+    const { calls } = api({
+      'POST /api/users': { status: 201, json: { ...users[0], id: 9, nombre: 'Nueva Persona', id_validado: 'PS-9999-0000-11' } },
+    })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await user.click(await screen.findByRole('tab', { name: 'Crear Usuario' }))
+    expect(screen.getByLabelText('Origen')).toHaveValue('Otro')
+    expect(screen.getByLabelText('Vigencia')).toHaveValue('1')
+    expect(within(screen.getByLabelText('Vigencia')).getAllByRole('option').map((o) => o.textContent)).toEqual(['1 año', '5 años', '10 años'])
+    expect(within(screen.getByLabelText('Origen')).getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'CasaLista', 'VentaDirecta', 'Broker', 'Otro',
+    ])
+    await user.type(screen.getByLabelText('Nombre'), 'Al')
+    await user.type(screen.getByLabelText('Email'), 'mal@')
+    await user.click(screen.getByRole('button', { name: 'Crear Usuario' }))
+    expect(await screen.findByText('El nombre debe tener al menos 3 caracteres')).toBeInTheDocument()
+    expect(screen.getByText('Email inválido')).toBeInTheDocument()
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
+
+    await user.clear(screen.getByLabelText('Nombre'))
+    await user.type(screen.getByLabelText('Nombre'), 'Nueva Persona')
+    await user.clear(screen.getByLabelText('Email'))
+    await user.selectOptions(screen.getByLabelText('Origen'), 'Broker')
+    await user.selectOptions(screen.getByLabelText('Vigencia'), '5')
+    await user.click(screen.getByRole('button', { name: 'Crear Usuario' }))
+    expect(await screen.findByText('Usuario creado')).toBeInTheDocument()
+    expect(screen.getByText('ID Validado: PS-9999-0000-11')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ nombre: 'Nueva Persona', email: '', origen: 'Broker', vigencia: 5 })
+    expect(screen.getByRole('tab', { name: 'Usuarios' })).toHaveAttribute('aria-selected', 'true')
+    await waitFor(() => expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/users')).toHaveLength(2))
+  })
+
+  it('edits: loads the user, resets the form, saves and toasts', async () => {
+    const { calls } = api({
+      'GET /api/users/2': { json: users[1] },
+      'PUT /api/users/2': { json: { ...users[1], nombre: 'Beto Ruiz Díaz' } },
+    })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await user.click(await screen.findByRole('button', { name: 'Editar Beto Ruiz' }))
+    expect(screen.getByRole('tab', { name: 'Editar Usuario' })).toHaveAttribute('aria-selected', 'true')
+    await waitFor(() => expect(screen.getByLabelText('Nombre')).toHaveValue('Beto Ruiz'))
+    expect(screen.getByLabelText('Origen')).toHaveValue('invitación')
+    expect(screen.getByLabelText('Vigencia')).toHaveValue('5')
+    await user.type(screen.getByLabelText('Nombre'), ' Díaz')
+    await user.click(screen.getByRole('button', { name: 'Guardar Cambios' }))
+    expect(await screen.findByText('Usuario actualizado')).toBeInTheDocument()
+    expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ nombre: 'Beto Ruiz Díaz', email: '', origen: 'invitación', vigencia: 5 })
+    expect(screen.getByRole('tab', { name: 'Usuarios' })).toHaveAttribute('aria-selected', 'true')
+  })
+
+  it('shows the save failure as an Error toast with the server text', async () => {
+    api({ 'POST /api/users': { status: 409, json: { message: 'Ya existe un usuario con ese email' } } })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await user.click(await screen.findByRole('tab', { name: 'Crear Usuario' }))
+    await user.type(screen.getByLabelText('Nombre'), 'Ana Dos')
+    await user.click(screen.getByRole('button', { name: 'Crear Usuario' }))
+    const toast = await screen.findByTestId('toast')
+    expect(toast).toHaveTextContent('Error')
+    expect(toast).toHaveTextContent('Ya existe un usuario con ese email')
+    expect(screen.getByRole('tab', { name: 'Crear Usuario' })).toHaveAttribute('aria-selected', 'true')
+  })
+
+  it('confirms deletion in the dialog: Cancelar keeps the user, Eliminar deletes and toasts', async () => {
+    const { calls } = api({ 'DELETE /api/users/3': { json: { success: true } } })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await user.click(await screen.findByRole('button', { name: 'Eliminar Carla Gómez' }))
+    expect(await screen.findByText('¿Estás seguro?')).toBeVisible()
+    expect(
+      screen.getByText('Esta acción no se puede deshacer. Se eliminará permanentemente este usuario y su información de validación.'),
+    ).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Cancelar' }))
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false)
+
+    await user.click(screen.getByRole('button', { name: 'Eliminar Carla Gómez' }))
+    await user.click(screen.getByRole('button', { name: 'Eliminar' }))
+    expect(await screen.findByText('Usuario eliminado')).toBeInTheDocument()
+    expect(screen.getByText('El usuario ha sido eliminado correctamente')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual(['/api/users/3'])
+  })
+
+  it('shows Error al eliminar when the deletion fails', async () => {
+    api({ 'DELETE /api/users/3': { status: 500, json: { message: 'Ocurrió un error interno. Intenta nuevamente.' } } })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await user.click(await screen.findByRole('button', { name: 'Eliminar Carla Gómez' }))
+    await user.click(screen.getByRole('button', { name: 'Eliminar' }))
+    const toast = await screen.findByTestId('toast')
+    expect(toast).toHaveTextContent('Error al eliminar')
+    expect(toast).toHaveTextContent('Ocurrió un error interno. Intenta nuevamente.')
+  })
+
+  it('Cerrar Sesión removes the flags, revokes the server session and goes to /admin-login', async () => {
+    const { calls } = api({ 'POST /api/admin/logout': { json: { success: true } } })
+    signIn()
+    const user = userEvent.setup()
+    const { router } = renderRoute('/admin')
+    await user.click(await screen.findByRole('button', { name: 'Cerrar Sesión' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
+    expect(localStorage.getItem('adminAuthenticated')).toBeNull()
+    expect(localStorage.getItem('adminLoginTime')).toBeNull()
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/admin/logout')).toBe(true)
+  })
+})
+
+describe('/admin partners', () => {
+  it('creates a partner with the spec rules and lists, deactivates and deletes', async () => {
+    let list = [] as unknown[]
+    const partner = {
+      id: 4, keyId: 'pk_0123456789abcdef01234567', partnerName: 'CasaLista', domain: 'https://casalista.mx', isActive: true,
+      permissions: ['widget_auth'], requestsCount: 0, createdAt: '2026-01-01T00:00:00Z',
+    }
+    const { calls } = api({
+      'GET /api/admin/partners': () => ({ json: list }),
+      'POST /api/admin/partners': () => {
+        list = [partner]
+        return { status: 201, json: partner }
+      },
+      'POST /api/admin/partners/4/deactivate': () => {
+        list = [{ ...partner, isActive: false }]
+        return { json: list[0] }
+      },
+      'DELETE /api/admin/partners/4': () => {
+        list = []
+        return { json: { success: true } }
+      },
+    })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    expect(await screen.findByText('No hay socios registrados.')).toBeInTheDocument()
+    await user.type(screen.getByLabelText('Dominio'), 'ab')
+    await user.click(screen.getByRole('button', { name: 'Crear Socio' }))
+    expect(await screen.findByText('El dominio es requerido')).toBeInTheDocument()
+    await user.type(screen.getByLabelText('Nombre del socio'), 'CasaLista')
+    await user.type(screen.getByLabelText('Dominio'), 'casalista.mx')
+    await user.click(screen.getByRole('button', { name: 'Crear Socio' }))
+    const row = await screen.findByTestId('partner-row')
+    expect(row).toHaveTextContent('https://casalista.mx')
+    expect(row).toHaveTextContent('widget_auth')
+    expect(calls.find((c) => c.path === '/api/admin/partners' && c.method === 'POST')?.body).toEqual({
+      partnerName: 'CasaLista', domain: 'abcasalista.mx',
+    })
+    await user.click(screen.getByRole('button', { name: 'Desactivar CasaLista' }))
+    expect(await within(await screen.findByTestId('partner-row')).findByText('Inactivo')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Eliminar CasaLista' }))
+    expect(await screen.findByText('No hay socios registrados.')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,56 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiFetch, apiRequest } from '@/lib/api-client'
+
+// The partner (api_keys) calls of the admin panel; one small module because
+// the four calls share one key and one type.
+
+/** A widget partner. */
+export type Partner = {
+  id: number
+  keyId: string
+  partnerName: string
+  domain: string
+  isActive: boolean
+  permissions: string[]
+  requestsCount: number
+  lastUsedAt?: string | null
+  createdAt: string
+  createdBy?: string | null
+  notes?: string | null
+}
+
+/** The partner creation payload (SPEC §5). */
+export type PartnerInput = { partnerName: string; domain: string; createdBy?: string; notes?: string }
+
+/** Query options owning the partners key. */
+export const partnersQueryOptions = queryOptions({
+  queryKey: ['/api/admin/partners'],
+  queryFn: () => apiRequest<Partner[]>('GET', '/api/admin/partners'),
+})
+
+/** The partners list. */
+export function usePartners() {
+  return useQuery(partnersQueryOptions)
+}
+
+/** Creates, deactivates or deletes a partner, then refetches the list. */
+export function usePartnerMutations() {
+  const client = useQueryClient()
+  const onSuccess = () => client.invalidateQueries({ queryKey: partnersQueryOptions.queryKey })
+  return {
+    create: useMutation({
+      mutationFn: (input: PartnerInput) => apiRequest<Partner>('POST', '/api/admin/partners', input),
+      onSuccess,
+    }),
+    deactivate: useMutation({
+      mutationFn: (id: number) => apiRequest<Partner>('POST', `/api/admin/partners/${id}/deactivate`),
+      onSuccess,
+    }),
+    remove: useMutation({
+      mutationFn: async (id: number) => {
+        await apiFetch('DELETE', `/api/admin/partners/${id}`)
+      },
+      onSuccess,
+    }),
+  }
+}

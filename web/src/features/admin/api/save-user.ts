@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import type { AdminUser } from './get-users'
+import { usersQueryOptions } from './get-users'
+
+/** The admin user payload of SPEC §7: vigencia is a number. */
+export type AdminUserInput = { nombre: string; email: string; origen: string; vigencia: number }
+
+/** POST /api/users: creates a validated user; the answer carries id_validado. */
+export function createUser(input: AdminUserInput): Promise<AdminUser> {
+  return apiRequest<AdminUser>('POST', '/api/users', input)
+}
+
+/** PUT /api/users/{id}. */
+export function updateUser(id: number, input: AdminUserInput): Promise<AdminUser> {
+  return apiRequest<AdminUser>('PUT', `/api/users/${id}`, input)
+}
+
+/** Creates (id null) or updates a user, then refetches the list (SPEC §7). */
+export function useSaveUser() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number | null; input: AdminUserInput }) =>
+      id === null ? createUser(input) : updateUser(id, input),
+    onSuccess: () => client.invalidateQueries({ queryKey: usersQueryOptions.queryKey }),
+  })
+}

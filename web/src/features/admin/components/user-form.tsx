@@ -1,0 +1,107 @@
+import { useEffect } from 'react'
+import { useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { Button } from '@/components/ui/button'
+import { Field, Input } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toast'
+import { serverMessage } from '@/lib/api-client'
+import { useAdminUser } from '../api/get-admin-user'
+import { useSaveUser } from '../api/save-user'
+import { ADMIN_ORIGINS, adminUserSchema, INVITATION_ORIGIN, NEW_USER_DEFAULTS, VIGENCIA_OPTIONS, type AdminUserValues } from '../schemas'
+import { useAdminUnauthorized } from './use-admin-unauthorized'
+
+/** The create/edit form of the admin panel; userId null creates. Calls onDone after save or cancel. */
+export function UserForm({ userId, onDone }: { userId: number | null; onDone: () => void }) {
+  const { toast } = useToast()
+  const save = useSaveUser()
+  const existing = useAdminUser(userId)
+  const onUnauthorized = useAdminUnauthorized()
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<AdminUserValues>({ resolver: zodResolver(adminUserSchema), defaultValues: NEW_USER_DEFAULTS })
+
+  // SPEC §4: the edit form loads the user and resets its fields from the response.
+  useEffect(() => {
+    if (userId === null) {
+      reset(NEW_USER_DEFAULTS)
+      return
+    }
+    const u = existing.data
+    if (u) {
+      reset({ nombre: u.nombre, email: u.email ?? '', origen: u.origen, vigencia: String(u.vigencia) as AdminUserValues['vigencia'] })
+    }
+  }, [userId, existing.data, reset])
+
+  useEffect(() => {
+    if (existing.error) onUnauthorized(existing.error)
+  }, [existing.error, onUnauthorized])
+
+  const onSubmit = async (values: AdminUserValues) => {
+    try {
+      const saved = await save.mutateAsync({
+        id: userId,
+        input: { nombre: values.nombre, email: values.email, origen: values.origen, vigencia: Number(values.vigencia) },
+      })
+      if (userId === null) {
+        toast({ title: 'Usuario creado', description: `ID Validado: ${saved.id_validado}` })
+      } else {
+        toast({ title: 'Usuario actualizado', description: 'Los datos del usuario se guardaron correctamente' })
+      }
+      onDone()
+    } catch (err) {
+      if (onUnauthorized(err)) return
+      toast({ title: 'Error', description: serverMessage(err, err instanceof Error ? err.message : 'Error'), variant: 'destructive' })
+    }
+  }
+
+  if (userId !== null && existing.isPending) {
+    return (
+      <div className="flex justify-center py-10">
+        <span className="loading loading-spinner loading-md text-primary" role="status" aria-label="Cargando usuario" />
+      </div>
+    )
+  }
+
+  const showInvitation = existing.data?.origen === INVITATION_ORIGIN
+  return (
+    <form className="max-w-xl space-y-4" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <Field label="Nombre" htmlFor="admin-nombre" error={errors.nombre?.message}>
+        <Input id="admin-nombre" placeholder="Nombre completo" invalid={!!errors.nombre} {...register('nombre')} />
+      </Field>
+      <Field label="Email" htmlFor="admin-email" error={errors.email?.message}>
+        <Input id="admin-email" type="email" placeholder="correo@ejemplo.com" invalid={!!errors.email} {...register('email')} />
+      </Field>
+      <Field label="Origen" htmlFor="admin-origen" error={errors.origen?.message}>
+        <select id="admin-origen" className="select w-full" aria-invalid={!!errors.origen || undefined} {...register('origen')}>
+          {ADMIN_ORIGINS.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+          {showInvitation && <option value={INVITATION_ORIGIN}>{INVITATION_ORIGIN}</option>}
+        </select>
+      </Field>
+      <Field label="Vigencia" htmlFor="admin-vigencia" error={errors.vigencia?.message}>
+        <select id="admin-vigencia" className="select w-full" aria-invalid={!!errors.vigencia || undefined} {...register('vigencia')}>
+          {VIGENCIA_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className="flex gap-2 pt-2">
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending && <span className="loading loading-spinner loading-sm" />}
+          {userId === null ? 'Crear Usuario' : 'Guardar Cambios'}
+        </Button>
+        <Button variant="outline" onClick={onDone} disabled={save.isPending}>
+          Cancelar
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,123 @@
+import { useEffect, useMemo, useState } from 'react'
+import { Pencil, RefreshCw, Search, Trash2 } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Input } from '@/components/ui/input'
+import { useUsers, type AdminUser } from '../api/get-users'
+import { INVITATION_ORIGIN } from '../schemas'
+import { useAdminUnauthorized } from './use-admin-unauthorized'
+
+/** SPEC §5: case-insensitive substring over nombre, id_validado, email (when present) and origen. */
+export function filterUsers(users: AdminUser[], query: string): AdminUser[] {
+  const q = query.trim().toLowerCase()
+  if (!q) return users
+  return users.filter((u) =>
+    [u.nombre, u.id_validado, u.email ?? '', u.origen].some((field) => (field ?? '').toLowerCase().includes(q)),
+  )
+}
+
+/** 'año' for 1, otherwise 'años' (SPEC §2). */
+export function vigenciaLabel(vigencia: number): string {
+  return `${vigencia} ${vigencia === 1 ? 'año' : 'años'}`
+}
+
+/** The users table of the admin panel (SPEC §2). */
+export function UsersTable({ onEdit, onDelete }: { onEdit: (id: number) => void; onDelete: (id: number) => void }) {
+  const users = useUsers()
+  const onUnauthorized = useAdminUnauthorized()
+  const [query, setQuery] = useState('')
+  const shown = useMemo(() => filterUsers(users.data ?? [], query), [users.data, query])
+
+  useEffect(() => {
+    if (users.error) onUnauthorized(users.error)
+  }, [users.error, onUnauthorized])
+
+  return (
+    <div className="space-y-4">
+      <div className="flex items-center gap-2">
+        <label className="input w-full max-w-md">
+          <Search className="size-4 opacity-60" aria-hidden />
+          <Input
+            type="search"
+            className="input-ghost grow border-0 p-0 focus:outline-none"
+            placeholder="Buscar usuarios..."
+            aria-label="Buscar usuarios"
+            value={query}
+            onChange={(e) => setQuery(e.target.value)}
+          />
+        </label>
+        <Button variant="outline" size="icon" onClick={() => users.refetch()} aria-label="Actualizar lista" title="Actualizar">
+          <RefreshCw className={users.isFetching ? 'size-4 animate-spin' : 'size-4'} aria-hidden />
+        </Button>
+      </div>
+      <div className="overflow-x-auto rounded-box border border-base-300">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Nombre</th>
+              <th>Email</th>
+              <th>Origen</th>
+              <th>Vigencia</th>
+              <th>ID Validado</th>
+              <th className="w-[100px]">Acciones</th>
+            </tr>
+          </thead>
+          <tbody>
+            {users.isPending ? (
+              <tr>
+                <td colSpan={6} className="py-10 text-center">
+                  <span className="loading loading-spinner loading-md text-primary" role="status" aria-label="Cargando usuarios" />
+                </td>
+              </tr>
+            ) : users.isError ? (
+              <tr>
+                <td colSpan={6} className="py-10 text-center">
+                  <p className="text-error">Error al cargar los usuarios</p>
+                  <Button variant="outline" size="sm" className="mt-3" onClick={() => users.refetch()}>
+                    Reintentar
+                  </Button>
+                </td>
+              </tr>
+            ) : shown.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="py-10 text-center text-base-content/70">
+                  No se encontraron usuarios.
+                </td>
+              </tr>
+            ) : (
+              shown.map((u) => (
+                <tr key={u.id} data-testid="user-row">
+                  <td className="font-medium">{u.nombre}</td>
+                  <td>{u.email || 'N/A'}</td>
+                  <td>
+                    <div>{u.origen}</div>
+                    {u.origen === INVITATION_ORIGIN && u.inviterName && (
+                      <div className="text-xs text-base-content/60">por {u.inviterName}</div>
+                    )}
+                  </td>
+                  <td className="whitespace-nowrap">{vigenciaLabel(u.vigencia)}</td>
+                  <td className="font-mono text-sm whitespace-nowrap">{u.id_validado}</td>
+                  <td className="w-[100px]">
+                    <div className="flex gap-1">
+                      <Button variant="ghost" size="icon" className="btn-sm" onClick={() => onEdit(u.id)} aria-label={`Editar ${u.nombre}`}>
+                        <Pencil className="size-4" aria-hidden />
+                      </Button>
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="btn-sm text-error"
+                        onClick={() => onDelete(u.id)}
+                        aria-label={`Eliminar ${u.nombre}`}
+                      >
+                        <Trash2 className="size-4" aria-hidden />
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  )
+}
