@@ -2,6 +2,7 @@ import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { MainLayout } from '@/components/layout/main-layout'
 import { AdminRoute } from './routes/admin'
 import { AdminLoginRoute } from './routes/admin-login'
+import { IntegrationRoute } from './routes/integration'
 import { LandingRoute } from './routes/landing'
 import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
@@ -31,7 +32,7 @@ export const routes: RouteObject[] = [
       { path: '/invitations', element: <PlaceholderRoute title="Invitaciones" /> },
       { path: '/accept-invitation', element: <PlaceholderRoute title="Aceptar invitación" /> },
       { path: '/verification-complete', element: <VerificationCompleteRoute /> },
-      { path: '/integration', element: <PlaceholderRoute title="Widget de Validación Universal" /> },
+      { path: '/integration', element: <IntegrationRoute /> },
       { path: '/admin-login', element: <AdminLoginRoute /> },
       { path: '/admin', element: <AdminRoute /> },
       { path: '/success', element: <SuccessRoute /> },

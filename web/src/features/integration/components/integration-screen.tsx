@@ -1,0 +1,82 @@
+import { useRef, useState, type KeyboardEvent } from 'react'
+import { Code2, ShieldCheck } from 'lucide-react'
+import { cn } from '@/lib/cn'
+import { integrationTabs, type IntegrationTabId } from '../content'
+import { EndpointsTab } from './endpoints-tab'
+import { ExamplesTab } from './examples-tab'
+import { GuideTab } from './guide-tab'
+import { OverviewTab } from './overview-tab'
+
+/** The widget documentation (SPEC §2 'Integration documentation'); samples use this site's origin. */
+export function IntegrationScreen({ apiBase = window.location.origin }: { apiBase?: string }) {
+  const [active, setActive] = useState<IntegrationTabId>('resumen')
+  const tabRefs = useRef<Partial<Record<IntegrationTabId, HTMLButtonElement | null>>>({})
+
+  // Arrow keys move between tabs (WAI-ARIA tabs pattern).
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
+    if (!step) return
+    e.preventDefault()
+    const i = integrationTabs.findIndex((t) => t.id === active)
+    const next = integrationTabs[(i + step + integrationTabs.length) % integrationTabs.length].id
+    setActive(next)
+    tabRefs.current[next]?.focus()
+  }
+
+  return (
+    <div>
+      <section className="relative overflow-hidden bg-gradient-to-b from-primary/10 via-base-100 to-base-100">
+        <div className="pointer-events-none absolute -right-24 -top-10 size-80 rounded-full bg-primary/10 blur-3xl" />
+        <div className="relative mx-auto max-w-6xl px-4 py-14 text-center lg:py-20">
+          <span className="badge badge-primary badge-soft gap-1.5 py-3">
+            <Code2 className="size-4" aria-hidden />
+            Documentación para desarrolladores
+          </span>
+          <h1 className="mt-5 text-4xl font-extrabold tracking-tight sm:text-5xl">Widget de Validación Universal</h1>
+          <p className="mx-auto mt-4 max-w-2xl text-lg text-base-content/70">
+            Integra la validación de identidad de Perfil Seguro en tu plataforma inmobiliaria: código por SMS, validación
+            biométrica, pase digital y QR, con tres llamadas a nuestra API.
+          </p>
+          <p className="mt-5 inline-flex items-center gap-2 text-sm text-base-content/60">
+            <ShieldCheck className="size-4 text-primary" aria-hidden />
+            Solo para dominios autorizados
+          </p>
+        </div>
+      </section>
+
+      <div className="mx-auto max-w-6xl px-4 pb-16">
+        <div
+          role="tablist"
+          aria-label="Secciones de la documentación"
+          className="tabs tabs-box mb-8 w-full flex-nowrap overflow-x-auto sm:w-fit"
+          onKeyDown={onKeyDown}
+        >
+          {integrationTabs.map((tab) => (
+            <button
+              key={tab.id}
+              ref={(el) => {
+                tabRefs.current[tab.id] = el
+              }}
+              type="button"
+              role="tab"
+              id={`tab-${tab.id}`}
+              aria-selected={active === tab.id}
+              aria-controls={`panel-${tab.id}`}
+              tabIndex={active === tab.id ? 0 : -1}
+              className={cn('tab grow whitespace-nowrap sm:grow-0 sm:px-6', active === tab.id && 'tab-active')}
+              onClick={() => setActive(tab.id)}
+            >
+              {tab.label}
+            </button>
+          ))}
+        </div>
+        <div role="tabpanel" id={`panel-${active}`} aria-labelledby={`tab-${active}`}>
+          {active === 'resumen' && <OverviewTab />}
+          {active === 'endpoints' && <EndpointsTab apiBase={apiBase} />}
+          {active === 'ejemplos' && <ExamplesTab apiBase={apiBase} />}
+          {active === 'guia' && <GuideTab />}
+        </div>
+      </div>
+    </div>
+  )
+}
