@@ -27,17 +27,22 @@ type PassesDeps struct {
 const DefaultPassBuildWait = 4 * time.Second
 
 // passesArea is the state of the passes routes.
-type passesArea struct{ buildWait time.Duration }
+type passesArea struct {
+	buildWait time.Duration
+	lookups   *lookupRecorder // verify:log batching
+}
 
 func (s *Server) mountPasses(d PassesDeps) {
-	a := passesArea{buildWait: d.BuildWait}
+	a := passesArea{buildWait: d.BuildWait, lookups: newLookupRecorder(s.queue, s.logger)}
 	if a.buildWait <= 0 {
 		a.buildWait = DefaultPassBuildWait
 	}
 	mux := s.f.Mux
 	// The mux cannot match a suffix after a wildcard: the handler checks ".png" itself.
 	mux.HandleFunc("GET /api/qr/{file}", s.handleQR)
-	mux.HandleFunc("GET /api/verify/{profileId}", s.handleVerify)
+	mux.HandleFunc("GET /api/verify/{profileId}", func(w http.ResponseWriter, r *http.Request) {
+		s.handleVerify(w, r, a.lookups)
+	})
 	mux.HandleFunc("GET /api/wallet/apple/{userId}", func(w http.ResponseWriter, r *http.Request) {
 		s.handleApplePass(w, r, a)
 	})

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -163,9 +162,9 @@ func MaskEmail(email string) string {
 	return string(first) + "•••" + email[at:]
 }
 
-// handleVerify serves GET /api/verify/{profileId}: one indexed query, and the lookup is recorded
-// by the verify:log job after the answer has been sent (no database write on the response path).
-func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
+// handleVerify serves GET /api/verify/{profileId}: one indexed query; the lookup is recorded in
+// verification_logs by the verify:log job (no database write on the response path).
+func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *lookupRecorder) {
 	profileID := r.PathValue("profileId")
 	if !perfilseguro.ValidProfileID(profileID) {
 		writeError(w, r, errBadProfileID)
@@ -173,7 +172,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	p, err := s.store.PublicProfileByID(r.Context(), profileID)
-	entry := jobs.VerifyLogPayload{IDValidado: profileID, ScannedAt: now.UTC(), IP: clientIP(r),
+	entry := jobs.VerifyLogEntry{RequestID: newLookupID(), IDValidado: profileID, ScannedAt: now.UTC(), IP: clientIP(r),
 		UserAgent: truncate(r.UserAgent(), 512), AccessType: jobs.AccessPublicPage,
 		HTTPRequestID: requestID(r.Context())}
 	switch {
@@ -194,13 +193,10 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request) {
 		}
 		writeSizedJSON(w, r, res)
 	}
-	// The answer is complete: send it before talking to Redis.
-	_ = http.NewResponseController(w).Flush()
-	s.recordLookup(r.Context(), entry)
+	lookups.record(entry)
 }
 
-// writeSizedJSON writes a 200 JSON body with its Content-Length, so a flush completes the response
-// for the client even while the handler goes on.
+// writeSizedJSON writes a 200 JSON body with its Content-Length.
 func writeSizedJSON(w http.ResponseWriter, r *http.Request, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -214,19 +210,6 @@ func writeSizedJSON(w http.ResponseWriter, r *http.Request, v any) {
 	h.Set("Content-Length", strconv.Itoa(len(b)))
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
-}
-
-// recordLookup enqueues the verify:log job; a failure is logged with the lookup so it is not lost.
-func (s *Server) recordLookup(ctx context.Context, entry jobs.VerifyLogPayload) {
-	entry.RequestID = newLookupID()
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
-	defer cancel()
-	task, err := jobs.NewVerifyLogTask(entry)
-	if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
-		s.logger.WarnContext(ctx, "verification lookup not queued for verification_logs", "error", err,
-			"lookup_id", entry.RequestID, "id_validado", entry.IDValidado, "granted", entry.Granted,
-			"reason", entry.Reason, "ip", entry.IP, "scanned_at", entry.ScannedAt)
-	}
 }
 
 // newLookupID is a server-made unique id (a client's X-Request-Id could repeat and hide lookups).

@@ -224,13 +224,22 @@ func TestPublicVerificationIsLoggedByTheJobNotInline(t *testing.T) {
 	require.Equal(t, 0, count(), "the response path writes nothing")
 
 	var tasks []*asynq.TaskInfo
-	require.Eventually(t, func() bool { tasks = e.pendingTasks(t, jobs.QueueLow); return len(tasks) == 2 },
+	entries := func() int {
+		n := 0
+		for _, task := range tasks {
+			var p jobs.VerifyLogPayload
+			require.NoError(t, json.Unmarshal(task.Payload, &p))
+			n += len(p.Entries)
+		}
+		return n
+	}
+	require.Eventually(t, func() bool { tasks = e.pendingTasks(t, jobs.QueueLow); return entries() == 2 },
 		5*time.Second, 20*time.Millisecond)
 	w := e.worker(t)
 	for _, task := range tasks {
 		require.Equal(t, jobs.TypeVerifyLog, task.Type)
 		require.Equal(t, jobs.TypeVerifyLog+":", task.ID[:len(jobs.TypeVerifyLog)+1])
-		// Twice: a retried task writes one row.
+		// Twice: a retried task writes each row once.
 		for range 2 {
 			require.NoError(t, w.Handler().ProcessTask(context.Background(), asynq.NewTask(task.Type, task.Payload)))
 		}

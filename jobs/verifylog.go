@@ -16,9 +16,9 @@ const (
 	AccessPublicPage = "public_page" // GET /api/verify/{profileId}
 )
 
-// VerifyLogPayload is one lookup as the API saw it. RequestID is unique per lookup: it is the
-// TaskID and verification_logs.request_id, so a retried or duplicated task writes one row.
-type VerifyLogPayload struct {
+// VerifyLogEntry is one lookup as the API saw it. RequestID is unique per lookup and becomes
+// verification_logs.request_id, so a retried or duplicated task writes each row once.
+type VerifyLogEntry struct {
 	RequestID  string    `json:"requestId"`
 	UserID     *int64    `json:"userId,omitempty"` // nil when no profile matched
 	IDValidado string    `json:"idValidado"`
@@ -32,16 +32,30 @@ type VerifyLogPayload struct {
 	HTTPRequestID string `json:"httpRequestId,omitempty"`
 }
 
-// NewVerifyLogTask builds the logging job on the low queue, deduplicated by RequestID.
-func NewVerifyLogTask(p VerifyLogPayload) (*asynq.Task, error) {
-	if p.RequestID == "" {
-		return nil, errors.New("verify log: missing request id")
+// VerifyLogPayload carries the lookups the API gathered while the previous task was being
+// queued (one Redis write for many lookups under load; usually one entry).
+type VerifyLogPayload struct {
+	Entries []VerifyLogEntry `json:"entries"`
+}
+
+// MaxVerifyLogBatch caps the lookups of one task.
+const MaxVerifyLogBatch = 200
+
+// NewVerifyLogTask builds the logging job on the low queue; its TaskID is the first lookup's id.
+func NewVerifyLogTask(entries ...VerifyLogEntry) (*asynq.Task, error) {
+	if len(entries) == 0 || len(entries) > MaxVerifyLogBatch {
+		return nil, errors.New("verify log: 1 to MaxVerifyLogBatch entries")
 	}
-	b, err := json.Marshal(p)
+	for _, e := range entries {
+		if e.RequestID == "" {
+			return nil, errors.New("verify log: missing request id")
+		}
+	}
+	b, err := json.Marshal(VerifyLogPayload{Entries: entries})
 	if err != nil {
 		return nil, err
 	}
 	return asynq.NewTask(TypeVerifyLog, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(20), asynq.Timeout(30*time.Second),
-		asynq.TaskID(TypeVerifyLog+":"+p.RequestID)), nil
+		asynq.TaskID(TypeVerifyLog+":"+entries[0].RequestID)), nil
 }

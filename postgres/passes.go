@@ -3,9 +3,13 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // Wallet pass kinds (wallet_passes.kind).
@@ -39,21 +43,46 @@ type PublicProfile struct {
 // HasSession reports whether the profile has any biometric session.
 func (p PublicProfile) HasSession() bool { return p.SessionAt != nil }
 
+// publicProfileQuery reads a profile and its latest verification session.
+const publicProfileQuery = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.id_validado,
+	u.verification_level, u.biometric_verified, u.fecha_validacion, u.vigencia,
+	vs.session_id, vs.environment, COALESCE(vs.completed_at, vs.updated_at) AS session_at,
+	vs.overall_score::float8 AS overall_score, vs.face_match_score::float8 AS face_match_score,
+	vs.document_score::float8 AS document_score, vs.liveness_score::float8 AS liveness_score
+	FROM users u
+	LEFT JOIN LATERAL (SELECT session_id, environment, completed_at, updated_at, overall_score,
+		face_match_score, document_score, liveness_score
+		FROM verification_sessions WHERE user_id = u.id ORDER BY created_at DESC LIMIT 1) vs ON true
+	WHERE u.id_validado = $1`
+
+// publicProfileStmts holds the prepared public-profile query per connection pool: planning the
+// join costs more than running it, and the public page is the hottest read.
+var publicProfileStmts sync.Map // *sqlx.DB → *sqlx.Stmt
+
+func (s *Store) publicProfileStmt(ctx context.Context) (*sqlx.Stmt, error) {
+	if st, ok := publicProfileStmts.Load(s.DB); ok {
+		return st.(*sqlx.Stmt), nil
+	}
+	st, err := s.DB.PreparexContext(ctx, publicProfileQuery)
+	if err != nil {
+		return nil, fmt.Errorf("prepare public profile: %w", err)
+	}
+	if prev, loaded := publicProfileStmts.LoadOrStore(s.DB, st); loaded {
+		st.Close()
+		return prev.(*sqlx.Stmt), nil
+	}
+	return st, nil
+}
+
 // PublicProfileByID reads a profile and its latest verification session in one indexed query
 // (users.id_validado unique index, verification_sessions (user_id, created_at DESC) index).
 func (s *Store) PublicProfileByID(ctx context.Context, profileID string) (PublicProfile, error) {
-	const q = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.id_validado, u.verification_level,
-		u.biometric_verified, u.fecha_validacion, u.vigencia,
-		vs.session_id, vs.environment, COALESCE(vs.completed_at, vs.updated_at) AS session_at,
-		vs.overall_score::float8 AS overall_score, vs.face_match_score::float8 AS face_match_score,
-		vs.document_score::float8 AS document_score, vs.liveness_score::float8 AS liveness_score
-		FROM users u
-		LEFT JOIN LATERAL (SELECT session_id, environment, completed_at, updated_at, overall_score,
-			face_match_score, document_score, liveness_score
-			FROM verification_sessions WHERE user_id = u.id ORDER BY created_at DESC, id DESC LIMIT 1) vs ON true
-		WHERE u.id_validado = $1`
 	var p PublicProfile
-	if err := s.DB.GetContext(ctx, &p, q, profileID); err != nil {
+	st, err := s.publicProfileStmt(ctx)
+	if err != nil {
+		return p, err
+	}
+	if err := st.GetContext(ctx, &p, profileID); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return p, ErrUserNotFound
 		}
@@ -76,24 +105,44 @@ type VerificationLog struct {
 	AdditionalData []byte // JSON or nil
 }
 
-// InsertVerificationLog records a lookup once per RequestID; it reports whether a row was written.
-// A user deleted since the lookup is recorded without its id.
-func (s *Store) InsertVerificationLog(ctx context.Context, l VerificationLog) (bool, error) {
+// InsertVerificationLogs records lookups in one statement, each once per RequestID; it returns
+// how many rows were written. A user deleted since a lookup is recorded without its id.
+func (s *Store) InsertVerificationLogs(ctx context.Context, logs []VerificationLog) (int64, error) {
 	const q = `INSERT INTO verification_logs (user_id, id_validado, scanned_at, ip_address, user_agent,
 		access_type, granted, reason, additional_data, request_id)
-		VALUES ((SELECT id FROM users WHERE id = $1), $2, $3, $4, $5, $6, $7, NULLIF($8, ''), $9::jsonb, $10)
+		SELECT u.id, l.id_validado, l.scanned_at, l.ip, l.user_agent, l.access_type, l.granted,
+			NULLIF(l.reason, ''), l.additional_data, l.request_id
+		FROM jsonb_to_recordset($1::jsonb) AS l(request_id text, user_id bigint, id_validado text,
+			scanned_at timestamptz, ip text, user_agent text, access_type text, granted boolean, reason text,
+			additional_data jsonb)
+		LEFT JOIN users u ON u.id = l.user_id
 		ON CONFLICT (request_id) DO NOTHING`
-	var extra any
-	if len(l.AdditionalData) > 0 {
-		extra = string(l.AdditionalData)
+	type row struct {
+		RequestID      string          `json:"request_id"`
+		UserID         *int64          `json:"user_id"`
+		IDValidado     string          `json:"id_validado"`
+		ScannedAt      time.Time       `json:"scanned_at"`
+		IP             string          `json:"ip"`
+		UserAgent      string          `json:"user_agent"`
+		AccessType     string          `json:"access_type"`
+		Granted        bool            `json:"granted"`
+		Reason         string          `json:"reason"`
+		AdditionalData json.RawMessage `json:"additional_data,omitempty"`
 	}
-	res, err := s.DB.ExecContext(ctx, q, l.UserID, l.IDValidado, l.ScannedAt, l.IP, l.UserAgent, l.AccessType,
-		l.Granted, l.Reason, extra, l.RequestID)
+	rows := make([]row, len(logs))
+	for i, l := range logs {
+		rows[i] = row{l.RequestID, l.UserID, l.IDValidado, l.ScannedAt, l.IP, l.UserAgent, l.AccessType,
+			l.Granted, l.Reason, l.AdditionalData}
+	}
+	b, err := json.Marshal(rows)
 	if err != nil {
-		return false, fmt.Errorf("insert verification log: %w", err)
+		return 0, err
 	}
-	n, err := res.RowsAffected()
-	return n == 1, err
+	res, err := s.DB.ExecContext(ctx, q, string(b))
+	if err != nil {
+		return 0, fmt.Errorf("insert verification logs: %w", err)
+	}
+	return res.RowsAffected()
 }
 
 // WalletPass is a built pass as stored.

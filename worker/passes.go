@@ -30,24 +30,31 @@ func (w *Worker) routesPasses() {
 	}
 }
 
-// handleVerifyLog writes one public lookup to verification_logs; a replay writes nothing new.
+// handleVerifyLog writes public lookups to verification_logs; a replay writes nothing new.
 func (w *Worker) handleVerifyLog(ctx context.Context, t *asynq.Task) error {
 	var p jobs.VerifyLogPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.RequestID == "" || p.ScannedAt.IsZero() {
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || len(p.Entries) == 0 {
 		return fmt.Errorf("verify log payload: %w", asynq.SkipRetry)
 	}
-	var extra []byte
-	if p.HTTPRequestID != "" {
-		extra, _ = json.Marshal(map[string]string{"httpRequestId": p.HTTPRequestID})
-	}
-	accessType := p.AccessType
-	if accessType == "" {
-		accessType = jobs.AccessPublicPage
+	logs := make([]postgres.VerificationLog, 0, len(p.Entries))
+	for _, e := range p.Entries {
+		if e.RequestID == "" || e.ScannedAt.IsZero() {
+			return fmt.Errorf("verify log entry without id or time: %w", asynq.SkipRetry)
+		}
+		var extra []byte
+		if e.HTTPRequestID != "" {
+			extra, _ = json.Marshal(map[string]string{"httpRequestId": e.HTTPRequestID})
+		}
+		accessType := e.AccessType
+		if accessType == "" {
+			accessType = jobs.AccessPublicPage
+		}
+		logs = append(logs, postgres.VerificationLog{RequestID: e.RequestID, UserID: e.UserID,
+			IDValidado: e.IDValidado, ScannedAt: e.ScannedAt, IP: e.IP, UserAgent: e.UserAgent,
+			AccessType: accessType, Granted: e.Granted, Reason: e.Reason, AdditionalData: extra})
 	}
 	store := postgres.Store{DB: w.deps.DB}
-	_, err := store.InsertVerificationLog(ctx, postgres.VerificationLog{RequestID: p.RequestID, UserID: p.UserID,
-		IDValidado: p.IDValidado, ScannedAt: p.ScannedAt, IP: p.IP, UserAgent: p.UserAgent,
-		AccessType: accessType, Granted: p.Granted, Reason: p.Reason, AdditionalData: extra})
+	_, err := store.InsertVerificationLogs(ctx, logs)
 	return err
 }
 

@@ -114,7 +114,7 @@ func TestPassBuildSkipsUsersThatCannotHoldAPass(t *testing.T) {
 func TestVerifyLogRejectsBadPayloads(t *testing.T) {
 	t.Parallel()
 	w, _, db := newPassWorker(t)
-	for _, body := range []string{`{}`, `{"requestId":"a"}`, `not json`} {
+	for _, body := range []string{`{}`, `{"entries":[]}`, `{"entries":[{"requestId":"a"}]}`, `not json`} {
 		err := w.Handler().ProcessTask(context.Background(), asynq.NewTask(jobs.TypeVerifyLog, []byte(body)))
 		require.ErrorIs(t, err, asynq.SkipRetry, body)
 	}
@@ -122,14 +122,34 @@ func TestVerifyLogRejectsBadPayloads(t *testing.T) {
 	id := insertUser(t, db, 3, nil, 1)
 	_, err := db.Exec(`DELETE FROM users WHERE id = $1`, id)
 	require.NoError(t, err)
-	task, err := jobs.NewVerifyLogTask(jobs.VerifyLogPayload{RequestID: "r1", UserID: &id, IDValidado: "PS-1234-5678-90",
-		ScannedAt: time.Now(), Granted: true})
+	live := insertUser(t, db, 1, nil, 1)
+	task, err := jobs.NewVerifyLogTask(
+		jobs.VerifyLogEntry{RequestID: "r1", UserID: &id, IDValidado: "PS-1234-5678-90", ScannedAt: time.Now(), Granted: true},
+		jobs.VerifyLogEntry{RequestID: "r2", UserID: &live, IDValidado: "PS-1234-5678-91", ScannedAt: time.Now(), Granted: true,
+			Reason: "not_verified", IP: "10.0.0.1", UserAgent: "curl/8"})
 	require.NoError(t, err)
-	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
-	var userID *int64
-	require.NoError(t, db.Get(&userID, `SELECT user_id FROM verification_logs WHERE request_id = 'r1'`))
-	require.Nil(t, userID)
-	_, err = jobs.NewVerifyLogTask(jobs.VerifyLogPayload{})
+	for range 2 { // a replay writes nothing new
+		require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
+	}
+	type row struct {
+		RequestID string  `db:"request_id"`
+		UserID    *int64  `db:"user_id"`
+		Reason    *string `db:"reason"`
+		IP        *string `db:"ip_address"`
+		Access    string  `db:"access_type"`
+	}
+	var rows []row
+	require.NoError(t, db.Select(&rows, `SELECT request_id, user_id, reason, ip_address, access_type FROM verification_logs ORDER BY request_id`))
+	require.Len(t, rows, 2)
+	require.Nil(t, rows[0].UserID)
+	require.Nil(t, rows[0].Reason)
+	require.Equal(t, live, *rows[1].UserID)
+	require.Equal(t, "not_verified", *rows[1].Reason)
+	require.Equal(t, "10.0.0.1", *rows[1].IP)
+	require.Equal(t, "public_page", rows[1].Access)
+	_, err = jobs.NewVerifyLogTask()
+	require.Error(t, err)
+	_, err = jobs.NewVerifyLogTask(jobs.VerifyLogEntry{})
 	require.Error(t, err)
 }
 
