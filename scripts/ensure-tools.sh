@@ -3,7 +3,7 @@
 # workspaces (web, e2e) are installed. Idempotent and quick when all is in place.
 #
 #   scripts/ensure-tools.sh          Go, Node/npm, node_modules
-#   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli, a C compiler (go test -race)
+#   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli with cURL, a C compiler (go test -race)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
@@ -30,6 +30,8 @@ if [ -n "$for_tests" ]; then
 	missing=()
 	[ -x /usr/bin/chromium ] || missing+=(chromium)
 	command -v php >/dev/null 2>&1 || missing+=(php-cli)
+	# The PHP sample of /integration uses cURL, a separate Debian package.
+	php -r 'exit(function_exists("curl_init") ? 0 : 1);' >/dev/null 2>&1 || missing+=(php-curl)
 	command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 	if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 fi
