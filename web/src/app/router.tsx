@@ -2,11 +2,12 @@ import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { MainLayout } from '@/components/layout/main-layout'
 import { AdminRoute } from './routes/admin'
 import { AdminLoginRoute } from './routes/admin-login'
+import { AcceptInvitationRoute } from './routes/accept-invitation'
+import { InvitationsRoute } from './routes/invitations'
 import { IntegrationRoute } from './routes/integration'
 import { LandingRoute } from './routes/landing'
 import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
-import { PlaceholderRoute } from './routes/placeholder'
 import { ProfileRoute } from './routes/profile'
 import { ProfileValidatedRoute } from './routes/profile-validated'
 import { RegisterRoute } from './routes/register'
@@ -29,8 +30,8 @@ export const routes: RouteObject[] = [
       { path: '/profile/validated', element: <ProfileValidatedRoute /> },
       { path: '/return', element: <ReturnRoute /> },
       { path: '/verify/:profileId', element: <VerifyProfileRoute /> },
-      { path: '/invitations', element: <PlaceholderRoute title="Invitaciones" /> },
-      { path: '/accept-invitation', element: <PlaceholderRoute title="Aceptar invitación" /> },
+      { path: '/invitations', element: <InvitationsRoute /> },
+      { path: '/accept-invitation', element: <AcceptInvitationRoute /> },
       { path: '/verification-complete', element: <VerificationCompleteRoute /> },
       { path: '/integration', element: <IntegrationRoute /> },
       { path: '/admin-login', element: <AdminLoginRoute /> },

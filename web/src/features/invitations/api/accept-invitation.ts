@@ -1,0 +1,24 @@
+import { useMutation } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+/** POST /api/invitations/accept payload (SPEC §7). */
+export type AcceptInvitationInput = {
+  invitationCode: string
+  accepterData: { nombre: string; phone_number: string }
+}
+
+/** The new account (SPEC §7: user {id, name, email, profileId}). */
+export type AcceptedUser = { id: number; name: string; email: string; profileId: string }
+
+/** POST /api/invitations/accept answer; the server starts the invitee's session with it. */
+export type AcceptInvitationResponse = { success?: boolean; message?: string; user: AcceptedUser }
+
+/** Accepts an invitation, creating the invitee's account. */
+export function acceptInvitation(input: AcceptInvitationInput): Promise<AcceptInvitationResponse> {
+  return apiRequest<AcceptInvitationResponse>('POST', '/api/invitations/accept', input)
+}
+
+/** Mutation hook for acceptInvitation. */
+export function useAcceptInvitation() {
+  return useMutation({ mutationFn: acceptInvitation })
+}

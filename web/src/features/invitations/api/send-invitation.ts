@@ -1,0 +1,38 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import { toApiUserId } from '@/lib/user-id'
+import { invitationsQueryOptions } from './get-invitations'
+import type { Invitation, InvitationType } from './types'
+
+/** POST /api/invitations payload: the form fields plus the inviter (SPEC §7). */
+export type SendInvitationInput = {
+  inviterId: string
+  inviteeEmail: string
+  inviteeName: string
+  inviteePhone?: string
+  type: InvitationType
+  personalMessage?: string
+  companyName?: string
+  expiresInDays: number
+}
+
+/** POST /api/invitations answer. */
+export type SendInvitationResponse = { success?: boolean; message?: string; invitation?: Invitation }
+
+/** Sends an invitation; empty optional fields are left out. */
+export function sendInvitation({ inviterId, ...fields }: SendInvitationInput): Promise<SendInvitationResponse> {
+  const body: Record<string, unknown> = { inviterId: toApiUserId(inviterId) }
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined && value !== '') body[key] = value
+  }
+  return apiRequest<SendInvitationResponse>('POST', '/api/invitations', body)
+}
+
+/** Mutation hook for sendInvitation; refreshes the inviter's list. */
+export function useSendInvitation() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: sendInvitation,
+    onSuccess: (_data, input) => client.invalidateQueries({ queryKey: invitationsQueryOptions(input.inviterId).queryKey }),
+  })
+}
