@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+// Administration issue: admin sign-in, the users table (create, search, edit,
+// delete), signing out, and the guard. The e2e server runs with APP_ENV=test,
+// where the documented development password applies (README: admin-dev-only).
+
+const ADMIN_PASSWORD = 'admin-dev-only';
+const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
+
+async function signInAsAdmin(page: Page) {
+  await page.goto('/admin-login');
+  const button = page.getByRole('button', { name: 'Acceder' });
+  await expect(button).toBeDisabled();
+  await page.getByLabel('Contraseña', { exact: true }).fill(ADMIN_PASSWORD);
+  await expect(button).toBeEnabled();
+  await button.click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole('heading', { name: 'Panel de Administración' })).toBeVisible();
+}
+
+test('/admin without signing in redirects to /admin-login', async ({ page }) => {
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/admin-login$/);
+  await expect(page.getByRole('button', { name: 'Acceder' })).toBeDisabled();
+});
+
+test('a wrong password shows the red alert and keeps the admin out', async ({ page }) => {
+  await page.goto('/admin-login');
+  await page.getByLabel('Contraseña', { exact: true }).fill('no-es-la-clave');
+  await page.getByRole('button', { name: 'Acceder' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Contraseña incorrecta' })).toBeVisible();
+  await page.screenshot({ path: path.join(screenshotDir, 'admin-login-error.png') });
+  await expect(page).toHaveURL(/\/admin-login$/);
+  const session = await page.request.get('/api/admin/session');
+  expect((await session.json()).authenticated).toBe(false);
+});
+
+test('admin creates, finds, edits and deletes a user, then signs out', async ({ page }) => {
+  await signInAsAdmin(page);
+  const flags = await page.evaluate(() => [localStorage.getItem('adminAuthenticated'), localStorage.getItem('adminLoginTime')]);
+  expect(flags[0]).toBe('true');
+  expect(Number(flags[1])).toBeGreaterThan(Date.now() - 60_000);
+
+  // Create: the toast shows the new validated ID.
+  const stamp = Date.now().toString().slice(-6);
+  const name = `Prueba Admin ${stamp}`;
+  const email = `admin.e2e.${stamp}@example.mx`;
+  await page.getByRole('tab', { name: 'Crear Usuario' }).click();
+  await page.getByRole('button', { name: 'Crear Usuario' }).click();
+  await expect(page.getByText('El nombre debe tener al menos 3 caracteres')).toBeVisible();
+  await page.getByLabel('Nombre', { exact: true }).fill(name);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Origen').selectOption('Broker');
+  await page.getByLabel('Vigencia').selectOption('5');
+  await page.getByRole('button', { name: 'Crear Usuario' }).click();
+  const toast = page.getByTestId('toast');
+  await expect(toast).toContainText('Usuario creado');
+  const toastText = (await toast.innerText()).trim();
+  const profileId = /PS-\d{4}-\d{4}-\d{2}/.exec(toastText)?.[0];
+  expect(profileId, toastText).toBeTruthy();
+  await expect(page.getByRole('tab', { name: 'Usuarios' })).toHaveAttribute('aria-selected', 'true');
+
+  // Find it with the search box, by name and by its ID.
+  const search = page.getByPlaceholder('Buscar usuarios...');
+  await search.fill(stamp);
+  const rows = page.getByTestId('user-row');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(name);
+  await expect(rows.first()).toContainText(email);
+  await expect(rows.first()).toContainText('Broker');
+  await expect(rows.first()).toContainText('5 años');
+  await expect(rows.first()).toContainText(profileId!);
+  await search.fill(profileId!.toLowerCase());
+  await expect(rows).toHaveCount(1);
+  await page.screenshot({ path: path.join(screenshotDir, 'admin-users.png'), fullPage: true });
+
+  // Edit: the form loads the user; change the name, clear the e-mail, vigencia 1 year.
+  await rows.first().getByRole('button', { name: `Editar ${name}` }).click();
+  await expect(page.getByRole('tab', { name: 'Editar Usuario' })).toHaveAttribute('aria-selected', 'true');
+  const nombre = page.getByLabel('Nombre', { exact: true });
+  await expect(nombre).toHaveValue(name);
+  await expect(page.getByLabel('Vigencia')).toHaveValue('5');
+  await nombre.fill(`${name} Editado`);
+  await page.getByLabel('Email', { exact: true }).fill('');
+  await page.getByLabel('Vigencia').selectOption('1');
+  await page.screenshot({ path: path.join(screenshotDir, 'admin-edit.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Guardar Cambios' }).click();
+  await expect(toast).toContainText('Usuario actualizado');
+  await search.fill(stamp);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText(`${name} Editado`);
+  await expect(rows.first()).toContainText('N/A');
+  await expect(rows.first()).toContainText('1 año');
+
+  // Delete through the dialog: Cancelar first, then Eliminar.
+  await rows.first().getByRole('button', { name: `Eliminar ${name} Editado` }).click();
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog.getByText('¿Estás seguro?')).toBeVisible();
+  await expect(dialog).toContainText('Esta acción no se puede deshacer. Se eliminará permanentemente este usuario y su información de validación.');
+  await page.screenshot({ path: path.join(screenshotDir, 'admin-delete-dialog.png') });
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(rows).toHaveCount(1);
+  await rows.first().getByRole('button', { name: `Eliminar ${name} Editado` }).click();
+  await dialog.getByRole('button', { name: 'Eliminar' }).click();
+  await expect(toast).toContainText('Usuario eliminado');
+  await expect(toast).toContainText('El usuario ha sido eliminado correctamente');
+  await expect(rows).toHaveCount(0);
+  await expect(page.getByText('No se encontraron usuarios.')).toBeVisible();
+
+  // Sign out: back to /admin-login, flags gone, the server session revoked.
+  await page.getByRole('button', { name: 'Cerrar Sesión' }).click();
+  await expect(page).toHaveURL(/\/admin-login$/);
+  expect(await page.evaluate(() => localStorage.getItem('adminAuthenticated'))).toBeNull();
+  const users = await page.request.get('/api/users');
+  expect(users.status()).toBe(401);
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/admin-login$/);
+});
+
+test('the monitoring dashboard opens only with the admin session', async ({ page }) => {
+  const anonymous = await page.request.get('/admin/monitoring/', { headers: { Accept: 'text/html' }, maxRedirects: 0 });
+  expect(anonymous.status()).toBe(303);
+  expect(anonymous.headers()['location']).toBe('/admin-login');
+  await signInAsAdmin(page);
+  await page.screenshot({ path: path.join(screenshotDir, 'admin-panel.png'), fullPage: true });
+  const dashboard = await page.request.get('/admin/monitoring/');
+  expect(dashboard.status()).toBe(200);
+  expect(await dashboard.text()).toContain('<html');
+});
