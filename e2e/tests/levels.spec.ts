@@ -1,0 +1,129 @@
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+// Issue 4: level 2 by the e-mail link and level 3 with the development biometric provider,
+// against the real binary (worker jobs, signed webhook, reconciler-free happy path).
+
+const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
+
+interface Person {
+  name: string;
+  email: string;
+  /** 10 national digits, as typed in the form. */
+  phone: string;
+  /** +52 and 10 digits: the inbox recipient of WhatsApp messages. */
+  e164: string;
+}
+
+function newPerson(): Person {
+  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+  return { name: 'Rodrigo Niveles Soto', email: `levels.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
+}
+
+interface InboxMessage {
+  channel: string;
+  to: string;
+  text: string;
+}
+
+/** waitForMessage polls the development inbox until a message to `to` matches `pattern`. */
+async function waitForMessage(request: APIRequestContext, to: string, pattern: RegExp): Promise<RegExpExecArray> {
+  let match: RegExpExecArray | null = null;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
+        for (const m of ((await res.json()) as InboxMessage[] | null) ?? []) {
+          match = pattern.exec(m.text);
+          if (match) return true;
+        }
+        return false;
+      },
+      { message: `a message to ${to} matching ${pattern}`, timeout: 15_000, intervals: [200, 400, 800] },
+    )
+    .toBe(true);
+  return match!;
+}
+
+/** registerInUI signs a new person up on /register and lands on /profile (level 1). */
+async function registerInUI(page: Page, p: Person): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Nombre completo').fill(p.name);
+  await page.getByLabel('Correo electrónico').fill(p.email);
+  await page.getByLabel('Número de WhatsApp').fill(p.phone);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  const [, code] = await waitForMessage(page.request, p.e164, /(?<!\d)(\d{6})(?!\d)/);
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
+}
+
+test('e-mail link gives level 2, then the simulator approves and the profile shows level 3 without a reload', async ({ page }) => {
+  test.setTimeout(90_000);
+  const p = newPerson();
+  await registerInUI(page, p);
+
+  const card = page.getByTestId('email-verification-card');
+  await card.getByRole('button', { name: 'Enviar enlace de verificación' }).click();
+  await expect(card.getByText('Enlace enviado')).toBeVisible();
+  const [link] = await waitForMessage(page.request, p.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
+
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/profile\?emailVerified=1&startBiometric=1$/);
+  await expect(page.getByText('Nivel 2 Completado')).toBeVisible();
+  await expect(card.getByText('Email Verificado')).toBeVisible();
+  await expect(page.getByText('2 de 3')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continuar con la verificación biométrica' })).toBeVisible();
+  await page.screenshot({ path: path.join(screenshotDir, 'levels-email-verified.png'), fullPage: true });
+
+  // The link works once: a second visit explains it in Spanish.
+  const again = await page.request.get(link, { maxRedirects: 0 });
+  expect(again.status()).toBe(410);
+  expect(await again.text()).toContain('Enlace ya utilizado');
+
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Completar Verificación' }).click();
+  const popup = await popupOpened;
+  await popup.waitForURL(/\/dev\/biometric\/[0-9a-f-]{36}$/);
+  await expect(popup.getByRole('button', { name: 'Aprobar' })).toBeVisible();
+  await expect(popup.getByRole('button', { name: 'Rechazar' })).toBeVisible();
+  await expect(popup.getByRole('button', { name: 'Enviar a revisión' })).toBeVisible();
+  await popup.screenshot({ path: path.join(screenshotDir, 'levels-simulator.png'), fullPage: true });
+  await popup.getByRole('button', { name: 'Aprobar' }).click();
+  await popup.waitForURL(/\/return\?.*status=Approved/);
+  await expect(popup.getByRole('link', { name: 'Continuar a mi perfil' })).toBeVisible();
+  await popup.screenshot({ path: path.join(screenshotDir, 'levels-return.png'), fullPage: true });
+
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+  await expect(page.getByText('Verificación exitosa')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Completar Verificación' })).toHaveCount(0);
+  await expect(page.getByText('3 de 3')).toBeVisible();
+  await page.screenshot({ path: path.join(screenshotDir, 'levels-complete.png'), fullPage: true });
+});
+
+test('a declined run shows the rejected-document guidance', async ({ page }) => {
+  test.setTimeout(90_000);
+  const p = newPerson();
+  await registerInUI(page, p);
+
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Completar Verificación' }).click();
+  const popup = await popupOpened;
+  await popup.waitForURL(/\/dev\/biometric\//);
+  await popup.getByRole('button', { name: 'Rechazar' }).click();
+  await popup.waitForURL(/\/return\?.*status=Declined/);
+  await expect(popup.getByRole('heading', { name: 'No pudimos validar tu identidad' })).toBeVisible();
+
+  await expect(page.getByText('Documento Rechazado')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
+  await expect(page.getByRole('button', { name: 'Completar Verificación' })).toBeEnabled();
+  await page.screenshot({ path: path.join(screenshotDir, 'levels-declined.png'), fullPage: true });
+});
+
+test('expired or unknown e-mail links show a clear Spanish page', async ({ page }) => {
+  await page.goto(`/api/verify-email?token=${'0'.repeat(64)}`);
+  await expect(page.getByRole('heading', { name: 'Enlace no válido' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Ir a mi perfil' })).toHaveAttribute('href', '/profile');
+});
