@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench fuzz clean
+.PHONY: help build run test bench bench-passes fuzz clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -34,6 +34,10 @@ test: ## go vet, go test (real Postgres/Redis), vitest, Playwright; prints a sum
 
 bench: ## Run the Go benchmarks (once each) and append the results to BENCHMARKS.md
 	scripts/bench.sh
+	$(MAKE) --no-print-directory bench-passes
+
+bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
+	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes
 
 fuzz: ## Run every Go fuzz target for FUZZTIME each (default 10s)
 	scripts/fuzz.sh
