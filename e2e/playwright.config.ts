@@ -3,8 +3,12 @@ import { defineConfig, devices } from '@playwright/test';
 // The specs drive the real binary (SPA + API + worker + scheduler in one
 // process) against its own database and Redis DB, in the Debian Chromium.
 // `make test` builds web/ and bin/perfilseguro, and resets the e2e database
-// and Redis DB 5 before this runs.
-const port = 8089;
+// and Redis DB before this runs.
+// E2E_PORT, E2E_DATABASE and E2E_REDIS_DB let two runs share one machine;
+// scripts/test.sh resets the same database and Redis DB.
+const port = Number(process.env.E2E_PORT ?? 8089);
+const database = process.env.E2E_DATABASE ?? 'perfilseguro_e2e';
+const redisDB = process.env.E2E_REDIS_DB ?? '5';
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -57,8 +61,8 @@ export default defineConfig({
       APP_ENV: 'test',
       HTTP_ADDR: `127.0.0.1:${port}`,
       PUBLIC_BASE_URL: baseURL,
-      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/perfilseguro_e2e?sslmode=disable',
-      REDIS_URL: 'redis://127.0.0.1:6379/5',
+      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}?sslmode=disable`,
+      REDIS_URL: `redis://127.0.0.1:6379/${redisDB}`,
       // Every spec comes from 127.0.0.1: raise the per-IP code limits so the suite
       // (and repeated local runs within the hour) never hits them.
       RATE_LIMIT_SEND_PER_IP: '1000',

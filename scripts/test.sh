@@ -12,6 +12,11 @@ source scripts/lib.sh
 export TEST_DATABASE_URL=${TEST_DATABASE_URL:-postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable}
 export TEST_REDIS_ADDR=${TEST_REDIS_ADDR:-127.0.0.1:6379}
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
+# Playwright's server (e2e/playwright.config.ts reads the same variables);
+# override them to run next to another `make test` on the same machine.
+export E2E_PORT=${E2E_PORT:-8089} E2E_DATABASE=${E2E_DATABASE:-perfilseguro_e2e} E2E_REDIS_DB=${E2E_REDIS_DB:-5}
+[[ $E2E_DATABASE =~ ^[a-z_][a-z0-9_]*$ && $E2E_REDIS_DB =~ ^[0-9]+$ && $E2E_PORT =~ ^[0-9]+$ ]] ||
+	die "E2E_DATABASE must be a lowercase identifier, E2E_REDIS_DB and E2E_PORT numbers"
 
 results=()
 failed=0
@@ -42,19 +47,19 @@ summary() {
 	if [ "$failed" -eq 0 ]; then printf 'make test: all steps passed\n'; else printf 'make test: FAILED\n'; fi
 }
 
-# Reset the e2e database and Redis DB 5 so every Playwright run starts empty.
+# Reset the e2e database and Redis DB so every Playwright run starts empty.
 reset_e2e() {
 	psql -h 127.0.0.1 -U postgres -d postgres -w -X -q -v ON_ERROR_STOP=1 \
-		-c 'DROP DATABASE IF EXISTS perfilseguro_e2e WITH (FORCE)' \
-		-c 'CREATE DATABASE perfilseguro_e2e' &&
-		[ "$(redis_cmd 'SELECT 5' FLUSHDB | tail -1)" = OK ]
+		-c "DROP DATABASE IF EXISTS $E2E_DATABASE WITH (FORCE)" \
+		-c "CREATE DATABASE $E2E_DATABASE" &&
+		[ "$(redis_cmd "SELECT $E2E_REDIS_DB" FLUSHDB | tail -1)" = OK ]
 }
 
 build() { npm run build:web && go build -o bin/perfilseguro ./cmd/perfilseguro; }
 
 # Without tools or services nothing else can run.
 if ! step tools scripts/ensure-tools.sh --test ||
-	! step services scripts/ensure-services.sh perfilseguro_test perfilseguro_e2e; then
+	! step services scripts/ensure-services.sh perfilseguro_test "$E2E_DATABASE"; then
 	summary
 	exit 1
 fi
