@@ -200,7 +200,7 @@ func (s *Server) createInvitation(c fuego.ContextWithBody[CreateInvitationReques
 	if err != nil {
 		return CreateInvitationResponse{}, withErrorField(err)
 	}
-	c.SetStatus(http.StatusCreated)
+	setStatus(c, http.StatusCreated)
 	return res, nil
 }
 
@@ -533,6 +533,10 @@ func (s *Server) acceptInvitation(c fuego.ContextWithBody[AcceptInvitationReques
 		id, pid, err := s.store.InsertUser(ctx, tx, postgres.NewUser{Nombre: req.AccepterData.Nombre, Email: &email,
 			Phone: &req.AccepterData.PhoneNumber, Origen: perfilseguro.OriginInvitation, InvitedBy: &inv.InviterID})
 		if err != nil {
+			return err
+		}
+		// The acceptance form states the privacy notice, as registration does (DECISIONS.md 'Privacy').
+		if err := s.store.RecordConsent(ctx, tx, id, perfilseguro.PrivacyNoticeVersion, clientIP(r), r.UserAgent()); err != nil {
 			return err
 		}
 		ok, err := s.store.MarkInvitationAccepted(ctx, tx, inv.ID, id)

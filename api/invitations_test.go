@@ -328,6 +328,10 @@ func TestAcceptInvitationCreatesTheInvitedAccount(t *testing.T) {
 	require.NoError(t, e.db.Get(&invitedBy, `SELECT invited_by FROM users WHERE id = $1`, newID))
 	require.Equal(t, inviterID, invitedBy)
 
+	var consents int
+	require.NoError(t, e.db.Get(&consents, `SELECT count(*) FROM consents WHERE user_id = $1`, newID))
+	require.Equal(t, 1, consents, "privacy consent recorded with the account")
+
 	_, list := inviter.callList("GET", fmt.Sprintf("/api/invitations/%d", inviterID))
 	require.Equal(t, "accepted", list[0]["status"])
 	require.Equal(t, float64(newID), list[0]["acceptedUserId"])
