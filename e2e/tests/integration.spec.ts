@@ -1,0 +1,327 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+// Issue 8 (web part): the /integration documentation, and its samples run as printed against
+// the running server: the JavaScript sample in Chromium from a second, authorized origin, and the
+// PHP sample with php-cli where it is installed.
+
+const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
+const apiBase = 'http://127.0.0.1:8089'; // the server, as the docs print it when opened there
+const partnerOrigin = 'http://localhost:8089'; // same server, another origin: the partner's site
+const strangerOrigin = 'http://desconocido.test:8089'; // also this server (see below), never a partner
+const partnerKey = 'pk_e2e_integration';
+const e2eDatabase = 'postgres://postgres@127.0.0.1:5432/perfilseguro_e2e';
+
+// The second and third origins are pages of this same server, so they are real loopback pages
+// (Chromium's local-network checks refuse calls from pages it cannot place). Their own CSP
+// (connect-src 'self') would stop the cross-origin calls a partner's page makes, so it is bypassed:
+// a partner's site has its own policy, not ours. desconocido.test resolves to 127.0.0.1.
+test.use({
+  bypassCSP: true,
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--host-resolver-rules=MAP desconocido.test 127.0.0.1',
+    ],
+  },
+});
+
+/** registerPartner makes partnerOrigin an active partner with widget_auth, straight in the e2e database. */
+function registerPartner() {
+  execFileSync(
+    'psql',
+    [
+      e2eDatabase,
+      '-X',
+      '-q',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-c',
+      `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('${partnerKey}', 'Socio E2E', '${partnerOrigin}')
+       ON CONFLICT (key_id) DO UPDATE SET domain = EXCLUDED.domain, is_active = true, permissions = ARRAY['widget_auth']`,
+    ],
+    { stdio: 'pipe' },
+  );
+}
+
+function newContact() {
+  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+  return { email: `socio.${tag}@example.com`, phone: `+5255${digits}` };
+}
+
+/** codeFor waits for the newest 6-digit code the worker delivered to `to`. */
+async function codeFor(request: APIRequestContext, to: string, exclude: string[] = []): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
+        const messages = ((await res.json()) as { text: string }[] | null) ?? [];
+        code = messages.map((m) => /(?<!\d)(\d{6})(?!\d)/.exec(m.text)?.[1]).find((c) => c && !exclude.includes(c));
+        return code;
+      },
+      { message: `a code sent to ${to}`, timeout: 15_000, intervals: [200, 400, 800] },
+    )
+    .toBeDefined();
+  return code!;
+}
+
+/** sampleText reads a printed sample from the 'Ejemplos' tab of the docs at apiBase. */
+async function sampleText(page: Page, language: 'javascript' | 'php'): Promise<string> {
+  await page.goto(`${apiBase}/integration`);
+  await page.getByRole('tab', { name: 'Ejemplos' }).click();
+  const text = await page.locator(`figure[data-language="${language}"] pre code`).textContent();
+  expect(text).toBeTruthy();
+  return text!;
+}
+
+/** openSite opens this server's home page under another origin (a partner's site, or a stranger's). */
+async function openSite(page: Page, origin: string) {
+  await page.goto(`${origin}/`);
+  await expect(page.getByRole('banner')).toBeVisible();
+}
+
+/** loadSample evaluates the JavaScript sample in the page and keeps its three functions on window. */
+async function loadSample(page: Page, source: string) {
+  await page.evaluate((src) => {
+    const api = new Function(`${src}\nreturn { loginUser, verifyCode, checkVerificationStatus };`)();
+    (window as unknown as { perfilSeguro: unknown }).perfilSeguro = api;
+  }, source);
+}
+
+type SampleAPI = {
+  loginUser(input: { email?: string; phoneNumber?: string }): Promise<Record<string, unknown>>;
+  verifyCode(userId: unknown, code: string): Promise<Record<string, unknown>>;
+  checkVerificationStatus(email: string): Promise<Record<string, unknown>>;
+};
+
+test('the page shows the hero and its four tabs, and no developer banner', async ({ page }) => {
+  await page.goto('/integration');
+  await expect(page.getByRole('heading', { level: 1, name: 'Widget de Validación Universal' })).toBeVisible();
+  await expect(page.getByRole('tab')).toHaveText(['Resumen', 'Endpoints', 'Ejemplos', 'Guía']);
+  await expect(page.getByTestId('developer-banner')).toHaveCount(0);
+
+  const panel = page.getByRole('tabpanel');
+  await expect(panel.getByText('Verificación SMS automática')).toBeVisible();
+  await expect(panel.getByRole('heading', { name: 'CasaLista' })).toBeVisible();
+  await expect(panel.getByRole('heading', { name: 'Tu plataforma' })).toBeVisible();
+  await expect(panel.getByRole('alert')).toContainText('solo aceptan solicitudes de dominios autorizados');
+  await page.screenshot({ path: path.join(screenshotDir, 'integration-resumen.png'), fullPage: true });
+
+  await page.getByRole('tab', { name: 'Endpoints' }).click();
+  for (const p of ['/api/widget/login', '/api/widget/verify-code', '/api/widget/verify?email={email}']) {
+    await expect(panel.getByRole('heading', { name: p, exact: true })).toBeVisible();
+  }
+  await expect(panel).toContainText(`URL base: ${apiBase}`);
+  await page.screenshot({ path: path.join(screenshotDir, 'integration-endpoints.png'), fullPage: true });
+
+  await page.getByRole('tab', { name: 'Ejemplos' }).click();
+  await expect(panel.getByRole('figure')).toHaveCount(3);
+  await expect(panel.getByRole('button', { name: /^Copiar / })).toHaveCount(3);
+  await page.screenshot({ path: path.join(screenshotDir, 'integration-ejemplos.png'), fullPage: true });
+
+  await page.getByRole('tab', { name: 'Guía' }).click();
+  for (const step of ['Configuración CORS', 'Inicio de sesión / registro', 'Verificación SMS', 'Consulta de estado']) {
+    await expect(panel.getByRole('heading', { name: step })).toBeVisible();
+  }
+  await expect(panel.getByRole('link', { name: 'Contactar al equipo técnico' })).toHaveAttribute('href', /^mailto:soporte@perfilseguro\.mx/);
+  await page.screenshot({ path: path.join(screenshotDir, 'integration-guia.png'), fullPage: true });
+
+  // The banner is there on other pages and leads here.
+  await page.goto('/');
+  await expect(page.getByTestId('developer-banner')).toBeVisible();
+  await page.getByTestId('developer-banner').getByRole('link', { name: 'Ver documentación de integración' }).click();
+  await expect(page).toHaveURL(/\/integration$/);
+  await expect(page.getByTestId('developer-banner')).toHaveCount(0);
+});
+
+test('the copy button copies the sample and shows its check for 2 seconds', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: apiBase });
+  await page.clock.install();
+  await page.goto('/integration');
+  await page.getByRole('tab', { name: 'Ejemplos' }).click();
+  const shown = await page.locator('figure[data-language="php"] pre code').textContent();
+  // Stop the page's clock so only runFor moves it.
+  await page.clock.pauseAt(new Date(Date.now() + 60_000));
+
+  await page.getByRole('button', { name: 'Copiar PHP' }).click();
+  const copied = page.getByRole('button', { name: 'PHP copiado' });
+  await expect(copied).toBeVisible();
+  await expect(copied.getByTestId('copy-check')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+
+  await page.clock.runFor(1_900);
+  await expect(copied).toBeVisible();
+  await page.clock.runFor(200);
+  await expect(page.getByRole('button', { name: 'Copiar PHP' })).toBeVisible();
+  await expect(page.getByTestId('copy-check')).toHaveCount(0);
+});
+
+test('the JavaScript sample works as printed from an authorized origin: login, code, verify, status', async ({ page, request }) => {
+  registerPartner();
+  const source = await sampleText(page, 'javascript');
+  expect(source).toContain(`const API_BASE = '${apiBase}';`);
+
+  await openSite(page, partnerOrigin);
+  await loadSample(page, source);
+  const { email, phone } = newContact();
+
+  const login = await page.evaluate(
+    ([e, p]) => (window as unknown as { perfilSeguro: SampleAPI }).perfilSeguro.loginUser({ email: e, phoneNumber: p }),
+    [email, phone],
+  );
+  expect(login).toMatchObject({
+    success: true,
+    codeRequested: true,
+    verified: false,
+    isNewUser: true,
+    nextStep: 'verify_code',
+    userId: expect.any(Number),
+    sessionToken: expect.any(String),
+    data: { userId: login.userId, profileId: expect.stringMatching(/^PS-\d{4}-\d{4}-\d{2}$/), verificationLevel: 0 },
+  });
+
+  const code = await codeFor(request, phone);
+  const wrong = `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
+  const refused = await page.evaluate(
+    ([id, c]) =>
+      (window as unknown as { perfilSeguro: SampleAPI }).perfilSeguro.verifyCode(id, c as string).then(
+        () => 'accepted',
+        (err: Error) => err.message,
+      ),
+    [login.userId, wrong],
+  );
+  expect(refused).toBe('Código de verificación incorrecto');
+
+  const verified = await page.evaluate(
+    ([id, c]) => (window as unknown as { perfilSeguro: SampleAPI }).perfilSeguro.verifyCode(id, c as string),
+    [login.userId, code],
+  );
+  expect(verified).toMatchObject({
+    success: true,
+    verified: true,
+    userId: login.userId,
+    profileId: (login.data as { profileId: string }).profileId,
+    data: { userId: login.userId, verified: true, verification_level: 1, verificationType: 'phone', nextStep: 'biometric_verification' },
+  });
+
+  const status = await page.evaluate(
+    (e) => (window as unknown as { perfilSeguro: SampleAPI }).perfilSeguro.checkVerificationStatus(e),
+    email,
+  );
+  expect(status).toEqual({
+    valid: true,
+    verified: false,
+    name: expect.any(String),
+    profileId: (login.data as { profileId: string }).profileId,
+    vigencia: null,
+    message: expect.any(String),
+  });
+});
+
+test('an origin that is not a partner is refused, with no CORS grant', async ({ page, request }) => {
+  const source = await sampleText(page, 'javascript');
+  await openSite(page, strangerOrigin);
+  await loadSample(page, source);
+  const corsErrors: string[] = [];
+  page.on('console', (m) => {
+    if (m.text().includes('blocked by CORS policy')) corsErrors.push(m.text());
+  });
+  const outcome = await page.evaluate(() =>
+    (window as unknown as { perfilSeguro: SampleAPI }).perfilSeguro.loginUser({ email: 'nadie@example.com' }).then(
+      () => 'accepted',
+      (err: Error) => `${err.name}: ${err.message}`,
+    ),
+  );
+  expect(outcome).toBe('TypeError: Failed to fetch'); // the browser never lets the page read the answer
+  await expect.poll(() => corsErrors.join('\n')).toContain("No 'Access-Control-Allow-Origin' header");
+
+  const res = await request.post('/api/widget/login', {
+    data: { email: 'nadie@example.com' },
+    headers: { Origin: strangerOrigin },
+  });
+  expect(res.status()).toBe(403);
+  expect(res.headers()['access-control-allow-origin']).toBeUndefined();
+  expect(((await res.json()) as { message: string }).message).toContain('Origen no autorizado');
+
+  // The partner's preflight, by contrast, is granted with credentials.
+  registerPartner();
+  const preflight = await request.fetch('/api/widget/login', {
+    method: 'OPTIONS',
+    headers: { Origin: partnerOrigin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+  });
+  expect(preflight.status()).toBe(204);
+  expect(preflight.headers()['access-control-allow-origin']).toBe(partnerOrigin);
+  expect(preflight.headers()['access-control-allow-credentials']).toBe('true');
+});
+
+function phpAvailable(): boolean {
+  try {
+    execFileSync('php', ['-r', 'exit(function_exists("curl_init") ? 0 : 1);'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+test('the PHP sample works as printed with the partner key, and answers false on any non-200', async ({ page, request }) => {
+  test.skip(!phpAvailable(), 'php-cli with cURL is not installed (scripts/ensure-tools.sh --test installs it)');
+  registerPartner();
+  const source = await sampleText(page, 'php');
+  expect(source).toContain(`const PERFIL_SEGURO_API = '${apiBase}';`);
+
+  // The sample as printed, with the partner's key filled in, plus a tiny command-line driver.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'perfilseguro-php-'));
+  const script = path.join(dir, 'sample.php');
+  const driver = `
+$args = array_slice($argv, 1);
+switch (array_shift($args)) {
+    case 'login': $result = loginUser($args[0] ?: null, $args[1] ?: null); break;
+    case 'verify': $result = verifyCode((int) $args[0], $args[1]); break;
+    default: $result = checkVerificationStatus($args[0]);
+}
+echo json_encode($result);
+`;
+  const php = (key: string, ...args: string[]) => {
+    writeFileSync(script, source.replace("'pk_tu_llave_de_socio'", `'${key}'`) + driver);
+    return JSON.parse(execFileSync('php', [script, ...args], { encoding: 'utf8', timeout: 20_000 }));
+  };
+
+  try {
+    // An existing account (registered in the app): login answers 200.
+    const { email, phone } = newContact();
+    const reg = await request.post('/api/register', { data: { fullName: 'Cliente PHP', email, phoneNumber: phone } });
+    expect(reg.status()).toBe(201);
+    const { sessionToken } = (await reg.json()) as { sessionToken: string };
+    const first = await codeFor(request, phone);
+    expect((await request.post('/api/verify-code', { data: { sessionToken, code: first } })).status()).toBe(200);
+
+    const login = php(partnerKey, 'login', email, phone);
+    expect(login).toMatchObject({ success: true, codeRequested: true, isNewUser: false, nextStep: 'verify_code', userId: expect.any(Number) });
+
+    const code = await codeFor(request, phone, [first]);
+    expect(php(partnerKey, 'verify', String(login.userId), `${(Number(code[0]) + 1) % 10}${code.slice(1)}`)).toBe(false);
+    expect(php(partnerKey, 'verify', String(login.userId), code)).toMatchObject({
+      success: true,
+      verified: true,
+      data: { verification_level: 1, verificationType: 'phone', nextStep: 'biometric_verification' },
+    });
+    expect(php(partnerKey, 'status', email)).toMatchObject({ valid: true, verified: false, name: 'Cliente PHP', vigencia: null });
+
+    // A key that is not a partner's: the server refuses and the sample answers false.
+    expect(php('pk_no_existe', 'status', email)).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
