@@ -55,7 +55,7 @@ func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgre
 		return postgres.Partner{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin created partner", "partner_id", p.ID, "domain", p.Domain)
-	c.SetStatus(http.StatusCreated)
+	setStatus(c, http.StatusCreated)
 	return p, nil
 }
 

@@ -145,7 +145,7 @@ func (s *Server) createUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 		return UserJSON{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin created user", "user_id", created.ID, "request_id", requestID(r.Context()))
-	c.SetStatus(http.StatusCreated)
+	setStatus(c, http.StatusCreated)
 	return toUserJSON(created), nil
 }
 

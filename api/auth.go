@@ -117,7 +117,7 @@ func (s *Server) register(c fuego.ContextWithBody[RegisterRequest]) (RegisterRes
 	if err != nil {
 		return RegisterResponse{}, err
 	}
-	c.SetStatus(http.StatusCreated)
+	setStatus(c, http.StatusCreated)
 	res := RegisterResponse{OK: true, SessionToken: token, Message: "Te hemos enviado un código de verificación por WhatsApp."}
 	if !s.cfg.Production() {
 		res.VerificationCode = code

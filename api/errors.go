@@ -127,3 +127,13 @@ func isUnavailable(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "the database system is shutting down") ||
 		strings.Contains(err.Error(), "the database system is starting up")
 }
+
+// setStatus sets a success status other than 200 on a fuego context. fuego writes the status
+// line at once, so the JSON content type must be set before it.
+func setStatus(c interface {
+	SetHeader(string, string)
+	SetStatus(int)
+}, code int) {
+	c.SetHeader("Content-Type", "application/json")
+	c.SetStatus(code)
+}

@@ -104,14 +104,21 @@ func withRecovery(next http.Handler) http.Handler {
 	})
 }
 
+// maxWebhookBytes allows provider webhooks, which carry whole decisions, to be larger.
+const maxWebhookBytes = 1 << 20
+
 // withBodyLimit caps every request body (also for handlers that do not use decodeJSON).
 func withBodyLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.ContentLength > maxBodyBytes {
+		limit := int64(maxBodyBytes)
+		if strings.HasPrefix(r.URL.Path, "/api/webhooks/") {
+			limit = maxWebhookBytes
+		}
+		if r.ContentLength > limit {
 			writeError(w, r, httpError(http.StatusRequestEntityTooLarge, "La solicitud es demasiado grande."))
 			return
 		}
-		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		next.ServeHTTP(w, r)
 	})
 }

@@ -34,6 +34,7 @@ type passesArea struct {
 
 func (s *Server) mountPasses(d PassesDeps) {
 	a := passesArea{buildWait: d.BuildWait, lookups: newLookupRecorder(s.queue, s.logger)}
+	s.closers = append(s.closers, a.lookups.close)
 	if a.buildWait <= 0 {
 		a.buildWait = DefaultPassBuildWait
 	}

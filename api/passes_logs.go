@@ -17,13 +17,14 @@ type lookupRecorder struct {
 	queue  jobs.Enqueuer
 	logger *slog.Logger
 	ch     chan jobs.VerifyLogEntry
+	done   chan struct{}
 }
 
 // lookupBuffer is how many lookups may wait for the recorder before callers queue their own.
 const lookupBuffer = 8192
 
 func newLookupRecorder(queue jobs.Enqueuer, logger *slog.Logger) *lookupRecorder {
-	r := &lookupRecorder{queue: queue, logger: logger, ch: make(chan jobs.VerifyLogEntry, lookupBuffer)}
+	r := &lookupRecorder{queue: queue, logger: logger, ch: make(chan jobs.VerifyLogEntry, lookupBuffer), done: make(chan struct{})}
 	go r.run()
 	return r
 }
@@ -37,7 +38,14 @@ func (r *lookupRecorder) record(e jobs.VerifyLogEntry) {
 	}
 }
 
+// close queues what is still buffered; called on graceful shutdown after the last request.
+func (r *lookupRecorder) close() {
+	close(r.ch)
+	<-r.done
+}
+
 func (r *lookupRecorder) run() {
+	defer close(r.done)
 	for e := range r.ch {
 		batch := []jobs.VerifyLogEntry{e}
 	gather:

@@ -63,6 +63,8 @@ type Server struct {
 	metrics *metrics // Prometheus instruments (monitoring.go)
 	// partners caches widget partner lookups (partners.go)
 	partners partnerCache
+	// closers run on graceful shutdown, after the last request finished.
+	closers []func()
 }
 
 // New wires every route and middleware.
@@ -170,6 +172,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
+	}
+	for _, c := range s.closers {
+		c()
 	}
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err

@@ -102,7 +102,7 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 		return WidgetLoginResponse{}, err
 	}
 	if isNew {
-		c.SetStatus(http.StatusCreated)
+		setStatus(c, http.StatusCreated)
 	}
 	return WidgetLoginResponse{Success: true, Message: sentMessage(req.PhoneNumber), CodeRequested: true,
 		Verified: fresh.IsPhoneVerified, UserID: userID, SessionToken: token, IsNewUser: isNew, NextStep: "verify_code",
