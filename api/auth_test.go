@@ -448,3 +448,17 @@ func mustAtoi(s string) int {
 }
 
 var _ = context.Background
+
+func TestCreatedAnswersAreJSON(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	p := newPerson()
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/register", strings.NewReader(
+		fmt.Sprintf(`{"fullName":%q,"email":%q,"phoneNumber":%q}`, p.Name, p.Email, p.Phone)))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer res.Body.Close()
+	require.Equal(t, http.StatusCreated, res.StatusCode)
+	require.Contains(t, res.Header.Get("Content-Type"), "application/json")
+}
