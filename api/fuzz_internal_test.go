@@ -105,3 +105,39 @@ func FuzzJSONDepth(f *testing.F) {
 		}
 	})
 }
+
+// decodeAll runs every request decoder of the API on one body.
+func decodeAll(body []byte) []error {
+	_, e1 := decodeJSON[AcceptInvitationRequest](jsonRequest(body))
+	_, e2 := decodeJSON[AdminLoginRequest](jsonRequest(body))
+	_, e3 := decodeJSON[AdminUserRequest](jsonRequest(body))
+	_, e4 := decodeJSON[CancelInvitationRequest](jsonRequest(body))
+	_, e5 := decodeJSON[CreateInvitationRequest](jsonRequest(body))
+	_, e6 := decodeJSON[LevelsUserRequest](jsonRequest(body))
+	_, e7 := decodeJSON[LoginRequest](jsonRequest(body))
+	_, e8 := decodeJSON[PartnerRequest](jsonRequest(body))
+	_, e9 := decodeJSON[RegisterRequest](jsonRequest(body))
+	_, e10 := decodeJSON[VerifyCodeRequest](jsonRequest(body))
+	_, e11 := decodeJSON[WidgetVerifyCodeRequest](jsonRequest(body))
+	return []error{e1, e2, e3, e4, e5, e6, e7, e8, e9, e10, e11}
+}
+
+// FuzzEveryDecoder: no body makes any decoder panic or answer anything but a 4xx.
+func FuzzEveryDecoder(f *testing.F) {
+	f.Add([]byte(`{"invitationCode":"ABCD1234","accepterData":{"nombre":"Ana","phone_number":"5512345678"}}`))
+	f.Add([]byte(`{"nombre":"Ana","email":"","origen":"Otro","vigencia":5}`))
+	f.Add([]byte(`{"partnerName":"CasaLista","domain":"https://casalista.mx","permissions":["widget_auth"]}`))
+	f.Add([]byte(`{"inviteeEmail":"a@b.co","inviteeName":"Al","type":"client","expiresInDays":7}`))
+	f.Add([]byte(`{"password":"x"}`))
+	f.Add([]byte("\xff\xfe{"))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, err := range decodeAll(body) {
+			if err == nil {
+				continue
+			}
+			if st := toAPIError(err).Status; st < 400 || st >= 500 {
+				t.Fatalf("decoder answered %d for %q: %v", st, body, err)
+			}
+		}
+	})
+}
