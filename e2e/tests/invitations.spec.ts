@@ -7,7 +7,8 @@ import { readLatestCode } from './helpers';
 // development inbox, lands on /profile, and the inviter sees the invitation as accepted.
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
-const e2eDatabase = process.env.E2E_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/perfilseguro_e2e?sslmode=disable';
+// The server's database (playwright.config.ts: E2E_DATABASE overrides the name).
+const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
 const EXPIRED = 'Esta invitación ha expirado. Contacta a quien te invitó para solicitar una nueva.';
 
 /** sql runs a statement against the e2e database (used to promote users and to age invitations). */
