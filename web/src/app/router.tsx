@@ -1,21 +1,25 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { MainLayout } from '@/components/layout/main-layout'
-import { AdminRoute } from './routes/admin'
-import { AdminLoginRoute } from './routes/admin-login'
-import { AcceptInvitationRoute } from './routes/accept-invitation'
-import { InvitationsRoute } from './routes/invitations'
-import { IntegrationRoute } from './routes/integration'
 import { LandingRoute } from './routes/landing'
-import { LoginRoute } from './routes/login'
 import { NotFoundRoute } from './routes/not-found'
-import { ProfileRoute } from './routes/profile'
-import { ProfileValidatedRoute } from './routes/profile-validated'
-import { RegisterRoute } from './routes/register'
-import { ReturnRoute } from './routes/return'
-import { SuccessRoute } from './routes/success'
-import { VerificationCompleteRoute } from './routes/verification-complete'
-import { VerifyCodeRoute } from './routes/verify-code'
-import { VerifyProfileRoute } from './routes/verify-profile'
+import { lazyRoute } from './lazy-route'
+
+// Every screen but the landing and the not-found page is its own chunk, loaded on first use,
+// so the landing's initial JavaScript stays small (issue 9, web quality).
+const AdminRoute = lazyRoute(() => import('./routes/admin'), 'AdminRoute')
+const AdminLoginRoute = lazyRoute(() => import('./routes/admin-login'), 'AdminLoginRoute')
+const AcceptInvitationRoute = lazyRoute(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute')
+const InvitationsRoute = lazyRoute(() => import('./routes/invitations'), 'InvitationsRoute')
+const IntegrationRoute = lazyRoute(() => import('./routes/integration'), 'IntegrationRoute')
+const LoginRoute = lazyRoute(() => import('./routes/login'), 'LoginRoute')
+const ProfileRoute = lazyRoute(() => import('./routes/profile'), 'ProfileRoute')
+const ProfileValidatedRoute = lazyRoute(() => import('./routes/profile-validated'), 'ProfileValidatedRoute')
+const RegisterRoute = lazyRoute(() => import('./routes/register'), 'RegisterRoute')
+const ReturnRoute = lazyRoute(() => import('./routes/return'), 'ReturnRoute')
+const SuccessRoute = lazyRoute(() => import('./routes/success'), 'SuccessRoute')
+const VerificationCompleteRoute = lazyRoute(() => import('./routes/verification-complete'), 'VerificationCompleteRoute')
+const VerifyCodeRoute = lazyRoute(() => import('./routes/verify-code'), 'VerifyCodeRoute')
+const VerifyProfileRoute = lazyRoute(() => import('./routes/verify-profile'), 'VerifyProfileRoute')
 
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [

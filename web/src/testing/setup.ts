@@ -1,10 +1,15 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
-import { afterEach, vi } from 'vitest'
+import { afterEach, beforeAll, vi } from 'vitest'
+import { preloadRoutes } from '@/app/lazy-route'
 
 // jsdom has no layout: scrolling is a no-op in tests.
 window.scrollTo = vi.fn() as unknown as typeof window.scrollTo
 Element.prototype.scrollIntoView = vi.fn()
+
+// Route screens are lazy chunks (app/router.tsx); load them before the tests so a route renders
+// in the same pass, as it did before the split.
+beforeAll(() => preloadRoutes())
 
 afterEach(() => {
   cleanup()

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
 import { Footer } from './footer'
 import { Header } from './header'
@@ -16,9 +16,22 @@ export function MainLayout() {
     <div className="flex min-h-screen flex-col bg-base-100 text-base-content">
       <Header />
       <main className="flex-1">
-        <Outlet />
+        {/* Screens load as separate chunks (app/lazy-route.ts); the header stays while one loads. */}
+        <Suspense fallback={<ScreenLoading />}>
+          <Outlet />
+        </Suspense>
       </main>
       <Footer />
+    </div>
+  )
+}
+
+/** What shows while a screen's chunk loads. */
+function ScreenLoading() {
+  return (
+    <div className="flex min-h-[50vh] items-center justify-center" role="status">
+      <span className="loading loading-spinner loading-lg text-primary" aria-hidden />
+      <span className="sr-only">Cargando…</span>
     </div>
   )
 }
