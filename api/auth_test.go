@@ -462,3 +462,29 @@ func TestCreatedAnswersAreJSON(t *testing.T) {
 	require.Equal(t, http.StatusCreated, res.StatusCode)
 	require.Contains(t, res.Header.Get("Content-Type"), "application/json")
 }
+
+func TestProductionCookiesAreSecureAndCodesStayHidden(t *testing.T) {
+	t.Parallel()
+	e := setup(t, func(d *api.Deps) { d.Config.Env = "production" })
+	b := e.browser(t)
+	p := newPerson()
+	reg := b.register(p)
+	require.NotContains(t, reg, "verificationCode", "no test code in production")
+	var uid int64
+	require.NoError(t, e.db.Get(&uid, `SELECT id FROM users WHERE email = $1`, p.Email))
+	raw, _ := json.Marshal(map[string]string{"sessionToken": reg["sessionToken"].(string), "code": e.lastCode(t, uid)})
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/verify-code", strings.NewReader(string(raw)))
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.NotEmpty(t, res.Cookies())
+	for _, c := range res.Cookies() {
+		require.True(t, c.Secure, c.Name)
+		require.True(t, c.HttpOnly, c.Name)
+	}
+	require.Contains(t, res.Header.Get("Strict-Transport-Security"), "max-age=")
+	res2, _ := e.do(t, "GET", "/dev/inbox", "", "")
+	require.Equal(t, http.StatusNotFound, res2.StatusCode, "no development inbox in production")
+}

@@ -3,10 +3,29 @@ package api
 import (
 	"html/template"
 	"net/http"
+	"regexp"
+	"strings"
 )
 
+var urlPattern = regexp.MustCompile(`https?://[^\s<>"]+`)
+
+// linkify escapes text and turns the URLs in it into links, so that e-mail and invitation
+// links can be followed from the development inbox.
+func linkify(text string) template.HTML {
+	var b strings.Builder
+	last := 0
+	for _, m := range urlPattern.FindAllStringIndex(text, -1) {
+		b.WriteString(template.HTMLEscapeString(text[last:m[0]]))
+		u := template.HTMLEscapeString(text[m[0]:m[1]])
+		b.WriteString(`<a href="` + u + `">` + u + `</a>`)
+		last = m[1]
+	}
+	b.WriteString(template.HTMLEscapeString(text[last:]))
+	return template.HTML(b.String())
+}
+
 // The development inbox shows every message the local providers "sent" (development only).
-var inboxPage = template.Must(template.New("inbox").Parse(`<!doctype html>
+var inboxPage = template.Must(template.New("inbox").Funcs(template.FuncMap{"linkify": linkify}).Parse(`<!doctype html>
 <html lang="es-MX"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Bandeja de desarrollo · Perfil Seguro</title>
 <style>
@@ -26,7 +45,7 @@ a{color:#1d4ed8;word-break:break-all}
 <div class="meta"><span class="channel">{{if eq .Channel "whatsapp"}}WhatsApp{{else if eq .Channel "sms"}}SMS{{else}}Correo{{end}}</span>
 Para: <strong>{{.Recipient}}</strong> · {{.CreatedAt.Format "02/01/2006 15:04:05"}}</div>
 {{with .Subject}}<h2>{{.}}</h2>{{end}}
-<pre data-testid="inbox-text">{{.Text}}</pre>
+<pre data-testid="inbox-text">{{linkify .Text}}</pre>
 </article>{{end}}
 </main></body></html>`))
 
