@@ -1,0 +1,79 @@
+package faults
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+)
+
+// A webhook that arrives while Redis is down is stored, and processed once Redis is back
+// (the scheduler's reconciler re-enqueues it): the user reaches level 3 with no manual step.
+func TestWebhookArrivingWhileRedisIsDownIsProcessedAfterwards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the reconciler's one-minute cycle")
+	}
+	t.Parallel()
+	db, dsn := pgtest.New(t)
+	redis := startRedis(t)
+	env := map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redis.url()}
+	api := startAPI(t, env)
+	env["PUBLIC_BASE_URL"] = api.base
+	run(t, "worker", env)
+
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	call := func(path string, body any) map[string]any {
+		raw, _ := json.Marshal(body)
+		req, _ := http.NewRequest("POST", api.base+path, bytes.NewReader(raw))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", api.base)
+		res, err := browser.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		out := map[string]any{}
+		b, _ := io.ReadAll(res.Body)
+		json.Unmarshal(b, &out)
+		require.Less(t, res.StatusCode, 300, "%s: %s", path, b)
+		return out
+	}
+	reg := call("/api/register", nextRegistration())
+	me := call("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
+	uid := me["userId"]
+	start := call("/api/start-verification", map[string]any{"userId": uid})
+	pageURL, _ := start["verificationUrl"].(string)
+	require.NotEmpty(t, pageURL, start)
+
+	redis.stop()
+	form := url.Values{"decision": {"approve"}}
+	req, _ := http.NewRequest("POST", pageURL, bytes.NewBufferString(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", api.base)
+	res, err := browser.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, "the webhook was accepted (stored) although Redis is down")
+
+	var stored, level int
+	require.NoError(t, db.Get(&stored, `SELECT count(*) FROM provider_webhooks WHERE processed_at IS NULL`))
+	require.Equal(t, 1, stored)
+	require.NoError(t, db.Get(&level, `SELECT verification_level FROM users WHERE id = $1`, uid))
+	require.Equal(t, 1, level)
+
+	redis.start()
+	run(t, "scheduler", env)
+	require.Eventually(t, func() bool {
+		db.Get(&level, `SELECT verification_level FROM users WHERE id = $1`, uid)
+		return level == 3
+	}, 200*time.Second, time.Second, "the stored webhook was processed after Redis came back")
+	require.NoError(t, db.Get(&stored, `SELECT count(*) FROM provider_webhooks WHERE processed_at IS NULL`))
+	require.Zero(t, stored)
+}
