@@ -42,6 +42,9 @@ bench-passes: ## Load-test GET /api/verify against a baseline and time pass buil
 fuzz: ## Run every Go fuzz target for FUZZTIME each (default 10s)
 	scripts/fuzz.sh
 
+audit: ## govulncheck and npm audit --omit=dev (need their advisory databases online)
+	scripts/audit.sh
+
 clean: ## Remove build output and test artifacts
 	rm -rf bin e2e/test-results e2e/playwright-report e2e/screenshots e2e/server.log
 	git clean -fdXq -- web/dist
