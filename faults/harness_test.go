@@ -197,6 +197,7 @@ type fakeGraph struct {
 	mu        sync.Mutex
 	down      bool
 	hangFirst bool
+	delay     time.Duration // every answer waits this long
 	hanging   chan struct{} // closed when the first request is hanging
 	release   chan struct{}
 	requests  int
@@ -237,8 +238,9 @@ func (g *fakeGraph) serve(w http.ResponseWriter, r *http.Request) {
 	g.mu.Lock()
 	g.requests++
 	first := g.requests == 1
-	down, hang := g.down, g.hangFirst && first
+	down, hang, delay := g.down, g.hangFirst && first, g.delay
 	g.mu.Unlock()
+	time.Sleep(delay)
 	if hang {
 		close(g.hanging)
 		<-g.release // the caller is killed meanwhile: this answer is never read
