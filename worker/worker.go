@@ -35,7 +35,7 @@ type Deps struct {
 	Redis         *redis.Client // partner usage counters
 	HTTPClient    *http.Client  // outbound partner webhooks (nil: a default with timeout)
 	Levels        LevelsDeps    // levels.go
-	Passes        PassesDeps // passes.go
+	Passes        PassesDeps    // passes.go
 }
 
 // Worker is one worker process.
@@ -58,6 +58,9 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 		Logger:          asynqLogger{deps.Logger},
 		LogLevel:        asynq.WarnLevel,
 		RetryDelayFunc:  retryDelay,
+		// An idle worker looks for new tasks this often (asynq's default is 1 s): a person is
+		// waiting for their code, so the enqueue-to-provider latency must stay well under a second.
+		TaskCheckInterval: 50 * time.Millisecond,
 	})
 	w.mux.Use(w.recoverPanics, w.logTasks)
 	w.routes()
