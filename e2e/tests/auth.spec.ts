@@ -6,6 +6,8 @@ import { readLatestCode } from './helpers';
 // against the real binary (codes are delivered by the worker to the development inbox).
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
+// The app's own origin (playwright.config.ts; E2E_PORT overrides the port).
+const ownOrigin = `http://127.0.0.1:${process.env.E2E_PORT ?? 8089}`;
 
 /** A person with contact data no other test uses. */
 interface Person {
@@ -151,7 +153,7 @@ test('registration: the code from /dev/inbox signs the person in and /profile sh
 test("an account with no verified phone shows 'Pendiente de verificación' and the e-mail card asks for level 1", async ({ page, request }) => {
   // The widget creates accounts from an e-mail alone; e-mail codes sign in without verifying a phone.
   const email = newPerson().email;
-  const created = await request.post('/api/widget/login', { data: { email }, headers: { Origin: 'http://127.0.0.1:8089' } });
+  const created = await request.post('/api/widget/login', { data: { email }, headers: { Origin: ownOrigin } });
   expect(created.status(), await created.text()).toBe(201);
   const { sessionToken } = (await created.json()) as { sessionToken: string };
   const first = await codeFor(request, email);

@@ -9,11 +9,13 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 // PHP sample with php-cli where it is installed.
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
-const apiBase = 'http://127.0.0.1:8089'; // the server, as the docs print it when opened there
-const partnerOrigin = 'http://localhost:8089'; // same server, another origin: the partner's site
-const strangerOrigin = 'http://desconocido.test:8089'; // also this server (see below), never a partner
+// The server of playwright.config.ts (E2E_PORT and E2E_DATABASE override its port and database).
+const port = Number(process.env.E2E_PORT ?? 8089);
+const apiBase = `http://127.0.0.1:${port}`; // the server, as the docs print it when opened there
+const partnerOrigin = `http://localhost:${port}`; // same server, another origin: the partner's site
+const strangerOrigin = `http://desconocido.test:${port}`; // also this server (see below), never a partner
 const partnerKey = 'pk_e2e_integration';
-const e2eDatabase = 'postgres://postgres@127.0.0.1:5432/perfilseguro_e2e';
+const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
 
 // The second and third origins are pages of this same server, so they are real loopback pages
 // (Chromium's local-network checks refuse calls from pages it cannot place). Their own CSP
