@@ -46,17 +46,17 @@ export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, user
               <ShieldCheck className="size-6" aria-hidden />
               <span>{PRODUCT_NAME}</span>
             </div>
-            <span className="text-xs uppercase tracking-widest text-base-content/50">Identidad digital</span>
+            <span className="text-xs uppercase tracking-widest text-base-content/70">Identidad digital</span>
           </div>
 
           <div className="mt-6 flex items-end justify-between gap-4">
             <div className="min-w-0 space-y-3">
               <div>
-                <p className="text-xs uppercase tracking-wide text-base-content/50">Nombre</p>
+                <p className="text-xs uppercase tracking-wide text-base-content/70">Nombre</p>
                 <p className="text-lg font-semibold leading-tight break-words">{name}</p>
               </div>
               <div>
-                <p className="text-xs uppercase tracking-wide text-base-content/50">ID de perfil</p>
+                <p className="text-xs uppercase tracking-wide text-base-content/70">ID de perfil</p>
                 <p className="font-mono text-sm">{id}</p>
               </div>
               <p
@@ -68,7 +68,7 @@ export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, user
                 {verified ? <BadgeCheck className="size-4" aria-hidden /> : <Clock className="size-4" aria-hidden />}
                 {verified ? 'ID Validado' : 'Pendiente de validación'}
               </p>
-              <p className="text-xs text-base-content/60">{expiryLabel(expirationDate)}</p>
+              <p className="text-xs text-base-content/70">{expiryLabel(expirationDate)}</p>
             </div>
             <div className="shrink-0 rounded-xl bg-white p-2 shadow-inner ring-1 ring-base-300">
               {qrFailed ? (

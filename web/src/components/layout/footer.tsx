@@ -39,7 +39,7 @@ export function Footer() {
           </p>
         </div>
         <div>
-          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-base-content/60">Enlaces rápidos</h2>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-base-content/70">Enlaces rápidos</h2>
           <ul className="space-y-2 text-sm">
             {sectionLinks.map((link) => (
               <li key={link.hash}>
@@ -51,7 +51,7 @@ export function Footer() {
           </ul>
         </div>
         <div>
-          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-base-content/60">Legal</h2>
+          <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-base-content/70">Legal</h2>
           <ul className="space-y-2 text-sm">
             <li>
               <a href="#" className="link link-hover">
@@ -77,7 +77,7 @@ export function Footer() {
         </div>
       </div>
       <div className="border-t border-base-300">
-        <p className="mx-auto max-w-7xl px-4 py-5 text-center text-xs text-base-content/60">
+        <p className="mx-auto max-w-7xl px-4 py-5 text-center text-xs text-base-content/70">
           © {year} {PRODUCT_NAME}. Todos los derechos reservados.
         </p>
       </div>

@@ -35,7 +35,7 @@ export function Field({ label, htmlFor, error, hint, children }: FieldProps) {
         {label}
       </label>
       {children}
-      {hint && !error && <p className="text-xs text-base-content/60">{hint}</p>}
+      {hint && !error && <p className="text-xs text-base-content/70">{hint}</p>}
       {error && (
         <p className="text-sm text-error" role="status">
           {error}

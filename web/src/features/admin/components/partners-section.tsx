@@ -112,7 +112,7 @@ export function PartnersSection() {
                 <tr key={p.id} data-testid="partner-row">
                   <td className="font-medium">
                     {p.partnerName}
-                    {p.notes && <div className="text-xs text-base-content/60">{p.notes}</div>}
+                    {p.notes && <div className="text-xs text-base-content/70">{p.notes}</div>}
                   </td>
                   <td className="font-mono text-sm">{p.domain}</td>
                   <td className="font-mono text-xs">{p.keyId}</td>

@@ -91,7 +91,7 @@ export function UsersTable({ onEdit, onDelete }: { onEdit: (id: number) => void;
                   <td>
                     <div>{u.origen}</div>
                     {u.origen === INVITATION_ORIGIN && u.inviterName && (
-                      <div className="text-xs text-base-content/60">por {u.inviterName}</div>
+                      <div className="text-xs text-base-content/70">por {u.inviterName}</div>
                     )}
                   </td>
                   <td className="whitespace-nowrap">{vigenciaLabel(u.vigencia)}</td>

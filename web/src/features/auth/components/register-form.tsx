@@ -40,7 +40,7 @@ export function RegisterForm({
           name="phoneNumber"
           render={({ field }) => (
             <label className={`input w-full ${errors.phoneNumber ? 'input-error' : ''}`}>
-              <span className="text-base-content/60">+52</span>
+              <span className="text-base-content/70">+52</span>
               <input
                 id="phoneNumber"
                 type="tel"

@@ -37,7 +37,7 @@ export function IntegrationScreen({ apiBase = window.location.origin }: { apiBas
             Integra la validación de identidad de Perfil Seguro en tu plataforma inmobiliaria: código por SMS, validación
             biométrica, pase digital y QR, con tres llamadas a nuestra API.
           </p>
-          <p className="mt-5 inline-flex items-center gap-2 text-sm text-base-content/60">
+          <p className="mt-5 inline-flex items-center gap-2 text-sm text-base-content/70">
             <ShieldCheck className="size-4 text-primary" aria-hidden />
             Solo para dominios autorizados
           </p>

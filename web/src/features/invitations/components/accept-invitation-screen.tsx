@@ -107,7 +107,7 @@ function AcceptForm({ invitation, onExpired }: { invitation: PublicInvitation; o
           name="phone_number"
           render={({ field }) => (
             <label className={`input w-full ${errors.phone_number ? 'input-error' : ''}`}>
-              <span className="text-base-content/60">+52</span>
+              <span className="text-base-content/70">+52</span>
               <input
                 id="phone_number"
                 type="tel"
@@ -129,7 +129,7 @@ function AcceptForm({ invitation, onExpired }: { invitation: PublicInvitation; o
         {accept.isPending && <span className="loading loading-spinner loading-sm" />}
         {accept.isPending ? 'Aceptando...' : 'Aceptar invitación'}
       </Button>
-      <p className="text-xs text-base-content/60">
+      <p className="text-xs text-base-content/70">
         Al aceptar, aceptas nuestros términos y el aviso de privacidad. Tus datos solo se comparten con las plataformas que autorices.
       </p>
     </form>

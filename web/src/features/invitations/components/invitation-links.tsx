@@ -43,7 +43,7 @@ export function InvitationLinkCard({ invitation }: { invitation: Invitation }) {
           {copied ? 'Copiado' : 'Copiar'}
         </Button>
       </div>
-      <p className="text-xs text-base-content/60">
+      <p className="text-xs text-base-content/70">
         Código {invitation.invitationCode} · Vence el {formatDate(invitation.expiresAt)} · El link funciona una sola vez.
       </p>
     </div>

@@ -65,7 +65,7 @@ export function InvitationsList({ inviterId }: { inviterId: string }) {
             <div className="min-w-0 space-y-1">
               <p className="font-semibold">{inv.inviteeName}</p>
               <p className="text-sm text-base-content/70 break-all">{inv.inviteeEmail}</p>
-              <p className="text-xs text-base-content/60">
+              <p className="text-xs text-base-content/70">
                 {typeLabel[inv.type]}
                 {inv.companyName ? ` · ${inv.companyName}` : ''} · Vence el {formatDate(inv.expiresAt)}
                 {inv.acceptedAt ? ` · Aceptada el ${formatDate(inv.acceptedAt)}` : ''}

@@ -68,7 +68,7 @@ export function SendInvitationForm({ inviterId, onSent }: { inviterId: string; o
           name="inviteePhone"
           render={({ field }) => (
             <label className={`input w-full ${errors.inviteePhone ? 'input-error' : ''}`}>
-              <span className="text-base-content/60">+52</span>
+              <span className="text-base-content/70">+52</span>
               <input
                 id="inviteePhone"
                 type="tel"

@@ -49,7 +49,7 @@ export function HeroSection() {
               <div key={stat.label} className="rounded-xl border border-base-300 bg-base-100/70 px-2 py-4 text-center shadow-sm">
                 <dt className="sr-only">{stat.label}</dt>
                 <dd className="whitespace-nowrap text-2xl font-bold text-primary lg:text-xl">{stat.value}</dd>
-                <dd className="mt-1 text-xs text-base-content/60">{stat.label}</dd>
+                <dd className="mt-1 text-xs text-base-content/70">{stat.label}</dd>
               </div>
             ))}
           </dl>
@@ -63,7 +63,7 @@ export function HeroSection() {
               </div>
               <div>
                 <p className="font-semibold">Verificación de identidad</p>
-                <p className="text-sm text-base-content/60">Completada en 2.4 segundos</p>
+                <p className="text-sm text-base-content/70">Completada en 2.4 segundos</p>
               </div>
             </div>
             <ul className="mt-6 space-y-3">
@@ -72,14 +72,14 @@ export function HeroSection() {
                   <Icon className="size-5 text-primary" />
                   <div className="flex-1">
                     <p className="text-sm font-medium">{label}</p>
-                    <p className="text-xs text-base-content/60">{detail}</p>
+                    <p className="text-xs text-base-content/70">{detail}</p>
                   </div>
                   <BadgeCheck className="size-5 text-success" />
                 </li>
               ))}
             </ul>
             <div className="mt-6 rounded-xl bg-primary p-4 text-primary-content">
-              <p className="text-xs uppercase tracking-widest opacity-80">Perfil Seguro emitido</p>
+              <p className="text-xs uppercase tracking-widest">Perfil Seguro emitido</p>
               <p className="mt-1 font-mono text-lg font-semibold">PS-1234-5678-90</p>
             </div>
           </div>

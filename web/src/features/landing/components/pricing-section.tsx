@@ -33,7 +33,7 @@ export function PricingSection() {
                 <p className="min-h-10 text-sm text-base-content/70">{plan.description}</p>
                 <p className="mt-2 flex items-baseline gap-1">
                   <span className="text-4xl font-extrabold">{formatPlanPrice(plan)}</span>
-                  {plan.price > 0 && <span className="text-base-content/60">{plan.currency}</span>}
+                  {plan.price > 0 && <span className="text-base-content/70">{plan.currency}</span>}
                 </p>
                 <ul className="mt-4 flex-1 space-y-3 text-sm">
                   {plan.features.map((feature) => (

@@ -104,7 +104,7 @@ export function ValidatedProfileScreen() {
 function Row({ label, value, mono }: { label: string; value: string; mono?: boolean }) {
   return (
     <div>
-      <dt className="text-xs uppercase tracking-wide text-base-content/60">{label}</dt>
+      <dt className="text-xs uppercase tracking-wide text-base-content/70">{label}</dt>
       <dd className={mono ? 'font-mono' : 'font-medium'}>{value}</dd>
     </div>
   )

@@ -16,7 +16,7 @@ const badgeIcon = { complete: CircleCheck, in_progress: Clock, pending: ShieldAl
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
     <div className="grid grid-cols-1 gap-1 py-2.5 sm:grid-cols-3 sm:gap-4">
-      <dt className="text-sm text-base-content/60">{label}</dt>
+      <dt className="text-sm text-base-content/70">{label}</dt>
       <dd className="text-sm font-medium break-words sm:col-span-2">{children}</dd>
     </div>
   )
@@ -58,7 +58,7 @@ export function PersonalInfoCard({
           <Row label="Origen">
             {user.origen || 'Otro'}
             {user.origen === 'invitación' && user.inviterName && (
-              <span className="block text-xs font-normal text-base-content/60">por {user.inviterName}</span>
+              <span className="block text-xs font-normal text-base-content/70">por {user.inviterName}</span>
             )}
           </Row>
           <Row label="Vigencia">{vigenciaLabel(user.vigencia)}</Row>

@@ -56,7 +56,7 @@ export function PublicVerifyScreen({ profileId }: { profileId: string }) {
     <div className="mx-auto w-full max-w-3xl px-4 py-10 sm:py-14">
       <div className="mb-6 text-center">
         <h1 className="text-3xl font-bold">Verificación de perfil</h1>
-        <p className="mt-1 font-mono text-sm text-base-content/60">{profileId}</p>
+        <p className="mt-1 font-mono text-sm text-base-content/70">{profileId}</p>
       </div>
       {content}
     </div>
@@ -88,7 +88,7 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
         <CardBody className="gap-5">
           <div className="flex flex-wrap items-start justify-between gap-3">
             <div className="flex items-center gap-3">
-              <div className={`rounded-full p-3 ${good ? 'bg-success/15 text-success' : 'bg-base-200 text-base-content/60'}`}>
+              <div className={`rounded-full p-3 ${good ? 'bg-success/15 text-success' : 'bg-base-200 text-base-content/70'}`}>
                 {good ? <ShieldCheck className="size-7" aria-hidden /> : <ShieldAlert className="size-7" aria-hidden />}
               </div>
               <div>
@@ -154,7 +154,7 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
         </CardBody>
       </Card>
 
-      <p className="flex items-center justify-center gap-1.5 text-xs text-base-content/60">
+      <p className="flex items-center justify-center gap-1.5 text-xs text-base-content/70">
         <RefreshCw className={`size-3 ${refreshing ? 'animate-spin' : ''}`} aria-hidden />
         Consultado el {formatDateTime(data.timestamp)} · se actualiza cada 30 segundos
       </p>
@@ -165,7 +165,7 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
 function Field({ icon, label, value, mono, emphasis }: { icon?: ReactNode; label: string; value: string; mono?: boolean; emphasis?: string }) {
   return (
     <div>
-      <dt className="flex items-center gap-1.5 text-xs uppercase tracking-wide text-base-content/60">
+      <dt className="flex items-center gap-1.5 text-xs uppercase tracking-wide text-base-content/70">
         {icon}
         {label}
       </dt>

@@ -47,7 +47,7 @@ export function ReturnScreen() {
           <Icon className={`size-14 ${tone}`} aria-hidden />
           <h1 className="mt-2 text-2xl font-bold">{title}</h1>
           <p className="text-base-content/70">{text}</p>
-          {userId && <p className="text-sm text-base-content/60">Te llevaremos a tu perfil en unos segundos…</p>}
+          {userId && <p className="text-sm text-base-content/70">Te llevaremos a tu perfil en unos segundos…</p>}
           <Link to="/profile" className={buttonClass('default', 'default', 'mt-4')}>
             Continuar a mi perfil
           </Link>
