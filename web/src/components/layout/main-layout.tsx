@@ -15,7 +15,9 @@ export function MainLayout() {
   return (
     <div className="flex min-h-screen flex-col bg-base-100 text-base-content">
       <Header />
-      <main className="flex-1">
+      {/* At least a screen tall, so the footer starts below the fold and does not jump while a
+          screen loads its chunk or data (layout shift). */}
+      <main className="min-h-[calc(100svh-4rem)] flex-1">
         {/* Screens load as separate chunks (app/lazy-route.ts); the header stays while one loads. */}
         <Suspense fallback={<ScreenLoading />}>
           <Outlet />
