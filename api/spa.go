@@ -21,6 +21,9 @@ func spaHandler(dist fs.FS) http.Handler {
 		index = []byte(placeholderIndex)
 	}
 	files := http.FileServer(http.FS(dist))
+	// Text files go out gzip-compressed to clients that accept it (spa_gzip.go).
+	compressed := &gzipFiles{dist: dist}
+	indexGz := gzipBytes(index)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			writeError(w, r, httpError(http.StatusMethodNotAllowed, "Método no permitido."))
@@ -38,11 +41,16 @@ func spaHandler(dist fs.FS) http.Handler {
 				} else {
 					w.Header().Set("Cache-Control", "public, max-age=3600")
 				}
-				files.ServeHTTP(w, r)
+				if !serveGzip(w, r, name, compressed.get(name)) {
+					files.ServeHTTP(w, r)
+				}
 				return
 			}
 		}
 		w.Header().Set("Cache-Control", "no-cache")
+		if serveGzip(w, r, "index.html", indexGz) {
+			return
+		}
 		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(index))
 	})
 }
