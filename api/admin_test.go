@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/crypto/argon2"
 
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/config"
@@ -91,8 +93,10 @@ func TestAdminLoginAcceptsAConfiguredBcryptOrArgon2idHash(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, api.CheckAdminPassword(hash, "s3creto-del-equipo"))
 	require.False(t, api.CheckAdminPassword(hash, "otro"))
-	// argon2id PHC string of "password" (salt "somesalt", m=65536, t=2, p=1), as produced by the reference tool.
-	argon := "$argon2id$v=19$m=65536,t=2,p=1$c29tZXNhbHQ$CTFhFdXPJO1aFaMaO6Mm5c8y7cJHAph8ArZWb2GRPPc"
+	// An argon2id PHC string of "password" with small cost parameters (the race detector makes the
+	// production-sized ones take minutes): salt "somesalt", m=1024, t=1, p=1.
+	key := argon2.IDKey([]byte("password"), []byte("somesalt"), 1, 1024, 1, 32)
+	argon := "$argon2id$v=19$m=1024,t=1,p=1$c29tZXNhbHQ$" + base64.RawStdEncoding.EncodeToString(key)
 	require.True(t, api.CheckAdminPassword(argon, "password"))
 	require.False(t, api.CheckAdminPassword(argon, "Password"))
 	require.False(t, api.CheckAdminPassword("", ""))

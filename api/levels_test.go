@@ -86,7 +86,7 @@ func lvSetup(t *testing.T, mutate ...func(*api.Deps)) *lvEnv {
 		queue: &lvQueue{live: client}, client: client}
 	deps := api.Deps{Config: cfg, DB: db, Redis: rc, AsynqRedis: opt, Queue: e.queue,
 		Web:    fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>Perfil Seguro</title>")}},
-		Levels: api.LevelsDeps{WebhookSecret: cfg.Didit.WebhookSecret, Provider: "devsim", Simulator: e.sim, StartWait: 3 * time.Second}}
+		Levels: api.LevelsDeps{WebhookSecret: cfg.Didit.WebhookSecret, Provider: "devsim", Simulator: e.sim, StartWait: 30 * time.Second}}
 	for _, m := range mutate {
 		m(&deps)
 	}

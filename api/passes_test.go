@@ -322,7 +322,7 @@ func TestWalletCallsRefuseUsersBelowLevel3(t *testing.T) {
 
 func TestApplePassIsBuiltByTheWorkerAndServed(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
+	e := setup(t, patientWallet)
 	e.runWorker(t)
 	validated := time.Date(2026, 3, 7, 12, 0, 0, 0, time.UTC)
 	id, pid := seedUser(t, e.db, seeded{Name: "María  Fernanda López", Level: 3, Validated: &validated, Vigencia: 5})
@@ -403,7 +403,7 @@ func TestWalletPassNotReadyAnswers202AndQueuesABuild(t *testing.T) {
 
 func TestGoogleWalletLinkIsASignedSaveJWT(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
+	e := setup(t, patientWallet)
 	e.runWorker(t)
 	validated := time.Now().Add(-time.Hour)
 	id, pid := seedUser(t, e.db, seeded{Level: 3, Validated: &validated})
@@ -475,3 +475,7 @@ func unzip(t *testing.T, b []byte) map[string][]byte {
 }
 
 func itoa(n int64) string { return strconvFormat(n) }
+
+// patientWallet lets wallet calls wait long enough for the worker on a slow (race-detector, loaded) machine;
+// a pass that is ready is still answered at once.
+func patientWallet(d *api.Deps) { d.Passes.BuildWait = 30 * time.Second }
