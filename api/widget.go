@@ -1,7 +1,6 @@
 package api
 
 import (
-	"net/http"
 
 	"github.com/go-fuego/fuego"
 	"github.com/go-fuego/fuego/option"
@@ -100,9 +99,6 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	fresh, err := s.store.UserByID(ctx, userID)
 	if err != nil {
 		return WidgetLoginResponse{}, err
-	}
-	if isNew {
-		setStatus(c, http.StatusCreated)
 	}
 	return WidgetLoginResponse{Success: true, Message: sentMessage(req.PhoneNumber), CodeRequested: true,
 		Verified: fresh.IsPhoneVerified, UserID: userID, SessionToken: token, IsNewUser: isNew, NextStep: "verify_code",
