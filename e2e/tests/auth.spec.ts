@@ -154,7 +154,7 @@ test("an account with no verified phone shows 'Pendiente de verificación' and t
   // The widget creates accounts from an e-mail alone; e-mail codes sign in without verifying a phone.
   const email = newPerson().email;
   const created = await request.post('/api/widget/login', { data: { email }, headers: { Origin: ownOrigin } });
-  expect(created.status(), await created.text()).toBe(201);
+  expect(created.status(), await created.text()).toBe(200);
   const { sessionToken } = (await created.json()) as { sessionToken: string };
   const first = await codeFor(request, email);
   expect((await request.post('/api/verify-code', { data: { sessionToken, code: first } })).status()).toBe(200);
