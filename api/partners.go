@@ -159,6 +159,7 @@ func (s *Server) countPartnerRequest(ctx context.Context, partnerID int64) {
 }
 
 func (s *Server) mountPartners() {
+	s.mountPartnerWebhooks()
 	tag := option.Tags("Widget")
 	fuego.Post(s.f, "/api/widget/verify-code", s.widgetVerifyCode, tag,
 		option.Summary("Verificar el código del widget"),

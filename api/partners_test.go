@@ -178,3 +178,29 @@ func TestWidgetLoginIsRateLimited(t *testing.T) {
 	require.Contains(t, out["message"], "Podrás solicitar uno nuevo")
 	require.NotEmpty(t, res.Header.Get("Retry-After"))
 }
+
+func TestAdminSetsAPartnerWebhookAndGetsItsSecretOnce(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	e.addPartner(t, "pk_hookcfg", "https://casalista.example", true, "widget_auth")
+	var pid int64
+	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_hookcfg'`))
+	path := fmt.Sprintf("/api/admin/partners/%d/webhook", pid)
+
+	r := e.send(t, anonymous(), "PUT", path, map[string]string{"webhookUrl": "https://casalista.example/hooks"})
+	require.Equal(t, http.StatusUnauthorized, r.Status)
+
+	admin := e.adminClient(t)
+	r = e.send(t, admin, "PUT", path, map[string]string{"webhookUrl": "ftp://casalista.example"})
+	require.Equal(t, http.StatusBadRequest, r.Status)
+	r = e.send(t, admin, "PUT", path, map[string]string{"webhookUrl": "https://casalista.example/hooks"})
+	require.Equal(t, http.StatusOK, r.Status)
+	out := r.JSON(t)
+	require.Regexp(t, `^whsec_[0-9a-f]{48}$`, out["webhookSecret"])
+	var stored string
+	require.NoError(t, e.db.Get(&stored, `SELECT webhook_secret FROM api_keys WHERE id = $1`, pid))
+	require.Equal(t, out["webhookSecret"], stored)
+
+	r = e.send(t, admin, "PUT", "/api/admin/partners/999999/webhook", map[string]string{"webhookUrl": ""})
+	require.Equal(t, http.StatusNotFound, r.Status)
+}

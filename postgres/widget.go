@@ -94,3 +94,14 @@ func (s *Store) RecordDelivery(ctx context.Context, id int64, status int, errTex
 	_, err := s.DB.ExecContext(ctx, q, id, status, errText, delivered, backoff.Seconds())
 	return err
 }
+
+// SetPartnerWebhook stores (or clears) a partner's notification URL and signing secret.
+func (s *Store) SetPartnerWebhook(ctx context.Context, partnerID int64, hookURL, secret string) (bool, error) {
+	res, err := s.DB.ExecContext(ctx, `UPDATE api_keys SET webhook_url = NULLIF($2, ''), webhook_secret = NULLIF($3, '') WHERE id = $1`,
+		partnerID, hookURL, secret)
+	if err != nil {
+		return false, fmt.Errorf("set partner webhook: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}

@@ -1,0 +1,66 @@
+package api
+
+import (
+	"net/url"
+	"strings"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/secure"
+)
+
+func (s *Server) mountPartnerWebhooks() {
+	fuego.Put(s.f, "/api/admin/partners/{id}/webhook", s.setPartnerWebhook, option.Tags("Administración"),
+		option.Summary("Configurar el webhook de notificaciones de un socio (genera un secreto nuevo)"))
+}
+
+// PartnerWebhookRequest sets (or, with an empty URL, removes) where a partner is notified.
+type PartnerWebhookRequest struct {
+	WebhookURL string `json:"webhookUrl"`
+}
+
+// PartnerWebhookResponse shows the new signing secret once; it is not shown again.
+type PartnerWebhookResponse struct {
+	Success       bool   `json:"success"`
+	WebhookURL    string `json:"webhookUrl"`
+	WebhookSecret string `json:"webhookSecret,omitempty"`
+	Message       string `json:"message"`
+}
+
+func (s *Server) setPartnerWebhook(c fuego.ContextWithBody[PartnerWebhookRequest]) (PartnerWebhookResponse, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return PartnerWebhookResponse{}, err
+	}
+	id, err := pathUserID(c)
+	if err != nil {
+		return PartnerWebhookResponse{}, perfilseguro.FieldError("id", "ID de socio no válido")
+	}
+	req, err := decodeJSON[PartnerWebhookRequest](r)
+	if err != nil {
+		return PartnerWebhookResponse{}, err
+	}
+	hook := strings.TrimSpace(req.WebhookURL)
+	secret := ""
+	if hook != "" {
+		u, err := url.Parse(hook)
+		if err != nil || u.Host == "" || (u.Scheme != "https" && !(u.Scheme == "http" && !s.cfg.Production())) {
+			return PartnerWebhookResponse{}, perfilseguro.FieldError("webhookUrl", "La URL del webhook debe ser https://…")
+		}
+		secret = "whsec_" + secure.NewToken(24)
+	}
+	found, err := s.store.SetPartnerWebhook(r.Context(), id, hook, secret)
+	if err != nil {
+		return PartnerWebhookResponse{}, err
+	}
+	if !found {
+		return PartnerWebhookResponse{}, perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No existe ese socio.")
+	}
+	msg := "Webhook configurado. Guarda el secreto: no se volverá a mostrar."
+	if hook == "" {
+		msg = "Webhook eliminado."
+	}
+	return PartnerWebhookResponse{Success: true, WebhookURL: hook, WebhookSecret: secret, Message: msg}, nil
+}
