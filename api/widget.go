@@ -1,7 +1,6 @@
 package api
 
 import (
-
 	"github.com/go-fuego/fuego"
 	"github.com/go-fuego/fuego/option"
 	"github.com/jmoiron/sqlx"
