@@ -15,6 +15,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/perfilseguro/perfilseguro/provider/devfiles"
 )
 
 // Development identifiers, also written into the development pass certificate.
@@ -76,30 +78,7 @@ func createDevBundle(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".applewallet-dev-*.tmp") // mode 0600
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(bundle); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, err
-	}
-	// Link, unlike rename, fails if path exists: the first writer wins for everyone.
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return os.ReadFile(path)
-		}
-		return nil, err
-	}
-	return bundle, nil
+	return devfiles.WriteOnce(path, bundle)
 }
 
 // generateDevBundle creates root, intermediate and leaf and returns them PEM-encoded in bundle order.

@@ -11,6 +11,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/perfilseguro/perfilseguro/provider/devfiles"
 )
 
 // Development identity used with EnsureDevKey; Google rejects its links, which only serve local testing.
@@ -94,30 +96,7 @@ func createDevKey(path string) ([]byte, error) {
 		return nil, err
 	}
 	data := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".googlewallet-dev-*.tmp") // mode 0600
-	if err != nil {
-		return nil, err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return nil, err
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, err
-	}
-	// Link, unlike rename, fails if path exists: the first writer wins for everyone.
-	if err := os.Link(tmp.Name(), path); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return os.ReadFile(path)
-		}
-		return nil, err
-	}
-	return data, nil
+	return devfiles.WriteOnce(path, data)
 }
 
 // parseRSAKey decodes a PEM PKCS#8 or PKCS#1 RSA private key.
