@@ -69,6 +69,8 @@ step build build
 built=$?
 step go-vet go vet ./...
 step go-test go test -race -count=1 -p 1 ./...
+# Every fuzz target for a short run (make fuzz runs them longer).
+step fuzz-short env FUZZTIME=${FUZZTIME:-3s} scripts/fuzz.sh
 step vitest npm run test:web
 if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
