@@ -2,10 +2,12 @@ import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { MainLayout } from '@/components/layout/main-layout'
 import { LandingRoute } from './routes/landing'
 import { NotFoundRoute } from './routes/not-found'
+import { VerifyProfileRoute } from './routes/verify-profile'
 import { lazyRoute } from './lazy-route'
 
-// Every screen but the landing and the not-found page is its own chunk, loaded on first use,
-// so the landing's initial JavaScript stays small (issue 9, web quality).
+// Every screen but the landing, the public profile page (opened from QR codes; no extra round
+// trip) and the not-found page is its own chunk, loaded on first use, so the landing's initial
+// JavaScript stays small (issue 9, web quality).
 const AdminRoute = lazyRoute(() => import('./routes/admin'), 'AdminRoute')
 const AdminLoginRoute = lazyRoute(() => import('./routes/admin-login'), 'AdminLoginRoute')
 const AcceptInvitationRoute = lazyRoute(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute')
@@ -19,7 +21,6 @@ const ReturnRoute = lazyRoute(() => import('./routes/return'), 'ReturnRoute')
 const SuccessRoute = lazyRoute(() => import('./routes/success'), 'SuccessRoute')
 const VerificationCompleteRoute = lazyRoute(() => import('./routes/verification-complete'), 'VerificationCompleteRoute')
 const VerifyCodeRoute = lazyRoute(() => import('./routes/verify-code'), 'VerifyCodeRoute')
-const VerifyProfileRoute = lazyRoute(() => import('./routes/verify-profile'), 'VerifyProfileRoute')
 
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [
