@@ -32,9 +32,10 @@ run: ## Install what is missing, start Postgres/Redis, migrate, serve http://loc
 test: ## go vet, go test (real Postgres/Redis), vitest, Playwright; prints a summary
 	@scripts/test.sh
 
-bench: ## Run the Go benchmarks (once each) and append the results to BENCHMARKS.md
+bench: ## Run the Go benchmarks (once each) and the web-quality checks; append the results to BENCHMARKS.md
 	scripts/bench.sh
 	$(MAKE) --no-print-directory bench-passes
+	scripts/web-quality.sh
 
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes
