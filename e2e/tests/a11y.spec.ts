@@ -99,6 +99,11 @@ async function audit(page: Page, screen: string): Promise<Finding[]> {
 test('axe-core finds no serious or critical issue on any screen', async ({ page, browser, baseURL }) => {
   test.setTimeout(180_000);
   const findings: Finding[] = [];
+  // The app must work under the server's Content-Security-Policy: no violation on any screen.
+  const cspViolations: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) cspViolations.push(`${page.url()}: ${msg.text()}`);
+  });
   const check = async (screen: string, path?: string) => {
     if (path) await page.goto(path);
     findings.push(...(await audit(page, screen)));
@@ -178,6 +183,7 @@ test('axe-core finds no serious or critical issue on any screen', async ({ page,
   await check('/verify/{id} (dark)', `/verify/${profileId}`);
 
   expect(findings, JSON.stringify(findings, null, 2)).toEqual([]);
+  expect(cspViolations).toEqual([]);
 });
 
 test('registration and sign-in work with the keyboard alone', async ({ page }) => {
