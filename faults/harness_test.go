@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -285,11 +286,13 @@ func merge(ms ...map[string]string) map[string]string {
 	return out
 }
 
-var phoneSeq = time.Now().UnixNano() % 90_000_000
+var phoneSeq atomic.Int64
 
+func init() { phoneSeq.Store(time.Now().UnixNano() % 90_000_000) }
+
+// nextRegistration returns a registration with a phone and e-mail no other call returns.
 func nextRegistration() map[string]string {
-	phoneSeq++
-	n := 10_000_000 + phoneSeq%89_999_999
+	n := 10_000_000 + phoneSeq.Add(1)%89_999_999
 	return map[string]string{"fullName": "Prueba Fallas", "email": fmt.Sprintf("fallas%d@example.com", n), "phoneNumber": fmt.Sprintf("55%d", n)}
 }
 
