@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-passes fuzz clean
+.PHONY: help build run test bench bench-passes fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
