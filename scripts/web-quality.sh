@@ -19,7 +19,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 PUPPETEER_SKIP_DOWNLOAD=1
 export CHROME_PATH=${CHROME_PATH:-/usr/bin/chromium}
 RUNS=${WQ_RUNS:-3}
 DATABASE=${WQ_DATABASE:-perfilseguro_webquality}
-REDIS_DB=${WQ_REDIS_DB:-12}
+REDIS_DB=${WQ_REDIS_DB:-3}
 JS_LIMIT=150000 # bytes of gzip, "150 kB"
 PROFILE_ID=PS-2024-0917-42
 CHROME_FLAGS="--headless=new --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --disable-quic"
