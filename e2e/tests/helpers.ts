@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Options for readLatestCode. */
 export interface ReadCodeOptions {
@@ -101,4 +101,23 @@ export async function readLatestCode(page: Page, to: string, options: ReadCodeOp
   } finally {
     await inbox.close();
   }
+}
+
+/** waitForMessage polls the development inbox until a message to `to` matches `pattern`. */
+export async function waitForMessage(request: APIRequestContext, to: string, pattern: RegExp): Promise<RegExpExecArray> {
+  let match: RegExpExecArray | null = null;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
+        for (const m of ((await res.json()) as { text: string }[] | null) ?? []) {
+          match = pattern.exec(m.text);
+          if (match) return true;
+        }
+        return false;
+      },
+      { message: `a message to ${to} matching ${pattern}`, timeout: 15_000, intervals: [200, 400, 800] },
+    )
+    .toBe(true);
+  return match!;
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { waitForMessage } from './helpers';
 
 // Issue 4: level 2 by the e-mail link and level 3 with the development biometric provider,
 // against the real binary (worker jobs, signed webhook, reconciler-free happy path).
@@ -19,31 +20,6 @@ function newPerson(): Person {
   const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
   return { name: 'Rodrigo Niveles Soto', email: `levels.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
-}
-
-interface InboxMessage {
-  channel: string;
-  to: string;
-  text: string;
-}
-
-/** waitForMessage polls the development inbox until a message to `to` matches `pattern`. */
-async function waitForMessage(request: APIRequestContext, to: string, pattern: RegExp): Promise<RegExpExecArray> {
-  let match: RegExpExecArray | null = null;
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
-        for (const m of ((await res.json()) as InboxMessage[] | null) ?? []) {
-          match = pattern.exec(m.text);
-          if (match) return true;
-        }
-        return false;
-      },
-      { message: `a message to ${to} matching ${pattern}`, timeout: 15_000, intervals: [200, 400, 800] },
-    )
-    .toBe(true);
-  return match!;
 }
 
 /** registerInUI signs a new person up on /register and lands on /profile (level 1). */

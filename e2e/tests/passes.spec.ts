@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { waitForMessage } from './helpers';
 
 // Issue 5: a person reaches level 3 through the development biometric provider, then sees the
 // card with our own QR, downloads the Apple pass, gets the Google Wallet link, downloads the QR
@@ -18,25 +19,6 @@ function newPerson(): Person {
   const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
   return { name: 'Lucía Pases Ortega', email: `passes.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
-}
-
-/** waitForMessage polls the development inbox until a message to `to` matches `pattern`. */
-async function waitForMessage(request: APIRequestContext, to: string, pattern: RegExp): Promise<RegExpExecArray> {
-  let match: RegExpExecArray | null = null;
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
-        for (const m of ((await res.json()) as { text: string }[] | null) ?? []) {
-          match = pattern.exec(m.text);
-          if (match) return true;
-        }
-        return false;
-      },
-      { message: `a message to ${to} matching ${pattern}`, timeout: 15_000, intervals: [200, 400, 800] },
-    )
-    .toBe(true);
-  return match!;
 }
 
 /** reachLevel3 registers, follows the e-mail link and approves in the development biometric provider. */
