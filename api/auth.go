@@ -318,43 +318,28 @@ var (
 	errMismatch  = perfilseguro.Errorf(perfilseguro.ECONFLICT, "El correo electrónico y el número de teléfono pertenecen a cuentas distintas.")
 )
 
-// findAccount finds the one user matching the given e-mail and/or phone.
-func (s *Server) findAccount(r *http.Request, email, phoneE164 string) (*perfilseguro.User, error) {
-	var found *perfilseguro.User
-	lookups := []struct {
-		value string
-		find  func() (perfilseguro.User, error)
-	}{
-		{email, func() (perfilseguro.User, error) { return s.store.UserByEmail(r.Context(), email) }},
-		{phoneE164, func() (perfilseguro.User, error) { return s.store.UserByPhone(r.Context(), phoneE164) }},
+// findAccount finds the one user matching the given e-mail and/or phone (nil when none does).
+func (s *Server) findAccount(r *http.Request, email, phoneE164 string) (*postgres.Account, error) {
+	found, err := s.store.AccountsByContact(r.Context(), email, phoneE164)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(found) > 1:
+		return nil, errMismatch
+	case len(found) == 0:
+		return nil, nil
 	}
-	for _, l := range lookups {
-		if l.value == "" {
-			continue
-		}
-		u, err := l.find()
-		if errors.Is(err, postgres.ErrUserNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		if found != nil && found.ID != u.ID {
-			return nil, errMismatch
-		}
-		found = &u
-	}
-	return found, nil
+	return &found[0], nil
 }
 
 // ownedDestinations keeps only the e-mail and phone the account itself holds: a code must never
 // go to an address the requester typed but the account does not own (that would hand the
 // account to whoever knows its phone number or e-mail).
-func ownedDestinations(u perfilseguro.User, email, phoneE164 string) (string, string) {
-	if u.Email == nil || *u.Email != email {
+func ownedDestinations(a postgres.Account, email, phoneE164 string) (string, string) {
+	if a.Email == nil || *a.Email != email {
 		email = ""
 	}
-	if u.PhoneNumber == nil || *u.PhoneNumber != phoneE164 {
+	if a.Phone == nil || *a.Phone != phoneE164 {
 		phoneE164 = ""
 	}
 	return email, phoneE164
@@ -388,15 +373,12 @@ func (s *Server) login(c fuego.ContextWithBody[LoginRequest]) (LoginResponse, er
 	if u == nil {
 		return LoginResponse{}, errNoAccount
 	}
-	if err := s.checkCooldown(ctx, u.ID); err != nil {
+	if err := s.checkCooldown(u.PendingSince); err != nil {
 		return LoginResponse{}, err
 	}
 	email, phoneE164 := ownedDestinations(*u, req.Email, req.PhoneNumber)
-	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		_, err := s.issueCode(ctx, tx, codeRequest{UserID: u.ID, Phone: phoneE164, Email: email, Purpose: "login"})
-		return err
-	})
-	if err != nil {
+	// Only the code is written, so no transaction: issueCode retires it if it cannot be queued.
+	if _, err := s.issueCode(ctx, nil, codeRequest{UserID: u.ID, Phone: phoneE164, Email: email, Purpose: "login"}); err != nil {
 		return LoginResponse{}, err
 	}
 	return LoginResponse{Success: true, UserID: u.ID, Message: sentMessage(phoneE164)}, nil

@@ -46,11 +46,11 @@ func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, em
 	return nil
 }
 
-// checkCooldown refuses a new code while the previous one is less than 60 s old and still usable.
-func (s *Server) checkCooldown(ctx context.Context, userID int64) error {
-	since, err := s.store.PendingCodeSince(ctx, userID)
-	if err != nil || since == nil {
-		return err
+// checkCooldown refuses a new code while the previous one (created at since, nil when there is
+// no usable code) is less than 60 s old.
+func (s *Server) checkCooldown(since *time.Time) error {
+	if since == nil {
+		return nil
 	}
 	wait := resendCooldown - s.now().Sub(*since)
 	if wait <= 0 {
@@ -61,8 +61,11 @@ func (s *Server) checkCooldown(ctx context.Context, userID int64) error {
 		Message: fmt.Sprintf("Ya te enviamos un código. Podrás solicitar uno nuevo en %s.", humanWait(secs))}}
 }
 
-// issueCode stores a new code and enqueues its delivery inside tx, so a failed enqueue
-// (Redis down) rolls everything back. It returns the code in clear for development display.
+// issueCode stores a new code and enqueues its delivery. Inside tx, a failed enqueue (Redis
+// down) rolls everything back. With tx nil the code is committed first and retired when it
+// cannot be queued, so that nothing half-done blocks the next request with the cooldown; and
+// the worker never looks for a row that is not committed yet. It returns the code in clear for
+// development display.
 func (s *Server) issueCode(ctx context.Context, tx *sqlx.Tx, req codeRequest) (string, error) {
 	code := secure.NewCode()
 	expires := s.now().Add(codeLifetime)
@@ -80,6 +83,11 @@ func (s *Server) issueCode(ctx context.Context, tx *sqlx.Tx, req codeRequest) (s
 		task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: id, Channel: channel, Via: via,
 			Destination: to, SealedCode: sealed, ExpiresAt: expires})
 		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
+			if tx == nil {
+				if rerr := s.store.RetireCode(context.WithoutCancel(ctx), channel, id); rerr != nil {
+					s.logger.Error("retire unqueued code", "code_id", id, "error", rerr)
+				}
+			}
 			return fmt.Errorf("%v: %w", err, errUnavailable)
 		}
 		return nil

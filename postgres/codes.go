@@ -34,30 +34,68 @@ type NewCode struct {
 	ExpiresAt   time.Time
 }
 
-// InsertCode stores a new code and retires the user's earlier unused codes of that channel,
-// in one statement (one round trip on the sign-in path).
+// InsertCode stores a new code and retires the user's earlier unused codes of that channel, in
+// one statement: in tx, or on its own (autocommitted) when tx is nil.
 func (s *Store) InsertCode(ctx context.Context, tx *sqlx.Tx, c NewCode) (int64, error) {
 	table := codeTable(c.Channel)
 	q := `WITH retired AS (UPDATE ` + table + ` SET is_used = true WHERE user_id = $1 AND NOT is_used)
 		INSERT INTO ` + table + ` (user_id, code_hash, destination, purpose, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`
 	var id int64
-	if err := tx.GetContext(ctx, &id, q, c.UserID, c.Hash, c.Destination, c.Purpose, c.ExpiresAt); err != nil {
+	if err := s.getPrepared(ctx, tx, &id, q, c.UserID, c.Hash, c.Destination, c.Purpose, c.ExpiresAt); err != nil {
 		return 0, fmt.Errorf("insert code: %w", err)
 	}
 	return id, nil
 }
 
-// PendingCodeSince returns when the user's newest still-usable code was created (for the resend cooldown).
-func (s *Store) PendingCodeSince(ctx context.Context, userID int64) (*time.Time, error) {
-	const q = `SELECT max(created_at) FROM (
-		SELECT created_at FROM verification_codes WHERE user_id = $1 AND NOT is_used AND expires_at > now() AND attempts < $2
-		UNION ALL
-		SELECT created_at FROM email_verification_codes WHERE user_id = $1 AND NOT is_used AND expires_at > now() AND attempts < $2) c`
-	var t *time.Time
-	if err := s.DB.GetContext(ctx, &t, q, userID, MaxCodeAttempts); err != nil {
-		return nil, fmt.Errorf("pending code: %w", err)
+// RetireCode marks a code used, so that it can be neither entered nor counted by the resend
+// cooldown (a code whose delivery could not be queued).
+func (s *Store) RetireCode(ctx context.Context, channel string, id int64) error {
+	if _, err := s.execPrepared(ctx, nil, `UPDATE `+codeTable(channel)+` SET is_used = true WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("retire code: %w", err)
 	}
-	return t, nil
+	return nil
+}
+
+// Account is what sign-in needs to know about a user found by e-mail or phone.
+type Account struct {
+	ID    int64   `db:"id"`
+	Email *string `db:"email"`
+	Phone *string `db:"phone_number"`
+	// PendingSince is when the newest still-usable code was created (for the resend cooldown).
+	PendingSince *time.Time `db:"pending_since"`
+}
+
+// AccountsByContact finds the users holding the e-mail or the phone (an empty value matches
+// nothing), each with its newest usable code's time, in one round trip; at most two rows.
+func (s *Store) AccountsByContact(ctx context.Context, email, phoneE164 string) ([]Account, error) {
+	// One fixed WHERE per combination: with NULLIF($1, '') or the like, Postgres would plan the
+	// prepared statement anew on every call instead of keeping its generic plan.
+	var where string
+	var args []any
+	switch {
+	case email != "" && phoneE164 != "":
+		where, args = "u.email = $1 OR u.phone_number = $2", []any{email, phoneE164}
+	case email != "":
+		where, args = "u.email = $1", []any{email}
+	case phoneE164 != "":
+		where, args = "u.phone_number = $1", []any{phoneE164}
+	default:
+		return nil, nil
+	}
+	usable := fmt.Sprintf("c.user_id = u.id AND NOT c.is_used AND c.expires_at > now() AND c.attempts < %d", MaxCodeAttempts)
+	q := `SELECT u.id, u.email, u.phone_number, GREATEST(
+		(SELECT max(c.created_at) FROM verification_codes c WHERE ` + usable + `),
+		(SELECT max(c.created_at) FROM email_verification_codes c WHERE ` + usable + `)) AS pending_since
+		FROM users u WHERE ` + where + ` ORDER BY u.id`
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var found []Account
+	if err := st.SelectContext(ctx, &found, args...); err != nil {
+		return nil, fmt.Errorf("accounts by contact: %w", err)
+	}
+	return found, nil
 }
 
 // ActiveCode is a code that may still be used.
@@ -117,7 +155,7 @@ type CodeForDelivery struct {
 func (s *Store) CodeForDelivery(ctx context.Context, channel string, id int64) (*CodeForDelivery, error) {
 	var c CodeForDelivery
 	q := `SELECT id, user_id, is_used, expires_at, sent_at FROM ` + codeTable(channel) + ` WHERE id = $1`
-	if err := s.DB.GetContext(ctx, &c, q, id); err != nil {
+	if err := s.getPrepared(ctx, nil, &c, q, id); err != nil {
 		if isNoRows(err) {
 			return nil, nil
 		}
@@ -128,7 +166,7 @@ func (s *Store) CodeForDelivery(ctx context.Context, channel string, id int64) (
 
 // MarkCodeSent records the delivery so that a retried job does not send again.
 func (s *Store) MarkCodeSent(ctx context.Context, channel string, id int64) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE `+codeTable(channel)+` SET sent_at = now() WHERE id = $1 AND sent_at IS NULL`, id)
+	_, err := s.execPrepared(ctx, nil, `UPDATE `+codeTable(channel)+` SET sent_at = now() WHERE id = $1 AND sent_at IS NULL`, id)
 	return err
 }
 

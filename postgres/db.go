@@ -22,7 +22,7 @@ func Open(ctx context.Context, dsn string) (*sqlx.DB, error) {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
 	db.SetMaxOpenConns(20)
-	db.SetMaxIdleConns(10)
+	db.SetMaxIdleConns(20) // as many as may be open: closing busy-hour connections forks new backends
 	db.SetConnMaxIdleTime(5 * time.Minute)
 	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()

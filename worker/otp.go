@@ -14,9 +14,13 @@ import (
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
-// errCodeNotYetVisible asks for a retry: the API enqueues inside its transaction, so the
+// errCodeNotYetVisible asks for a retry: registration enqueues inside its transaction, so the
 // worker can be faster than the commit.
 var errCodeNotYetVisible = errors.New("code row not visible yet")
+
+// commitWait is how long a job waits for its code's transaction to commit before it gives up
+// and retries later (a retry would add seconds to the wait of a person watching their phone).
+const commitWait = 500 * time.Millisecond
 
 // handleSendOTP delivers one code to one destination. Codes that are used, expired or never
 // committed are not sent; a phone code already sent is not sent again.
@@ -29,12 +33,9 @@ func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("code %d expired before delivery: %w", p.CodeID, asynq.SkipRetry)
 	}
 	store := postgres.Store{DB: w.deps.DB}
-	row, err := store.CodeForDelivery(ctx, p.Channel, p.CodeID)
+	row, err := codeWhenCommitted(ctx, store, p.Channel, p.CodeID)
 	if err != nil {
 		return err
-	}
-	if row == nil {
-		return errCodeNotYetVisible
 	}
 	if row.IsUsed || (p.Via == jobs.ViaWhatsApp && row.SentAt != nil) {
 		return nil
@@ -62,6 +63,25 @@ func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 		return store.MarkCodeSent(ctx, p.Channel, p.CodeID)
 	}
 	return nil
+}
+
+// codeWhenCommitted reads the code row, waiting up to commitWait for it to become visible.
+func codeWhenCommitted(ctx context.Context, store postgres.Store, channel string, id int64) (*postgres.CodeForDelivery, error) {
+	deadline := time.Now().Add(commitWait)
+	for {
+		row, err := store.CodeForDelivery(ctx, channel, id)
+		if err != nil || row != nil {
+			return row, err
+		}
+		if time.Now().After(deadline) {
+			return nil, errCodeNotYetVisible
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 // sendPhoneCode tries WhatsApp and falls back to SMS when WhatsApp fails permanently.

@@ -75,11 +75,7 @@ func (w *Worker) handlePartnerNotify(ctx context.Context, t *asynq.Task) error {
 	req.Header.Set("X-PerfilSeguro-Event", d.Event)
 	req.Header.Set("X-PerfilSeguro-Delivery", strconv.FormatInt(d.ID, 10))
 	req.Header.Set(perfilseguro.PartnerSignatureHeader, perfilseguro.SignPartnerWebhook(secret, time.Now(), d.Payload))
-	client := w.deps.HTTPClient
-	if client == nil {
-		client = &http.Client{Timeout: 15 * time.Second}
-	}
-	res, err := client.Do(req)
+	res, err := w.deps.HTTPClient.Do(req)
 	if err != nil {
 		return store.RecordDelivery(ctx, d.ID, 0, err.Error(), false, partnerBackoff(d.Attempts+1))
 	}

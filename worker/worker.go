@@ -15,6 +15,7 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/provider/outbound"
 	"github.com/perfilseguro/perfilseguro/secure"
 )
 
@@ -49,6 +50,9 @@ type Worker struct {
 func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps Deps) *Worker {
 	if deps.Logger == nil {
 		deps.Logger = slog.Default()
+	}
+	if deps.HTTPClient == nil {
+		deps.HTTPClient = outbound.Client(15 * time.Second)
 	}
 	w := &Worker{deps: deps, mux: asynq.NewServeMux()}
 	w.srv = asynq.NewServer(redis, asynq.Config{

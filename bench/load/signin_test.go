@@ -3,6 +3,7 @@ package load
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -51,6 +52,7 @@ func BenchmarkSignInPipeline(b *testing.B) {
 					}
 					mu.Unlock()
 					if res != nil {
+						io.Copy(io.Discard, res.Body) // read to the end, or the connection is not reused
 						res.Body.Close()
 					}
 				}

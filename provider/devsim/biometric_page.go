@@ -15,6 +15,7 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/provider/didit"
+	"github.com/perfilseguro/perfilseguro/provider/outbound"
 )
 
 // BiometricPage serves the simulator's hosted page (GET and POST BiometricPath + "{session}"):
@@ -101,7 +102,7 @@ func (p BiometricPage) sendWebhook(ctx context.Context, s BiometricSession) erro
 	req.Header.Set(didit.TimestampHeader, strconv.FormatInt(t.Unix(), 10))
 	hc := p.HTTP
 	if hc == nil {
-		hc = &http.Client{Timeout: 10 * time.Second}
+		hc = outbound.Client(10 * time.Second)
 	}
 	res, err := hc.Do(req)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/provider/outbound"
 )
 
 // DefaultBaseURL is Didit's verification API root.
@@ -45,7 +46,7 @@ func New(cfg Config) *Client {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: 20 * time.Second}
+		hc = outbound.Client(20 * time.Second)
 	}
 	return &Client{cfg: cfg, http: hc}
 }

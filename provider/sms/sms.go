@@ -14,6 +14,7 @@ import (
 	"time"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/provider/outbound"
 )
 
 // DefaultBaseURL is the Twilio REST API root.
@@ -44,7 +45,7 @@ func New(cfg Config) *Client {
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: 15 * time.Second}
+		hc = outbound.Client(15 * time.Second)
 	}
 	return &Client{cfg: cfg, http: hc}
 }

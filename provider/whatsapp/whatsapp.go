@@ -14,6 +14,7 @@ import (
 	"time"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/provider/outbound"
 )
 
 // Defaults used when a Config field is empty.
@@ -57,7 +58,7 @@ func New(cfg Config) *Client {
 	}
 	hc := cfg.HTTPClient
 	if hc == nil {
-		hc = &http.Client{Timeout: 15 * time.Second}
+		hc = outbound.Client(15 * time.Second)
 	}
 	return &Client{cfg: cfg, http: hc}
 }

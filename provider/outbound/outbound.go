@@ -1,0 +1,22 @@
+// Package outbound builds the HTTP clients that call providers (WhatsApp, SMS, the biometric
+// provider, partner webhooks).
+package outbound
+
+import (
+	"net/http"
+	"time"
+)
+
+// IdleConnsPerHost keeps a connection per concurrent job open to each provider. Go's default of 2
+// would close most connections after each request and dial (and handshake TLS) anew for the
+// next one, which costs more than the request itself at sign-in peaks.
+const IdleConnsPerHost = 64
+
+// Client returns an HTTP client with the given overall timeout and a keep-alive pool sized for
+// the worker's concurrency.
+func Client(timeout time.Duration) *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 4 * IdleConnsPerHost
+	t.MaxIdleConnsPerHost = IdleConnsPerHost
+	return &http.Client{Timeout: timeout, Transport: t}
+}
