@@ -409,6 +409,42 @@ func TestRedisDownDuringRegistrationLeavesNothingBehind(t *testing.T) {
 	require.Zero(t, users)
 }
 
+func TestLoginWithQueueDownLeavesNoCodeThatBlocksARetry(t *testing.T) {
+	t.Parallel()
+	queue := &lvQueue{}
+	e := setup(t, func(d *api.Deps) { queue.live = d.Queue; d.Queue = queue })
+	b := e.browser(t)
+	p := newPerson()
+	id := b.signUp(p)
+
+	queue.setDead(true)
+	status, out := b.call("POST", "/api/login", map[string]string{"phoneNumber": "+52" + p.Phone})
+	require.Equal(t, http.StatusServiceUnavailable, status, out)
+	require.Contains(t, out["message"], "no está disponible")
+	var live int
+	require.NoError(t, e.db.Get(&live, `SELECT count(*) FROM verification_codes WHERE user_id = $1 AND NOT is_used`, id))
+	require.Zero(t, live, "the code that could not be queued is retired")
+
+	// Redis is back: the person may ask again at once (no cooldown from the failed attempt).
+	queue.setDead(false)
+	status, out = b.call("POST", "/api/login", map[string]string{"phoneNumber": "+52" + p.Phone})
+	require.Equal(t, http.StatusOK, status, out)
+	status, out = b.call("POST", "/api/verify-code", map[string]any{"userId": fmt.Sprint(id), "code": e.lastCode(t, id)})
+	require.Equal(t, http.StatusOK, status, out)
+}
+
+func TestLoginWithAnotherAccountsEmailAndPhoneIsRefused(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	b := e.browser(t)
+	ana, luis := newPerson(), newPerson()
+	b.signUp(ana)
+	b.signUp(luis)
+	status, out := b.call("POST", "/api/login", map[string]string{"email": ana.Email, "phoneNumber": "+52" + luis.Phone})
+	require.Equal(t, http.StatusConflict, status, out)
+	require.Equal(t, "El correo electrónico y el número de teléfono pertenecen a cuentas distintas.", out["message"])
+}
+
 func TestStrictJSONDecoding(t *testing.T) {
 	t.Parallel()
 	e := setup(t)

@@ -184,3 +184,37 @@ func TestUsedOrExpiredCodesAreNotSent(t *testing.T) {
 		Destination: "+525512345678", SealedCode: "x", ExpiresAt: time.Now().Add(-time.Second)})
 	require.ErrorIs(t, w.Handler().ProcessTask(context.Background(), expired), asynq.SkipRetry)
 }
+
+func TestAJobFasterThanItsCommitWaitsForTheCode(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	wa := &recorder{}
+	w := newWorker(t, db, wa, &recorder{})
+	store := postgres.Store{DB: db}
+	ctx := context.Background()
+	phone := fmt.Sprintf("+5256%08d", time.Now().UnixNano()%100_000_000)
+	tx, err := db.Beginx()
+	require.NoError(t, err)
+	defer tx.Rollback()
+	uid, _, err := store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Ana", Phone: &phone})
+	require.NoError(t, err)
+	codeID, err := store.InsertCode(ctx, tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone, Destination: phone,
+		Purpose: "register", Hash: "h", ExpiresAt: time.Now().Add(10 * time.Minute)})
+	require.NoError(t, err)
+	task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,
+		Destination: phone, SealedCode: secure.NewSealer(secret).Seal("246810"), ExpiresAt: time.Now().Add(10 * time.Minute)})
+	require.NoError(t, err)
+
+	// The job starts while the registration's transaction is still open; it commits 100 ms later.
+	go func() { time.Sleep(100 * time.Millisecond); tx.Commit() }()
+	require.NoError(t, w.Handler().ProcessTask(ctx, task))
+	require.Equal(t, 1, wa.count(), "sent in this run, once the code was committed, not on a retry seconds later")
+
+	// A code that never commits: the job gives up after a short wait and asks to be retried.
+	orphan, _ := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID + 1000, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,
+		Destination: phone, SealedCode: secure.NewSealer(secret).Seal("246810"), ExpiresAt: time.Now().Add(10 * time.Minute)})
+	err = w.Handler().ProcessTask(ctx, orphan)
+	require.Error(t, err)
+	require.NotErrorIs(t, err, asynq.SkipRetry)
+	require.Equal(t, 1, wa.count())
+}
