@@ -82,11 +82,13 @@ func (s *Store) AccountsByContact(ctx context.Context, email, phoneE164 string) 
 	default:
 		return nil, nil
 	}
-	usable := fmt.Sprintf("c.user_id = u.id AND NOT c.is_used AND c.expires_at > now() AND c.attempts < %d", MaxCodeAttempts)
-	q := `SELECT u.id, u.email, u.phone_number, GREATEST(
-		(SELECT max(c.created_at) FROM verification_codes c WHERE ` + usable + `),
-		(SELECT max(c.created_at) FROM email_verification_codes c WHERE ` + usable + `)) AS pending_since
-		FROM users u WHERE ` + where + ` ORDER BY u.id`
+	// Newest first along the (user_id, created_at DESC) index: a LIMIT 1 scan, no aggregate.
+	newest := func(table string) string {
+		return fmt.Sprintf(`(SELECT c.created_at FROM %s c WHERE c.user_id = u.id AND NOT c.is_used
+			AND c.expires_at > now() AND c.attempts < %d ORDER BY c.created_at DESC LIMIT 1)`, table, MaxCodeAttempts)
+	}
+	q := `SELECT u.id, u.email, u.phone_number, GREATEST(` + newest("verification_codes") + `, ` +
+		newest("email_verification_codes") + `) AS pending_since FROM users u WHERE ` + where
 	st, err := s.prepared(ctx, q)
 	if err != nil {
 		return nil, err

@@ -51,18 +51,18 @@ func BenchmarkMixedLoad500rps(b *testing.B) {
 				switch m := n % 10; {
 				case m < 5:
 					kind = "public-verify"
-					req, _ = http.NewRequest("GET", r.api.URL+"/api/verify/"+profileIDs[n%len(profileIDs)], nil)
+					req, _ = http.NewRequest("GET", r.url+"/api/verify/"+profileIDs[n%len(profileIDs)], nil)
 				case m < 8:
 					kind = "status-poll"
 					i := n % len(ids)
-					req, _ = http.NewRequest("GET", fmt.Sprintf("%s/api/users/%d/verification-status", r.api.URL, ids[i]), nil)
+					req, _ = http.NewRequest("GET", fmt.Sprintf("%s/api/users/%d/verification-status", r.url, ids[i]), nil)
 					req.AddCookie(&http.Cookie{Name: "ps_session", Value: sessions[i]})
 				default:
 					kind = "sign-in"
 					i := int(signIn.Add(1)-1) % users
-					req, _ = http.NewRequest("POST", r.api.URL+"/api/login", bytes.NewBufferString(fmt.Sprintf(`{"phoneNumber":"+5230%08d"}`, i)))
+					req, _ = http.NewRequest("POST", r.url+"/api/login", bytes.NewBufferString(fmt.Sprintf(`{"phoneNumber":"+5230%08d"}`, i)))
 					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("Origin", r.api.URL)
+					req.Header.Set("Origin", r.url)
 				}
 				t0 := time.Now()
 				res, err := client.Do(req)

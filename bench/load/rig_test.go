@@ -23,6 +23,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
+	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
 	"github.com/perfilseguro/perfilseguro/secure"
@@ -33,24 +34,21 @@ import (
 // when each phone received its message.
 type rig struct {
 	db       *sqlx.DB
-	api      *httptest.Server
+	url      string // the API's base URL
 	received sync.Map // phone (WhatsApp form) → time.Time
 	stop     func()
 }
 
 func newRig(b *testing.B) *rig {
 	b.Helper()
-	db, _ := pgtest.New(b)
+	db, dsn := pgtest.New(b)
+	// The worker has its own pool, as its own process does in production.
+	workerDB, err := postgres.Open(context.Background(), dsn)
+	require.NoError(b, err)
+	b.Cleanup(func() { workerDB.Close() })
 	opt, ropts := redistest.New(b)
 	r := &rig{db: db}
-	graph := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		body, _ := io.ReadAll(req.Body)
-		if i := strings.Index(string(body), `"to":"`); i >= 0 {
-			to := string(body[i+6:])
-			r.received.LoadOrStore(to[:strings.IndexByte(to, '"')], time.Now())
-		}
-		io.WriteString(w, `{"messages":[{"id":"wamid.bench"}]}`)
-	}))
+	graph := r.fakeWhatsApp()
 	cfg, err := config.Load(func(k string) string {
 		if k == "APP_ENV" {
 			return "test"
@@ -65,9 +63,10 @@ func newRig(b *testing.B) *rig {
 	srv, err := api.New(api.Deps{Config: cfg, DB: db, Redis: rc, AsynqRedis: opt, Queue: queue, Logger: quiet, Limits: &unlimited,
 		Web: fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}}})
 	require.NoError(b, err)
-	r.api = httptest.NewServer(srv.Handler())
+	apiSrv := httptest.NewServer(srv.Handler())
+	r.url = apiSrv.URL
 	wa := whatsapp.New(whatsapp.Config{BaseURL: graph.URL, APIVersion: "v21.0", PhoneNumberID: "1", AccessToken: "t", OTPTemplate: "codigo"})
-	w := worker.New(opt, 20, 5*time.Second, worker.Deps{DB: db, Enqueuer: queue, Logger: quiet, WhatsApp: wa,
+	w := worker.New(opt, 20, 5*time.Second, worker.Deps{DB: workerDB, Enqueuer: queue, Logger: quiet, WhatsApp: wa,
 		Sealer: secure.NewSealer(cfg.SecretKey), Redis: rc})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -75,13 +74,25 @@ func newRig(b *testing.B) *rig {
 	r.stop = func() {
 		cancel()
 		<-done
-		r.api.Close()
+		apiSrv.Close()
 		graph.Close()
 		queue.Close()
 		rc.Close()
 	}
 	b.Cleanup(r.stop)
 	return r
+}
+
+// fakeWhatsApp is a WhatsApp Cloud API that notes when each recipient's first message arrived.
+func (r *rig) fakeWhatsApp() *httptest.Server {
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		if i := strings.Index(string(body), `"to":"`); i >= 0 {
+			to := string(body[i+6:])
+			r.received.LoadOrStore(to[:strings.IndexByte(to, '"')], time.Now())
+		}
+		io.WriteString(w, `{"messages":[{"id":"wamid.bench"}]}`)
+	}))
 }
 
 // seedUsers bulk-inserts n level-3 users with phones +5230xxxxxxxx and a live session each; it

@@ -37,9 +37,9 @@ func BenchmarkSignInPipeline(b *testing.B) {
 				for i := range jobs {
 					phone := fmt.Sprintf("+5230%08d", iter*total+i)
 					body := fmt.Sprintf(`{"phoneNumber":"%s"}`, phone)
-					req, _ := http.NewRequest("POST", r.api.URL+"/api/login", bytes.NewBufferString(body))
+					req, _ := http.NewRequest("POST", r.url+"/api/login", bytes.NewBufferString(body))
 					req.Header.Set("Content-Type", "application/json")
-					req.Header.Set("Origin", r.api.URL)
+					req.Header.Set("Origin", r.url)
 					t0 := time.Now()
 					res, err := client.Do(req)
 					d := time.Since(t0)

@@ -121,9 +121,18 @@ func (a *app) runDev(ctx context.Context) error {
 	if err := a.migrate(ctx); err != nil {
 		return err
 	}
+	// The worker gets its own connection pool, as its own process has in production: API requests
+	// waiting for a connection must not starve the jobs that deliver their codes.
+	workerDB, err := postgres.Open(ctx, a.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer workerDB.Close()
+	w := *a
+	w.db = workerDB
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return a.runAPI(ctx) })
-	g.Go(func() error { return a.runWorker(ctx) })
+	g.Go(func() error { return w.runWorker(ctx) })
 	g.Go(func() error { return a.runScheduler(ctx) })
 	return g.Wait()
 }

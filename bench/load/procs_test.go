@@ -1,0 +1,87 @@
+package load
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/jobs/redistest"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary builds perfilseguro once per run.
+func binary(b *testing.B) string {
+	b.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "psbench")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "perfilseguro")
+		if out, err := exec.Command("go", "build", "-o", binPath, "github.com/perfilseguro/perfilseguro/cmd/perfilseguro").CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	require.NoError(b, binErr)
+	return binPath
+}
+
+// newProcessRig runs the real binary as the Procfile does: `perfilseguro api` and `perfilseguro
+// worker` as two processes on a fresh database and Redis DB, with the fake WhatsApp API in this
+// process and the limits of sending raised out of the way (all the load comes from one IP).
+func newProcessRig(b *testing.B, workerConcurrency int) *rig {
+	b.Helper()
+	db, dsn := pgtest.New(b)
+	opt, _ := redistest.New(b)
+	r := &rig{db: db}
+	graph := r.fakeWhatsApp()
+	b.Cleanup(graph.Close)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(b, err)
+	addr := l.Addr().String()
+	l.Close()
+	r.url = "http://" + addr
+	env := append(os.Environ(), "APP_ENV=test", "SHUTDOWN_GRACE=2s", "DATABASE_URL="+dsn,
+		fmt.Sprintf("REDIS_URL=redis://%s/%d", opt.Addr, opt.DB), "HTTP_ADDR="+addr, "PUBLIC_BASE_URL="+r.url,
+		"WHATSAPP_BASE_URL="+graph.URL, "WHATSAPP_ACCESS_TOKEN=bench", "WHATSAPP_PHONE_NUMBER_ID=1000",
+		fmt.Sprintf("WORKER_CONCURRENCY=%d", workerConcurrency),
+		"RATE_LIMIT_SEND_PER_IP=1000000000", "RATE_LIMIT_SEND_PER_PHONE=1000000000")
+	for _, sub := range []string{"api", "worker"} {
+		cmd := exec.Command(binary(b), sub)
+		cmd.Env = env // output goes to /dev/null: both log every request and job
+		require.NoError(b, cmd.Start())
+		b.Cleanup(func() {
+			cmd.Process.Signal(syscall.SIGTERM)
+			cmd.Wait()
+		})
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res, err := http.Get(r.url + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		require.True(b, time.Now().Before(deadline), "the API never became ready")
+		time.Sleep(50 * time.Millisecond)
+	}
+	return r
+}
