@@ -62,7 +62,7 @@ func (s *Server) adminLogin(c fuego.ContextWithBody[AdminLoginRequest]) (AdminSe
 	if err := s.adminLockedOut(ctx, ip); err != nil {
 		return AdminSessionResponse{}, err
 	}
-	if err := s.allow(ctx, "admin:login:ip:"+ip, s.limits.AdminLoginPerIP); err != nil {
+	if err := s.allow(ctx, limit{"admin:login:ip:" + ip, s.limits.AdminLoginPerIP}); err != nil {
 		return AdminSessionResponse{}, err
 	}
 	req, err := decodeJSON[AdminLoginRequest](r)

@@ -224,10 +224,8 @@ func (s *Server) verify(r *http.Request, req VerifyCodeRequest) (VerifyCodeRespo
 	if userID == 0 {
 		return VerifyCodeResponse{}, "", perfilseguro.FieldError("userId", "Falta el usuario a verificar. Por favor inicia sesión nuevamente.")
 	}
-	if err := s.allow(ctx, "verify:ip:"+clientIP(r), s.limits.VerifyPerIP); err != nil {
-		return VerifyCodeResponse{}, "", err
-	}
-	if err := s.allow(ctx, "verify:user:"+strconv.FormatInt(userID, 10), s.limits.VerifyPerUser); err != nil {
+	if err := s.allow(ctx, limit{"verify:ip:" + clientIP(r), s.limits.VerifyPerIP},
+		limit{"verify:user:" + strconv.FormatInt(userID, 10), s.limits.VerifyPerUser}); err != nil {
 		return VerifyCodeResponse{}, "", err
 	}
 	code, err := s.checkCode(ctx, userID, req.Code)

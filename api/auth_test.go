@@ -308,6 +308,26 @@ func TestPerIPSendLimit(t *testing.T) {
 	require.Contains(t, out["message"], "Demasiadas solicitudes")
 }
 
+func TestARefusedRequestUsesUpNoOtherLimit(t *testing.T) {
+	t.Parallel()
+	limits := api.DefaultLimits
+	limits.SendPerIP = 3
+	limits.SendPerPhone = 1
+	e := setup(t, func(d *api.Deps) { d.Limits = &limits })
+	b := e.browser(t)
+	first := newPerson()
+	b.register(first) // IP 1 of 3, phone 1 of 1
+	status, out := b.call("POST", "/api/widget/login", map[string]string{"phoneNumber": first.Phone})
+	require.Equal(t, http.StatusTooManyRequests, status, "the phone's limit refuses")
+	require.Contains(t, out["message"], "Demasiadas solicitudes. Intenta nuevamente en")
+	// The refused request was not charged to the IP: two more people may still register from it.
+	b.register(newPerson())
+	b.register(newPerson())
+	p := newPerson()
+	status, _ = b.call("POST", "/api/register", map[string]string{"fullName": p.Name, "email": p.Email, "phoneNumber": p.Phone})
+	require.Equal(t, http.StatusTooManyRequests, status, "the fourth from the IP is refused")
+}
+
 func TestPerPhoneSendLimitAndVerifyLimit(t *testing.T) {
 	t.Parallel()
 	limits := api.DefaultLimits

@@ -30,20 +30,14 @@ type codeRequest struct {
 
 // checkSendLimits applies the per-IP, per-phone and per-e-mail sending limits.
 func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, email string) error {
-	if err := s.allow(ctx, "send:ip:"+clientIP(r), s.limits.SendPerIP); err != nil {
-		return err
-	}
+	limits := []limit{{"send:ip:" + clientIP(r), s.limits.SendPerIP}}
 	if phone != "" {
-		if err := s.allow(ctx, "send:phone:"+phone, s.limits.SendPerPhone); err != nil {
-			return err
-		}
+		limits = append(limits, limit{"send:phone:" + phone, s.limits.SendPerPhone})
 	}
 	if email != "" {
-		if err := s.allow(ctx, "send:email:"+email, s.limits.SendPerEmail); err != nil {
-			return err
-		}
+		limits = append(limits, limit{"send:email:" + email, s.limits.SendPerEmail})
 	}
-	return nil
+	return s.allow(ctx, limits...)
 }
 
 // checkCooldown refuses a new code while the previous one (created at since, nil when there is

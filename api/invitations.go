@@ -221,7 +221,7 @@ func (s *Server) sendInvitation(c fuego.ContextWithBody[CreateInvitationRequest]
 	if err := req.validate(); err != nil {
 		return CreateInvitationResponse{}, err
 	}
-	if err := s.allow(ctx, "invite:user:"+strconv.FormatInt(me.ID, 10), invitationsPerHour); err != nil {
+	if err := s.allow(ctx, limit{"invite:user:" + strconv.FormatInt(me.ID, 10), invitationsPerHour}); err != nil {
 		return CreateInvitationResponse{}, err
 	}
 	n := postgres.NewInvitation{InviterID: me.ID, InviteeEmail: req.InviteeEmail, InviteePhone: optional(req.InviteePhone),
@@ -397,7 +397,7 @@ func usable(inv postgres.Invitation, invalid *perfilseguro.Error) (ValidateInvit
 
 func (s *Server) validateInvitationCode(c fuego.ContextNoBody) (ValidateInvitationResponse, error) {
 	r := c.Request()
-	if err := s.allow(r.Context(), "invitation-lookup:ip:"+clientIP(r), invitationLookupsPerIP); err != nil {
+	if err := s.allow(r.Context(), limit{"invitation-lookup:ip:" + clientIP(r), invitationLookupsPerIP}); err != nil {
 		return ValidateInvitationResponse{}, err
 	}
 	code := normalizeInvitationCode(r.URL.Query().Get("code"))
@@ -416,7 +416,7 @@ func (s *Server) validateInvitationCode(c fuego.ContextNoBody) (ValidateInvitati
 
 func (s *Server) validateInvitationToken(c fuego.ContextNoBody) (ValidateInvitationResponse, error) {
 	r := c.Request()
-	if err := s.allow(r.Context(), "invitation-lookup:ip:"+clientIP(r), invitationLookupsPerIP); err != nil {
+	if err := s.allow(r.Context(), limit{"invitation-lookup:ip:" + clientIP(r), invitationLookupsPerIP}); err != nil {
 		return ValidateInvitationResponse{}, err
 	}
 	token := strings.TrimSpace(r.URL.Query().Get("token"))
@@ -508,7 +508,7 @@ func (s *Server) acceptInvitation(c fuego.ContextWithBody[AcceptInvitationReques
 	if err := req.validate(); err != nil {
 		return AcceptInvitationResponse{}, err
 	}
-	if err := s.allow(ctx, "invitation-accept:ip:"+clientIP(r), invitationAcceptsPerIP); err != nil {
+	if err := s.allow(ctx, limit{"invitation-accept:ip:" + clientIP(r), invitationAcceptsPerIP}); err != nil {
 		return AcceptInvitationResponse{}, err
 	}
 	session := secure.NewToken(32)

@@ -57,7 +57,7 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 	if u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric {
 		return StartVerificationResponse{}, errAlreadyBiometric
 	}
-	if err := l.s.allow(ctx, "biometric:user:"+strconv.FormatInt(userID, 10), verificationStartsUser); err != nil {
+	if err := l.s.allow(ctx, limit{"biometric:user:" + strconv.FormatInt(userID, 10), verificationStartsUser}); err != nil {
 		return StartVerificationResponse{}, err
 	}
 	var id int64

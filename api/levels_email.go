@@ -54,10 +54,8 @@ func (l *levels) sendEmailLink(c fuego.ContextWithBody[LevelsUserRequest]) (Emai
 	case u.IsEmailVerified && u.VerificationLevel >= perfilseguro.LevelEmail:
 		return EmailLinkResponse{}, errEmailAlreadyVerified
 	}
-	if err := l.s.allow(ctx, "emaillink:ip:"+clientIP(r), l.s.limits.SendPerIP); err != nil {
-		return EmailLinkResponse{}, err
-	}
-	if err := l.s.allow(ctx, "emaillink:user:"+strconv.FormatInt(userID, 10), emailLinksPerUser); err != nil {
+	if err := l.s.allow(ctx, limit{"emaillink:ip:" + clientIP(r), l.s.limits.SendPerIP},
+		limit{"emaillink:user:" + strconv.FormatInt(userID, 10), emailLinksPerUser}); err != nil {
 		return EmailLinkResponse{}, err
 	}
 	token := secure.NewToken(32)

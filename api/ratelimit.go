@@ -6,8 +6,9 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"strconv"
 
-	"github.com/go-redis/redis_rate/v10"
+	"github.com/redis/go-redis/v9"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
@@ -29,18 +30,68 @@ var DefaultLimits = Limits{SendPerIP: 30, SendPerPhone: 6, SendPerEmail: 6, Veri
 var errUnavailable = perfilseguro.Errorf(perfilseguro.EUNAVAILABLE,
 	"El servicio no está disponible en este momento. Intenta nuevamente en unos minutos.")
 
-// allow checks one limit; Redis being down fails closed (503), because limits guard abuse.
-func (s *Server) allow(ctx context.Context, key string, perHour int) error {
-	res, err := s.limiter.Allow(ctx, "rl:"+key, redis_rate.PerHour(perHour))
+// limit is one per-hour limit on one key.
+type limit struct {
+	key     string
+	perHour int
+}
+
+// allowAll is GCRA, the algorithm of go-redis/redis_rate (same keys, burst equal to the hourly
+// rate), checked for several keys in one round trip: the event is charged to every key only when
+// every key allows it, so a refusal on one limit does not use up the others.
+// KEYS: the limit keys; ARGV: each key's events per hour. Returns {allowed, retry-after seconds}.
+var allowAll = redis.NewScript(`
+local jan_1_2017 = 1483228800
+local t = redis.call("TIME")
+local now = (t[1] - jan_1_2017) + (t[2] / 1000000)
+local new_tats = {}
+local retry_after = 0
+for i, key in ipairs(KEYS) do
+  local rate = tonumber(ARGV[i])
+  local emission = 3600 / rate
+  local tat = math.max(tonumber(redis.call("GET", key) or now), now)
+  local new_tat = tat + emission
+  local allow_at = new_tat - emission * rate
+  if allow_at > now then
+    retry_after = math.max(retry_after, allow_at - now)
+  end
+  new_tats[i] = new_tat
+end
+if retry_after > 0 then
+  return {0, tostring(retry_after)}
+end
+for i, key in ipairs(KEYS) do
+  redis.call("SET", key, new_tats[i], "EX", math.ceil(new_tats[i] - now))
+end
+return {1, "0"}
+`)
+
+// allow charges one event to each limit, or refuses with 429 and the longest wait. Redis being
+// down fails closed (503), because limits guard abuse.
+func (s *Server) allow(ctx context.Context, limits ...limit) error {
+	keys := make([]string, len(limits))
+	args := make([]any, len(limits))
+	for i, l := range limits {
+		keys[i], args[i] = "rate:rl:"+l.key, l.perHour
+	}
+	res, err := allowAll.Run(ctx, s.redis, keys, args...).Slice()
 	if err != nil {
-		return fmt.Errorf("rate limit %s: %v: %w", key, err, errUnavailable)
+		return fmt.Errorf("rate limit %v: %v: %w", keys, err, errUnavailable)
 	}
-	if res.Allowed == 0 {
-		secs := int(math.Ceil(res.RetryAfter.Seconds()))
-		return &apiError{Status: http.StatusTooManyRequests, RetryAfter: secs, Body: ErrorBody{
-			Message: fmt.Sprintf("Demasiadas solicitudes. Intenta nuevamente en %s.", humanWait(secs))}}
+	if len(res) != 2 {
+		return fmt.Errorf("rate limit %v: unexpected reply %v: %w", keys, res, errUnavailable)
 	}
-	return nil
+	if allowed, _ := res[0].(int64); allowed == 1 {
+		return nil
+	}
+	wait, _ := res[1].(string)
+	secs, err := strconv.ParseFloat(wait, 64)
+	if err != nil {
+		return fmt.Errorf("rate limit %v: retry-after %q: %w", keys, wait, errUnavailable)
+	}
+	retry := max(int(math.Ceil(secs)), 1)
+	return &apiError{Status: http.StatusTooManyRequests, RetryAfter: retry, Body: ErrorBody{
+		Message: fmt.Sprintf("Demasiadas solicitudes. Intenta nuevamente en %s.", humanWait(retry))}}
 }
 
 // humanWait says a wait in Spanish.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/go-fuego/fuego"
-	"github.com/go-redis/redis_rate/v10"
 	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
 	"github.com/redis/go-redis/v9"
@@ -55,7 +54,6 @@ type Server struct {
 	handler http.Handler
 	spec    []byte
 	store   *postgres.Store
-	limiter *redis_rate.Limiter
 	limits  Limits
 	coder   secure.Coder
 	sealer  secure.Sealer
@@ -79,7 +77,7 @@ func New(d Deps) (*Server, error) {
 		d.Limits = &DefaultLimits
 	}
 	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now,
-		store: &postgres.Store{DB: d.DB}, limiter: redis_rate.NewLimiter(d.Redis), limits: *d.Limits,
+		store: &postgres.Store{DB: d.DB}, limits: *d.Limits,
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}}
 	s.f = fuego.NewServer(

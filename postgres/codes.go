@@ -166,10 +166,31 @@ func (s *Store) CodeForDelivery(ctx context.Context, channel string, id int64) (
 	return &c, nil
 }
 
-// MarkCodeSent records the delivery so that a retried job does not send again.
-func (s *Store) MarkCodeSent(ctx context.Context, channel string, id int64) error {
-	_, err := s.execPrepared(ctx, nil, `UPDATE `+codeTable(channel)+` SET sent_at = now() WHERE id = $1 AND sent_at IS NULL`, id)
-	return err
+// ClaimWindow is how long a claimed delivery keeps other runs of its job from sending. It is
+// shorter than asynq's 30 s lease, so a job whose worker died mid-send claims the code again
+// when asynq hands it to another worker.
+const ClaimWindow = 20 * time.Second
+
+// ClaimCodeDelivery marks a code as being sent now, in one statement, unless it is used, expired
+// or claimed less than ClaimWindow ago. false means: do not send (or the row is not visible yet;
+// CodeForDelivery tells which).
+func (s *Store) ClaimCodeDelivery(ctx context.Context, channel string, id int64) (bool, error) {
+	q := fmt.Sprintf(`UPDATE %s SET sent_at = now() WHERE id = $1 AND NOT is_used AND expires_at > now()
+		AND (sent_at IS NULL OR sent_at < now() - interval '%d seconds')`, codeTable(channel), int(ClaimWindow.Seconds()))
+	res, err := s.execPrepared(ctx, nil, q, id)
+	if err != nil {
+		return false, fmt.Errorf("claim code delivery: %w", err)
+	}
+	n, _ := res.RowsAffected()
+	return n == 1, nil
+}
+
+// ReleaseCodeDelivery undoes a claim whose send failed, so that the job's retry sends the code.
+func (s *Store) ReleaseCodeDelivery(ctx context.Context, channel string, id int64) error {
+	if _, err := s.execPrepared(ctx, nil, `UPDATE `+codeTable(channel)+` SET sent_at = NULL WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("release code delivery: %w", err)
+	}
+	return nil
 }
 
 // MarkPhoneVerified sets is_phone_verified and raises the level to at least 1.

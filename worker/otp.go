@@ -23,7 +23,9 @@ var errCodeNotYetVisible = errors.New("code row not visible yet")
 const commitWait = 500 * time.Millisecond
 
 // handleSendOTP delivers one code to one destination. Codes that are used, expired or never
-// committed are not sent; a phone code already sent is not sent again.
+// committed are not sent. A phone code is claimed before it is sent (one statement on the
+// common path), so that a repeated run does not send it again; the claim is released when the
+// send fails, for the retry.
 func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 	var p jobs.SendOTPPayload
 	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.CodeID == 0 || p.Destination == "" {
@@ -32,35 +34,40 @@ func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 	if time.Now().After(p.ExpiresAt) {
 		return fmt.Errorf("code %d expired before delivery: %w", p.CodeID, asynq.SkipRetry)
 	}
-	store := postgres.Store{DB: w.deps.DB}
-	row, err := codeWhenCommitted(ctx, store, p.Channel, p.CodeID)
-	if err != nil {
-		return err
-	}
-	if row.IsUsed || (p.Via == jobs.ViaWhatsApp && row.SentAt != nil) {
-		return nil
-	}
 	code, err := w.deps.Sealer.Open(p.SealedCode)
 	if err != nil {
 		return fmt.Errorf("otp code: %v: %w", err, asynq.SkipRetry)
 	}
+	store := postgres.Store{DB: w.deps.DB}
+	send := w.sendPhoneCode
+	if p.Via == jobs.ViaEmail {
+		// One code may go to both phone and e-mail: the e-mail run only checks that it is usable.
+		row, err := codeWhenCommitted(ctx, store, p.Channel, p.CodeID)
+		if err != nil || row.IsUsed {
+			return err
+		}
+		send = func(ctx context.Context, to, code string) error {
+			return w.deps.Email.SendEmail(ctx, otpEmail(to, code))
+		}
+	} else {
+		claimed, err := claimWhenCommitted(ctx, store, p.Channel, p.CodeID)
+		if err != nil || !claimed {
+			return err
+		}
+	}
 	if w.deps.LogSecrets {
 		w.deps.Logger.Info("otp code (development only)", "to", p.Destination, "code", code)
 	}
-	switch p.Via {
-	case jobs.ViaEmail:
-		err = w.deps.Email.SendEmail(ctx, otpEmail(p.Destination, code))
-	default:
-		err = w.sendPhoneCode(ctx, p.Destination, code)
-	}
-	if err != nil {
+	if err := send(ctx, p.Destination, code); err != nil {
+		if p.Via != jobs.ViaEmail {
+			if rerr := store.ReleaseCodeDelivery(context.WithoutCancel(ctx), p.Channel, p.CodeID); rerr != nil {
+				w.deps.Logger.Error("release code delivery", "code_id", p.CodeID, "error", rerr)
+			}
+		}
 		if errors.Is(err, perfilseguro.ErrPermanent) {
 			return fmt.Errorf("deliver code %d: %w: %w", p.CodeID, err, asynq.SkipRetry)
 		}
 		return fmt.Errorf("deliver code %d: %w", p.CodeID, err)
-	}
-	if p.Via == jobs.ViaWhatsApp {
-		return store.MarkCodeSent(ctx, p.Channel, p.CodeID)
 	}
 	return nil
 }
@@ -73,14 +80,45 @@ func codeWhenCommitted(ctx context.Context, store postgres.Store, channel string
 		if err != nil || row != nil {
 			return row, err
 		}
-		if time.Now().After(deadline) {
-			return nil, errCodeNotYetVisible
+		if err := waitForCommit(ctx, deadline); err != nil {
+			return nil, err
 		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
+	}
+}
+
+// claimWhenCommitted claims the code's delivery; when the claim fails because the row is not
+// visible yet (its transaction is still open) it waits up to commitWait and claims again.
+func claimWhenCommitted(ctx context.Context, store postgres.Store, channel string, id int64) (bool, error) {
+	deadline := time.Now().Add(commitWait)
+	for {
+		claimed, err := store.ClaimCodeDelivery(ctx, channel, id)
+		if err != nil || claimed {
+			return claimed, err
 		}
+		row, err := store.CodeForDelivery(ctx, channel, id)
+		if err != nil {
+			return false, err
+		}
+		if row != nil && (row.IsUsed || row.SentAt != nil || time.Now().After(row.ExpiresAt)) {
+			return false, nil // used, expired, or sent by another run
+		}
+		// Not visible yet, or visible since the claim: claim again shortly (bounded by deadline).
+		if err := waitForCommit(ctx, deadline); err != nil {
+			return false, err
+		}
+	}
+}
+
+// waitForCommit sleeps a little before looking for an uncommitted row again, and gives up at deadline.
+func waitForCommit(ctx context.Context, deadline time.Time) error {
+	if time.Now().After(deadline) {
+		return errCodeNotYetVisible
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(20 * time.Millisecond):
+		return nil
 	}
 }
 

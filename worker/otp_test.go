@@ -218,3 +218,26 @@ func TestAJobFasterThanItsCommitWaitsForTheCode(t *testing.T) {
 	require.NotErrorIs(t, err, asynq.SkipRetry)
 	require.Equal(t, 1, wa.count())
 }
+
+func TestAClaimLeftByADeadWorkerExpiresAndTheRetrySends(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	wa := &recorder{}
+	w := newWorker(t, db, wa, &recorder{})
+	task, codeID := storedCode(t, db, "135790")
+
+	// Another run claimed the code a moment ago (it may be sending right now): do not send.
+	_, err := db.Exec(`UPDATE verification_codes SET sent_at = now() - interval '5 seconds' WHERE id = $1`, codeID)
+	require.NoError(t, err)
+	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
+	require.Zero(t, wa.count())
+
+	// That run's worker died: asynq hands the job out again only after its 30 s lease, by when
+	// the claim has expired, so the code goes out.
+	_, err = db.Exec(`UPDATE verification_codes SET sent_at = now() - $2::interval WHERE id = $1`, codeID,
+		fmt.Sprintf("%d seconds", int(postgres.ClaimWindow.Seconds())+1))
+	require.NoError(t, err)
+	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
+	require.Equal(t, 1, wa.count())
+	require.Contains(t, wa.sent[0], "|135790")
+}

@@ -34,7 +34,7 @@ import (
 // when each phone received its message.
 type rig struct {
 	db       *sqlx.DB
-	url      string // the API's base URL
+	url      string   // the API's base URL
 	received sync.Map // phone (WhatsApp form) → time.Time
 	stop     func()
 }
