@@ -16,9 +16,17 @@ import (
 // BenchmarkSignInPipeline: 1,000 sign-ins at concurrency 50, each a POST /api/login whose code
 // goes through Redis and the worker to the (fake) WhatsApp API. Reports requests/s, the API's
 // p99 and the enqueue-to-provider latency p50/p99. Targets: API p99 < 50 ms, provider p99 < 250 ms.
+//
+// "processes" runs the binary as the Procfile does (`perfilseguro api` and `perfilseguro
+// worker`, each its own process, logging to /dev/null); "one-process" runs the API and the
+// worker inside this test process (one Go scheduler for them and the load generator).
 func BenchmarkSignInPipeline(b *testing.B) {
+	b.Run("processes", func(b *testing.B) { signInPipeline(b, newProcessRig(b, 20)) })
+	b.Run("one-process", func(b *testing.B) { signInPipeline(b, newRig(b)) })
+}
+
+func signInPipeline(b *testing.B, r *rig) {
 	const total, concurrency = 1000, 50
-	r := newRig(b)
 	_, _, _ = r.seedUsers(b, total*b.N) // each iteration signs in fresh users (the 60 s cooldown)
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: concurrency}}
 	b.ResetTimer()
