@@ -54,11 +54,16 @@ func withApp(ctx context.Context, fn func(*app) error) error {
 	}
 	rc := redis.NewClient(redisOpts)
 	defer rc.Close()
-	asynqOpt := asynq.RedisClientOpt{Addr: redisOpts.Addr, DB: redisOpts.DB, Username: redisOpts.Username,
-		Password: redisOpts.Password, TLSConfig: redisOpts.TLSConfig}
+	asynqOpt := asynqOptions(redisOpts)
 	queue := asynq.NewClient(asynqOpt)
 	defer queue.Close()
 	return fn(&app{cfg: cfg, logger: logger, db: db, redisOpt: asynqOpt, redis: rc, queue: queue})
+}
+
+// asynqOptions gives asynq the same Redis as REDIS_URL, including a unix:// socket.
+func asynqOptions(o *redis.Options) asynq.RedisClientOpt {
+	return asynq.RedisClientOpt{Network: o.Network, Addr: o.Addr, DB: o.DB, Username: o.Username,
+		Password: o.Password, TLSConfig: o.TLSConfig}
 }
 
 func newLogger(cfg config.Config) *slog.Logger {
