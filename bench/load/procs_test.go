@@ -2,7 +2,6 @@ package load
 
 import (
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -52,13 +51,11 @@ func newProcessRig(b *testing.B, workerConcurrency int) *rig {
 	r := &rig{db: db}
 	graph := r.fakeWhatsApp()
 	b.Cleanup(graph.Close)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(b, err)
-	addr := l.Addr().String()
-	l.Close()
+	addr, metricsAddr := freeAddr(b), freeAddr(b)
 	r.url = "http://" + addr
+	r.metrics = "http://" + metricsAddr + "/metrics"
 	env := append(os.Environ(), "APP_ENV=test", "SHUTDOWN_GRACE=2s", "DATABASE_URL="+dsn,
-		fmt.Sprintf("REDIS_URL=redis://%s/%d", opt.Addr, opt.DB), "HTTP_ADDR="+addr, "PUBLIC_BASE_URL="+r.url,
+		fmt.Sprintf("REDIS_URL=redis://%s/%d", opt.Addr, opt.DB), "HTTP_ADDR="+addr, "METRICS_ADDR="+metricsAddr, "PUBLIC_BASE_URL="+r.url,
 		"WHATSAPP_BASE_URL="+graph.URL, "WHATSAPP_ACCESS_TOKEN=bench", "WHATSAPP_PHONE_NUMBER_ID=1000",
 		fmt.Sprintf("WORKER_CONCURRENCY=%d", workerConcurrency),
 		"RATE_LIMIT_SEND_PER_IP=1000000000", "RATE_LIMIT_SEND_PER_PHONE=1000000000")

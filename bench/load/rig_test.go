@@ -35,6 +35,7 @@ import (
 type rig struct {
 	db       *sqlx.DB
 	url      string   // the API's base URL
+	metrics  string   // the API's /metrics, without a session
 	received sync.Map // phone (WhatsApp form) → time.Time
 	stop     func()
 }
@@ -65,12 +66,15 @@ func newRig(b *testing.B) *rig {
 	require.NoError(b, err)
 	apiSrv := httptest.NewServer(srv.Handler())
 	r.url = apiSrv.URL
+	metricsAddr := freeAddr(b)
+	r.metrics = "http://" + metricsAddr + "/metrics"
 	wa := whatsapp.New(whatsapp.Config{BaseURL: graph.URL, APIVersion: "v21.0", PhoneNumberID: "1", AccessToken: "t", OTPTemplate: "codigo"})
 	w := worker.New(opt, 20, 5*time.Second, worker.Deps{DB: workerDB, Enqueuer: queue, Logger: quiet, WhatsApp: wa,
 		Sealer: secure.NewSealer(cfg.SecretKey), Redis: rc})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { w.Run(ctx); close(done) }()
+	go srv.ServeMetrics(ctx, metricsAddr)
 	r.stop = func() {
 		cancel()
 		<-done

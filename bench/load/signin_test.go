@@ -15,7 +15,9 @@ import (
 
 // BenchmarkSignInPipeline: 1,000 sign-ins at concurrency 50, each a POST /api/login whose code
 // goes through Redis and the worker to the (fake) WhatsApp API. Reports requests/s, the API's
-// p99 and the enqueue-to-provider latency p50/p99. Targets: API p99 < 50 ms, provider p99 < 250 ms.
+// p99 as the load generator sees it (api-p99-ms) and as the API's own request-duration histogram
+// records it (api-server-p99-ms, interpolated inside its bucket), and the enqueue-to-provider
+// latency p50/p99. Targets: API p99 < 50 ms, provider p99 < 250 ms.
 //
 // "processes" runs the binary as the Procfile does (`perfilseguro api` and `perfilseguro
 // worker`, each its own process, logging to /dev/null); "one-process" runs the API and the
@@ -37,6 +39,7 @@ func signInPipeline(b *testing.B, r *rig) {
 		errors := 0
 		jobs := make(chan int)
 		var wg sync.WaitGroup
+		histBefore := loginHistogram(b, r.metrics)
 		start := time.Now()
 		for range concurrency {
 			wg.Add(1)
@@ -73,6 +76,7 @@ func signInPipeline(b *testing.B, r *rig) {
 		wg.Wait()
 		elapsed := time.Since(start)
 		require.Zero(b, errors, "every sign-in succeeds")
+		serverP99 := histogramQuantile(0.99, histBefore, loginHistogram(b, r.metrics))
 
 		// Wait until every message reached the provider.
 		deadline := time.Now().Add(60 * time.Second)
@@ -94,6 +98,7 @@ func signInPipeline(b *testing.B, r *rig) {
 		deliver = sortDurations(deliver)
 		b.ReportMetric(float64(total)/elapsed.Seconds(), "req/s")
 		b.ReportMetric(ms(percentile(apiLat, 0.99)), "api-p99-ms")
+		b.ReportMetric(serverP99*1000, "api-server-p99-ms")
 		b.ReportMetric(ms(percentile(deliver, 0.50)), "provider-p50-ms")
 		b.ReportMetric(ms(percentile(deliver, 0.99)), "provider-p99-ms")
 	}
