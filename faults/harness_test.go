@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,32 +20,9 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-)
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
+	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 )
-
-// binary builds perfilseguro once per test run.
-func binary(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "psfaults")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "perfilseguro")
-		out, err := exec.Command("go", "build", "-o", binPath, "github.com/perfilseguro/perfilseguro/cmd/perfilseguro").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	require.NoError(t, binErr)
-	return binPath
-}
 
 func freePort(t *testing.T) int {
 	t.Helper()
@@ -111,7 +87,7 @@ type process struct {
 // run starts a perfilseguro subcommand with env; it is killed when the test ends.
 func run(t *testing.T, sub string, env map[string]string) *process {
 	t.Helper()
-	cmd := exec.Command(binary(t), sub)
+	cmd := exec.Command(bintest.Path(t), sub)
 	cmd.Env = append(os.Environ(), "APP_ENV=test", "SHUTDOWN_GRACE=2s")
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)

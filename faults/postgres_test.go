@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 )
 
 // pgCluster is a private PostgreSQL instance a test may restart without disturbing others.
@@ -80,7 +82,7 @@ func TestAPIRecoversAfterPostgresRestart(t *testing.T) {
 	pg := startPostgres(t)
 	redis := startRedis(t)
 	env := map[string]string{"DATABASE_URL": pg.url(), "REDIS_URL": redis.url()}
-	cmd := exec.Command(binary(t), "migrate")
+	cmd := exec.Command(bintest.Path(t), "migrate")
 	cmd.Env = append(os.Environ(), "APP_ENV=test", "DATABASE_URL="+pg.url())
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, string(out))

@@ -5,41 +5,16 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
-
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// binary builds perfilseguro once per run.
-func binary(b *testing.B) string {
-	b.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "psbench")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "perfilseguro")
-		if out, err := exec.Command("go", "build", "-o", binPath, "github.com/perfilseguro/perfilseguro/cmd/perfilseguro").CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	require.NoError(b, binErr)
-	return binPath
-}
 
 // newProcessRig runs the real binary as the Procfile does: `perfilseguro api` and `perfilseguro
 // worker` as two processes on a fresh database and Redis DB, with the fake WhatsApp API in this
@@ -60,7 +35,7 @@ func newProcessRig(b *testing.B, workerConcurrency int) *rig {
 		fmt.Sprintf("WORKER_CONCURRENCY=%d", workerConcurrency),
 		"RATE_LIMIT_SEND_PER_IP=1000000000", "RATE_LIMIT_SEND_PER_PHONE=1000000000")
 	for _, sub := range []string{"api", "worker"} {
-		cmd := exec.Command(binary(b), sub)
+		cmd := exec.Command(bintest.Path(b), sub)
 		cmd.Env = env // output goes to /dev/null: both log every request and job
 		require.NoError(b, cmd.Start())
 		b.Cleanup(func() {
