@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { newPerson } from './helpers';
 
 // Issue 9 (web quality): axe-core finds no serious or critical issue on any screen of SPEC §2,
 // and the registration and sign-in forms work with the keyboard alone (Tab, typing, Enter).
@@ -18,19 +19,6 @@ function sql(statement: string, ...params: string[]): string {
   })
     .toString()
     .trim();
-}
-
-interface Person {
-  name: string;
-  email: string;
-  phone: string;
-  e164: string;
-}
-
-function newPerson(prefix: string): Person {
-  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return { name: 'Teresa Teclado Núñez', email: `${prefix}.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
 }
 
 /** codeFor waits for the newest 6-digit code sent to `to` in the development inbox, skipping `exclude`. */
@@ -120,7 +108,7 @@ test('axe-core finds no serious or critical issue on any screen', async ({ page,
   await check('404', '/esta-pagina-no-existe');
 
   // Registration, then /verify-code with the key it stored, then /profile signed in.
-  const p = newPerson('a11y');
+  const p = newPerson('Teresa Teclado Núñez', 'a11y');
   await check('/register', '/register');
   await page.getByLabel('Nombre completo').fill(p.name);
   await page.getByLabel('Correo electrónico').fill(p.email);
@@ -188,7 +176,7 @@ test('axe-core finds no serious or critical issue on any screen', async ({ page,
 
 test('registration and sign-in work with the keyboard alone', async ({ page }) => {
   test.setTimeout(90_000);
-  const p = newPerson('teclado');
+  const p = newPerson('Teresa Teclado Núñez', 'teclado');
 
   // /register: Tab to each field, type, Enter submits.
   await page.goto('/register');

@@ -1,29 +1,16 @@
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { readLatestCode } from './helpers';
+import { newPerson, readLatestCode, type Person } from './helpers';
 
 // Issue 3: registration, sign-in by phone or e-mail, code verification, profile and logout,
 // against the real binary (codes are delivered by the worker to the development inbox).
 
+/** somebody is a new person for one test. */
+const somebody = () => newPerson('Mariana Pruebas Ruiz', 'e2e');
+
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
 // The app's own origin (playwright.config.ts; E2E_PORT overrides the port).
 const ownOrigin = `http://127.0.0.1:${process.env.E2E_PORT ?? 8089}`;
-
-/** A person with contact data no other test uses. */
-interface Person {
-  name: string;
-  email: string;
-  /** 10 national digits, as typed in the forms. */
-  phone: string;
-  /** The stored E.164 form (+52 and 10 digits), the inbox recipient of WhatsApp messages. */
-  e164: string;
-}
-
-function newPerson(): Person {
-  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return { name: 'Mariana Pruebas Ruiz', email: `e2e.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
-}
 
 interface InboxJSON {
   id: number;
@@ -106,7 +93,7 @@ function toast(page: Page) {
 }
 
 test('registration: the code from /dev/inbox signs the person in and /profile shows level 1 in progress', async ({ page }) => {
-  const p = newPerson();
+  const p = somebody();
   await page.goto('/register');
   await expect(page.getByRole('heading', { name: 'Registro', exact: true })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Registra tus datos' })).toBeVisible();
@@ -152,7 +139,7 @@ test('registration: the code from /dev/inbox signs the person in and /profile sh
 
 test("an account with no verified phone shows 'Pendiente de verificación' and the e-mail card asks for level 1", async ({ page, request }) => {
   // The widget creates accounts from an e-mail alone; e-mail codes sign in without verifying a phone.
-  const email = newPerson().email;
+  const email = somebody().email;
   const created = await request.post('/api/widget/login', { data: { email }, headers: { Origin: ownOrigin } });
   expect(created.status(), await created.text()).toBe(200);
   const { sessionToken } = (await created.json()) as { sessionToken: string };
@@ -174,7 +161,7 @@ test("an account with no verified phone shows 'Pendiente de verificación' and t
 });
 
 test('sign-in with the WhatsApp phone only', async ({ page, request }) => {
-  const p = newPerson();
+  const p = somebody();
   await signUpByAPI(request, p);
   const used = await codeFor(request, p.e164);
 
@@ -210,7 +197,7 @@ test('sign-in with the WhatsApp phone only', async ({ page, request }) => {
 });
 
 test('sign-in with the e-mail only: the code arrives at the address', async ({ page, request }) => {
-  const p = newPerson();
+  const p = somebody();
   await signUpByAPI(request, p);
   const whatsappBefore = (await inboxFor(request, p.e164)).length;
 
@@ -233,7 +220,7 @@ test('sign-in with the e-mail only: the code arrives at the address', async ({ p
 });
 
 test("a wrong code shows 'Código de verificación incorrecto' on registration and on sign-in", async ({ page, request }) => {
-  const p = newPerson();
+  const p = somebody();
   await fillRegistration(page, p);
   const code = await codeFor(request, p.e164);
   const wrong = `${(Number(code[0]) + 1) % 10}${code.slice(1)}`;
@@ -269,7 +256,7 @@ test('/verify-code without a pending sign-in goes back to /login', async ({ page
 });
 
 test('logout returns the header to the signed-out state and ends the server session', async ({ page, request }) => {
-  const p = newPerson();
+  const p = somebody();
   await signUpByAPI(request, p);
   const used = await codeFor(request, p.e164);
   await page.goto('/login');
@@ -294,12 +281,12 @@ test('logout returns the header to the signed-out state and ends the server sess
 });
 
 test('registering a phone that already has an account goes through the conflict flow to the verify step', async ({ page, request }) => {
-  const owner = newPerson();
+  const owner = somebody();
   await signUpByAPI(request, owner);
   const used = await codeFor(request, owner.e164);
 
   // Same phone, another e-mail: 409, then a new code via the widget login, then the verify step.
-  const again: Person = { ...newPerson(), phone: owner.phone, e164: owner.e164 };
+  const again: Person = { ...somebody(), phone: owner.phone, e164: owner.e164 };
   const conflict = page.waitForResponse((r) => r.url().endsWith('/api/register'));
   const widget = page.waitForResponse((r) => r.url().endsWith('/api/widget/login'));
   await fillRegistration(page, again);
@@ -325,7 +312,7 @@ test('registering a phone that already has an account goes through the conflict 
 });
 
 test('registering the same e-mail and phone again also reaches the verify step and the new code works', async ({ page, request }) => {
-  const owner = newPerson();
+  const owner = somebody();
   await signUpByAPI(request, owner);
   const used = await codeFor(request, owner.e164);
 

@@ -121,3 +121,37 @@ export async function waitForMessage(request: APIRequestContext, to: string, pat
     .toBe(true);
   return match!;
 }
+
+/** A person with contact data no other test uses. */
+export interface Person {
+  name: string;
+  email: string;
+  /** 10 national digits, as typed in the forms. */
+  phone: string;
+  /** The stored E.164 form (+52 and 10 digits), the inbox recipient of WhatsApp messages. */
+  e164: string;
+}
+
+/** newPerson is `name` with a fresh e-mail (`prefix.<tag>@example.com`) and a fresh Mexican mobile. */
+export function newPerson(name: string, prefix: string): Person {
+  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
+  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
+  return { name, email: `${prefix}.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
+}
+
+/**
+ * registerInUI signs p up on /register with the code the worker delivered to the development
+ * inbox, and lands on /profile at level 1 ('Verificación en proceso').
+ */
+export async function registerInUI(page: Page, p: Person): Promise<void> {
+  await page.goto('/register');
+  await page.getByLabel('Nombre completo').fill(p.name);
+  await page.getByLabel('Correo electrónico').fill(p.email);
+  await page.getByLabel('Número de WhatsApp').fill(p.phone);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  const [, code] = await waitForMessage(page.request, p.e164, /(?<!\d)(\d{6})(?!\d)/);
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar código' }).click();
+  await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
+}

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { readLatestCode } from './helpers';
+import { newPerson, registerInUI } from './helpers';
 
 // Issue 6: a level-3 user invites someone; the invitee accepts through the unique link from the
 // development inbox, lands on /profile, and the inviter sees the invitation as accepted.
@@ -18,27 +18,13 @@ function sql(statement: string, ...params: string[]): void {
   execFileSync('psql', [e2eDatabase, '-v', 'ON_ERROR_STOP=1', ...vars], { input: statement, stdio: 'pipe' });
 }
 
-function unique(prefix: string) {
-  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return { email: `${prefix}.${tag}@example.com`, phone: `55${digits}` };
-}
-
 /**
  * signUpInviter registers through /register with the code from /dev/inbox, then promotes the
  * account to level 3 in the database (the biometric flow has its own spec).
  */
 async function signUpInviter(page: Page): Promise<{ name: string; email: string }> {
-  const p = { name: 'Ana Invitadora López', ...unique('inviter') };
-  await page.goto('/register');
-  await page.getByLabel('Nombre completo').fill(p.name);
-  await page.getByLabel('Correo electrónico').fill(p.email);
-  await page.getByLabel('Número de WhatsApp').fill(p.phone);
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  const code = await readLatestCode(page, `+52${p.phone}`);
-  await page.getByLabel('Código de verificación').fill(code);
-  await page.getByRole('button', { name: 'Verificar código' }).click();
-  await page.waitForURL('**/profile');
+  const p = newPerson('Ana Invitadora López', 'inviter');
+  await registerInUI(page, p);
   sql(
     `UPDATE users SET verification_level = 3, biometric_verified = true, is_phone_verified = true,
        is_email_verified = true, fecha_validacion = now() WHERE email = :'p1'`,
@@ -90,7 +76,7 @@ test('a level-3 user invites; the invitee accepts from the e-mailed link and the
   await expect(page.getByRole('heading', { name: 'Invitaciones', level: 1 })).toBeVisible();
   await page.screenshot({ path: path.join(screenshotDir, 'invitations-send.png'), fullPage: true });
 
-  const invitee = { name: 'Carlos Invitado Ruiz', ...unique('invitee') };
+  const invitee = newPerson('Carlos Invitado Ruiz', 'invitee');
   await sendInvitation(page, invitee);
   // The links tab shows the new unique link with its copy control.
   await expect(page.getByRole('tab', { name: 'Links únicos', selected: true })).toBeVisible();
@@ -134,12 +120,12 @@ test('a level-3 user invites; the invitee accepts from the e-mailed link and the
 test('an expired invitation shows the expired message; a cancelled one is refused', async ({ page, browser }) => {
   await signUpInviter(page);
   await page.goto('/invitations');
-  const late = { name: 'Diana Tardía', ...unique('late') };
+  const late = newPerson('Diana Tardía', 'late');
   await sendInvitation(page, late);
   const lateLink = await linkFor(page, late.email);
   sql(`UPDATE invitations SET expires_at = now() - interval '1 hour' WHERE invitee_email = :'p1'`, late.email);
 
-  const cancelled = { name: 'Ernesto Cancelado', ...unique('cancel') };
+  const cancelled = newPerson('Ernesto Cancelado', 'cancel');
   await sendInvitation(page, cancelled);
   await page.getByRole('tab', { name: 'Gestionar' }).click();
   const row = page.locator(`[data-testid="invitation-row"][data-email="${cancelled.email}"]`);
@@ -166,16 +152,8 @@ test('an expired invitation shows the expired message; a cancelled one is refuse
 });
 
 test('a user without biometric verification is sent to /profile with Acceso restringido', async ({ page }) => {
-  const p = { name: 'Beto Sin Biometría', ...unique('nobio') };
-  await page.goto('/register');
-  await page.getByLabel('Nombre completo').fill(p.name);
-  await page.getByLabel('Correo electrónico').fill(p.email);
-  await page.getByLabel('Número de WhatsApp').fill(p.phone);
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  const code = await readLatestCode(page, `+52${p.phone}`);
-  await page.getByLabel('Código de verificación').fill(code);
-  await page.getByRole('button', { name: 'Verificar código' }).click();
-  await page.waitForURL('**/profile');
+  const p = newPerson('Beto Sin Biometría', 'nobio');
+  await registerInUI(page, p);
 
   await page.goto('/invitations');
   await page.waitForURL('**/profile');

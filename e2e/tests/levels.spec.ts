@@ -1,44 +1,15 @@
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { waitForMessage } from './helpers';
+import { expect, test } from '@playwright/test';
+import { newPerson, registerInUI, waitForMessage } from './helpers';
 
 // Issue 4: level 2 by the e-mail link and level 3 with the development biometric provider,
 // against the real binary (worker jobs, signed webhook, reconciler-free happy path).
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
 
-interface Person {
-  name: string;
-  email: string;
-  /** 10 national digits, as typed in the form. */
-  phone: string;
-  /** +52 and 10 digits: the inbox recipient of WhatsApp messages. */
-  e164: string;
-}
-
-function newPerson(): Person {
-  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return { name: 'Rodrigo Niveles Soto', email: `levels.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
-}
-
-/** registerInUI signs a new person up on /register and lands on /profile (level 1). */
-async function registerInUI(page: Page, p: Person): Promise<void> {
-  await page.goto('/register');
-  await page.getByLabel('Nombre completo').fill(p.name);
-  await page.getByLabel('Correo electrónico').fill(p.email);
-  await page.getByLabel('Número de WhatsApp').fill(p.phone);
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  const [, code] = await waitForMessage(page.request, p.e164, /(?<!\d)(\d{6})(?!\d)/);
-  await page.getByLabel('Código de verificación').fill(code);
-  await page.getByRole('button', { name: 'Verificar código' }).click();
-  await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
-  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
-}
-
 test('e-mail link gives level 2, then the simulator approves and the profile shows level 3 without a reload', async ({ page }) => {
   test.setTimeout(90_000);
-  const p = newPerson();
+  const p = newPerson('Rodrigo Niveles Soto', 'levels');
   await registerInUI(page, p);
 
   const card = page.getByTestId('email-verification-card');
@@ -81,7 +52,7 @@ test('e-mail link gives level 2, then the simulator approves and the profile sho
 
 test('a declined run shows the rejected-document guidance', async ({ page }) => {
   test.setTimeout(90_000);
-  const p = newPerson();
+  const p = newPerson('Rodrigo Niveles Soto', 'levels');
   await registerInUI(page, p);
 
   const popupOpened = page.waitForEvent('popup');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { waitForMessage } from './helpers';
+import { newPerson, registerInUI, waitForMessage, type Person } from './helpers';
 
 // Issue 5: a person reaches level 3 through the development biometric provider, then sees the
 // card with our own QR, downloads the Apple pass, gets the Google Wallet link, downloads the QR
@@ -8,30 +8,9 @@ import { waitForMessage } from './helpers';
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
 
-interface Person {
-  name: string;
-  email: string;
-  phone: string;
-  e164: string;
-}
-
-function newPerson(): Person {
-  const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
-  const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
-  return { name: 'Lucía Pases Ortega', email: `passes.${tag}@example.com`, phone: `55${digits}`, e164: `+5255${digits}` };
-}
-
 /** reachLevel3 registers, follows the e-mail link and approves in the development biometric provider. */
 async function reachLevel3(page: Page, p: Person): Promise<void> {
-  await page.goto('/register');
-  await page.getByLabel('Nombre completo').fill(p.name);
-  await page.getByLabel('Correo electrónico').fill(p.email);
-  await page.getByLabel('Número de WhatsApp').fill(p.phone);
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  const [, code] = await waitForMessage(page.request, p.e164, /(?<!\d)(\d{6})(?!\d)/);
-  await page.getByLabel('Código de verificación').fill(code);
-  await page.getByRole('button', { name: 'Verificar código' }).click();
-  await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
+  await registerInUI(page, p);
 
   await page.getByTestId('email-verification-card').getByRole('button', { name: 'Enviar enlace de verificación' }).click();
   const [link] = await waitForMessage(page.request, p.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
@@ -49,7 +28,7 @@ async function reachLevel3(page: Page, p: Person): Promise<void> {
 
 test('a level-3 person gets the QR, the Apple pass, the Google link and a public page that says Verificado', async ({ page, context, baseURL }) => {
   test.setTimeout(120_000);
-  const p = newPerson();
+  const p = newPerson('Lucía Pases Ortega', 'passes');
   await reachLevel3(page, p);
 
   // The card shows our own QR image (never a third-party service).
