@@ -44,3 +44,36 @@ export function Field({ label, htmlFor, error, hint, children }: FieldProps) {
     </div>
   )
 }
+
+/** Props of MxPhoneInput: a react-hook-form Controller field, and how typing is filtered. */
+export type MxPhoneInputProps = {
+  id: string
+  field: { name: string; ref: Ref<HTMLInputElement>; value: string; onBlur: () => void; onChange: (value: string) => void }
+  invalid: boolean
+  /** Keeps what may be typed (digits, at most 10). */
+  filter: (raw: string) => string
+  autoComplete: string
+  inputMode?: 'tel' | 'numeric'
+}
+
+/** A Mexican phone: a fixed +52 before the 10 digits that are typed; red when invalid. */
+export function MxPhoneInput({ id, field, invalid, filter, autoComplete, inputMode = 'tel' }: MxPhoneInputProps) {
+  return (
+    <label className={`input w-full ${invalid ? 'input-error' : ''}`}>
+      <span className="text-base-content/70">+52</span>
+      <input
+        id={id}
+        type="tel"
+        inputMode={inputMode}
+        autoComplete={autoComplete}
+        placeholder="55 1234 5678"
+        aria-invalid={invalid || undefined}
+        name={field.name}
+        ref={field.ref}
+        value={field.value}
+        onBlur={field.onBlur}
+        onChange={(e) => field.onChange(filter(e.target.value))}
+      />
+    </label>
+  )
+}

@@ -1,7 +1,7 @@
 import { Controller, useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Field, Input } from '@/components/ui/input'
+import { Field, Input, MxPhoneInput } from '@/components/ui/input'
 import { phoneTypingFilter, registerSchema, type RegisterValues } from '../schemas'
 
 /** Step 1 of registration: full name, e-mail and WhatsApp number. */
@@ -39,22 +39,7 @@ export function RegisterForm({
           control={control}
           name="phoneNumber"
           render={({ field }) => (
-            <label className={`input w-full ${errors.phoneNumber ? 'input-error' : ''}`}>
-              <span className="text-base-content/70">+52</span>
-              <input
-                id="phoneNumber"
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel-national"
-                placeholder="55 1234 5678"
-                aria-invalid={!!errors.phoneNumber || undefined}
-                name={field.name}
-                ref={field.ref}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(e) => field.onChange(phoneTypingFilter(e.target.value))}
-              />
-            </label>
+            <MxPhoneInput id="phoneNumber" field={field} invalid={!!errors.phoneNumber} filter={phoneTypingFilter} autoComplete="tel-national" />
           )}
         />
       </Field>

@@ -6,7 +6,7 @@ import { CalendarClock, CircleAlert, MailOpen } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
-import { Field, Input } from '@/components/ui/input'
+import { Field, Input, MxPhoneInput } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { ApiError, serverMessage } from '@/lib/api-client'
 import { announceLogin, storageKeys, writeStorage } from '@/lib/storage'
@@ -106,22 +106,7 @@ function AcceptForm({ invitation, onExpired }: { invitation: PublicInvitation; o
           control={control}
           name="phone_number"
           render={({ field }) => (
-            <label className={`input w-full ${errors.phone_number ? 'input-error' : ''}`}>
-              <span className="text-base-content/70">+52</span>
-              <input
-                id="phone_number"
-                type="tel"
-                inputMode="numeric"
-                autoComplete="tel-national"
-                placeholder="55 1234 5678"
-                aria-invalid={!!errors.phone_number || undefined}
-                name={field.name}
-                ref={field.ref}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(e) => field.onChange(invitationPhoneFilter(e.target.value))}
-              />
-            </label>
+            <MxPhoneInput id="phone_number" field={field} invalid={!!errors.phone_number} filter={invitationPhoneFilter} autoComplete="tel-national" inputMode="numeric" />
           )}
         />
       </Field>

@@ -2,7 +2,7 @@ import { Controller, useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Send } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { Field, Input } from '@/components/ui/input'
+import { Field, Input, MxPhoneInput } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { useSendInvitation } from '../api/send-invitation'
@@ -67,22 +67,7 @@ export function SendInvitationForm({ inviterId, onSent }: { inviterId: string; o
           control={control}
           name="inviteePhone"
           render={({ field }) => (
-            <label className={`input w-full ${errors.inviteePhone ? 'input-error' : ''}`}>
-              <span className="text-base-content/70">+52</span>
-              <input
-                id="inviteePhone"
-                type="tel"
-                inputMode="numeric"
-                autoComplete="off"
-                placeholder="55 1234 5678"
-                aria-invalid={!!errors.inviteePhone || undefined}
-                name={field.name}
-                ref={field.ref}
-                value={field.value}
-                onBlur={field.onBlur}
-                onChange={(e) => field.onChange(invitationPhoneFilter(e.target.value))}
-              />
-            </label>
+            <MxPhoneInput id="inviteePhone" field={field} invalid={!!errors.inviteePhone} filter={invitationPhoneFilter} autoComplete="off" inputMode="numeric" />
           )}
         />
       </Field>
