@@ -65,30 +65,38 @@ type Account struct {
 	PendingSince *time.Time `db:"pending_since"`
 }
 
+// accountsByContactSelect reads a user with the creation time of its newest usable code, newest
+// first along the (user_id, created_at DESC) index: a LIMIT 1 scan, no aggregate.
+var accountsByContactSelect = fmt.Sprintf(`SELECT u.id, u.email, u.phone_number, GREATEST(
+	(SELECT c.created_at FROM verification_codes c WHERE c.user_id = u.id AND NOT c.is_used
+	 AND c.expires_at > now() AND c.attempts < %[1]d ORDER BY c.created_at DESC LIMIT 1),
+	(SELECT c.created_at FROM email_verification_codes c WHERE c.user_id = u.id AND NOT c.is_used
+	 AND c.expires_at > now() AND c.attempts < %[1]d ORDER BY c.created_at DESC LIMIT 1)) AS pending_since
+	FROM users u WHERE `, MaxCodeAttempts)
+
+// One fixed WHERE per combination: with NULLIF($1, ”) or the like, Postgres would plan the
+// prepared statement anew on every call instead of keeping its generic plan.
+var (
+	accountsByEmailOrPhone = accountsByContactSelect + "u.email = $1 OR u.phone_number = $2"
+	accountsByEmail        = accountsByContactSelect + "u.email = $1"
+	accountsByPhone        = accountsByContactSelect + "u.phone_number = $1"
+)
+
 // AccountsByContact finds the users holding the e-mail or the phone (an empty value matches
 // nothing), each with its newest usable code's time, in one round trip; at most two rows.
 func (s *Store) AccountsByContact(ctx context.Context, email, phoneE164 string) ([]Account, error) {
-	// One fixed WHERE per combination: with NULLIF($1, '') or the like, Postgres would plan the
-	// prepared statement anew on every call instead of keeping its generic plan.
-	var where string
+	var q string
 	var args []any
 	switch {
 	case email != "" && phoneE164 != "":
-		where, args = "u.email = $1 OR u.phone_number = $2", []any{email, phoneE164}
+		q, args = accountsByEmailOrPhone, []any{email, phoneE164}
 	case email != "":
-		where, args = "u.email = $1", []any{email}
+		q, args = accountsByEmail, []any{email}
 	case phoneE164 != "":
-		where, args = "u.phone_number = $1", []any{phoneE164}
+		q, args = accountsByPhone, []any{phoneE164}
 	default:
 		return nil, nil
 	}
-	// Newest first along the (user_id, created_at DESC) index: a LIMIT 1 scan, no aggregate.
-	newest := func(table string) string {
-		return fmt.Sprintf(`(SELECT c.created_at FROM %s c WHERE c.user_id = u.id AND NOT c.is_used
-			AND c.expires_at > now() AND c.attempts < %d ORDER BY c.created_at DESC LIMIT 1)`, table, MaxCodeAttempts)
-	}
-	q := `SELECT u.id, u.email, u.phone_number, GREATEST(` + newest("verification_codes") + `, ` +
-		newest("email_verification_codes") + `) AS pending_since FROM users u WHERE ` + where
 	st, err := s.prepared(ctx, q)
 	if err != nil {
 		return nil, err
