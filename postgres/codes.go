@@ -74,7 +74,7 @@ var accountsByContactSelect = fmt.Sprintf(`SELECT u.id, u.email, u.phone_number,
 	 AND c.expires_at > now() AND c.attempts < %[1]d ORDER BY c.created_at DESC LIMIT 1)) AS pending_since
 	FROM users u WHERE `, MaxCodeAttempts)
 
-// One fixed WHERE per combination: with NULLIF($1, ”) or the like, Postgres would plan the
+// One fixed WHERE per combination: with a NULLIF for the missing one, Postgres would plan the
 // prepared statement anew on every call instead of keeping its generic plan.
 var (
 	accountsByEmailOrPhone = accountsByContactSelect + "u.email = $1 OR u.phone_number = $2"
