@@ -54,6 +54,32 @@ type Worker struct {
 // three slots of its concurrency, all on the same queues and handlers.
 const slotsPerFetcher = 3
 
+// fetcher is one asynq server of the worker: how many jobs it runs at once, and whether it
+// always takes the highest-priority queue first.
+type fetcher struct {
+	Slots  int
+	Strict bool
+}
+
+// fetcherPlan splits the concurrency among the fetchers. The first one picks queues at random by
+// their weights, so that e-mails and housekeeping go on while codes keep coming. The others
+// always look at the critical queue first: with weights, a third of their fetches first tried an
+// empty queue (a wasted Redis round trip each, measured in bench/load as ~60 ms more on the
+// provider p99 of a sign-in burst), and a person is waiting for every critical job.
+func fetcherPlan(concurrency int) []fetcher {
+	concurrency = max(concurrency, 1)
+	n := (concurrency + slotsPerFetcher - 1) / slotsPerFetcher
+	plan := make([]fetcher, n)
+	for i := range plan {
+		plan[i].Slots = concurrency / n
+		if i < concurrency%n {
+			plan[i].Slots++
+		}
+		plan[i].Strict = i > 0
+	}
+	return plan
+}
+
 // New builds a worker on Redis with the given concurrency; shutdown waits up to grace for running jobs.
 func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps Deps) *Worker {
 	if deps.Logger == nil {
@@ -63,15 +89,11 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 		deps.HTTPClient = outbound.Client(15 * time.Second)
 	}
 	w := &Worker{deps: deps, mux: asynq.NewServeMux()}
-	fetchers := (max(concurrency, 1) + slotsPerFetcher - 1) / slotsPerFetcher
-	for i := range fetchers {
-		slots := concurrency / fetchers
-		if i < concurrency%fetchers {
-			slots++
-		}
+	for _, f := range fetcherPlan(concurrency) {
 		w.servers = append(w.servers, asynq.NewServer(redis, asynq.Config{
-			Concurrency:     max(slots, 1),
+			Concurrency:     f.Slots,
 			Queues:          jobs.QueueWeights,
+			StrictPriority:  f.Strict,
 			ShutdownTimeout: grace,
 			Logger:          asynqLogger{deps.Logger},
 			LogLevel:        asynq.WarnLevel,
