@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -364,22 +365,43 @@ func (s *Server) login(c fuego.ContextWithBody[LoginRequest]) (LoginResponse, er
 	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email); err != nil {
 		return LoginResponse{}, err
 	}
-	u, err := s.findAccount(r, req.Email, req.PhoneNumber)
-	if err != nil {
-		return LoginResponse{}, err
+	// Finding the account, the resend cooldown and storing the code are one statement.
+	now, code := s.now(), secure.NewCode()
+	sc := storedCode{Code: code, ExpiresAt: now.Add(codeLifetime)}
+	sic := postgres.SignInCode{Email: req.Email, Phone: req.PhoneNumber, IssuedBefore: now.Add(-resendCooldown),
+		Purpose: "login", ExpiresAt: sc.ExpiresAt}
+	if req.PhoneNumber != "" {
+		sic.PhoneHash = s.coder.Hash(req.PhoneNumber, code)
 	}
-	if u == nil {
+	if req.Email != "" {
+		sic.EmailHash = s.coder.Hash(req.Email, code)
+	}
+	found, err := s.store.IssueSignInCode(ctx, sic)
+	switch {
+	case err != nil:
+		return LoginResponse{}, err
+	case len(found) > 1:
+		return LoginResponse{}, errMismatch
+	case len(found) == 0:
 		return LoginResponse{}, errNoAccount
 	}
-	if err := s.checkCooldown(u.PendingSince); err != nil {
+	u := found[0]
+	if u.CodeID == nil { // no code stored: the cooldown (judged by the statement with the same now)
+		if err := checkCooldown(now, u.PendingSince); err != nil {
+			return LoginResponse{}, err
+		}
+		return LoginResponse{}, fmt.Errorf("sign-in code for user %d not stored", u.ID)
+	}
+	sc.ID = *u.CodeID
+	sc.Email, sc.Phone = ownedDestinations(u.Account, req.Email, req.PhoneNumber)
+	sc.Channel, sc.Destination = postgres.ChannelPhone, sc.Phone // as the statement chose
+	if sc.Phone == "" {
+		sc.Channel, sc.Destination = postgres.ChannelEmail, sc.Email
+	}
+	if err := s.queueCode(ctx, false, sc); err != nil {
 		return LoginResponse{}, err
 	}
-	email, phoneE164 := ownedDestinations(*u, req.Email, req.PhoneNumber)
-	// Only the code is written, so no transaction: issueCode retires it if it cannot be queued.
-	if _, err := s.issueCode(ctx, nil, codeRequest{UserID: u.ID, Phone: phoneE164, Email: email, Purpose: "login"}); err != nil {
-		return LoginResponse{}, err
-	}
-	return LoginResponse{Success: true, UserID: u.ID, Message: sentMessage(phoneE164)}, nil
+	return LoginResponse{Success: true, UserID: u.ID, Message: sentMessage(sc.Phone)}, nil
 }
 
 // LogoutResponse confirms the session is over.

@@ -41,12 +41,12 @@ func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, em
 }
 
 // checkCooldown refuses a new code while the previous one (created at since, nil when there is
-// no usable code) is less than 60 s old.
-func (s *Server) checkCooldown(since *time.Time) error {
+// no usable code) is less than 60 s old at now.
+func checkCooldown(now time.Time, since *time.Time) error {
 	if since == nil {
 		return nil
 	}
-	wait := resendCooldown - s.now().Sub(*since)
+	wait := resendCooldown - now.Sub(*since)
 	if wait <= 0 {
 		return nil
 	}
@@ -55,48 +55,64 @@ func (s *Server) checkCooldown(since *time.Time) error {
 		Message: fmt.Sprintf("Ya te enviamos un código. Podrás solicitar uno nuevo en %s.", humanWait(secs))}}
 }
 
-// issueCode stores a new code and enqueues its delivery. Inside tx, a failed enqueue (Redis
-// down) rolls everything back. With tx nil the code is committed first and retired when it
-// cannot be queued, so that nothing half-done blocks the next request with the cooldown; and
-// the worker never looks for a row that is not committed yet. It returns the code in clear for
-// development display.
+// issueCode stores a new code and enqueues its delivery (see queueCode). It returns the code in
+// clear for development display.
 func (s *Server) issueCode(ctx context.Context, tx *sqlx.Tx, req codeRequest) (string, error) {
 	code := secure.NewCode()
-	expires := s.now().Add(codeLifetime)
-	channel, destination := postgres.ChannelPhone, req.Phone
+	c := storedCode{Phone: req.Phone, Email: req.Email, Code: code, ExpiresAt: s.now().Add(codeLifetime)}
+	c.Channel, c.Destination = postgres.ChannelPhone, req.Phone
 	if req.Phone == "" {
-		channel, destination = postgres.ChannelEmail, req.Email
+		c.Channel, c.Destination = postgres.ChannelEmail, req.Email
 	}
-	id, err := s.store.InsertCode(ctx, tx, postgres.NewCode{UserID: req.UserID, Channel: channel,
-		Destination: destination, Purpose: req.Purpose, Hash: s.coder.Hash(req.UserID, code), ExpiresAt: expires})
+	id, err := s.store.InsertCode(ctx, tx, postgres.NewCode{UserID: req.UserID, Channel: c.Channel,
+		Destination: c.Destination, Purpose: req.Purpose, Hash: s.coder.Hash(c.Destination, code), ExpiresAt: c.ExpiresAt})
 	if err != nil {
 		return "", err
 	}
-	sealed := s.sealer.Seal(code)
+	c.ID = id
+	return code, s.queueCode(ctx, tx != nil, c)
+}
+
+// storedCode is a code in Postgres (row ID in Channel's table, stored for Destination) that goes
+// to Phone (WhatsApp, SMS fallback) and/or Email.
+type storedCode struct {
+	ID                   int64
+	Channel, Destination string
+	Phone, Email         string
+	Code                 string
+	ExpiresAt            time.Time
+}
+
+// queueCode enqueues the deliveries of a stored code. Inside a transaction (inTx), a failed
+// enqueue (Redis down) rolls everything back. Outside one, the code is already committed and is
+// retired when it cannot be queued, so that nothing half-done blocks the next request with the
+// cooldown; and the worker never looks for a row that is not committed yet.
+func (s *Server) queueCode(ctx context.Context, inTx bool, c storedCode) error {
+	sealed := s.sealer.Seal(c.Code)
 	deliver := func(via, to string) error {
-		task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: id, Channel: channel, Via: via,
-			Destination: to, SealedCode: sealed, ExpiresAt: expires})
+		task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: c.ID, Channel: c.Channel, Via: via,
+			Destination: to, SealedCode: sealed, ExpiresAt: c.ExpiresAt})
 		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
-			if tx == nil {
-				if rerr := s.store.RetireCode(context.WithoutCancel(ctx), channel, id); rerr != nil {
-					s.logger.Error("retire unqueued code", "code_id", id, "error", rerr)
+			if !inTx {
+				if rerr := s.store.RetireCode(context.WithoutCancel(ctx), c.Channel, c.ID); rerr != nil {
+					s.logger.Error("retire unqueued code", "code_id", c.ID, "error", rerr)
 				}
 			}
 			return fmt.Errorf("%v: %w", err, errUnavailable)
 		}
 		return nil
 	}
-	if req.Phone != "" {
-		if err := deliver(jobs.ViaWhatsApp, req.Phone); err != nil {
-			return "", err
+	if c.Phone != "" {
+		if err := deliver(jobs.ViaWhatsApp, c.Phone); err != nil {
+			return err
 		}
 	}
-	if req.Email != "" {
-		if err := deliver(jobs.ViaEmail, req.Email); err != nil {
-			return "", err
+	if c.Email != "" {
+		if err := deliver(jobs.ViaEmail, c.Email); err != nil {
+			return err
 		}
 	}
-	return code, nil
+	return nil
 }
 
 // Verification failures (SPEC §8 names 'Código de verificación incorrecto').
@@ -117,7 +133,7 @@ func (s *Server) checkCode(ctx context.Context, userID int64, code string) (post
 		return postgres.ActiveCode{}, errCodeNone
 	}
 	for _, c := range codes {
-		if s.coder.Matches(userID, code, c.Hash) {
+		if s.coder.Matches(c.Destination, code, c.Hash) {
 			return c, nil
 		}
 	}

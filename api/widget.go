@@ -55,7 +55,7 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 		return WidgetLoginResponse{}, err
 	}
 	if u != nil {
-		if err := s.checkCooldown(u.PendingSince); err != nil {
+		if err := checkCooldown(s.now(), u.PendingSince); err != nil {
 			return WidgetLoginResponse{}, err
 		}
 		req.Email, req.PhoneNumber = ownedDestinations(*u, req.Email, req.PhoneNumber)

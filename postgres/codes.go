@@ -65,9 +65,9 @@ type Account struct {
 	PendingSince *time.Time `db:"pending_since"`
 }
 
-// accountsByContactSelect reads a user with the creation time of its newest usable code, newest
+// accountsSelectPrefix reads a user with the creation time of its newest usable code, newest
 // first along the (user_id, created_at DESC) index: a LIMIT 1 scan, no aggregate.
-var accountsByContactSelect = fmt.Sprintf(`SELECT u.id, u.email, u.phone_number, GREATEST(
+var accountsSelectPrefix = fmt.Sprintf(`SELECT u.id, u.email, u.phone_number, GREATEST(
 	(SELECT c.created_at FROM verification_codes c WHERE c.user_id = u.id AND NOT c.is_used
 	 AND c.expires_at > now() AND c.attempts < %[1]d ORDER BY c.created_at DESC LIMIT 1),
 	(SELECT c.created_at FROM email_verification_codes c WHERE c.user_id = u.id AND NOT c.is_used
@@ -77,10 +77,97 @@ var accountsByContactSelect = fmt.Sprintf(`SELECT u.id, u.email, u.phone_number,
 // One fixed WHERE per combination: with a NULLIF for the missing one, Postgres would plan the
 // prepared statement anew on every call instead of keeping its generic plan.
 var (
-	accountsByEmailOrPhone = accountsByContactSelect + "u.email = $1 OR u.phone_number = $2"
-	accountsByEmail        = accountsByContactSelect + "u.email = $1"
-	accountsByPhone        = accountsByContactSelect + "u.phone_number = $1"
+	accountsByEmailOrPhone = accountsSelectPrefix + "u.email = $1 OR u.phone_number = $2"
+	accountsByEmail        = accountsSelectPrefix + "u.email = $1"
+	accountsByPhone        = accountsSelectPrefix + "u.phone_number = $1"
 )
+
+// The sign-in statements find the accounts as AccountsByContact does and, when exactly one
+// matches and its newest usable code was created at or before the cutoff (the resend cooldown),
+// store a new code for it and retire its earlier unused codes of that channel. Every
+// data-modifying CTE sees the same snapshot, so the new code is not among the retired ones.
+
+// signInOneContact: by one contact ($1, the code's destination; at most one account holds it),
+// cutoff $2, hash $3, purpose $4, expiry $5.
+func signInOneContact(accounts, table string) string {
+	return `WITH acct AS (` + accounts + `),
+	chosen AS (SELECT id FROM acct WHERE pending_since IS NULL OR pending_since <= $2),
+	retired AS (UPDATE ` + table + ` SET is_used = true WHERE user_id = (SELECT id FROM chosen) AND NOT is_used),
+	code AS (INSERT INTO ` + table + ` (user_id, code_hash, destination, purpose, expires_at)
+		SELECT id, $3, $1, $4, $5 FROM chosen RETURNING id)
+	SELECT a.id, a.email, a.phone_number, a.pending_since, (SELECT id FROM code) AS code_id FROM acct a`
+}
+
+// signInBothContacts: by e-mail $1 or phone $2 (up to two accounts; a code only when one account
+// holds them), cutoff $3, purpose $4, expiry $7. The code goes in the phone table with hash $5
+// when the account holds the phone, else in the e-mail table with hash $6.
+var signInBothContacts = `WITH acct AS (` + accountsSelectPrefix + `u.email = $1 OR u.phone_number = $2),
+	chosen AS (SELECT id, email, phone_number FROM acct
+		WHERE (SELECT count(*) FROM acct) = 1 AND (pending_since IS NULL OR pending_since <= $3)),
+	by_phone AS (SELECT id FROM chosen WHERE phone_number = $2),
+	by_email AS (SELECT id FROM chosen WHERE phone_number IS DISTINCT FROM $2 AND email = $1),
+	retired_phone AS (UPDATE verification_codes SET is_used = true WHERE user_id = (SELECT id FROM by_phone) AND NOT is_used),
+	phone_code AS (INSERT INTO verification_codes (user_id, code_hash, destination, purpose, expires_at)
+		SELECT id, $5, $2, $4, $7 FROM by_phone RETURNING id),
+	retired_email AS (UPDATE email_verification_codes SET is_used = true WHERE user_id = (SELECT id FROM by_email) AND NOT is_used),
+	email_code AS (INSERT INTO email_verification_codes (user_id, code_hash, destination, purpose, expires_at)
+		SELECT id, $6, $1, $4, $7 FROM by_email RETURNING id)
+	SELECT a.id, a.email, a.phone_number, a.pending_since,
+		COALESCE((SELECT id FROM phone_code), (SELECT id FROM email_code)) AS code_id
+	FROM acct a`
+
+var (
+	signInByEmail = signInOneContact(accountsByEmail, "email_verification_codes")
+	signInByPhone = signInOneContact(accountsByPhone, "verification_codes")
+)
+
+// SignInCode asks for a sign-in code for whoever holds Email and/or Phone (an empty value
+// matches nothing).
+type SignInCode struct {
+	Email, Phone string
+	// IssuedBefore: a code is stored only if the account's newest usable code is no newer.
+	IssuedBefore time.Time
+	Purpose      string
+	// PhoneHash and EmailHash are the code's hash for each destination. The code is stored for
+	// the phone when the account holds it, else for the e-mail.
+	PhoneHash, EmailHash string
+	ExpiresAt            time.Time
+}
+
+// SignInAttempt is an account found by IssueSignInCode, with the id of the code stored for it,
+// if any (in the phone table when the account holds the phone asked for, else in the e-mail table).
+type SignInAttempt struct {
+	Account
+	CodeID *int64 `db:"code_id"`
+}
+
+// IssueSignInCode finds the accounts holding the e-mail or the phone and, when exactly one does
+// and the resend cooldown is over, stores a new code for it: the whole of a sign-in's database
+// work in one round trip (it is the hottest path of the service; see BENCHMARKS.md). No code is
+// stored when none or two accounts match, or while the cooldown lasts.
+func (s *Store) IssueSignInCode(ctx context.Context, c SignInCode) ([]SignInAttempt, error) {
+	var q string
+	var args []any
+	switch {
+	case c.Email != "" && c.Phone != "":
+		q, args = signInBothContacts, []any{c.Email, c.Phone, c.IssuedBefore, c.Purpose, c.PhoneHash, c.EmailHash, c.ExpiresAt}
+	case c.Email != "":
+		q, args = signInByEmail, []any{c.Email, c.IssuedBefore, c.EmailHash, c.Purpose, c.ExpiresAt}
+	case c.Phone != "":
+		q, args = signInByPhone, []any{c.Phone, c.IssuedBefore, c.PhoneHash, c.Purpose, c.ExpiresAt}
+	default:
+		return nil, nil
+	}
+	st, err := s.prepared(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	var found []SignInAttempt
+	if err := st.SelectContext(ctx, &found, args...); err != nil {
+		return nil, fmt.Errorf("issue sign-in code: %w", err)
+	}
+	return found, nil
+}
 
 // AccountsByContact finds the users holding the e-mail or the phone (an empty value matches
 // nothing), each with its newest usable code's time, in one round trip; at most two rows.
@@ -110,18 +197,19 @@ func (s *Store) AccountsByContact(ctx context.Context, email, phoneE164 string) 
 
 // ActiveCode is a code that may still be used.
 type ActiveCode struct {
-	ID       int64  `db:"id"`
-	Channel  string `db:"channel"`
-	Hash     string `db:"code_hash"`
-	Attempts int    `db:"attempts"`
+	ID          int64  `db:"id"`
+	Channel     string `db:"channel"`
+	Destination string `db:"destination"` // the phone or e-mail it was sent to (its hash is bound to it)
+	Hash        string `db:"code_hash"`
+	Attempts    int    `db:"attempts"`
 }
 
 // ActiveCodes lists the user's usable codes (at most one per channel).
 func (s *Store) ActiveCodes(ctx context.Context, userID int64) ([]ActiveCode, error) {
-	const q = `SELECT id, 'phone' AS channel, code_hash, attempts FROM verification_codes
+	const q = `SELECT id, 'phone' AS channel, destination, code_hash, attempts FROM verification_codes
 		WHERE user_id = $1 AND NOT is_used AND expires_at > now() AND attempts < $2
 		UNION ALL
-		SELECT id, 'email' AS channel, code_hash, attempts FROM email_verification_codes
+		SELECT id, 'email' AS channel, destination, code_hash, attempts FROM email_verification_codes
 		WHERE user_id = $1 AND NOT is_used AND expires_at > now() AND attempts < $2`
 	var codes []ActiveCode
 	if err := s.DB.SelectContext(ctx, &codes, q, userID, MaxCodeAttempts); err != nil {

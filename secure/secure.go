@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 )
 
@@ -45,16 +46,18 @@ type Coder struct{ key []byte }
 // NewCoder keys the code hash with secret.
 func NewCoder(secret string) Coder { return Coder{key: []byte("otp:" + secret)} }
 
-// Hash binds a code to its user so that equal codes of different users hash differently.
-func (c Coder) Hash(userID int64, code string) string {
+// Hash binds a code to the phone or e-mail it is sent to, so that equal codes sent to different
+// people hash differently. (Not to the user id: sign-in stores the code in the same statement
+// that finds the user, so the id is not known when the hash is made.)
+func (c Coder) Hash(destination, code string) string {
 	m := hmac.New(sha256.New, c.key)
-	fmt.Fprintf(m, "%d:%s", userID, code)
+	io.WriteString(m, destination+"\x00"+code)
 	return hex.EncodeToString(m.Sum(nil))
 }
 
 // Matches compares in constant time.
-func (c Coder) Matches(userID int64, code, storedHash string) bool {
-	return hmac.Equal([]byte(c.Hash(userID, code)), []byte(storedHash))
+func (c Coder) Matches(destination, code, storedHash string) bool {
+	return hmac.Equal([]byte(c.Hash(destination, code)), []byte(storedHash))
 }
 
 // Sealer encrypts small secrets (codes in job payloads) so that Redis never holds them in clear.

@@ -23,14 +23,17 @@ func TestCodesAndTokens(t *testing.T) {
 	require.NotEqual(t, tok, HashToken(tok))
 }
 
-func TestCoderBindsUserAndSecret(t *testing.T) {
+func TestCoderBindsDestinationAndSecret(t *testing.T) {
 	t.Parallel()
 	c := NewCoder("s1")
-	h := c.Hash(7, "123456")
-	require.True(t, c.Matches(7, "123456", h))
-	require.False(t, c.Matches(8, "123456", h), "another user's code")
-	require.False(t, c.Matches(7, "123457", h))
-	require.False(t, NewCoder("s2").Matches(7, "123456", h), "another secret")
+	h := c.Hash("+525512345678", "123456")
+	require.True(t, c.Matches("+525512345678", "123456", h))
+	require.False(t, c.Matches("+525512345679", "123456", h), "the same code sent to another phone")
+	require.False(t, c.Matches("ana@example.com", "123456", h), "the same code sent to an e-mail")
+	require.False(t, c.Matches("+525512345678", "123457", h))
+	require.False(t, NewCoder("s2").Matches("+525512345678", "123456", h), "another secret")
+	// The separator keeps destination and code apart: "a1"+"23456" is not "a"+"123456".
+	require.NotEqual(t, c.Hash("a1", "23456"), c.Hash("a", "123456"))
 	require.NotContains(t, h, "123456")
 }
 

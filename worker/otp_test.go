@@ -71,7 +71,7 @@ func storedCode(t *testing.T, db *sqlx.DB, code string) (*asynq.Task, int64) {
 			return err
 		}
 		codeID, err = store.InsertCode(context.Background(), tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone,
-			Destination: phone, Purpose: "login", Hash: secure.NewCoder(secret).Hash(uid, code), ExpiresAt: time.Now().Add(10 * time.Minute)})
+			Destination: phone, Purpose: "login", Hash: secure.NewCoder(secret).Hash(phone, code), ExpiresAt: time.Now().Add(10 * time.Minute)})
 		return err
 	}))
 	task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,

@@ -1,0 +1,122 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+)
+
+// The sign-in statement: account lookup, resend cooldown and the new code in one round trip.
+func TestIssueSignInCodeStoresOneCodeOnlyForOneAccountOutsideTheCooldown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.New(t)
+	store := &postgres.Store{DB: db}
+	newUser := func() (id int64, email, phone string) {
+		n := rand.IntN(90_000_000) + 10_000_000
+		email, phone = fmt.Sprintf("sc%d@example.com", n), fmt.Sprintf("+5255%d", n)
+		require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			id, _, err = store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Sara Cruz", Email: &email, Phone: &phone})
+			return err
+		}))
+		return
+	}
+	a, emailA, phoneA := newUser()
+	_, _, phoneB := newUser()
+	codes := func() (n int) {
+		require.NoError(t, store.DB.Get(&n, `SELECT (SELECT count(*) FROM verification_codes) + (SELECT count(*) FROM email_verification_codes)`))
+		return
+	}
+	usable := func(table string, id int64) (ok bool) {
+		require.NoError(t, store.DB.Get(&ok, `SELECT NOT is_used FROM `+table+` WHERE id = $1`, id))
+		return
+	}
+	destination := func(table string, id *int64) (d string) {
+		require.NotNil(t, id, "a code was stored")
+		require.NoError(t, store.DB.Get(&d, `SELECT destination FROM `+table+` WHERE id = $1`, *id))
+		return
+	}
+	cooling, over := func() time.Time { return time.Now().Add(-time.Minute) }, func() time.Time { return time.Now().Add(time.Second) }
+	issue := func(email, phone string, issuedBefore time.Time) []postgres.SignInAttempt {
+		found, err := store.IssueSignInCode(ctx, postgres.SignInCode{Email: email, Phone: phone, IssuedBefore: issuedBefore,
+			Purpose: "login", PhoneHash: "hash-phone", EmailHash: "hash-email", ExpiresAt: time.Now().Add(10 * time.Minute)})
+		require.NoError(t, err)
+		return found
+	}
+
+	// By phone: the code goes in the phone table, for that phone, with the phone's hash.
+	found := issue("", phoneA, cooling())
+	require.Len(t, found, 1)
+	require.Equal(t, a, found[0].ID)
+	require.Nil(t, found[0].PendingSince, "no usable code before")
+	require.NotNil(t, found[0].CodeID)
+	firstPhone := *found[0].CodeID
+	var row struct {
+		UserID      int64  `db:"user_id"`
+		Destination string `db:"destination"`
+		Hash        string `db:"code_hash"`
+		Purpose     string `db:"purpose"`
+	}
+	require.NoError(t, store.DB.Get(&row, `SELECT user_id, destination, code_hash, purpose FROM verification_codes WHERE id = $1`, firstPhone))
+	require.Equal(t, a, row.UserID)
+	require.Equal(t, phoneA, row.Destination)
+	require.Equal(t, "hash-phone", row.Hash)
+	require.Equal(t, "login", row.Purpose)
+
+	// Within the cooldown nothing is stored, whichever contact asks; the newest code's time comes back.
+	before := codes()
+	found = issue(emailA, "", cooling())
+	require.Len(t, found, 1)
+	require.Nil(t, found[0].CodeID)
+	require.NotNil(t, found[0].PendingSince)
+	require.WithinDuration(t, time.Now(), *found[0].PendingSince, 10*time.Second)
+	require.Equal(t, before, codes())
+
+	// After it, by e-mail: the e-mail table; the phone code stays usable (each channel keeps its newest).
+	found = issue(emailA, "", over())
+	require.NoError(t, store.DB.Get(&row, `SELECT user_id, destination, code_hash, purpose FROM email_verification_codes WHERE id = $1`, *found[0].CodeID))
+	require.Equal(t, emailA, row.Destination)
+	require.Equal(t, "hash-email", row.Hash)
+	require.True(t, usable("verification_codes", firstPhone))
+
+	// A new phone code retires the earlier one of its channel, not the e-mail code.
+	emailCode := *found[0].CodeID
+	found = issue("", phoneA, over())
+	require.False(t, usable("verification_codes", firstPhone))
+	require.True(t, usable("verification_codes", *found[0].CodeID))
+	require.True(t, usable("email_verification_codes", emailCode))
+
+	// E-mail and phone of the same account: the phone table (the code goes to both).
+	found = issue(emailA, phoneA, over())
+	require.Len(t, found, 1)
+	require.Equal(t, phoneA, destination("verification_codes", found[0].CodeID))
+	// E-mail of the account and a phone nobody holds: the e-mail table.
+	found = issue(emailA, "+525500000001", over())
+	require.Len(t, found, 1)
+	require.Equal(t, emailA, destination("email_verification_codes", found[0].CodeID))
+	// Within the cooldown, by both: nothing.
+	require.Nil(t, issue(emailA, phoneA, cooling())[0].CodeID)
+
+	// E-mail of one account, phone of another: both come back and nothing is stored.
+	before = codes()
+	found = issue(emailA, phoneB, over())
+	require.Len(t, found, 2)
+	for _, f := range found {
+		require.Nil(t, f.CodeID)
+	}
+	require.Equal(t, before, codes())
+
+	// Nobody holds it: no rows, nothing stored.
+	require.Empty(t, issue("nadie@example.com", "", over()))
+	require.Empty(t, issue("", "+525500000002", over()))
+	require.Equal(t, before, codes())
+}
