@@ -293,6 +293,24 @@ func TestLoginByPhoneOrEmailAndCooldown(t *testing.T) {
 	require.Contains(t, out["message"], "No encontramos una cuenta")
 }
 
+// The worker sends a sign-in code's first attempt unchecked only when the code was committed
+// before its job was queued; registration queues inside its transaction, so its job must not say so.
+func TestOnlySignInJobsSayTheirCodeWasCommittedFirst(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	b := e.browser(t)
+	p := newPerson()
+	id := b.signUp(p)
+	require.True(t, e.lastDelivery(t, id).CommittedAt.IsZero(), "registration: queued inside the transaction")
+
+	before := time.Now()
+	status, out := e.browser(t).call("POST", "/api/login", map[string]string{"phoneNumber": "+52" + p.Phone})
+	require.Equal(t, http.StatusOK, status, out)
+	job := e.lastDelivery(t, id)
+	require.Equal(t, "+52"+p.Phone, job.Destination)
+	require.WithinDuration(t, before, job.CommittedAt, 5*time.Second, "sign-in: queued after the commit")
+}
+
 func TestPerIPSendLimit(t *testing.T) {
 	t.Parallel()
 	limits := api.DefaultLimits

@@ -90,8 +90,11 @@ type storedCode struct {
 func (s *Server) queueCode(ctx context.Context, inTx bool, c storedCode) error {
 	sealed := s.sealer.Seal(c.Code)
 	deliver := func(via, to string) error {
-		task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: c.ID, Channel: c.Channel, Via: via,
-			Destination: to, SealedCode: sealed, ExpiresAt: c.ExpiresAt})
+		p := jobs.SendOTPPayload{CodeID: c.ID, Channel: c.Channel, Via: via, Destination: to, SealedCode: sealed, ExpiresAt: c.ExpiresAt}
+		if !inTx {
+			p.CommittedAt = s.now()
+		}
+		task, err := jobs.NewSendOTPTask(p)
 		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
 			if !inTx {
 				if rerr := s.store.RetireCode(context.WithoutCancel(ctx), c.Channel, c.ID); rerr != nil {

@@ -89,6 +89,14 @@ func withDeadQueue(d *api.Deps) {
 // lastCode reads the newest code queued for userID, unsealing it from its delivery job as the worker would.
 func (e *env) lastCode(t *testing.T, userID int64) string {
 	t.Helper()
+	code, err := secure.NewSealer(config.DevSecret).Open(e.lastDelivery(t, userID).SealedCode)
+	require.NoError(t, err)
+	return code
+}
+
+// lastDelivery is the newest code delivery job queued for userID.
+func (e *env) lastDelivery(t *testing.T, userID int64) *jobs.SendOTPPayload {
+	t.Helper()
 	insp := asynq.NewInspector(e.asynqOpt)
 	defer insp.Close()
 	tasks, err := insp.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(500))
@@ -105,7 +113,5 @@ func (e *env) lastCode(t *testing.T, userID int64) string {
 		}
 	}
 	require.NotNil(t, newest, "no queued code for user %d", userID)
-	code, err := secure.NewSealer(config.DevSecret).Open(newest.SealedCode)
-	require.NoError(t, err)
-	return code
+	return newest
 }

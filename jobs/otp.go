@@ -26,6 +26,9 @@ type SendOTPPayload struct {
 	Destination string    `json:"destination"`
 	SealedCode  string    `json:"sealedCode"`
 	ExpiresAt   time.Time `json:"expiresAt"`
+	// CommittedAt is set when the code was committed before the job was queued (sign-in), to
+	// when; zero when the job was queued inside the code's transaction (registration).
+	CommittedAt time.Time `json:"committedAt,omitzero"`
 }
 
 // NewSendOTPTask builds the delivery on the critical queue; the TaskID stops double sends and

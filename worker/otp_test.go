@@ -241,3 +241,81 @@ func TestAClaimLeftByADeadWorkerExpiresAndTheRetrySends(t *testing.T) {
 	require.Equal(t, 1, wa.count())
 	require.Contains(t, wa.sent[0], "|135790")
 }
+
+// Sign-in codes (committed before their job was queued) through a real asynq server: a fresh one
+// goes out on the first attempt without the claim; an older one is checked first, so a code
+// retired meanwhile stays unsent; a retry claims.
+func TestAFreshSignInCodeSkipsTheClaimAndAnOlderOneOrARetryIsChecked(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	opt, _ := redistest.New(t)
+	wa := &recorder{}
+	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, WhatsApp: wa, SMS: &recorder{}, Email: &recorder{}, Sealer: secure.NewSealer(secret)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { w.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	signInTask := func(code string, committedAt time.Time) (*asynq.Task, int64) {
+		task, codeID := storedCode(t, db, code)
+		var p jobs.SendOTPPayload
+		require.NoError(t, json.Unmarshal(task.Payload(), &p))
+		p.CommittedAt = committedAt
+		task, err := jobs.NewSendOTPTask(p)
+		require.NoError(t, err)
+		return task, codeID
+	}
+	sentAt := func(codeID int64) (at *time.Time) {
+		require.NoError(t, db.Get(&at, `SELECT sent_at FROM verification_codes WHERE id = $1`, codeID))
+		return
+	}
+	completed := func(task *asynq.Task) func() bool {
+		return func() bool {
+			info, err := insp.GetTaskInfo(jobs.QueueCritical, taskID(t, task))
+			return err == nil && info.State == asynq.TaskStateCompleted
+		}
+	}
+
+	fresh, freshID := signInTask("314159", time.Now())
+	require.NoError(t, jobs.Enqueue(ctx, client, fresh, nil))
+	require.Eventually(t, func() bool { return wa.count() == 1 }, 10*time.Second, 20*time.Millisecond)
+	require.Contains(t, wa.sent[0], "|314159")
+	require.Nil(t, sentAt(freshID), "no claim: one Postgres statement fewer per sign-in")
+
+	// Older than the window: by then a newer code may have retired it. It is checked, and not sent.
+	older, olderID := signInTask("271828", time.Now().Add(-31*time.Second))
+	_, err := db.Exec(`UPDATE verification_codes SET is_used = true WHERE id = $1`, olderID)
+	require.NoError(t, err)
+	require.NoError(t, jobs.Enqueue(ctx, client, older, nil))
+	require.Eventually(t, completed(older), 10*time.Second, 20*time.Millisecond)
+	require.Equal(t, 1, wa.count(), "the retired code was not sent")
+
+	// A fresh code whose first attempt fails: the retry (2 s later) claims before it sends.
+	wa.mu.Lock()
+	wa.err = errors.New("provider down")
+	wa.mu.Unlock()
+	retried, retriedID := signInTask("161803", time.Now())
+	require.NoError(t, jobs.Enqueue(ctx, client, retried, nil))
+	require.Eventually(t, func() bool {
+		info, err := insp.GetTaskInfo(jobs.QueueCritical, taskID(t, retried))
+		return err == nil && info.Retried == 1
+	}, 10*time.Second, 20*time.Millisecond)
+	require.Nil(t, sentAt(retriedID), "nothing claimed on the first attempt")
+	wa.mu.Lock()
+	wa.err = nil
+	wa.mu.Unlock()
+	require.Eventually(t, completed(retried), 10*time.Second, 20*time.Millisecond)
+	require.Equal(t, 2, wa.count())
+	require.NotNil(t, sentAt(retriedID), "the retry claimed the code")
+}
+
+// taskID is the TaskID NewSendOTPTask gave the task.
+func taskID(t *testing.T, task *asynq.Task) string {
+	t.Helper()
+	var p jobs.SendOTPPayload
+	require.NoError(t, json.Unmarshal(task.Payload(), &p))
+	return fmt.Sprintf("%s:%s:%d:%s", jobs.TypeSendOTP, p.Channel, p.CodeID, p.Via)
+}
