@@ -81,7 +81,9 @@ func New(d Deps) (*Server, error) {
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}}
 	s.f = fuego.NewServer(
-		fuego.WithoutLogger(),
+		// Our own middleware logs each request with its id (middleware.go). Not WithoutLogger:
+		// that replaces the process-wide slog default with a discarding one.
+		fuego.WithLoggingMiddleware(fuego.LoggingConfig{DisableRequest: true, DisableResponse: true}),
 		fuego.WithoutStartupMessages(),
 		fuego.WithErrorSerializer(writeError),
 		fuego.WithEngineOptions(
