@@ -394,9 +394,9 @@ func (s *Server) login(c fuego.ContextWithBody[LoginRequest]) (LoginResponse, er
 	}
 	sc.ID = *u.CodeID
 	sc.Email, sc.Phone = ownedDestinations(u.Account, req.Email, req.PhoneNumber)
-	sc.Channel, sc.Destination = postgres.ChannelPhone, sc.Phone // as the statement chose
+	sc.Channel = postgres.ChannelPhone // the table the statement chose: phone when the account holds it
 	if sc.Phone == "" {
-		sc.Channel, sc.Destination = postgres.ChannelEmail, sc.Email
+		sc.Channel = postgres.ChannelEmail
 	}
 	if err := s.queueCode(ctx, false, sc); err != nil {
 		return LoginResponse{}, err

@@ -59,13 +59,13 @@ func checkCooldown(now time.Time, since *time.Time) error {
 // clear for development display.
 func (s *Server) issueCode(ctx context.Context, tx *sqlx.Tx, req codeRequest) (string, error) {
 	code := secure.NewCode()
-	c := storedCode{Phone: req.Phone, Email: req.Email, Code: code, ExpiresAt: s.now().Add(codeLifetime)}
-	c.Channel, c.Destination = postgres.ChannelPhone, req.Phone
+	c := storedCode{Channel: postgres.ChannelPhone, Phone: req.Phone, Email: req.Email, Code: code, ExpiresAt: s.now().Add(codeLifetime)}
+	destination := req.Phone
 	if req.Phone == "" {
-		c.Channel, c.Destination = postgres.ChannelEmail, req.Email
+		c.Channel, destination = postgres.ChannelEmail, req.Email
 	}
 	id, err := s.store.InsertCode(ctx, tx, postgres.NewCode{UserID: req.UserID, Channel: c.Channel,
-		Destination: c.Destination, Purpose: req.Purpose, Hash: s.coder.Hash(c.Destination, code), ExpiresAt: c.ExpiresAt})
+		Destination: destination, Purpose: req.Purpose, Hash: s.coder.Hash(destination, code), ExpiresAt: c.ExpiresAt})
 	if err != nil {
 		return "", err
 	}
@@ -73,14 +73,14 @@ func (s *Server) issueCode(ctx context.Context, tx *sqlx.Tx, req codeRequest) (s
 	return code, s.queueCode(ctx, tx != nil, c)
 }
 
-// storedCode is a code in Postgres (row ID in Channel's table, stored for Destination) that goes
-// to Phone (WhatsApp, SMS fallback) and/or Email.
+// storedCode is a code in Postgres (row ID in Channel's table) that goes to Phone (WhatsApp,
+// SMS fallback) and/or Email.
 type storedCode struct {
-	ID                   int64
-	Channel, Destination string
-	Phone, Email         string
-	Code                 string
-	ExpiresAt            time.Time
+	ID           int64
+	Channel      string
+	Phone, Email string
+	Code         string
+	ExpiresAt    time.Time
 }
 
 // queueCode enqueues the deliveries of a stored code. Inside a transaction (inTx), a failed
