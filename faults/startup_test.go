@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -22,7 +21,7 @@ func TestAPIThatCannotListenLogsWhyAndExits(t *testing.T) {
 	require.NoError(t, err)
 	defer taken.Close()
 	addr := taken.Addr().String()
-	p := run(t, "api", map[string]string{"DATABASE_URL": dsn, "REDIS_URL": fmt.Sprintf("redis://%s/%d", opt.Addr, opt.DB),
+	p := run(t, "api", map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redistest.URL(opt),
 		"HTTP_ADDR": addr, "PUBLIC_BASE_URL": "http://" + addr})
 	exited := make(chan error, 1)
 	go func() { exited <- p.cmd.Wait() }()

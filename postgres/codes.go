@@ -101,7 +101,7 @@ func signInOneContact(accounts, table string) string {
 // signInBothContacts: by e-mail $1 or phone $2 (up to two accounts; a code only when one account
 // holds them), cutoff $3, purpose $4, expiry $7. The code goes in the phone table with hash $5
 // when the account holds the phone, else in the e-mail table with hash $6.
-var signInBothContacts = `WITH acct AS (` + accountsSelectPrefix + `u.email = $1 OR u.phone_number = $2),
+var signInBothContacts = `WITH acct AS (` + accountsByEmailOrPhone + `),
 	chosen AS (SELECT id, email, phone_number FROM acct
 		WHERE (SELECT count(*) FROM acct) = 1 AND (pending_since IS NULL OR pending_since <= $3)),
 	by_phone AS (SELECT id FROM chosen WHERE phone_number = $2),

@@ -23,10 +23,11 @@ var errCodeNotYetVisible = errors.New("code row not visible yet")
 const commitWait = 500 * time.Millisecond
 
 // unclaimedWindow: a code committed before its job was queued (sign-in) goes out on the job's
-// first attempt without the claim (or, by e-mail, the usable check) while it is younger than this. Nothing can have retired it
-// yet, since a newer code for the same person needs the 60 s resend cooldown to pass, and
-// asynq hands a task to one worker at a time (a run after a lost lease is a retry, and claims).
-// It saves a Postgres round trip on every sign-in (bench/load: provider p99 ~200 → ~150 ms).
+// first attempt without the claim (or, by e-mail, the usable check) while it is younger than
+// this. Nothing can have retired it yet, since a newer code for the same person needs the 60 s
+// resend cooldown to pass, and asynq hands a task to one worker at a time (a run after a lost
+// lease is a retry, and claims). It saves a Postgres round trip on every sign-in (bench/load:
+// provider p99 ~200 → ~150 ms).
 const unclaimedWindow = 30 * time.Second
 
 // handleSendOTP delivers one code to one destination. Codes that are used, expired or never

@@ -272,15 +272,20 @@ func TestAFreshSignInCodeSkipsTheClaimAndAnOlderOneOrARetryIsChecked(t *testing.
 		require.NoError(t, db.Get(&at, `SELECT sent_at FROM verification_codes WHERE id = $1`, codeID))
 		return
 	}
-	completed := func(task *asynq.Task) func() bool {
+	enqueue := func(task *asynq.Task) string {
+		info, err := client.EnqueueContext(ctx, task)
+		require.NoError(t, err)
+		return info.ID
+	}
+	completed := func(id string) func() bool {
 		return func() bool {
-			info, err := insp.GetTaskInfo(jobs.QueueCritical, taskID(t, task))
+			info, err := insp.GetTaskInfo(jobs.QueueCritical, id)
 			return err == nil && info.State == asynq.TaskStateCompleted
 		}
 	}
 
 	fresh, freshID := signInTask("314159", time.Now())
-	require.NoError(t, jobs.Enqueue(ctx, client, fresh, nil))
+	enqueue(fresh)
 	require.Eventually(t, func() bool { return wa.count() == 1 }, 10*time.Second, 20*time.Millisecond)
 	require.Contains(t, wa.sent[0], "|314159")
 	require.Nil(t, sentAt(freshID), "no claim: one Postgres statement fewer per sign-in")
@@ -289,8 +294,7 @@ func TestAFreshSignInCodeSkipsTheClaimAndAnOlderOneOrARetryIsChecked(t *testing.
 	older, olderID := signInTask("271828", time.Now().Add(-31*time.Second))
 	_, err := db.Exec(`UPDATE verification_codes SET is_used = true WHERE id = $1`, olderID)
 	require.NoError(t, err)
-	require.NoError(t, jobs.Enqueue(ctx, client, older, nil))
-	require.Eventually(t, completed(older), 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, completed(enqueue(older)), 10*time.Second, 20*time.Millisecond)
 	require.Equal(t, 1, wa.count(), "the retired code was not sent")
 
 	// A fresh code whose first attempt fails: the retry (2 s later) claims before it sends.
@@ -298,24 +302,16 @@ func TestAFreshSignInCodeSkipsTheClaimAndAnOlderOneOrARetryIsChecked(t *testing.
 	wa.err = errors.New("provider down")
 	wa.mu.Unlock()
 	retried, retriedID := signInTask("161803", time.Now())
-	require.NoError(t, jobs.Enqueue(ctx, client, retried, nil))
+	retriedTask := enqueue(retried)
 	require.Eventually(t, func() bool {
-		info, err := insp.GetTaskInfo(jobs.QueueCritical, taskID(t, retried))
+		info, err := insp.GetTaskInfo(jobs.QueueCritical, retriedTask)
 		return err == nil && info.Retried == 1
 	}, 10*time.Second, 20*time.Millisecond)
 	require.Nil(t, sentAt(retriedID), "nothing claimed on the first attempt")
 	wa.mu.Lock()
 	wa.err = nil
 	wa.mu.Unlock()
-	require.Eventually(t, completed(retried), 10*time.Second, 20*time.Millisecond)
+	require.Eventually(t, completed(retriedTask), 10*time.Second, 20*time.Millisecond)
 	require.Equal(t, 2, wa.count())
 	require.NotNil(t, sentAt(retriedID), "the retry claimed the code")
-}
-
-// taskID is the TaskID NewSendOTPTask gave the task.
-func taskID(t *testing.T, task *asynq.Task) string {
-	t.Helper()
-	var p jobs.SendOTPPayload
-	require.NoError(t, json.Unmarshal(task.Payload(), &p))
-	return fmt.Sprintf("%s:%s:%d:%s", jobs.TypeSendOTP, p.Channel, p.CodeID, p.Via)
 }

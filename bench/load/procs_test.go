@@ -30,7 +30,7 @@ func newProcessRig(b *testing.B, workerConcurrency int) *rig {
 	r.url = "http://" + addr
 	r.metrics = "http://" + metricsAddr + "/metrics"
 	env := append(os.Environ(), "APP_ENV=test", "SHUTDOWN_GRACE=2s", "DATABASE_URL="+dsn,
-		fmt.Sprintf("REDIS_URL=redis://%s/%d", opt.Addr, opt.DB), "HTTP_ADDR="+addr, "METRICS_ADDR="+metricsAddr, "PUBLIC_BASE_URL="+r.url,
+		"REDIS_URL="+redistest.URL(opt), "HTTP_ADDR="+addr, "METRICS_ADDR="+metricsAddr, "PUBLIC_BASE_URL="+r.url,
 		"WHATSAPP_BASE_URL="+graph.URL, "WHATSAPP_ACCESS_TOKEN=bench", "WHATSAPP_PHONE_NUMBER_ID=1000",
 		fmt.Sprintf("WORKER_CONCURRENCY=%d", workerConcurrency),
 		"RATE_LIMIT_SEND_PER_IP=1000000000", "RATE_LIMIT_SEND_PER_PHONE=1000000000")

@@ -58,3 +58,6 @@ func New(t testing.TB) (asynq.RedisClientOpt, *redis.Options) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// URL is the REDIS_URL of o, for a perfilseguro process started by a test.
+func URL(o asynq.RedisClientOpt) string { return fmt.Sprintf("redis://%s/%d", o.Addr, o.DB) }
