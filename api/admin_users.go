@@ -179,6 +179,7 @@ func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 	if err != nil {
 		return UserJSON{}, err
 	}
+	s.public.forgetUser(id) // other replicas hear it from Postgres
 	if passChanged(before, after) {
 		s.rebuildPasses(ctx, after)
 	}
@@ -224,6 +225,7 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 	if err := s.store.DeleteUser(r.Context(), id); err != nil {
 		return DeleteUserResponse{}, err
 	}
+	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
 	s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
 	return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
 }

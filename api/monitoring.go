@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/http/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -25,6 +26,13 @@ const metricsPath = "/metrics"
 // mountMonitoring serves asynqmon and /metrics, both behind the administrator session in every mode.
 func (s *Server) mountMonitoring(redisOpt asynq.RedisConnOpt) {
 	s.metrics = newMetrics(redisOpt)
+	s.metrics.registry.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_public_record_cache_hits_total",
+			Help: "Public verifications answered from the cache of public records."},
+			func() float64 { return float64(s.public.hits.Load()) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_public_record_cache_misses_total",
+			Help: "Public verifications that read Postgres (not cached, or the cache not proven current)."},
+			func() float64 { return float64(s.public.misses.Load()) }))
 	s.f.Mux.Handle("GET "+metricsPath, s.adminOnly(s.metrics.handler()))
 	if redisOpt == nil {
 		return
@@ -103,11 +111,15 @@ func (s *Server) withMetrics(next http.Handler) http.Handler {
 	})
 }
 
-// ServeMetrics serves /metrics without a session on a separate listener (METRICS_ADDR), meant for a
-// private network only, until ctx is cancelled.
+// ServeMetrics serves /metrics and /debug/pprof/ without a session on a separate listener
+// (METRICS_ADDR), meant for a private network only, until ctx is cancelled.
 func (s *Server) ServeMetrics(ctx context.Context, addr string) error {
 	mux := http.NewServeMux()
 	mux.Handle("GET "+metricsPath, s.metrics.handler())
+	// Profiles for operators on the same private listener (never on the public one).
+	mux.HandleFunc("GET /debug/pprof/", pprof.Index)
+	mux.HandleFunc("GET /debug/pprof/profile", pprof.Profile)
+	mux.HandleFunc("GET /debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

@@ -171,7 +171,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *l
 		return
 	}
 	now := s.now()
-	p, err := s.store.PublicProfileByID(r.Context(), profileID)
+	p, err := s.publicProfile(r, profileID)
 	entry := jobs.VerifyLogEntry{RequestID: newLookupID(), IDValidado: profileID, ScannedAt: now.UTC(), IP: clientIP(r),
 		UserAgent: truncate(r.UserAgent(), 512), AccessType: jobs.AccessPublicPage,
 		HTTPRequestID: requestID(r.Context())}
@@ -194,6 +194,19 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *l
 		writeSizedJSON(w, r, res)
 	}
 	lookups.record(entry)
+}
+
+// publicProfile reads a public record through the cache of public records.
+func (s *Server) publicProfile(r *http.Request, profileID string) (postgres.PublicProfile, error) {
+	p, gen, ok := s.public.get(profileID)
+	if ok {
+		return p, nil
+	}
+	p, err := s.store.PublicProfileByID(r.Context(), profileID)
+	if err == nil {
+		s.public.put(p, gen)
+	}
+	return p, err
 }
 
 // writeSizedJSON writes a 200 JSON body with its Content-Length.

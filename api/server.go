@@ -61,6 +61,8 @@ type Server struct {
 	metrics *metrics // Prometheus instruments (monitoring.go)
 	// partners caches widget partner lookups (partners.go)
 	partners partnerCache
+	// public caches public records for GET /api/verify (publiccache.go)
+	public *publicCache
 	// closers run on graceful shutdown, after the last request finished.
 	closers []func()
 }
@@ -79,7 +81,7 @@ func New(d Deps) (*Server, error) {
 	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now,
 		store: &postgres.Store{DB: d.DB}, limits: *d.Limits,
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
-		inbox: devsim.Inbox{DB: d.DB}}
+		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache()}
 	s.f = fuego.NewServer(
 		// Our own middleware logs each request with its id (middleware.go). Not WithoutLogger:
 		// that replaces the process-wide slog default with a discarding one.

@@ -32,6 +32,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/perfilseguro/perfilseguro/bench/benchdata"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
@@ -67,8 +68,8 @@ func TestVerifyLoad(t *testing.T) {
 	db, _ := pgtest.New(t)
 	db.SetMaxOpenConns(20) // as postgres.Open
 	db.SetMaxIdleConns(20)
-	seed(t, db, users)
-	ids := profileIDs(t, db)
+	benchdata.Seed(t, db, users)
+	ids := benchdata.ProfileIDs(t, db)
 
 	opt, redisOpts := redistest.New(t)
 	queue := asynq.NewClient(opt)
@@ -129,40 +130,6 @@ func TestVerifyLoad(t *testing.T) {
 	}
 	t.Logf("verify:log tasks queued: %d; apple passes: %d in %.2fs = %.0f/s", queued, built, buildSecs, float64(built)/buildSecs)
 	writeReport(t, users, conc, dur, runs, queued, built, buildSecs)
-}
-
-// seed writes users like production: a third at level 3 with a biometric session, the rest spread over 0–2.
-func seed(t *testing.T, db *sqlx.DB, n int) {
-	t.Helper()
-	start := time.Now()
-	_, err := db.Exec(`INSERT INTO users (nombre, email, phone_number, id_validado, vigencia, fecha_validacion,
-			verification_level, is_phone_verified, is_email_verified, biometric_verified, origen)
-		SELECT 'Usuario de Prueba ' || g, 'usuario' || g || '@example.com', '+5255' || lpad(g::text, 8, '0'),
-			'PS-' || substr(lpad(g::text, 10, '0'), 1, 4) || '-' || substr(lpad(g::text, 10, '0'), 5, 4) || '-' || substr(lpad(g::text, 10, '0'), 9, 2),
-			(ARRAY[1, 5, 10])[1 + g % 3], CASE WHEN g % 3 = 0 THEN now() - (g % 700) * interval '1 day' END,
-			CASE WHEN g % 3 = 0 THEN 3 ELSE g % 3 END, g % 3 <> 0 OR true, g % 3 <> 1, g % 3 = 0,
-			(ARRAY['CasaLista', 'VentaDirecta', 'Broker', 'Otro'])[1 + g % 4]
-		FROM generate_series(1, $1) g`, n)
-	require.NoError(t, err)
-	_, err = db.Exec(`INSERT INTO verification_sessions (user_id, session_id, verification_status, overall_score,
-			face_match_score, document_score, liveness_score, environment, completed_at)
-		SELECT id, 'sess-' || id, 'Approved', 90 + id % 10, 91 + id % 9, 92 + id % 8, 93 + id % 7, 'production', fecha_validacion
-		FROM users WHERE verification_level = 3`)
-	require.NoError(t, err)
-	_, err = db.Exec(`ANALYZE users; ANALYZE verification_sessions`)
-	require.NoError(t, err)
-	t.Logf("seeded %d users in %v", n, time.Since(start).Round(time.Millisecond))
-}
-
-func profileIDs(t *testing.T, db *sqlx.DB) []string {
-	t.Helper()
-	var ids []string
-	require.NoError(t, db.Select(&ids, `SELECT id_validado FROM users`))
-	// 2% unknown profiles: the 404 path is part of real traffic.
-	for i := range len(ids) / 50 {
-		ids = append(ids, fmt.Sprintf("PS-9999-%04d-%02d", i/100, i%100))
-	}
-	return ids
 }
 
 // interleave serves each handler on a loopback listener and hits them in turn from conc keep-alive
