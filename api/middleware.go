@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -143,4 +144,54 @@ func withSecurityHeaders(production bool, csp string) func(http.Handler) http.Ha
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+const clientIPKey ctxKey = 2
+
+// withClientIP decides once per request which address the client has: the TCP peer, or, when the
+// peer is one of the trusted proxies (TRUSTED_PROXIES), the rightmost X-Forwarded-For address that
+// is not itself a trusted proxy. Entries left of that are written by the client and never trusted.
+func withClientIP(trusted []netip.Prefix) func(http.Handler) http.Handler {
+	isTrusted := func(a netip.Addr) bool {
+		for _, p := range trusted {
+			if p.Contains(a) {
+				return true
+			}
+		}
+		return false
+	}
+	return func(next http.Handler) http.Handler {
+		if len(trusted) == 0 {
+			return next // clientIP falls back to the TCP peer
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			peer := clientIP(r)
+			addr, err := netip.ParseAddr(peer)
+			if err == nil && isTrusted(addr.Unmap()) {
+				if ip := forwardedFor(r.Header.Values("X-Forwarded-For"), isTrusted); ip != "" {
+					r = r.WithContext(context.WithValue(r.Context(), clientIPKey, ip))
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// forwardedFor walks X-Forwarded-For from the right, past trusted proxies, to the client; "" when
+// an entry is malformed or every entry is a trusted proxy.
+func forwardedFor(values []string, isTrusted func(netip.Addr) bool) string {
+	var hops []string
+	for _, v := range values {
+		hops = append(hops, strings.Split(v, ",")...)
+	}
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			return ""
+		}
+		if a = a.Unmap(); !isTrusted(a) {
+			return a.String()
+		}
+	}
+	return ""
 }

@@ -19,7 +19,8 @@ import (
 )
 
 // QR images: any well-formed profile ID gets one without a database lookup, so the images are
-// cheap and cacheable; whether the profile exists is the public page's business.
+// cheap and cacheable; whether the profile exists is the public page's business. They are limited
+// per client address like the public lookups: malformed requests are misses, images are hits.
 const (
 	qrDefaultSize = 300
 	qrMinSize     = 64
@@ -35,19 +36,28 @@ var (
 // handleQR serves GET /api/qr/{profileId}.png: a PNG QR of the public verification link.
 // ?size= (64–1024 px, default 300) picks the image size.
 func (s *Server) handleQR(w http.ResponseWriter, r *http.Request) {
+	ip := clientIP(r)
+	if err := s.lookups.admit(ip); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	profileID, ok := strings.CutSuffix(r.PathValue("file"), ".png")
 	if !ok || !perfilseguro.ValidProfileID(profileID) {
-		writeError(w, r, errBadProfileID)
+		writeError(w, r, s.publicMiss(r, ip, errBadProfileID))
 		return
 	}
 	size := qrDefaultSize
 	if v := r.URL.Query().Get("size"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < qrMinSize || n > qrMaxSize {
-			writeError(w, r, perfilseguro.FieldError("size", "Tamaño de imagen no válido"))
+			writeError(w, r, s.publicMiss(r, ip, perfilseguro.FieldError("size", "Tamaño de imagen no válido")))
 			return
 		}
 		size = n
+	}
+	if err := s.lookups.hit(ip); err != nil {
+		writeError(w, r, err)
+		return
 	}
 	link := jobs.VerifyURL(s.cfg.PublicBaseURL, profileID)
 	sum := sha256.Sum256([]byte(link + "\x00" + strconv.Itoa(size)))
@@ -162,27 +172,38 @@ func MaskEmail(email string) string {
 	return string(first) + "•••" + email[at:]
 }
 
-// handleVerify serves GET /api/verify/{profileId}: one indexed query; the lookup is recorded in
-// verification_logs by the verify:log job (no database write on the response path).
+// handleVerify serves GET /api/verify/{profileId}: one cached or indexed read; the lookup is
+// recorded in verification_logs by the verify:log job (no database write on the response path).
+// Lookups are limited per client address (publiclimits.go): misses tightly, hits loosely.
 func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *lookupRecorder) {
 	profileID := r.PathValue("profileId")
+	w.Header().Set("X-Robots-Tag", "noindex, nofollow") // a person's name must not become searchable
+	ip := clientIP(r)
+	if err := s.lookups.admit(ip); err != nil {
+		writeError(w, r, err)
+		return
+	}
 	if !perfilseguro.ValidProfileID(profileID) {
-		writeError(w, r, errBadProfileID)
+		writeError(w, r, s.publicMiss(r, ip, errBadProfileID))
 		return
 	}
 	now := s.now()
 	p, err := s.publicProfile(r, profileID)
-	entry := jobs.VerifyLogEntry{RequestID: newLookupID(), IDValidado: profileID, ScannedAt: now.UTC(), IP: clientIP(r),
+	entry := jobs.VerifyLogEntry{RequestID: newLookupID(), IDValidado: profileID, ScannedAt: now.UTC(), IP: ip,
 		UserAgent: truncate(r.UserAgent(), 512), AccessType: jobs.AccessPublicPage,
 		HTTPRequestID: requestID(r.Context())}
 	switch {
 	case errors.Is(err, postgres.ErrUserNotFound):
 		entry.Reason = "not_found"
-		writeError(w, r, errProfileUnknown)
+		writeError(w, r, s.publicMiss(r, ip, errProfileUnknown))
 	case err != nil:
 		writeError(w, r, err)
 		return // an outage is in the access log; there is no lookup to record
 	default:
+		if err := s.lookups.hit(ip); err != nil {
+			writeError(w, r, err)
+			return // refused before anything was shown: not a lookup
+		}
 		entry.UserID, entry.Granted = &p.UserID, true
 		res := publicVerification(p, now)
 		switch {
@@ -194,6 +215,20 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *l
 		writeSizedJSON(w, r, res)
 	}
 	lookups.record(entry)
+}
+
+// publicMiss charges a miss to the client address and returns the error to answer: the miss
+// itself (400, 404), or the 429 once the address is over its limit.
+func (s *Server) publicMiss(r *http.Request, ip string, miss error) error {
+	refused, unavailable := s.lookups.miss(r.Context(), ip)
+	if unavailable != nil {
+		s.logger.WarnContext(r.Context(), "public lookup limit not checked (Redis unavailable); the miss is answered",
+			"error", unavailable, "request_id", requestID(r.Context()))
+	}
+	if refused != nil {
+		return refused
+	}
+	return miss
 }
 
 // publicProfile reads a public record through the cache of public records.

@@ -108,8 +108,12 @@ func humanWait(secs int) string {
 	}
 }
 
-// clientIP is the TCP peer (a proxy in front must be configured to pass the real one; see README).
+// clientIP is the client's address: the one withClientIP found behind a trusted proxy, or else
+// the TCP peer (see TRUSTED_PROXIES in the README).
 func clientIP(r *http.Request) string {
+	if ip, ok := r.Context().Value(clientIPKey).(string); ok {
+		return ip
+	}
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr

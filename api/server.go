@@ -37,6 +37,7 @@ type Deps struct {
 	Logger     *slog.Logger
 	Now        func() time.Time // injectable clock for tests
 	Limits     *Limits          // nil: DefaultLimits
+	Public     PublicLimits     // limits of public lookups; zero fields: DefaultPublicLimits
 	Levels     LevelsDeps       // e-mail link and biometric verification (levels.go)
 	Passes     PassesDeps       // QR, public verification and wallet passes (passes.go)
 	Admin      AdminDeps        // administration (admin.go)
@@ -63,6 +64,8 @@ type Server struct {
 	partners partnerCache
 	// public caches public records for GET /api/verify (publiccache.go)
 	public *publicCache
+	// lookups limits public lookups per client address (publiclimits.go)
+	lookups *publicLimiter
 	// closers run on graceful shutdown, after the last request finished.
 	closers []func()
 }
@@ -81,7 +84,8 @@ func New(d Deps) (*Server, error) {
 	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now,
 		store: &postgres.Store{DB: d.DB}, limits: *d.Limits,
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
-		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache()}
+		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache(),
+		lookups: newPublicLimiter(d.Public, d.Redis)}
 	s.f = fuego.NewServer(
 		// Our own middleware logs each request with its id (middleware.go). Not WithoutLogger:
 		// that replaces the process-wide slog default with a discarding one.
@@ -118,6 +122,7 @@ func New(d Deps) (*Server, error) {
 	h = withRecovery(h)
 	h = withSecurityHeaders(s.cfg.Production(), contentSecurityPolicy(d.Web))(h)
 	h = withLogging(s.logger)(h)
+	h = withClientIP(s.cfg.TrustedProxies)(h)
 	h = withRequestID(h)
 	s.handler = h
 	return s, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"sort"
 	"strconv"
@@ -46,6 +47,10 @@ type Config struct {
 	WorkerConc    int           // WORKER_CONCURRENCY
 	MetricsAddr   string        // METRICS_ADDR: optional separate listener for /metrics
 	RateLimits    RateLimits    // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
+	PublicLimits  PublicLimits  // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
+	// TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (IPs or CIDR ranges,
+	// comma-separated); empty: the TCP peer is the client.
+	TrustedProxies []netip.Prefix
 
 	WhatsApp WhatsApp
 	SMS      SMS
@@ -81,6 +86,11 @@ type Google struct{ IssuerID, ClassSuffix, ServiceAccountJSON string }
 // RateLimits overrides the API's per-hour limits on sending and verifying codes (0: the default).
 type RateLimits struct {
 	SendPerIP, SendPerPhone, SendPerEmail, VerifyPerIP, VerifyPerUser int
+}
+
+// PublicLimits overrides the limits of public lookups per client address (0: the default).
+type PublicLimits struct {
+	MissesPerMinute, MissBurst, HitsPerMinute, HitBurst int
 }
 
 // Load reads the environment through getenv (os.Getenv in production code).
@@ -163,6 +173,17 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("%s must be a non-negative integer (0 keeps the default)", key)
 		}
 	}
+	for key, dst := range map[string]*int{
+		"PUBLIC_MISSES_PER_MINUTE": &c.PublicLimits.MissesPerMinute, "PUBLIC_MISS_BURST": &c.PublicLimits.MissBurst,
+		"PUBLIC_HITS_PER_MINUTE": &c.PublicLimits.HitsPerMinute, "PUBLIC_HIT_BURST": &c.PublicLimits.HitBurst,
+	} {
+		if *dst, err = strconv.Atoi(get(key, "0")); err != nil || *dst < 0 {
+			return c, fmt.Errorf("%s must be a non-negative integer (0 keeps the default)", key)
+		}
+	}
+	if c.TrustedProxies, err = parseTrustedProxies(get("TRUSTED_PROXIES", "")); err != nil {
+		return c, err
+	}
 	if c.Didit.WebhookSecret == "" && c.Didit.APIKey == "" {
 		c.Didit.WebhookSecret = "dev-only-webhook-secret"
 	}
@@ -178,6 +199,27 @@ func Load(getenv func(string) string) (Config, error) {
 		c.AdminPassHash, c.AdminPassDev = string(h), true
 	}
 	return c, nil
+}
+
+// parseTrustedProxies reads "10.0.0.0/8, 192.168.1.10": addresses and CIDR ranges.
+func parseTrustedProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(item); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(item)
+		if err != nil {
+			return nil, fmt.Errorf("TRUSTED_PROXIES: %q is neither an IP address nor a CIDR range", item)
+		}
+		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	return out, nil
 }
 
 // FromEnv loads the configuration from the process environment.
@@ -250,6 +292,8 @@ func (c Config) Fields() map[string]string {
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(),
 		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
+		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),
+		"TRUSTED_PROXIES":       prefixes(c.TrustedProxies),
 		"WHATSAPP_ACCESS_TOKEN": c.WhatsApp.AccessToken, "WHATSAPP_PHONE_NUMBER_ID": c.WhatsApp.PhoneNumberID,
 		"TWILIO_ACCOUNT_SID": c.SMS.AccountSID, "TWILIO_AUTH_TOKEN": c.SMS.AuthToken,
 		"SMTP_HOST": c.SMTP.Host, "SMTP_PASSWORD": c.SMTP.Password,
@@ -278,6 +322,14 @@ func (c Config) Log(logger *slog.Logger) {
 		attrs = append(attrs, slog.String(k, f[k]))
 	}
 	logger.Info("configuration", attrs...)
+}
+
+func prefixes(ps []netip.Prefix) string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, ",")
 }
 
 func mask(v string) string {

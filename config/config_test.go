@@ -68,3 +68,25 @@ func TestDevelopmentAndTestHaveTheDocumentedAdminPassword(t *testing.T) {
 	require.False(t, c.AdminPassDev)
 	require.Equal(t, "$2a$12$abcdefghijklmnopqrstuv", c.AdminPassHash)
 }
+
+func TestTrustedProxiesAndPublicLimits(t *testing.T) {
+	c, err := Load(envOf(map[string]string{"TRUSTED_PROXIES": " 10.0.0.0/8, 192.168.1.10 ,2001:db8::/32,10.1.2.3/16",
+		"PUBLIC_MISSES_PER_MINUTE": "30", "PUBLIC_HIT_BURST": "200"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "10.0.0.0/8,192.168.1.10/32,2001:db8::/32,10.1.0.0/16"
+	if got := c.Fields()["TRUSTED_PROXIES"]; got != want {
+		t.Fatalf("TRUSTED_PROXIES = %q, want %q", got, want)
+	}
+	if c.PublicLimits.MissesPerMinute != 30 || c.PublicLimits.HitBurst != 200 || c.PublicLimits.HitsPerMinute != 0 {
+		t.Fatalf("public limits %+v", c.PublicLimits)
+	}
+	for key, bad := range map[string]string{"TRUSTED_PROXIES": "10.0.0.0/8,proxy.internal", "PUBLIC_MISSES_PER_MINUTE": "-1",
+		"PUBLIC_HITS_PER_MINUTE": "many", "PUBLIC_MISS_BURST": "1.5"} {
+		_, err := Load(envOf(map[string]string{key: bad}))
+		if err == nil || !strings.Contains(err.Error(), key) {
+			t.Errorf("%s=%q: error %v does not name the variable", key, bad, err)
+		}
+	}
+}

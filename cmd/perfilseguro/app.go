@@ -77,7 +77,8 @@ func (a *app) migrate(ctx context.Context) error { return postgres.Migrate(ctx, 
 
 func (a *app) runAPI(ctx context.Context) error {
 	deps := api.Deps{Config: a.cfg, DB: a.db, Redis: a.redis, AsynqRedis: a.redisOpt,
-		Queue: a.queue, Web: web.DistFS(), Logger: a.logger, Limits: apiLimits(a.cfg.RateLimits)}
+		Queue: a.queue, Web: web.DistFS(), Logger: a.logger, Limits: apiLimits(a.cfg.RateLimits),
+		Public: api.PublicLimits(a.cfg.PublicLimits)}
 	if err := a.wireAPI(&deps); err != nil {
 		return err
 	}
