@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -188,7 +187,7 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *l
 		return
 	}
 	now := s.now()
-	p, err := s.publicProfile(r, profileID)
+	rec, err := s.publicRecord(r, profileID)
 	entry := jobs.VerifyLogEntry{RequestID: newLookupID(), IDValidado: profileID, ScannedAt: now.UTC(), IP: ip,
 		UserAgent: truncate(r.UserAgent(), 512), AccessType: jobs.AccessPublicPage,
 		HTTPRequestID: requestID(r.Context())}
@@ -204,15 +203,14 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *l
 			writeError(w, r, err)
 			return // refused before anything was shown: not a lookup
 		}
-		entry.UserID, entry.Granted = &p.UserID, true
-		res := publicVerification(p, now)
+		entry.UserID, entry.Granted = &rec.userID, true
 		switch {
-		case res.Profile.Expirado:
+		case rec.expired(now):
 			entry.Reason = "expired"
-		case !res.Profile.Verificado:
+		case !rec.verified:
 			entry.Reason = "not_verified"
 		}
-		writeSizedJSON(w, r, res)
+		writeJSONBody(w, rec.answer(now))
 	}
 	lookups.record(entry)
 }
@@ -231,27 +229,25 @@ func (s *Server) publicMiss(r *http.Request, ip string, miss error) error {
 	return miss
 }
 
-// publicProfile reads a public record through the cache of public records.
-func (s *Server) publicProfile(r *http.Request, profileID string) (postgres.PublicProfile, error) {
-	p, gen, ok := s.public.get(profileID)
+// publicRecord reads a rendered public record through the cache of public records.
+func (s *Server) publicRecord(r *http.Request, profileID string) (publicRecord, error) {
+	rec, gen, ok := s.public.get(profileID)
 	if ok {
-		return p, nil
+		return rec, nil
 	}
 	p, err := s.store.PublicProfileByID(r.Context(), profileID)
-	if err == nil {
-		s.public.put(p, gen)
+	if err != nil {
+		return publicRecord{}, err
 	}
-	return p, err
+	if rec, err = renderPublicRecord(p); err != nil {
+		return publicRecord{}, err
+	}
+	s.public.put(profileID, rec, gen)
+	return rec, nil
 }
 
-// writeSizedJSON writes a 200 JSON body with its Content-Length.
-func writeSizedJSON(w http.ResponseWriter, r *http.Request, v any) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	b = append(b, '\n')
+// writeJSONBody writes a 200 with an encoded JSON body, its Content-Length and no-store.
+func writeJSONBody(w http.ResponseWriter, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("Cache-Control", "no-store")

@@ -11,15 +11,15 @@ import (
 // publicCacheMax bounds the cache: about 1 kB a record, so at most ~200 MB.
 const publicCacheMax = 200_000
 
-// publicCache is a read-through cache of public records (the body of GET /api/verify/{id} before
-// masking and dating), so that QR scans do not each cost a Postgres query. It only serves while a
+// publicCache is a read-through cache of public records (GET /api/verify/{id} rendered, but for
+// its expiry and timestamp: publicrecord.go), so that QR scans do not each cost a Postgres query. It only serves while a
 // postgres.ProfileChangeFeed proves it current (FreshUntil): a level change, an edit, an expiry
 // recorded in the database or a deletion reaches every replica within the feed's staleness bound
 // (1 s), and a replica that deletes a user forgets the record at once. Expiry by the calendar
 // needs nothing: whether a record is expired is decided at each answer from its dates.
 type publicCache struct {
 	mu      sync.RWMutex
-	records map[string]postgres.PublicProfile // by profile ID
+	records map[string]publicRecord // by profile ID
 	byUser  map[int64]string                  // user id → profile ID, for forgetting by user
 	// gen counts invalidations: a record read from Postgres is stored only if no invalidation
 	// happened since the read began, so a change that commits during the read is never hidden.
@@ -30,7 +30,7 @@ type publicCache struct {
 }
 
 func newPublicCache() *publicCache {
-	return &publicCache{records: map[string]postgres.PublicProfile{}, byUser: map[int64]string{}}
+	return &publicCache{records: map[string]publicRecord{}, byUser: map[int64]string{}}
 }
 
 // fresh reports whether cached records may be served at now (the wall clock: the feed's, not a
@@ -38,7 +38,7 @@ func newPublicCache() *publicCache {
 func (c *publicCache) fresh(now time.Time) bool { return now.UnixNano() < c.freshUntil.Load() }
 
 // get returns the cached record of a profile ID and the generation to store a fresh read under.
-func (c *publicCache) get(profileID string) (postgres.PublicProfile, uint64, bool) {
+func (c *publicCache) get(profileID string) (publicRecord, uint64, bool) {
 	c.mu.RLock()
 	p, ok := c.records[profileID]
 	gen := c.gen
@@ -48,11 +48,11 @@ func (c *publicCache) get(profileID string) (postgres.PublicProfile, uint64, boo
 		return p, gen, true
 	}
 	c.misses.Add(1)
-	return postgres.PublicProfile{}, gen, false
+	return publicRecord{}, gen, false
 }
 
 // put stores a record read from Postgres, unless an invalidation came after the read began.
-func (c *publicCache) put(p postgres.PublicProfile, gen uint64) {
+func (c *publicCache) put(profileID string, p publicRecord, gen uint64) {
 	if !c.fresh(time.Now()) {
 		return
 	}
@@ -64,12 +64,12 @@ func (c *publicCache) put(p postgres.PublicProfile, gen uint64) {
 	if len(c.records) >= publicCacheMax {
 		for id, old := range c.records { // map order is random: evict one at random
 			delete(c.records, id)
-			delete(c.byUser, old.UserID)
+			delete(c.byUser, old.userID)
 			break
 		}
 	}
-	c.records[p.IDValidado] = p
-	c.byUser[p.UserID] = p.IDValidado
+	c.records[profileID] = p
+	c.byUser[p.userID] = profileID
 }
 
 // Changed forgets one profile ID (postgres.ProfileChangeSink).
@@ -77,7 +77,7 @@ func (c *publicCache) Changed(profileID string) {
 	c.mu.Lock()
 	if p, ok := c.records[profileID]; ok {
 		delete(c.records, profileID)
-		delete(c.byUser, p.UserID)
+		delete(c.byUser, p.userID)
 	}
 	c.gen++
 	c.mu.Unlock()

@@ -4,14 +4,17 @@
 #
 #   scripts/ensure-tools.sh          Go, Node/npm, node_modules
 #   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli with cURL, a C compiler (go test -race)
+#   scripts/ensure-tools.sh --bench  also wrk, the load generator of make bench-verify
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
 source scripts/lib.sh
 
 for_tests=""
+for_bench=""
 case "${1:-}" in
 --test) for_tests=1 ;;
+--bench) for_bench=1 ;;
 "") ;;
 *) die "usage: $0 [--test]" ;;
 esac
@@ -34,6 +37,10 @@ if [ -n "$for_tests" ]; then
 	php -r 'exit(function_exists("curl_init") ? 0 : 1);' >/dev/null 2>&1 || missing+=(php-curl)
 	command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
 	if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
+fi
+
+if [ -n "$for_bench" ] && ! command -v wrk >/dev/null 2>&1; then
+	apt_install wrk
 fi
 
 # npm workspaces: install when node_modules is missing or older than the lock file

@@ -89,7 +89,7 @@ func TestVerifyFromOutside(t *testing.T) {
 	threads := envInt("BENCH_THREADS", 2)
 	secs := envInt("BENCH_SECONDS", 12)
 	rounds := envInt("BENCH_ROUNDS", 3)
-	warmup := envInt("BENCH_WARMUP_SECONDS", 15)
+	warmup := envInt("BENCH_WARMUP_SECONDS", 25)
 
 	db, dsn := pgtest.New(t)
 	benchdata.Seed(t, db, users)
@@ -116,7 +116,7 @@ func TestVerifyFromOutside(t *testing.T) {
 		"TWILIO_FROM=+15550000000", "SMTP_HOST=127.0.0.1", "DIDIT_API_KEY=bench", "DIDIT_WORKFLOW_ID=bench",
 		"DIDIT_WEBHOOK_SECRET=bench", "APPLE_PASS_CERT_PEM=bench", "APPLE_PASS_KEY_PEM=bench", "APPLE_WWDR_PEM=bench",
 		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON={}",
-		"PUBLIC_MISSES_PER_MINUTE=100000000", "PUBLIC_HITS_PER_MINUTE=100000000", "SHUTDOWN_GRACE=2s"}, apiLog)
+		"PUBLIC_MISSES_PER_MINUTE=100000000", "PUBLIC_HITS_PER_MINUTE=100000000", "PUBLIC_MISS_BURST=100000", "PUBLIC_HIT_BURST=100000", "SHUTDOWN_GRACE=2s"}, apiLog)
 	targets := []struct{ name, url string }{
 		{"bare net/http + 1 prepared SELECT", "http://" + bareAddr},
 		{"perfilseguro api (Procfile, production)", "http://" + apiAddr},

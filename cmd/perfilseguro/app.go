@@ -66,11 +66,14 @@ func asynqOptions(o *redis.Options) asynq.RedisClientOpt {
 		Password: o.Password, TLSConfig: o.TLSConfig}
 }
 
+// logOut is standard output for the process's log, buffered (logwriter.go); main flushes it last.
+var logOut = newLogWriter(os.Stdout)
+
 func newLogger(cfg config.Config) *slog.Logger {
 	if cfg.Production() {
-		return slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelInfo}))
+		return slog.New(slog.NewJSONHandler(logOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
-	return slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	return slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
 func (a *app) migrate(ctx context.Context) error { return postgres.Migrate(ctx, a.db) }

@@ -32,7 +32,12 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1], os.Args[2:]); err != nil {
+	err := run(ctx, os.Args[1], os.Args[2:])
+	if err != nil && !errors.Is(err, errUsageShown) && !errors.Is(err, errUsage) {
+		slog.Error("perfilseguro failed", "command", os.Args[1], "error", err)
+	}
+	logOut.Flush()
+	if err != nil {
 		if errors.Is(err, errUsageShown) {
 			os.Exit(2)
 		}
@@ -40,7 +45,6 @@ func main() {
 			fmt.Fprint(os.Stderr, usage)
 			os.Exit(2)
 		}
-		slog.Error("perfilseguro failed", "command", os.Args[1], "error", err)
 		os.Exit(1)
 	}
 }
