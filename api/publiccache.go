@@ -20,7 +20,7 @@ const publicCacheMax = 200_000
 type publicCache struct {
 	mu      sync.RWMutex
 	records map[string]publicRecord // by profile ID
-	byUser  map[int64]string                  // user id → profile ID, for forgetting by user
+	byUser  map[int64]string        // user id → profile ID, for forgetting by user
 	// gen counts invalidations: a record read from Postgres is stored only if no invalidation
 	// happened since the read began, so a change that commits during the read is never hidden.
 	gen        uint64
