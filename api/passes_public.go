@@ -232,10 +232,16 @@ func (s *Server) publicMiss(r *http.Request, ip string, miss error) error {
 // publicRecord reads a rendered public record through the cache of public records.
 func (s *Server) publicRecord(r *http.Request, profileID string) (publicRecord, error) {
 	rec, gen, ok := s.public.get(profileID)
+	if ok && rec.notFound {
+		return publicRecord{}, postgres.ErrUserNotFound
+	}
 	if ok {
 		return rec, nil
 	}
 	p, err := s.store.PublicProfileByID(r.Context(), profileID)
+	if errors.Is(err, postgres.ErrUserNotFound) {
+		s.public.put(profileID, publicRecord{notFound: true}, gen)
+	}
 	if err != nil {
 		return publicRecord{}, err
 	}

@@ -8,7 +8,8 @@ import (
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
-// publicCacheMax bounds the cache: about 1 kB a record, so at most ~200 MB.
+// publicCacheMax bounds the cache: about 1 kB a record, so at most ~200 MB. Unknown IDs are cached
+// too (as not found), which costs a scraper nothing extra: misses are limited per address.
 const publicCacheMax = 200_000
 
 // publicCache is a read-through cache of public records (GET /api/verify/{id} rendered, but for
@@ -64,12 +65,16 @@ func (c *publicCache) put(profileID string, p publicRecord, gen uint64) {
 	if len(c.records) >= publicCacheMax {
 		for id, old := range c.records { // map order is random: evict one at random
 			delete(c.records, id)
-			delete(c.byUser, old.userID)
+			if !old.notFound {
+				delete(c.byUser, old.userID)
+			}
 			break
 		}
 	}
 	c.records[profileID] = p
-	c.byUser[p.userID] = profileID
+	if !p.notFound {
+		c.byUser[p.userID] = profileID
+	}
 }
 
 // Changed forgets one profile ID (postgres.ProfileChangeSink).
@@ -77,7 +82,9 @@ func (c *publicCache) Changed(profileID string) {
 	c.mu.Lock()
 	if p, ok := c.records[profileID]; ok {
 		delete(c.records, profileID)
-		delete(c.byUser, p.userID)
+		if !p.notFound {
+			delete(c.byUser, p.userID)
+		}
 	}
 	c.gen++
 	c.mu.Unlock()

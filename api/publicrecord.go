@@ -21,6 +21,7 @@ type publicRecord struct {
 	validUntil int64  // unix nanoseconds the validity ends; 0: no validity (never validated)
 	userID     int64
 	verified   bool
+	notFound   bool // no profile has this ID (yet: a new profile is announced like a change)
 }
 
 // Markers of the two moment-dependent values, as encoding/json writes them for a zero moment. A

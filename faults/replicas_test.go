@@ -86,7 +86,9 @@ func startReplicas(t *testing.T, n int) (*sqlx.DB, []*replica) {
 	var rs []*replica
 	for range n {
 		metrics := fmt.Sprintf("127.0.0.1:%d", freePort(t))
-		c := startAPI(t, map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redistest.URL(opt), "METRICS_ADDR": metrics})
+		// Every lookup comes from 127.0.0.1: the miss limit is raised out of the way.
+		c := startAPI(t, map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redistest.URL(opt), "METRICS_ADDR": metrics,
+			"PUBLIC_MISSES_PER_MINUTE": "100000", "PUBLIC_MISS_BURST": "10000"})
 		rs = append(rs, &replica{apiClient: c, metrics: "http://" + metrics + "/metrics"})
 	}
 	return db, rs
@@ -158,7 +160,12 @@ func TestPublicRecordChangesReachEveryReplicaWithinASecond(t *testing.T) {
 	db, rs := startReplicas(t, 2)
 	a, b := rs[0], rs[1]
 	const pid = "PS-4321-0000-01"
+	// Each replica caches that no profile has this ID yet…
+	warm(t, rs, pid)
+	require.Equal(t, http.StatusNotFound, b.verify(t, pid).status)
+	// …and a new profile with it is announced like a change.
 	id := seedValidated(t, db, pid)
+	visibleWithin(t, rs, pid, time.Second, "new profile", func(v publicView) bool { return v.status == http.StatusOK })
 	warm(t, rs, pid)
 	require.Equal(t, 3, a.verify(t, pid).nivel)
 

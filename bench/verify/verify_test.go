@@ -88,7 +88,7 @@ func TestVerifyFromOutside(t *testing.T) {
 	conns := envInt("BENCH_CONNECTIONS", 64)
 	threads := envInt("BENCH_THREADS", 2)
 	secs := envInt("BENCH_SECONDS", 12)
-	rounds := envInt("BENCH_ROUNDS", 3)
+	rounds := envInt("BENCH_ROUNDS", 5)
 	warmup := envInt("BENCH_WARMUP_SECONDS", 25)
 
 	db, dsn := pgtest.New(t)
@@ -310,18 +310,28 @@ func loadAverage() string {
 	return strings.Join(f[:3], " ")
 }
 
-// otherProcesses names what else used the CPU when the run began (ps, top five by %CPU).
+// otherProcesses names what else was using the CPU when the run began: top's second sample (the
+// first averages over each process's life), the bench's own processes, Postgres and Redis left out.
 func otherProcesses() string {
-	out, err := exec.Command("ps", "-eo", "pcpu,comm", "--sort=-pcpu", "--no-headers").Output()
+	out, err := exec.Command("top", "-b", "-n", "2", "-d", "1", "-w", "200").Output()
 	if err != nil {
 		return "unknown"
 	}
+	samples := strings.Split(string(out), "\n\n\n")
+	last := strings.Split(samples[len(samples)-1], "\n")
+	ours := map[string]bool{"perfilseguro": true, "bare": true, "postgres": true, "redis-server": true, "top": true, "go": true, "verify.test": true}
 	var busy []string
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	header := false
+	for _, line := range last {
 		f := strings.Fields(line)
-		if len(f) == 2 && f[0] != "0.0" && len(busy) < 5 {
-			busy = append(busy, f[1]+" "+f[0]+"%")
+		if len(f) > 0 && f[0] == "PID" {
+			header = true
+			continue
 		}
+		if !header || len(f) < 12 || f[8] == "0.0" || ours[f[11]] || len(busy) == 5 {
+			continue
+		}
+		busy = append(busy, f[11]+" "+f[8]+"%")
 	}
 	if len(busy) == 0 {
 		return "nothing above 0.0% CPU"
@@ -365,7 +375,7 @@ func writeReport(t *testing.T, users, conns, threads, secs, rounds int, bareName
 	fmt.Fprintf(&sb, "`make bench-verify` (reproduce: `BENCH_VERIFY=1 go test -count=1 -run TestVerifyFromOutside -timeout 30m -v ./bench/verify`): "+
 		"%d users (a third at level 3 with a biometric session, 2%% of lookups for made-up IDs), `%s` with %d threads and %d connections "+
 		"in its own process, %d rounds of %d s per target, alternating, after a warm-up round each. %d cores (%s); Postgres and Redis local; "+
-		"load average before the run %s; busiest other processes at the start: %s.\n\n",
+		"load average before the run %s; other processes using the CPU at the start (top, besides Postgres and Redis): %s.\n\n",
 		users, strings.TrimSpace(string(wrkVersion)), threads, conns, rounds, secs, runtime.NumCPU(), cpuName(), loadBefore, busy)
 	sb.WriteString("| Target | Round | Requests/s | p50 | p99 | max | non-2xx (404s) |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	for r := range rounds {
