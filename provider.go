@@ -96,7 +96,15 @@ type PassData struct {
 	ValidFrom  time.Time
 	ValidUntil time.Time // fecha_validacion + vigencia years
 	VerifyURL  string    // public link encoded in the QR
+	Status     string    // PassValid, PassExpired or PassRevoked: a pass that is not valid is voided
 }
+
+// Pass statuses (PassData.Status).
+const (
+	PassValid   = ""
+	PassExpired = "expired"
+	PassRevoked = "revoked"
+)
 
 // ApplePassBuilder builds a signed .pkpass archive.
 type ApplePassBuilder interface {

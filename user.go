@@ -47,6 +47,9 @@ type User struct {
 	IsEmailVerified   bool
 	BiometricVerified bool
 	VerificationLevel int
+	ExpiredAt         *time.Time // when the expiry was recorded (profile:expire job)
+	RevokedAt         *time.Time // when an administrator revoked the validation
+	RevokedReason     *string    // the administrator's reason (never shown publicly)
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 }

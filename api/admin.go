@@ -39,6 +39,7 @@ func (s *Server) mountAdmin(d AdminDeps) {
 	fuego.Post(s.f, "/api/admin/logout", s.adminLogout, tag, option.Summary("Cerrar la sesión de administrador"))
 	fuego.Get(s.f, "/api/admin/session", s.adminSession, tag, option.Summary("¿Hay una sesión de administrador vigente?"))
 	s.mountAdminUsers()
+	s.mountAdminLifecycle()
 	s.mountAdminPartners()
 }
 

@@ -97,6 +97,8 @@ type PublicProfileJSON struct {
 	NivelVerificacion int        `json:"nivel_verificacion"`
 	Verificado        bool       `json:"verificado"`
 	Expirado          bool       `json:"expirado"`
+	Revocado          bool       `json:"revocado"` // an administrator revoked the validation (DECISIONS.md)
+	FechaRevocacion   *time.Time `json:"fecha_revocacion"`
 	FechaValidacion   *time.Time `json:"fecha_validacion"`
 	FechaExpiracion   *time.Time `json:"fecha_expiracion"`
 	VigenciaAnos      int        `json:"vigencia_anos"`
@@ -126,8 +128,9 @@ func publicVerification(p postgres.PublicProfile, now time.Time) PublicVerifyRes
 		Profile: PublicProfileJSON{
 			Nombre: p.Nombre, Telefono: maskPtr(p.PhoneNumber, MaskPhone), Email: maskPtr(p.Email, MaskEmail),
 			Origen: p.Origen, ID: p.IDValidado, NivelVerificacion: p.VerificationLevel,
-			Verificado: p.BiometricVerified && p.VerificationLevel >= perfilseguro.LevelBiometric,
-			Expirado:   until != nil && now.After(*until), FechaValidacion: p.FechaValidacion,
+			Verificado: p.BiometricVerified && p.VerificationLevel >= perfilseguro.LevelBiometric && p.RevokedAt == nil,
+			Expirado:   until != nil && now.After(*until), Revocado: p.RevokedAt != nil, FechaRevocacion: p.RevokedAt,
+			FechaValidacion: p.FechaValidacion,
 			FechaExpiracion: until, VigenciaAnos: p.Vigencia,
 		},
 		Timestamp: now.UTC(),
@@ -205,6 +208,8 @@ func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *l
 		}
 		entry.UserID, entry.Granted = &rec.userID, true
 		switch {
+		case rec.revoked:
+			entry.Reason = "revoked"
 		case rec.expired(now):
 			entry.Reason = "expired"
 		case !rec.verified:

@@ -21,6 +21,7 @@ type publicRecord struct {
 	validUntil int64  // unix nanoseconds the validity ends; 0: no validity (never validated)
 	userID     int64
 	verified   bool
+	revoked    bool
 	notFound   bool // no profile has this ID (yet: a new profile is announced like a change)
 }
 
@@ -49,7 +50,7 @@ func renderPublicRecord(p postgres.PublicProfile) (publicRecord, error) {
 	body = append(body, raw[e+len("false"):t]...)
 	body = append(body, raw[t+len(`"0001-01-01T00:00:00Z"`):]...)
 	rec := publicRecord{body: body, expiredAt: e, stampAt: t - len("false"), userID: p.UserID,
-		verified: res.Profile.Verificado}
+		verified: res.Profile.Verificado, revoked: res.Profile.Revocado}
 	if until := res.Profile.FechaExpiracion; until != nil {
 		rec.validUntil = until.UnixNano()
 	}

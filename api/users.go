@@ -39,6 +39,9 @@ type UserJSON struct {
 	BiometricVerified bool       `json:"biometricVerified"`
 	IsPhoneVerified   bool       `json:"isPhoneVerified"`
 	IsEmailVerified   bool       `json:"isEmailVerified"`
+	ExpiredAt         *time.Time `json:"expiredAt"`     // when the expiry was recorded
+	RevokedAt         *time.Time `json:"revokedAt"`     // when an administrator revoked the validation
+	RevokedReason     *string    `json:"revokedReason"` // why (the owner and administrators only)
 }
 
 func toUserJSON(u perfilseguro.User) UserJSON {
@@ -46,7 +49,8 @@ func toUserJSON(u perfilseguro.User) UserJSON {
 		InviterName: u.InviterName, Vigencia: u.Vigencia, IDValidado: u.IDValidado, ProfileID: u.IDValidado,
 		FechaValidacion: u.FechaValidacion, ValidUntil: u.ValidUntil(), QRURL: "/api/qr/" + u.IDValidado + ".png",
 		VerificationLevel: u.VerificationLevel, BiometricVerified: u.BiometricVerified,
-		IsPhoneVerified: u.IsPhoneVerified, IsEmailVerified: u.IsEmailVerified}
+		IsPhoneVerified: u.IsPhoneVerified, IsEmailVerified: u.IsEmailVerified, ExpiredAt: u.ExpiredAt,
+		RevokedAt: u.RevokedAt, RevokedReason: u.RevokedReason}
 }
 
 var errBadUserID = perfilseguro.FieldError("id", "ID de usuario no válido")

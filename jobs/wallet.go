@@ -62,7 +62,20 @@ func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassDa
 		ValidFrom:  u.FechaValidacion.UTC(),
 		ValidUntil: until.UTC(),
 		VerifyURL:  VerifyURL(publicBaseURL, u.IDValidado),
+		Status:     passStatus(u),
 	}, true
+}
+
+// passStatus is the pass's status as recorded: revoked wins over expired. The recorded expiry
+// (profile:expire), not the clock, decides, so a pass's data stays the same between two builds.
+func passStatus(u perfilseguro.User) string {
+	switch {
+	case u.RevokedAt != nil:
+		return perfilseguro.PassRevoked
+	case u.ExpiredAt != nil:
+		return perfilseguro.PassExpired
+	}
+	return perfilseguro.PassValid
 }
 
 // VerifyURL is the public verification link of a profile, encoded in QR codes and passes.
@@ -76,7 +89,7 @@ func PassDataHash(p perfilseguro.PassData) string {
 	h := sha256.New()
 	for _, f := range []string{passLayoutVersion, strconv.FormatInt(p.UserID, 10), p.Name, p.ProfileID,
 		strconv.Itoa(p.Level), p.ValidFrom.UTC().Format(time.RFC3339Nano),
-		p.ValidUntil.UTC().Format(time.RFC3339Nano), p.VerifyURL} {
+		p.ValidUntil.UTC().Format(time.RFC3339Nano), p.VerifyURL, p.Status} {
 		h.Write([]byte(strconv.Itoa(len(f)) + ":" + f + ";"))
 	}
 	return hex.EncodeToString(h.Sum(nil))

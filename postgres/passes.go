@@ -31,6 +31,7 @@ type PublicProfile struct {
 	BiometricVerified bool       `db:"biometric_verified"`
 	FechaValidacion   *time.Time `db:"fecha_validacion"`
 	Vigencia          int        `db:"vigencia"`
+	RevokedAt         *time.Time `db:"revoked_at"` // an administrator revoked the validation
 	SessionID         *string    `db:"session_id"`
 	SessionEnv        *string    `db:"environment"`
 	SessionAt         *time.Time `db:"session_at"`
@@ -45,7 +46,7 @@ func (p PublicProfile) HasSession() bool { return p.SessionAt != nil }
 
 // publicProfileQuery reads a profile and its latest verification session.
 const publicProfileQuery = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.id_validado,
-	u.verification_level, u.biometric_verified, u.fecha_validacion, u.vigencia,
+	u.verification_level, u.biometric_verified, u.fecha_validacion, u.vigencia, u.revoked_at,
 	vs.session_id, vs.environment, COALESCE(vs.completed_at, vs.updated_at) AS session_at,
 	vs.overall_score::float8 AS overall_score, vs.face_match_score::float8 AS face_match_score,
 	vs.document_score::float8 AS document_score, vs.liveness_score::float8 AS liveness_score

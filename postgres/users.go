@@ -32,6 +32,9 @@ type userRow struct {
 	IsEmailVerified   bool       `db:"is_email_verified"`
 	BiometricVerified bool       `db:"biometric_verified"`
 	VerificationLevel int        `db:"verification_level"`
+	ExpiredAt         *time.Time `db:"expired_at"`
+	RevokedAt         *time.Time `db:"revoked_at"`
+	RevokedReason     *string    `db:"revoked_reason"`
 	CreatedAt         time.Time  `db:"created_at"`
 	UpdatedAt         time.Time  `db:"updated_at"`
 }
@@ -41,13 +44,14 @@ func (r userRow) user() perfilseguro.User {
 		InvitedBy: r.InvitedBy, InviterName: r.InviterName, Vigencia: r.Vigencia, FechaValidacion: r.FechaValidacion,
 		IDValidado: r.IDValidado, WalletReady: r.WalletReady, IsPhoneVerified: r.IsPhoneVerified,
 		IsEmailVerified: r.IsEmailVerified, BiometricVerified: r.BiometricVerified,
-		VerificationLevel: r.VerificationLevel, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		VerificationLevel: r.VerificationLevel, ExpiredAt: r.ExpiredAt, RevokedAt: r.RevokedAt,
+		RevokedReason: r.RevokedReason, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 // selectUser reads users with their inviter's name.
 const selectUser = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.invited_by, i.nombre AS inviter_name,
 	u.vigencia, u.fecha_validacion, u.id_validado, u.wallet_ready, u.is_phone_verified, u.is_email_verified,
-	u.biometric_verified, u.verification_level, u.created_at, u.updated_at
+	u.biometric_verified, u.verification_level, u.expired_at, u.revoked_at, u.revoked_reason, u.created_at, u.updated_at
 	FROM users u LEFT JOIN users i ON i.id = u.invited_by `
 
 // ErrUserNotFound is returned when no user matches.

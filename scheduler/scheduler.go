@@ -33,6 +33,8 @@ func Table() []Entry {
 		{Name: "invitation-expire", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
 			return jobs.NewExpireInvitationsTask(tick)
 		}},
+		// Validity ends by the calendar; the expiry is recorded once, within a minute of it.
+		{Name: "profile-expire", Interval: time.Minute, Build: jobs.NewExpireProfilesTask},
 		{Name: "partner-dispatch", Interval: 10 * time.Second, Build: jobs.NewPartnerDispatchTask},
 		{Name: "partner-flush-usage", Interval: time.Minute, Build: jobs.NewPartnerFlushUsageTask},
 	}

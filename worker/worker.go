@@ -34,10 +34,11 @@ type Deps struct {
 	LogSecrets bool
 	// PublicBaseURL builds absolute links in messages.
 	PublicBaseURL string
-	Redis         *redis.Client // partner usage counters
-	HTTPClient    *http.Client  // outbound partner webhooks (nil: a default with timeout)
-	Levels        LevelsDeps    // levels.go
-	Passes        PassesDeps    // passes.go
+	Redis         *redis.Client    // partner usage counters
+	HTTPClient    *http.Client     // outbound partner webhooks (nil: a default with timeout)
+	Levels        LevelsDeps       // levels.go
+	Passes        PassesDeps       // passes.go
+	Now           func() time.Time // the clock of lifecycle jobs (nil: time.Now)
 }
 
 // Worker is one worker process.
@@ -116,6 +117,7 @@ func (w *Worker) routes() {
 	w.routesInvitations()
 	w.routesAdmin()
 	w.routesPartners()
+	w.routesLifecycle()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

@@ -337,3 +337,33 @@ func benchmarkBuild(b *testing.B, builder *applewallet.Builder) {
 		}
 	})
 }
+
+// A pass whose validation ended is voided and says why where the validity was.
+func TestAnEndedValidationVoidsThePass(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t)
+	for status, word := range map[string]string{perfilseguro.PassExpired: "Expirado", perfilseguro.PassRevoked: "Revocado", perfilseguro.PassValid: ""} {
+		p := samplePass
+		p.Status = status
+		pkpass, err := b.BuildPass(p)
+		require.NoError(t, err)
+		files, _ := unzip(t, pkpass)
+		var doc struct {
+			Voided  bool `json:"voided"`
+			Generic struct {
+				AuxiliaryFields []struct{ Key, Label, Value string } `json:"auxiliaryFields"`
+			} `json:"generic"`
+		}
+		require.NoError(t, json.Unmarshal(files["pass.json"], &doc))
+		aux := doc.Generic.AuxiliaryFields
+		require.Len(t, aux, 1)
+		if word == "" {
+			require.False(t, doc.Voided, "a valid pass is not voided")
+			require.Equal(t, "Vigente hasta", aux[0].Label)
+			continue
+		}
+		require.True(t, doc.Voided, status)
+		require.Equal(t, "Estado", aux[0].Label)
+		require.Equal(t, word, aux[0].Value)
+	}
+}

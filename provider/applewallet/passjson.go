@@ -54,10 +54,14 @@ type pass struct {
 	ForegroundColor    string        `json:"foregroundColor"`
 	LabelColor         string        `json:"labelColor"`
 	ExpirationDate     string        `json:"expirationDate"`
+	Voided             bool          `json:"voided,omitempty"` // an expired or revoked validation
 	Generic            passStructure `json:"generic"`
 	Barcodes           []passBarcode `json:"barcodes"`
 	Barcode            passBarcode   `json:"barcode"` // for iOS 6-8
 }
+
+// voidedStates are the words a voided pass shows (the spec's and DECISIONS.md's).
+var voidedStates = map[string]string{perfilseguro.PassExpired: "Expirado", perfilseguro.PassRevoked: "Revocado"}
 
 // passJSON renders pass.json for p.
 func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
@@ -97,6 +101,11 @@ func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
 		},
 		Barcodes: []passBarcode{qr},
 		Barcode:  qr,
+	}
+	// A pass whose validation ended is voided and says why on its face, where "Vigente hasta" was.
+	if state, ok := voidedStates[p.Status]; ok {
+		doc.Voided = true
+		doc.Generic.AuxiliaryFields = []passField{{Key: "status", Label: "Estado", Value: state}}
 	}
 	out, err := json.Marshal(doc)
 	if err != nil {

@@ -98,6 +98,16 @@ func (s *Signer) object(p perfilseguro.PassData) genericObject {
 	if !p.ValidFrom.IsZero() {
 		o.ValidTimeInterval.Start = &dateTime{Date: p.ValidFrom.Format(time.RFC3339)}
 	}
+	// An ended validation: Google's states for an expired and a withdrawn object, and the reason
+	// on its face where "Vigente hasta" was.
+	switch p.Status {
+	case perfilseguro.PassExpired:
+		o.State = "EXPIRED"
+		o.TextModulesData[2] = textModule{ID: "status", Header: "Estado", Body: "Expirado"}
+	case perfilseguro.PassRevoked:
+		o.State = "INACTIVE"
+		o.TextModulesData[2] = textModule{ID: "status", Header: "Estado", Body: "Revocado"}
+	}
 	return o
 }
 

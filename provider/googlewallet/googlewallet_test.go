@@ -260,3 +260,21 @@ func TestEnsureDevKeyConcurrentFirstRun(t *testing.T) {
 		func(*jwt.Token) (any, error) { return &again.PublicKey, nil }, jwt.WithValidMethods([]string{"RS256"}))
 	require.NoError(t, err)
 }
+
+// An ended validation's object is EXPIRED (expiry) or INACTIVE (revocation) and says why.
+func TestAnEndedValidationChangesTheObjectState(t *testing.T) {
+	t.Parallel()
+	key, _ := setup(t)
+	for status, want := range map[string][2]string{perfilseguro.PassExpired: {"EXPIRED", "Expirado"}, perfilseguro.PassRevoked: {"INACTIVE", "Revocado"}} {
+		p := samplePass
+		p.Status = status
+		url, err := googlewallet.New(config(key)).SaveURL(p)
+		require.NoError(t, err)
+		_, c, err := parse(t, url, &key.PublicKey)
+		require.NoError(t, err)
+		o := c.Payload.GenericObjects[0]
+		require.Equal(t, want[0], o.State)
+		require.Equal(t, "Estado", o.TextModulesData[2].Header)
+		require.Equal(t, want[1], o.TextModulesData[2].Body)
+	}
+}

@@ -1,0 +1,95 @@
+package api
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// maxRevocationReason is the longest reason an administrator may give (profile_events, users).
+const maxRevocationReason = 500
+
+func (s *Server) mountAdminLifecycle() {
+	tag := option.Tags("Administración")
+	fuego.Post(s.f, "/api/admin/users/{id}/revoke", s.revokeProfile, tag,
+		option.Summary("Revocar la validación de un perfil con un motivo, sin eliminar la cuenta (administrador)"))
+	fuego.Get(s.f, "/api/admin/users/{id}/lifecycle", s.profileLifecycle, tag,
+		option.Summary("Historial del perfil: expiración y revocación, quién y cuándo (administrador)"))
+}
+
+// RevokeRequest is the administrator's reason for a revocation.
+type RevokeRequest struct {
+	Motivo string `json:"motivo"`
+}
+
+func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return UserJSON{}, err
+	}
+	id, err := pathUserID(c)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	req, err := decodeJSON[RevokeRequest](r)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	reason := strings.Join(strings.Fields(req.Motivo), " ")
+	switch {
+	case reason == "":
+		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo de la revocación es requerido")
+	case utf8.RuneCountInString(reason) > maxRevocationReason:
+		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo no puede exceder 500 caracteres")
+	}
+	u, err := s.store.RevokeProfile(r.Context(), id, reason, clientIP(r))
+	if err != nil {
+		return UserJSON{}, err
+	}
+	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
+	s.rebuildPasses(r.Context(), u)
+	s.logger.InfoContext(r.Context(), "admin revoked profile", "user_id", id, "request_id", requestID(r.Context()))
+	return toUserJSON(u), nil
+}
+
+// LifecycleEventJSON is one step of a profile's lifecycle.
+type LifecycleEventJSON struct {
+	Tipo   string    `json:"tipo"` // expired or revoked
+	Motivo *string   `json:"motivo"`
+	Quien  string    `json:"quien"` // "system" or "admin"
+	IP     *string   `json:"ip"`    // the administrator's address
+	Fecha  time.Time `json:"fecha"`
+}
+
+// LifecycleResponse is a profile's lifecycle, newest first.
+type LifecycleResponse struct {
+	Events []LifecycleEventJSON `json:"events"`
+}
+
+func (s *Server) profileLifecycle(c fuego.ContextNoBody) (LifecycleResponse, error) {
+	r := c.Request()
+	if err := s.requireAdmin(r); err != nil {
+		return LifecycleResponse{}, err
+	}
+	id, err := pathUserID(c)
+	if err != nil {
+		return LifecycleResponse{}, err
+	}
+	if _, err := s.store.UserByID(r.Context(), id); err != nil {
+		return LifecycleResponse{}, err
+	}
+	events, err := s.store.ProfileEvents(r.Context(), id)
+	if err != nil {
+		return LifecycleResponse{}, err
+	}
+	out := LifecycleResponse{Events: make([]LifecycleEventJSON, len(events))}
+	for i, e := range events {
+		out.Events[i] = LifecycleEventJSON{Tipo: e.Kind, Motivo: e.Reason, Quien: e.Actor, IP: e.ActorIP, Fecha: e.CreatedAt}
+	}
+	return out, nil
+}

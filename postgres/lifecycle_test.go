@@ -1,0 +1,140 @@
+package postgres_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/require"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+)
+
+// validatedUser inserts a level-3 user validated at validated for vigencia years, optionally
+// brought by a partner.
+func validatedUser(t *testing.T, db *sqlx.DB, profileID string, validated time.Time, vigencia int, partnerID *int64) int64 {
+	t.Helper()
+	var id int64
+	require.NoError(t, db.Get(&id, `INSERT INTO users (nombre, id_validado, vigencia, fecha_validacion, verification_level,
+		biometric_verified, partner_id) VALUES ('Ana López', $1, $2, $3, 3, true, $4) RETURNING id`,
+		profileID, vigencia, validated, partnerID))
+	return id
+}
+
+// partnerEvents lists the outbox's events for a partner, oldest first, as event → payload.
+func partnerEvents(t *testing.T, db *sqlx.DB, partnerID int64) []map[string]any {
+	t.Helper()
+	var raw []string
+	require.NoError(t, db.Select(&raw, `SELECT payload::text FROM partner_deliveries WHERE partner_id = $1 AND event LIKE 'profile.%' ORDER BY id`, partnerID))
+	out := make([]map[string]any, len(raw))
+	for i, r := range raw {
+		require.NoError(t, json.Unmarshal([]byte(r), &out[i]))
+	}
+	return out
+}
+
+func TestExpireProfilesRecordsEachExpiryOnceAtItsEnd(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.New(t)
+	s := &postgres.Store{DB: db}
+	var partner int64
+	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
+		VALUES ('pk_life', 'CasaLista', 'https://casalista.example', 'https://casalista.example/hook', 'whsec') RETURNING id`))
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	endsNow := validatedUser(t, db, "PS-0000-0000-01", now.AddDate(-1, 0, 0), 1, &partner)
+	endsLater := validatedUser(t, db, "PS-0000-0000-02", now.AddDate(-1, 0, 0).Add(time.Second), 1, nil)
+	fiveYears := validatedUser(t, db, "PS-0000-0000-03", now.AddDate(-4, 0, 0), 5, nil)
+	longGone := validatedUser(t, db, "PS-0000-0000-04", now.AddDate(-12, 0, 0), 10, nil)
+	_, err := db.Exec(`INSERT INTO users (nombre, id_validado) VALUES ('Sin validar', 'PS-0000-0000-05')`)
+	require.NoError(t, err)
+
+	ids, err := s.ExpireProfiles(ctx, now, 1) // batches of one: every batch is its own statement
+	require.NoError(t, err)
+	require.Equal(t, []int64{longGone}, ids, "oldest first")
+	ids, err = s.ExpireProfiles(ctx, now, 10)
+	require.NoError(t, err)
+	require.Equal(t, []int64{endsNow}, ids, "a validity that ends exactly now has ended")
+	ids, err = s.ExpireProfiles(ctx, now, 10)
+	require.NoError(t, err)
+	require.Empty(t, ids, "an expiry is recorded once")
+
+	ids, err = s.ExpireProfiles(ctx, now.Add(time.Second), 10)
+	require.NoError(t, err)
+	require.Equal(t, []int64{endsLater}, ids)
+
+	u, err := s.UserByID(ctx, endsNow)
+	require.NoError(t, err)
+	require.NotNil(t, u.ExpiredAt)
+	require.True(t, u.ExpiredAt.Equal(now))
+	events, err := s.ProfileEvents(ctx, endsNow)
+	require.NoError(t, err)
+	require.Len(t, events, 1)
+	require.Equal(t, postgres.ProfileExpired, events[0].Kind)
+	require.Equal(t, "system", events[0].Actor)
+	f, err := s.UserByID(ctx, fiveYears)
+	require.NoError(t, err)
+	require.Nil(t, f.ExpiredAt, "five years are not over")
+
+	got := partnerEvents(t, db, partner)
+	require.Len(t, got, 1, "only the partner's own user is reported")
+	require.Equal(t, "profile.expired", got[0]["event"])
+	require.Equal(t, "PS-0000-0000-01", got[0]["profileId"])
+
+	// An administrator who extends the validity past today takes the profile out of expiry.
+	_, _, err = s.UpdateUserAsAdmin(ctx, endsNow, postgres.AdminUser{Nombre: "Ana López", Origen: "Otro", Vigencia: 5})
+	require.NoError(t, err)
+	u, err = s.UserByID(ctx, endsNow)
+	require.NoError(t, err)
+	require.Nil(t, u.ExpiredAt, "a validity extended past today is no longer expired")
+}
+
+func TestRevokeProfileRecordsWhoWhenAndWhyOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.New(t)
+	s := &postgres.Store{DB: db}
+	var partner int64
+	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
+		VALUES ('pk_rev', 'VentaDirecta', 'https://ventadirecta.example', 'https://ventadirecta.example/hook', 'whsec') RETURNING id`))
+	id := validatedUser(t, db, "PS-0000-0000-11", time.Now().AddDate(0, -1, 0), 1, &partner)
+
+	u, err := s.RevokeProfile(ctx, id, "Documento reportado como robado", "203.0.113.5")
+	require.NoError(t, err)
+	require.NotNil(t, u.RevokedAt)
+	require.Equal(t, "Documento reportado como robado", *u.RevokedReason)
+	require.Equal(t, 3, u.VerificationLevel, "the account and its level stay")
+
+	_, err = s.RevokeProfile(ctx, id, "otra vez", "203.0.113.5")
+	require.ErrorIs(t, err, postgres.ErrAlreadyRevoked)
+	var perr *perfilseguro.Error
+	require.ErrorAs(t, err, &perr)
+	require.Equal(t, perfilseguro.ECONFLICT, perr.Code)
+	_, err = s.RevokeProfile(ctx, 999999, "motivo", "203.0.113.5")
+	require.ErrorIs(t, err, postgres.ErrUserNotFound)
+
+	events, err := s.ProfileEvents(ctx, id)
+	require.NoError(t, err)
+	require.Len(t, events, 1, "the refused second revocation left no event")
+	require.Equal(t, postgres.ProfileRevoked, events[0].Kind)
+	require.Equal(t, "admin", events[0].Actor)
+	require.Equal(t, "203.0.113.5", *events[0].ActorIP)
+	require.Equal(t, "Documento reportado como robado", *events[0].Reason)
+
+	got := partnerEvents(t, db, partner)
+	require.Len(t, got, 1)
+	require.Equal(t, "profile.revoked", got[0]["event"])
+	require.Equal(t, "PS-0000-0000-11", got[0]["profileId"])
+
+	// Deletion drops what was queued about the person and reports the deletion, profile ID only.
+	require.NoError(t, s.DeleteUser(ctx, id))
+	got = partnerEvents(t, db, partner)
+	require.Len(t, got, 1)
+	require.Equal(t, "profile.deleted", got[0]["event"])
+	require.Equal(t, "PS-0000-0000-11", got[0]["profileId"])
+	require.NotContains(t, got[0], "userId")
+}
