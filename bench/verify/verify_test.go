@@ -317,7 +317,7 @@ func otherProcesses() string {
 	if err != nil {
 		return "unknown"
 	}
-	samples := strings.Split(string(out), "\n\n\n")
+	samples := strings.Split(string(out), "\ntop - ")
 	last := strings.Split(samples[len(samples)-1], "\n")
 	ours := map[string]bool{"perfilseguro": true, "bare": true, "postgres": true, "redis-server": true, "top": true, "go": true, "verify.test": true}
 	var busy []string
