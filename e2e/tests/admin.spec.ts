@@ -129,3 +129,44 @@ test('the monitoring dashboard opens only with the admin session', async ({ page
   expect(dashboard.status()).toBe(200);
   expect(await dashboard.text()).toContain('<html');
 });
+
+test('admin revokes a validation with a reason; the public page says Revocado', async ({ page }) => {
+  await signInAsAdmin(page);
+  const stamp = Date.now().toString().slice(-6);
+  const name = `Revocación ${stamp}`;
+  await page.getByRole('tab', { name: 'Crear Usuario' }).click();
+  await page.getByLabel('Nombre', { exact: true }).fill(name);
+  await page.getByLabel('Email', { exact: true }).fill(`revoca.e2e.${stamp}@example.mx`);
+  await page.getByRole('button', { name: 'Crear Usuario' }).click();
+  const toast = page.getByTestId('toast');
+  await expect(toast).toContainText('Usuario creado');
+  const profileId = /PS-\d{4}-\d{4}-\d{2}/.exec(await toast.innerText())?.[0];
+  expect(profileId).toBeTruthy();
+
+  await page.getByRole('textbox', { name: 'Buscar usuarios' }).fill(profileId!);
+  const row = page.getByTestId('user-row').filter({ hasText: name });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: `Validación de ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Validación de ${name}` });
+  await expect(dialog.getByText('Sin cambios desde la validación.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Revocar validación' }).click();
+  await expect(dialog.getByText('El motivo de la revocación es requerido')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Motivo de la revocación' }).fill('Identificación reportada como robada');
+  await dialog.getByRole('button', { name: 'Revocar validación' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Validación revocada' })).toBeVisible();
+  const events = dialog.getByTestId('lifecycle-events');
+  await expect(events).toContainText('Revocado');
+  await expect(events).toContainText('Motivo: Identificación reportada como robada');
+  await expect(events).toContainText('Por un administrador');
+  await expect(dialog.getByText('Esta validación está revocada.')).toBeVisible();
+  await page.screenshot({ path: path.join(screenshotDir, 'admin-revoke.png') });
+  await dialog.getByRole('button', { name: 'Cerrar' }).first().click();
+  await expect(row.getByText('Revocado')).toBeVisible();
+
+  // The public page: Revocado, the warning, and never the reason.
+  await page.goto(`/verify/${profileId}`);
+  await expect(page.getByTestId('public-badge')).toHaveText('Revocado');
+  await expect(page.getByText('Validación revocada')).toBeVisible();
+  await expect(page.getByText('robada')).toHaveCount(0);
+  await page.screenshot({ path: path.join(screenshotDir, 'public-revoked.png'), fullPage: true });
+});

@@ -256,3 +256,55 @@ describe('/admin partners', () => {
     expect(await screen.findByText('No hay socios registrados.')).toBeInTheDocument()
   })
 })
+
+describe('/admin validation lifecycle', () => {
+  const validated = { ...users[0], fecha_validacion: '2026-01-10T12:00:00Z' }
+
+  it('revokes with a reason and shows who and when; the row then says Revocado', async () => {
+    let revoked = false
+    const { calls } = mockApi({
+      'GET /api/users': () => ({
+        json: [revoked ? { ...validated, revokedAt: '2026-11-22T10:00:00Z', revokedReason: 'Documento robado' } : validated],
+      }),
+      'GET /api/admin/partners': { json: [] },
+      'GET /api/admin/users/1/lifecycle': () => ({
+        json: {
+          events: revoked
+            ? [{ tipo: 'revoked', motivo: 'Documento robado', quien: 'admin', ip: '203.0.113.5', fecha: '2026-11-22T10:00:00Z' }]
+            : [],
+        },
+      }),
+      'POST /api/admin/users/1/revoke': () => {
+        revoked = true
+        return { json: { ...validated, revokedAt: '2026-11-22T10:00:00Z', revokedReason: 'Documento robado' } }
+      },
+    })
+    signIn(60_000)
+    renderRoute('/admin')
+    const user = userEvent.setup()
+    await user.click(await screen.findByRole('button', { name: 'Validación de Ana López' }))
+    const dialog = screen.getByRole('dialog', { name: 'Validación de Ana López' })
+    expect(await within(dialog).findByText('Sin cambios desde la validación.')).toBeInTheDocument()
+
+    await user.click(within(dialog).getByRole('button', { name: 'Revocar validación' }))
+    expect(within(dialog).getByText('El motivo de la revocación es requerido')).toBeInTheDocument()
+    expect(calls.some((c) => c.method === 'POST')).toBe(false)
+
+    await user.type(within(dialog).getByRole('textbox', { name: 'Motivo de la revocación' }), 'Documento robado')
+    await user.click(within(dialog).getByRole('button', { name: 'Revocar validación' }))
+    expect(calls.find((c) => c.method === 'POST')?.body).toEqual({ motivo: 'Documento robado' })
+    expect(await within(dialog).findByText('Motivo: Documento robado')).toBeInTheDocument()
+    expect(within(dialog).getByText('Por un administrador (203.0.113.5)')).toBeInTheDocument()
+    expect(within(dialog).getByText('Esta validación está revocada.')).toBeInTheDocument()
+    const row = (await screen.findAllByTestId('user-row'))[0]
+    expect(await within(row).findByText('Revocado')).toBeInTheDocument()
+  })
+
+  it('offers the lifecycle only for validated profiles', async () => {
+    api()
+    signIn(60_000)
+    renderRoute('/admin')
+    await screen.findAllByTestId('user-row')
+    expect(screen.queryByRole('button', { name: /^Validación de / })).not.toBeInTheDocument()
+  })
+})

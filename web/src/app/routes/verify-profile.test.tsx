@@ -14,6 +14,8 @@ const verified = {
     nivel_verificacion: 3,
     verificado: true,
     expirado: false,
+    revocado: false,
+    fecha_revocacion: null,
     fecha_validacion: '2026-03-07T12:00:00Z',
     fecha_expiracion: '2031-03-07T12:00:00Z',
     vigencia_anos: 5,
@@ -56,6 +58,22 @@ describe('/verify/:profileId', () => {
     expect(await screen.findByTestId('public-badge')).toHaveTextContent('Expirado')
     expect(screen.getByText('Validación expirada')).toBeInTheDocument()
     expect(screen.getByText('Este perfil aún no tiene una verificación biométrica registrada.')).toBeInTheDocument()
+  })
+
+  it('shows Revocado and the revocation warning, over an expiry', async () => {
+    mockApi({
+      'GET /api/verify/PS-1234-5678-90': {
+        json: {
+          ...verified,
+          profile: { ...verified.profile, verificado: false, expirado: true, revocado: true, fecha_revocacion: '2026-11-20T18:00:00Z' },
+        },
+      },
+    })
+    renderRoute('/verify/PS-1234-5678-90')
+    expect(await screen.findByTestId('public-badge')).toHaveTextContent('Revocado')
+    expect(screen.getByText('Validación revocada')).toBeInTheDocument()
+    expect(screen.getByText(/revocó la validación de esta identidad el 20 de noviembre de 2026/)).toBeInTheDocument()
+    expect(screen.queryByText('Validación expirada')).not.toBeInTheDocument()
   })
 
   it('refuses a malformed id without calling the server', async () => {

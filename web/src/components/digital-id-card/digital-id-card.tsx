@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { BadgeCheck, Clock, QrCode, ShieldCheck } from 'lucide-react'
+import { BadgeCheck, Ban, Clock, QrCode, ShieldCheck } from 'lucide-react'
 import { cn } from '@/lib/cn'
 import { PRODUCT_NAME } from '@/lib/config'
 import { WalletButtons } from './wallet-buttons'
@@ -14,6 +14,8 @@ export type DigitalIdCardProps = {
   qrCode?: string | null
   /** Needed by the wallet buttons. */
   userId?: string
+  /** A validation that ended says so instead of 'ID Validado' (DECISIONS.md). */
+  ended?: 'Expirado' | 'Revocado' | null
   className?: string
 }
 
@@ -31,7 +33,7 @@ export function qrImageUrl(id: string): string {
 }
 
 /** The digital pass: name, profile ID, status, expiry, QR and wallet buttons. */
-export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, userId, className }: DigitalIdCardProps) {
+export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, userId, ended, className }: DigitalIdCardProps) {
   const [qrFailed, setQrFailed] = useState(false)
   const qrSrc = qrCode || qrImageUrl(id)
 
@@ -59,15 +61,23 @@ export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, user
                 <p className="text-xs uppercase tracking-wide text-base-content/70">ID de perfil</p>
                 <p className="font-mono text-sm">{id}</p>
               </div>
-              <p
-                className={cn(
-                  'flex items-center gap-1.5 text-sm font-semibold',
-                  verified ? 'text-primary' : 'text-slate-500',
-                )}
-              >
-                {verified ? <BadgeCheck className="size-4" aria-hidden /> : <Clock className="size-4" aria-hidden />}
-                {verified ? 'ID Validado' : 'Pendiente de validación'}
-              </p>
+              {ended ? (
+                <p className="flex items-center gap-1.5 text-sm font-semibold text-error" data-testid="card-status">
+                  <Ban className="size-4" aria-hidden />
+                  {ended}
+                </p>
+              ) : (
+                <p
+                  className={cn(
+                    'flex items-center gap-1.5 text-sm font-semibold',
+                    verified ? 'text-primary' : 'text-slate-500',
+                  )}
+                  data-testid="card-status"
+                >
+                  {verified ? <BadgeCheck className="size-4" aria-hidden /> : <Clock className="size-4" aria-hidden />}
+                  {verified ? 'ID Validado' : 'Pendiente de validación'}
+                </p>
+              )}
               <p className="text-xs text-base-content/70">{expiryLabel(expirationDate)}</p>
             </div>
             <div className="shrink-0 rounded-xl bg-white p-2 shadow-inner ring-1 ring-base-300">

@@ -3,6 +3,9 @@ import { publicBadge } from './badge'
 
 describe('publicBadge (SPEC §4)', () => {
   it.each([
+    [{ revocado: true, expirado: true, verificado: false, nivel_verificacion: 3 }, 'Revocado'],
+    [{ revocado: true, expirado: false, verificado: false, nivel_verificacion: 3 }, 'Revocado'],
+    [{ revocado: false, expirado: true, verificado: true, nivel_verificacion: 3 }, 'Expirado'],
     [{ expirado: true, verificado: true, nivel_verificacion: 3 }, 'Expirado'],
     [{ expirado: false, verificado: true, nivel_verificacion: 3 }, 'Verificado'],
     [{ expirado: false, verificado: false, nivel_verificacion: 3 }, 'Email Verificado'],

@@ -13,6 +13,11 @@ export type AdminUser = {
   id_validado: string
   fecha_validacion?: string | null
   qr_url?: string | null
+  /** When the expiry was recorded (the validity ended). */
+  expiredAt?: string | null
+  /** When an administrator revoked the validation, and why. */
+  revokedAt?: string | null
+  revokedReason?: string | null
 }
 
 /** GET /api/users: the whole list (the table filters on the client, SPEC §2). */

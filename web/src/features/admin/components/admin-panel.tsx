@@ -9,7 +9,9 @@ import { cn } from '@/lib/cn'
 import { clearAdminFlags } from '../admin-session'
 import { adminLogout } from '../api/admin-logout'
 import { useDeleteUser } from '../api/delete-user'
+import type { AdminUser } from '../api/get-users'
 import { DeleteUserDialog } from './delete-user-dialog'
+import { LifecycleDialog } from './lifecycle-dialog'
 import { PartnersSection } from './partners-section'
 import { useAdminUnauthorized } from './use-admin-unauthorized'
 import { UserForm } from './user-form'
@@ -25,6 +27,7 @@ export function AdminPanel() {
   const [tab, setTab] = useState<Tab>('users')
   const [editId, setEditId] = useState<number | null>(null)
   const [deleteId, setDeleteId] = useState<number | null>(null)
+  const [lifecycleUser, setLifecycleUser] = useState<AdminUser | null>(null)
   const deleteUser = useDeleteUser()
 
   const signOut = () => {
@@ -105,6 +108,7 @@ export function AdminPanel() {
                   setTab('edit')
                 }}
                 onDelete={setDeleteId}
+                onLifecycle={setLifecycleUser}
               />
             )}
             {tab === 'create' && <UserForm key="create" userId={null} onDone={backToList} />}
@@ -123,6 +127,15 @@ export function AdminPanel() {
         </CardBody>
       </Card>
 
+      <LifecycleDialog
+        user={lifecycleUser}
+        onClose={() => setLifecycleUser(null)}
+        onUnauthorized={onUnauthorized}
+        onRevoked={(u) => {
+          setLifecycleUser(u)
+          toast({ title: 'Validación revocada', description: `La validación de ${u.nombre} fue revocada.` })
+        }}
+      />
       <DeleteUserDialog open={deleteId !== null} pending={deleteUser.isPending} onCancel={() => setDeleteId(null)} onConfirm={confirmDelete} />
     </div>
   )

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react'
-import { Pencil, RefreshCw, Search, Trash2 } from 'lucide-react'
+import { Pencil, RefreshCw, Search, ShieldOff, Trash2 } from 'lucide-react'
+import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { useUsers, type AdminUser } from '../api/get-users'
@@ -21,7 +22,15 @@ export function vigenciaLabel(vigencia: number): string {
 }
 
 /** The users table of the admin panel (SPEC §2). */
-export function UsersTable({ onEdit, onDelete }: { onEdit: (id: number) => void; onDelete: (id: number) => void }) {
+export function UsersTable({
+  onEdit,
+  onDelete,
+  onLifecycle,
+}: {
+  onEdit: (id: number) => void
+  onDelete: (id: number) => void
+  onLifecycle: (user: AdminUser) => void
+}) {
   const users = useUsers()
   const onUnauthorized = useAdminUnauthorized()
   const [query, setQuery] = useState('')
@@ -95,12 +104,37 @@ export function UsersTable({ onEdit, onDelete }: { onEdit: (id: number) => void;
                     )}
                   </td>
                   <td className="whitespace-nowrap">{vigenciaLabel(u.vigencia)}</td>
-                  <td className="font-mono text-sm whitespace-nowrap">{u.id_validado}</td>
+                  <td className="font-mono text-sm whitespace-nowrap">
+                    <div>{u.id_validado}</div>
+                    {u.revokedAt ? (
+                      <Badge variant="destructive" className="badge-sm font-sans">
+                        Revocado
+                      </Badge>
+                    ) : (
+                      u.expiredAt && (
+                        <Badge variant="outline" className="badge-sm font-sans">
+                          Expirado
+                        </Badge>
+                      )
+                    )}
+                  </td>
                   <td className="w-[100px]">
                     <div className="flex gap-1">
                       <Button variant="ghost" size="icon" className="btn-sm" onClick={() => onEdit(u.id)} aria-label={`Editar ${u.nombre}`}>
                         <Pencil className="size-4" aria-hidden />
                       </Button>
+                      {u.fecha_validacion && (
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          className="btn-sm"
+                          onClick={() => onLifecycle(u)}
+                          aria-label={`Validación de ${u.nombre}`}
+                          title="Historial y revocación"
+                        >
+                          <ShieldOff className="size-4" aria-hidden />
+                        </Button>
+                      )}
                       <Button
                         variant="ghost"
                         size="icon"

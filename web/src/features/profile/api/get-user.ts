@@ -16,6 +16,13 @@ export type ProfileUser = {
   verificationLevel?: number | null
   biometricVerified?: boolean | null
   profileId?: string | null
+  /** End of the validity: fecha_validacion + vigencia years. */
+  validUntil?: string | null
+  /** When the expiry was recorded. */
+  expiredAt?: string | null
+  /** When an administrator revoked the validation, and why. */
+  revokedAt?: string | null
+  revokedReason?: string | null
 }
 
 /** GET /api/users/{id}. */

@@ -12,7 +12,7 @@ import { ApiError, isNetworkError, serverMessage } from '@/lib/api-client'
 import { SUPPORT_EMAIL } from '@/lib/config'
 import { clearStoredUser } from '@/lib/session'
 import { announceLogin, readStorage, storageKeys, writeStorage } from '@/lib/storage'
-import { useUser, userQueryOptions } from '../api/get-user'
+import { useUser, userQueryOptions, type ProfileUser } from '../api/get-user'
 import { useLogout } from '../api/logout'
 import { useSearchUser, type UserLookup } from '../api/search-user'
 import { startVerification } from '../api/start-verification'
@@ -210,6 +210,7 @@ function ProfileView({ userId }: { userId: string }) {
         biometricVerified={biometricVerified}
         lastBiometricStatus={status.data?.lastBiometricStatus}
         polling={biometric.polling}
+        revokedReason={user.revokedAt ? (user.revokedReason ?? '') : null}
       />
 
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,28rem)_1fr]">
@@ -222,6 +223,7 @@ function ProfileView({ userId }: { userId: string }) {
             expirationDate={passExpiry(user)}
             qrCode={user.qr_url}
             userId={String(user.id)}
+            ended={endedLabel(user)}
           />
         </section>
         <div className="space-y-6">
@@ -248,4 +250,11 @@ function ProfileView({ userId }: { userId: string }) {
       </div>
     </div>
   )
+}
+
+/** What the card says of a validation that ended: revoked wins; expired once the validity is over. */
+function endedLabel(user: ProfileUser): 'Expirado' | 'Revocado' | null {
+  if (user.revokedAt) return 'Revocado'
+  if (user.expiredAt || (user.validUntil && new Date(user.validUntil).getTime() < Date.now())) return 'Expirado'
+  return null
 }

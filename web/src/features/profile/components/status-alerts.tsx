@@ -11,21 +11,31 @@ export function StatusAlerts({
   biometricVerified,
   lastBiometricStatus,
   polling,
+  revokedReason,
 }: {
   state: VerificationState
   biometricVerified: boolean
   lastBiometricStatus?: string | null
   polling: boolean
+  /** Set when an administrator revoked the validation: it replaces the 'verified' alert. */
+  revokedReason?: string | null
 }) {
   const rejected = state === 'in_progress' && !biometricVerified && REJECTED_STATUSES.includes(lastBiometricStatus ?? '')
+  const revoked = revokedReason != null
   return (
     <div className="space-y-3">
+      {revoked && (
+        <Alert variant="destructive" icon={<ShieldAlert className="size-5" aria-hidden />} title="Validación revocada">
+          Perfil Seguro revocó la validación de tu identidad. Motivo: {revokedReason}. Si crees que es un error, escríbenos
+          a soporte.
+        </Alert>
+      )}
       {polling && (
         <Alert variant="info" icon={<Loader2 className="size-5 animate-spin" aria-hidden />} title="Esperando el resultado de tu verificación">
           Completa el proceso en la ventana que se abrió. Esta página se actualizará en cuanto tengamos el resultado.
         </Alert>
       )}
-      {state === 'complete' && (
+      {state === 'complete' && !revoked && (
         <Alert variant="success" icon={<CircleCheck className="size-5" aria-hidden />} title="Identidad verificada">
           Tu identidad está verificada. Ya puedes agregar tu pase a Apple Wallet o Google Wallet y compartir tu Perfil Seguro.
         </Alert>

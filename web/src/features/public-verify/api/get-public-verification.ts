@@ -12,6 +12,9 @@ export type PublicVerification = {
     nivel_verificacion: number
     verificado: boolean
     expirado: boolean
+    /** An administrator revoked the validation (DECISIONS.md: shown as Revocado). */
+    revocado: boolean
+    fecha_revocacion: string | null
     fecha_validacion: string | null
     fecha_expiracion: string | null
     vigencia_anos: number

@@ -123,7 +123,13 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
               value={`${profile.vigencia_anos} ${profile.vigencia_anos === 1 ? 'año' : 'años'}`}
             />
           </dl>
-          {profile.expirado && (
+          {profile.revocado && (
+            <Alert variant="destructive" title="Validación revocada">
+              Perfil Seguro revocó la validación de esta identidad el {formatDate(profile.fecha_revocacion)}. No la
+              consideres válida.
+            </Alert>
+          )}
+          {profile.expirado && !profile.revocado && (
             <Alert variant="warning" title="Validación expirada">
               La validación de esta identidad venció el {formatDate(profile.fecha_expiracion)}.
             </Alert>
