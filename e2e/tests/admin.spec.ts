@@ -143,7 +143,7 @@ test('admin revokes a validation with a reason; the public page says Revocado', 
   const profileId = /PS-\d{4}-\d{4}-\d{2}/.exec(await toast.innerText())?.[0];
   expect(profileId).toBeTruthy();
 
-  await page.getByRole('textbox', { name: 'Buscar usuarios' }).fill(profileId!);
+  await page.getByPlaceholder('Buscar usuarios...').fill(profileId!);
   const row = page.getByTestId('user-row').filter({ hasText: name });
   await expect(row).toHaveCount(1);
   await row.getByRole('button', { name: `Validación de ${name}` }).click();
