@@ -3,6 +3,7 @@ package perfilseguro
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -97,6 +98,10 @@ type PassData struct {
 	ValidUntil time.Time // fecha_validacion + vigencia years
 	VerifyURL  string    // public link encoded in the QR
 	Status     string    // PassValid, PassExpired or PassRevoked: a pass that is not valid is voided
+	// WebServiceURL is where Apple Wallet asks for updates (PassKit web service); AuthToken
+	// authorizes those calls for this pass. Apple only; the token is added by the build job.
+	WebServiceURL string
+	AuthToken     string
 }
 
 // Pass statuses (PassData.Status).
@@ -115,3 +120,13 @@ type ApplePassBuilder interface {
 type GooglePassSigner interface {
 	SaveURL(p PassData) (string, error)
 }
+
+// PassUpdatePusher tells a device that an Apple Wallet pass it holds changed (APNs).
+type PassUpdatePusher interface {
+	// PushPassUpdate returns an error wrapping ErrPushTokenGone when the device no longer wants
+	// pushes (forget its registration).
+	PushPassUpdate(ctx context.Context, pushToken string) error
+}
+
+// ErrPushTokenGone is a push token the push service no longer accepts (APNs 410).
+var ErrPushTokenGone = errors.New("push token no longer registered")

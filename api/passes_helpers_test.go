@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/provider/applewallet"
 	"github.com/perfilseguro/perfilseguro/provider/googlewallet"
 	"github.com/perfilseguro/perfilseguro/secure"
@@ -110,19 +111,23 @@ func passSigners(t *testing.T) (*applewallet.Builder, *googlewallet.Signer, stri
 }
 
 // worker returns the test's worker (not running) with the pass signers.
-func (e *env) worker(t *testing.T) *worker.Worker {
+func (e *env) worker(t *testing.T, mutate ...func(*worker.Deps)) *worker.Worker {
 	t.Helper()
 	apple, google, _ := passSigners(t)
-	return worker.New(e.asynqOpt, 4, time.Second, worker.Deps{DB: e.db, Enqueuer: e.queue,
-		PublicBaseURL: testBaseURL, Passes: worker.PassesDeps{Apple: apple, Google: google}})
+	d := worker.Deps{DB: e.db, Enqueuer: e.queue, Sealer: secure.NewSealer(config.DevSecret),
+		PublicBaseURL: testBaseURL, Passes: worker.PassesDeps{Apple: apple, Google: google}}
+	for _, m := range mutate {
+		m(&d)
+	}
+	return worker.New(e.asynqOpt, 4, time.Second, d)
 }
 
 // runWorker processes the test's queues in the background until the test ends.
-func (e *env) runWorker(t *testing.T) {
+func (e *env) runWorker(t *testing.T, mutate ...func(*worker.Deps)) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
-	w := e.worker(t)
+	w := e.worker(t, mutate...)
 	go func() { defer close(done); _ = w.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -255,6 +256,16 @@ func (s *Server) publicRecord(r *http.Request, profileID string) (publicRecord, 
 	}
 	s.public.put(profileID, rec, gen)
 	return rec, nil
+}
+
+// writeSizedJSON writes v as a 200 JSON body with its Content-Length and no-store.
+func writeSizedJSON(w http.ResponseWriter, r *http.Request, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSONBody(w, append(b, '\n'))
 }
 
 // writeJSONBody writes a 200 with an encoded JSON body, its Content-Length and no-store.

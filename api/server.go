@@ -138,6 +138,7 @@ func (s *Server) routes(d Deps) {
 	s.mountDevInbox()
 	s.mountLevels(d.Levels)
 	s.mountPasses(d.Passes)
+	s.mountPassKit()
 	s.mountAdmin(d.Admin)
 	s.mountInvitations()
 	s.mountPartners()

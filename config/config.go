@@ -78,7 +78,11 @@ type SMTP struct {
 type Didit struct{ BaseURL, APIKey, WorkflowID, WebhookSecret string }
 
 // Apple configures Apple Wallet signing; empty certificate means a generated development chain.
-type Apple struct{ PassTypeID, TeamID, CertPEM, KeyPEM, WWDRPEM string }
+// The APNs key (token-based authentication) pushes pass updates; empty means the development inbox.
+type Apple struct {
+	PassTypeID, TeamID, CertPEM, KeyPEM, WWDRPEM string
+	APNsKeyID, APNsKeyPEM, APNsBaseURL           string
+}
 
 // Google configures Google Wallet; empty service account means a generated development key.
 type Google struct{ IssuerID, ClassSuffix, ServiceAccountJSON string }
@@ -142,11 +146,14 @@ func Load(getenv func(string) string) (Config, error) {
 			WebhookSecret: get("DIDIT_WEBHOOK_SECRET", ""),
 		},
 		Apple: Apple{
-			PassTypeID: get("APPLE_PASS_TYPE_ID", "pass.mx.perfilseguro.dev"),
-			TeamID:     get("APPLE_TEAM_ID", "DEVTEAM000"),
-			CertPEM:    get("APPLE_PASS_CERT_PEM", ""),
-			KeyPEM:     get("APPLE_PASS_KEY_PEM", ""),
-			WWDRPEM:    get("APPLE_WWDR_PEM", ""),
+			PassTypeID:  get("APPLE_PASS_TYPE_ID", "pass.mx.perfilseguro.dev"),
+			TeamID:      get("APPLE_TEAM_ID", "DEVTEAM000"),
+			CertPEM:     get("APPLE_PASS_CERT_PEM", ""),
+			KeyPEM:      get("APPLE_PASS_KEY_PEM", ""),
+			WWDRPEM:     get("APPLE_WWDR_PEM", ""),
+			APNsKeyID:   get("APNS_KEY_ID", ""),
+			APNsKeyPEM:  get("APNS_PRIVATE_KEY_PEM", ""),
+			APNsBaseURL: get("APNS_BASE_URL", "https://api.push.apple.com"),
 		},
 		Google: Google{
 			IssuerID:           get("GOOGLE_WALLET_ISSUER_ID", "3388000000000000000"),
@@ -263,6 +270,9 @@ func (c Config) validate() error {
 	if c.Apple.CertPEM == "" || c.Apple.KeyPEM == "" || c.Apple.WWDRPEM == "" {
 		problems = append(problems, "APPLE_PASS_CERT_PEM, APPLE_PASS_KEY_PEM and APPLE_WWDR_PEM are required")
 	}
+	if c.Apple.APNsKeyID == "" || c.Apple.APNsKeyPEM == "" {
+		problems = append(problems, "APNS_KEY_ID and APNS_PRIVATE_KEY_PEM are required (pass updates are pushed through APNs)")
+	}
 	if c.Google.ServiceAccountJSON == "" {
 		problems = append(problems, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON is required")
 	}
@@ -279,7 +289,7 @@ func (c Config) validate() error {
 var secretKeys = map[string]bool{
 	"SECRET_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
 	"TWILIO_AUTH_TOKEN": true, "SMTP_PASSWORD": true, "DIDIT_API_KEY": true,
-	"DIDIT_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true,
+	"DIDIT_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true,
 	"DATABASE_URL": true, "REDIS_URL": true,
 }
 
@@ -299,6 +309,7 @@ func (c Config) Fields() map[string]string {
 		"SMTP_HOST": c.SMTP.Host, "SMTP_PASSWORD": c.SMTP.Password,
 		"DIDIT_API_KEY": c.Didit.APIKey, "DIDIT_WEBHOOK_SECRET": c.Didit.WebhookSecret,
 		"APPLE_PASS_TYPE_ID": c.Apple.PassTypeID, "APPLE_PASS_KEY_PEM": c.Apple.KeyPEM,
+		"APNS_KEY_ID": c.Apple.APNsKeyID, "APNS_PRIVATE_KEY_PEM": c.Apple.APNsKeyPEM, "APNS_BASE_URL": c.Apple.APNsBaseURL,
 		"GOOGLE_WALLET_ISSUER_ID": c.Google.IssuerID, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": c.Google.ServiceAccountJSON,
 	}
 	for k, v := range f {

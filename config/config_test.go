@@ -36,7 +36,7 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 		"WHATSAPP_ACCESS_TOKEN": "t", "WHATSAPP_PHONE_NUMBER_ID": "1", "TWILIO_ACCOUNT_SID": "AC1",
 		"TWILIO_AUTH_TOKEN": "x", "TWILIO_FROM": "+15550001", "SMTP_HOST": "smtp.example",
 		"DIDIT_API_KEY": "k", "DIDIT_WORKFLOW_ID": "w", "DIDIT_WEBHOOK_SECRET": "s",
-		"APPLE_PASS_CERT_PEM": "c", "APPLE_PASS_KEY_PEM": "k", "APPLE_WWDR_PEM": "w",
+		"APPLE_PASS_CERT_PEM": "c", "APPLE_PASS_KEY_PEM": "k", "APPLE_WWDR_PEM": "w", "APNS_KEY_ID": "ABCDE12345", "APNS_PRIVATE_KEY_PEM": "p8",
 		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": "{}", "PUBLIC_BASE_URL": "https://perfilseguro.mx",
 	}
 	c, err := Load(envOf(env))
@@ -45,6 +45,7 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 	f := c.Fields()
 	require.Equal(t, "****", f["SECRET_KEY"])
 	require.Equal(t, "****", f["DIDIT_API_KEY"])
+	require.Equal(t, "****", f["APNS_PRIVATE_KEY_PEM"])
 	require.Equal(t, "https://perfilseguro.mx", f["PUBLIC_BASE_URL"])
 }
 

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -45,7 +46,7 @@ func newWalletTask(typ string, userID int64) (*asynq.Task, error) {
 
 // passLayoutVersion changes whenever the look or content of a built pass changes, so every
 // stored pass is rebuilt on its next request.
-const passLayoutVersion = "1"
+const passLayoutVersion = "2" // 2: the PassKit web service (passes of 1 are rebuilt)
 
 // PassDataFor returns what a user's wallet pass shows, or false when the user may not hold a
 // pass: below level 3, or never validated. Expiry is fecha_validacion + vigencia years.
@@ -63,8 +64,13 @@ func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassDa
 		ValidUntil: until.UTC(),
 		VerifyURL:  VerifyURL(publicBaseURL, u.IDValidado),
 		Status:     passStatus(u),
+		// The token is not part of the data: it never changes for a pass (see PassDataHash).
+		WebServiceURL: PassKitURL(publicBaseURL),
 	}, true
 }
+
+// PassKitURL is the webServiceURL of Apple passes: the PassKit web service appends /v1/….
+func PassKitURL(publicBaseURL string) string { return publicBaseURL + "/api/passkit" }
 
 // passStatus is the pass's status as recorded: revoked wins over expired. The recorded expiry
 // (profile:expire), not the clock, decides, so a pass's data stays the same between two builds.
@@ -89,8 +95,29 @@ func PassDataHash(p perfilseguro.PassData) string {
 	h := sha256.New()
 	for _, f := range []string{passLayoutVersion, strconv.FormatInt(p.UserID, 10), p.Name, p.ProfileID,
 		strconv.Itoa(p.Level), p.ValidFrom.UTC().Format(time.RFC3339Nano),
-		p.ValidUntil.UTC().Format(time.RFC3339Nano), p.VerifyURL, p.Status} {
+		p.ValidUntil.UTC().Format(time.RFC3339Nano), p.VerifyURL, p.Status, p.WebServiceURL} {
 		h.Write([]byte(strconv.Itoa(len(f)) + ":" + f + ";"))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TypePushPassUpdate tells every device that installed a user's Apple pass that it changed.
+const TypePushPassUpdate = "passkit:push"
+
+// PushPassUpdatePayload names the user whose pass was rebuilt and the build (its data hash).
+type PushPassUpdatePayload struct {
+	UserID   int64  `json:"userId"`
+	DataHash string `json:"dataHash"`
+}
+
+// NewPushPassUpdateTask builds the pushes for one build of a pass; the TaskID makes a second
+// enqueue of the same build a no-op. Retried with asynq's backoff while APNs is unreachable.
+func NewPushPassUpdateTask(p PushPassUpdatePayload) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return asynq.NewTask(TypePushPassUpdate, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
+		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
+		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypePushPassUpdate, p.UserID, p.DataHash))), nil
 }

@@ -77,6 +77,9 @@ func NewSealer(secret string) Sealer {
 	return Sealer{aead: aead}
 }
 
+// Valid reports whether the Sealer was made by NewSealer (the zero Sealer cannot seal).
+func (s Sealer) Valid() bool { return s.aead != nil }
+
 // Seal encrypts plaintext to base64 (nonce included).
 func (s Sealer) Seal(plaintext string) string {
 	nonce := make([]byte, s.aead.NonceSize())

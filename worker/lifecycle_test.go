@@ -12,6 +12,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
@@ -27,7 +28,7 @@ func TestExpiryIsRecordedWhenTheValidityEndsAndThePassesAreVoided(t *testing.T) 
 	id := insertUser(t, db, 3, &validated, 1)
 	now := validated.AddDate(1, 0, 0).Add(-time.Second)
 	fake := &countingPasses{}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx",
+	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx", Sealer: secure.NewSealer("test-secret"),
 		Passes: worker.PassesDeps{Apple: fake, Google: fake}, Now: func() time.Time { return now }})
 	ctx := context.Background()
 	run := func() {

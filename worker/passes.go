@@ -11,6 +11,7 @@ import (
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 // PassesDeps holds what the passes jobs need (filled in by cmd/perfilseguro); a nil builder
@@ -18,10 +19,14 @@ import (
 type PassesDeps struct {
 	Apple  perfilseguro.ApplePassBuilder // signs .pkpass archives
 	Google perfilseguro.GooglePassSigner // signs save-to-Google-Wallet links
+	Pusher perfilseguro.PassUpdatePusher // tells devices a pass changed (APNs); nil: no pushes
 }
 
 func (w *Worker) routesPasses() {
 	w.mux.HandleFunc(jobs.TypeVerifyLog, w.handleVerifyLog)
+	if w.deps.Passes.Pusher != nil {
+		w.mux.HandleFunc(jobs.TypePushPassUpdate, w.handlePushPassUpdate)
+	}
 	if w.deps.Passes.Apple != nil {
 		w.mux.HandleFunc(jobs.TypeBuildApplePass, w.handleBuildApplePass)
 	}
@@ -60,9 +65,34 @@ func (w *Worker) handleVerifyLog(ctx context.Context, t *asynq.Task) error {
 
 func (w *Worker) handleBuildApplePass(ctx context.Context, t *asynq.Task) error {
 	return w.buildPass(ctx, t, postgres.PassKindApple, func(p perfilseguro.PassData) ([]byte, string, error) {
+		token, err := w.applePassToken(ctx, p)
+		if err != nil {
+			return nil, "", err
+		}
+		p.AuthToken = token
 		b, err := w.deps.Passes.Apple.BuildPass(p)
 		return b, "", err
 	})
+}
+
+// applePassToken returns the pass's authenticationToken: minted at random on its first build and
+// kept (sealed) for every rebuild, so devices that installed the pass stay authorized.
+func (w *Worker) applePassToken(ctx context.Context, p perfilseguro.PassData) (string, error) {
+	if !w.deps.Sealer.Valid() {
+		return "", fmt.Errorf("apple pass token: no sealer configured: %w", asynq.SkipRetry)
+	}
+	fresh := secure.NewToken(24)
+	store := postgres.Store{DB: w.deps.DB}
+	stored, err := store.EnsureApplePassToken(ctx, postgres.ApplePassToken{UserID: p.UserID, SerialNumber: p.ProfileID,
+		TokenHash: secure.HashToken(fresh), TokenSealed: w.deps.Sealer.Seal(fresh)})
+	if err != nil {
+		return "", err
+	}
+	token, err := w.deps.Sealer.Open(stored.TokenSealed)
+	if err != nil {
+		return "", fmt.Errorf("apple pass token of user %d: %w", p.UserID, err)
+	}
+	return token, nil
 }
 
 func (w *Worker) handleBuildGooglePass(ctx context.Context, t *asynq.Task) error {
@@ -106,5 +136,46 @@ func (w *Worker) buildPass(ctx context.Context, t *asynq.Task, kind string,
 	if err != nil {
 		return fmt.Errorf("build %s pass for user %d: %w", kind, p.UserID, err)
 	}
-	return store.SaveWalletPass(ctx, p.UserID, kind, hash, content, saveURL)
+	if err := store.SaveWalletPass(ctx, p.UserID, kind, hash, content, saveURL); err != nil {
+		return err
+	}
+	if kind == postgres.PassKindApple && stored != "" && w.deps.Passes.Pusher != nil && w.deps.Enqueuer != nil {
+		// A pass that existed changed: the devices holding it are told (a first build has none).
+		task, err := jobs.NewPushPassUpdateTask(jobs.PushPassUpdatePayload{UserID: p.UserID, DataHash: hash})
+		if err := jobs.Enqueue(ctx, w.deps.Enqueuer, task, err); err != nil {
+			return fmt.Errorf("queue the push of user %d's pass: %w", p.UserID, err) // retried: the build is a no-op then
+		}
+	}
+	return nil
+}
+
+// handlePushPassUpdate sends one push per device that installed the user's pass. A device APNs
+// no longer knows (410) is forgotten; a refusal a retry cannot fix is logged; anything else is
+// retried with backoff (devices already told get a second, harmless push).
+func (w *Worker) handlePushPassUpdate(ctx context.Context, t *asynq.Task) error {
+	var p jobs.PushPassUpdatePayload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.UserID <= 0 {
+		return fmt.Errorf("push payload: %w", asynq.SkipRetry)
+	}
+	store := postgres.Store{DB: w.deps.DB}
+	tokens, err := store.PushTokensOfPass(ctx, p.UserID)
+	if err != nil {
+		return err
+	}
+	var retry []error
+	for _, token := range tokens {
+		err := w.deps.Passes.Pusher.PushPassUpdate(ctx, token)
+		switch {
+		case err == nil:
+		case errors.Is(err, perfilseguro.ErrPushTokenGone):
+			if err := store.UnregisterPushToken(ctx, token); err != nil {
+				retry = append(retry, err)
+			}
+		case errors.Is(err, perfilseguro.ErrPermanent):
+			w.deps.Logger.Warn("pass update push refused", "user_id", p.UserID, "error", err)
+		default:
+			retry = append(retry, err)
+		}
+	}
+	return errors.Join(retry...)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/provider/applewallet"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
@@ -55,7 +56,7 @@ func newPassWorker(t *testing.T) (*worker.Worker, *countingPasses, *sqlx.DB) {
 	opt, _ := redistest.New(t)
 	fake := &countingPasses{}
 	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, PublicBaseURL: "https://perfilseguro.mx",
-		Passes: worker.PassesDeps{Apple: fake, Google: fake}})
+		Sealer: secure.NewSealer("test-secret"), Passes: worker.PassesDeps{Apple: fake, Google: fake}})
 	return w, fake, db
 }
 
@@ -157,7 +158,7 @@ func TestBuildErrorsAreRetried(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
 	opt, _ := redistest.New(t)
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Passes: worker.PassesDeps{Apple: failingBuilder{}}})
+	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Sealer: secure.NewSealer("test-secret"), Passes: worker.PassesDeps{Apple: failingBuilder{}}})
 	now := time.Now()
 	task, _ := jobs.NewBuildApplePassTask(insertUser(t, db, 3, &now, 1))
 	err := w.Handler().ProcessTask(context.Background(), task)
@@ -181,7 +182,7 @@ func BenchmarkBuildApplePass(b *testing.B) {
 	builder, err := applewallet.New(cfg)
 	require.NoError(b, err)
 	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, PublicBaseURL: "https://perfilseguro.mx",
-		Passes: worker.PassesDeps{Apple: builder}})
+		Sealer: secure.NewSealer("bench-secret"), Passes: worker.PassesDeps{Apple: builder}})
 	now := time.Now()
 	id := insertUser(b, db, 3, &now, 1)
 	task, _ := jobs.NewBuildApplePassTask(id)

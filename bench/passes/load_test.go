@@ -38,6 +38,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/applewallet"
+	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
@@ -241,7 +242,7 @@ func buildPasses(t *testing.T, db *sqlx.DB, opt asynq.RedisClientOpt, n int) (in
 	require.NoError(t, err)
 	w := worker.New(opt, config.Config{WorkerConc: 10}.WorkerConc, 5*time.Second, worker.Deps{DB: db,
 		PublicBaseURL: "https://perfilseguro.mx", Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Passes: worker.PassesDeps{Apple: builder}})
+		Sealer: secure.NewSealer("bench-secret"), Passes: worker.PassesDeps{Apple: builder}})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	start := time.Now()

@@ -1,12 +1,16 @@
 package main
 
 import (
+	"encoding/base64"
 	"fmt"
 	"os"
 	"strings"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/perfilseguro/perfilseguro/provider/apns"
 	"github.com/perfilseguro/perfilseguro/provider/applewallet"
+	"github.com/perfilseguro/perfilseguro/provider/devsim"
 	"github.com/perfilseguro/perfilseguro/provider/googlewallet"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
@@ -52,6 +56,33 @@ func (a *app) wirePassesWorker(d *worker.Deps) error {
 	} else if googleCfg, err = googlewallet.DevConfig(c.DataDir, []string{c.PublicBaseURL}); err != nil {
 		return fmt.Errorf("google wallet: %w", err)
 	}
-	d.Passes = worker.PassesDeps{Apple: apple, Google: googlewallet.New(googleCfg)}
+	pusher, err := a.passPusher()
+	if err != nil {
+		return err
+	}
+	d.Passes = worker.PassesDeps{Apple: apple, Google: googlewallet.New(googleCfg), Pusher: pusher}
 	return nil
+}
+
+// passPusher is APNs with the configured key, or the development inbox (refused in production
+// by config).
+func (a *app) passPusher() (perfilseguro.PassUpdatePusher, error) {
+	c := a.cfg.Apple
+	if c.APNsKeyPEM == "" {
+		return devsim.Inbox{DB: a.db}, nil
+	}
+	raw := []byte(c.APNsKeyPEM)
+	if decoded, err := base64.StdEncoding.DecodeString(strings.TrimSpace(c.APNsKeyPEM)); err == nil {
+		raw = decoded // base64 of the .p8, handy in environment variables
+	}
+	key, err := apns.ParsePrivateKey(raw)
+	if err != nil {
+		return nil, fmt.Errorf("APNS_PRIVATE_KEY_PEM: %w", err)
+	}
+	client, err := apns.New(apns.Config{BaseURL: c.APNsBaseURL, KeyID: c.APNsKeyID, TeamID: c.TeamID,
+		Topic: c.PassTypeID, PrivateKey: key})
+	if err != nil {
+		return nil, fmt.Errorf("apns: %w", err)
+	}
+	return client, nil
 }

@@ -43,21 +43,23 @@ type passBarcode struct {
 }
 
 type pass struct {
-	FormatVersion      int           `json:"formatVersion"`
-	PassTypeIdentifier string        `json:"passTypeIdentifier"`
-	SerialNumber       string        `json:"serialNumber"`
-	TeamIdentifier     string        `json:"teamIdentifier"`
-	OrganizationName   string        `json:"organizationName"`
-	Description        string        `json:"description"`
-	LogoText           string        `json:"logoText"`
-	BackgroundColor    string        `json:"backgroundColor"`
-	ForegroundColor    string        `json:"foregroundColor"`
-	LabelColor         string        `json:"labelColor"`
-	ExpirationDate     string        `json:"expirationDate"`
-	Voided             bool          `json:"voided,omitempty"` // an expired or revoked validation
-	Generic            passStructure `json:"generic"`
-	Barcodes           []passBarcode `json:"barcodes"`
-	Barcode            passBarcode   `json:"barcode"` // for iOS 6-8
+	FormatVersion       int           `json:"formatVersion"`
+	PassTypeIdentifier  string        `json:"passTypeIdentifier"`
+	SerialNumber        string        `json:"serialNumber"`
+	TeamIdentifier      string        `json:"teamIdentifier"`
+	OrganizationName    string        `json:"organizationName"`
+	Description         string        `json:"description"`
+	LogoText            string        `json:"logoText"`
+	BackgroundColor     string        `json:"backgroundColor"`
+	ForegroundColor     string        `json:"foregroundColor"`
+	LabelColor          string        `json:"labelColor"`
+	ExpirationDate      string        `json:"expirationDate"`
+	Voided              bool          `json:"voided,omitempty"` // an expired or revoked validation
+	WebServiceURL       string        `json:"webServiceURL,omitempty"`
+	AuthenticationToken string        `json:"authenticationToken,omitempty"`
+	Generic             passStructure `json:"generic"`
+	Barcodes            []passBarcode `json:"barcodes"`
+	Barcode             passBarcode   `json:"barcode"` // for iOS 6-8
 }
 
 // voidedStates are the words a voided pass shows (the spec's and DECISIONS.md's).
@@ -101,6 +103,11 @@ func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
 		},
 		Barcodes: []passBarcode{qr},
 		Barcode:  qr,
+	}
+	// Passes that update themselves: both or neither (Apple ignores a web service without a token
+	// of at least 16 characters).
+	if p.WebServiceURL != "" && p.AuthToken != "" {
+		doc.WebServiceURL, doc.AuthenticationToken = p.WebServiceURL, p.AuthToken
 	}
 	// A pass whose validation ended is voided and says why on its face, where "Vigente hasta" was.
 	if state, ok := voidedStates[p.Status]; ok {

@@ -29,6 +29,11 @@ func (in Inbox) store(ctx context.Context, channel, to, subject, text, html stri
 	return nil
 }
 
+// PushPassUpdate records the APNs push a device would get: the development stand-in of APNs.
+func (in Inbox) PushPassUpdate(ctx context.Context, pushToken string) error {
+	return in.store(ctx, "apns", pushToken, "Pase actualizado", `{} (apns-push-type: background)`, "")
+}
+
 // SendOTP stores the text the WhatsApp authentication template would show.
 func (in Inbox) SendOTP(ctx context.Context, phone, code string) error {
 	return in.store(ctx, "whatsapp", phone, "", fmt.Sprintf("%s es tu código de verificación de Perfil Seguro. Por tu seguridad, no lo compartas.", code), "")

@@ -1,0 +1,133 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ApplePassToken is a pass's authenticationToken as stored: hashed, and sealed for rebuilds.
+type ApplePassToken struct {
+	UserID       int64  `db:"user_id"`
+	SerialNumber string `db:"serial_number"`
+	TokenHash    string `db:"token_hash"`
+	TokenSealed  string `db:"token_sealed"`
+}
+
+// EnsureApplePassToken stores a user's pass token unless one exists, and returns the stored one
+// (the first build of a pass mints it; rebuilds keep it, so installed passes stay authorized).
+func (s *Store) EnsureApplePassToken(ctx context.Context, t ApplePassToken) (ApplePassToken, error) {
+	const q = `INSERT INTO apple_pass_tokens (user_id, serial_number, token_hash, token_sealed)
+		SELECT id, $2, $3, $4 FROM users WHERE id = $1
+		ON CONFLICT (user_id) DO NOTHING`
+	if _, err := s.DB.ExecContext(ctx, q, t.UserID, t.SerialNumber, t.TokenHash, t.TokenSealed); err != nil {
+		return ApplePassToken{}, fmt.Errorf("apple pass token: %w", err)
+	}
+	var got ApplePassToken
+	err := s.DB.GetContext(ctx, &got, `SELECT user_id, serial_number, token_hash, token_sealed FROM apple_pass_tokens WHERE user_id = $1`, t.UserID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ApplePassToken{}, ErrUserNotFound
+	}
+	if err != nil {
+		return ApplePassToken{}, fmt.Errorf("apple pass token: %w", err)
+	}
+	return got, nil
+}
+
+// ApplePassBySerial is what the PassKit web service needs of a pass: its owner, token hash and
+// the latest build (nil Content when none was built yet).
+type ApplePassBySerial struct {
+	UserID    int64      `db:"user_id"`
+	TokenHash string     `db:"token_hash"`
+	Content   []byte     `db:"content"`
+	BuiltAt   *time.Time `db:"built_at"`
+}
+
+// ErrPassNotFound is returned for a serial number with no pass.
+var ErrPassNotFound = errors.New("pass not found")
+
+// ApplePassBySerial finds a pass by serial number.
+func (s *Store) ApplePassBySerial(ctx context.Context, serial string) (ApplePassBySerial, error) {
+	const q = `SELECT t.user_id, t.token_hash, w.content, w.built_at FROM apple_pass_tokens t
+		LEFT JOIN wallet_passes w ON w.user_id = t.user_id AND w.kind = 'apple' WHERE t.serial_number = $1`
+	var p ApplePassBySerial
+	err := s.DB.GetContext(ctx, &p, q, serial)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, ErrPassNotFound
+	}
+	if err != nil {
+		return p, fmt.Errorf("apple pass %s: %w", serial, err)
+	}
+	return p, nil
+}
+
+// RegisterPassDevice records that a device installed a pass; created is false when the device
+// was already registered (its push token is refreshed).
+func (s *Store) RegisterPassDevice(ctx context.Context, device, passType, serial, pushToken string) (created bool, err error) {
+	const q = `INSERT INTO apple_pass_registrations (device_library_id, pass_type_id, serial_number, push_token)
+		VALUES ($1, $2, $3, $4)
+		ON CONFLICT (device_library_id, pass_type_id, serial_number) DO UPDATE SET push_token = EXCLUDED.push_token, updated_at = now()
+		RETURNING (xmax = 0)`
+	if err := s.DB.GetContext(ctx, &created, q, device, passType, serial, pushToken); err != nil {
+		return false, fmt.Errorf("register pass device: %w", err)
+	}
+	return created, nil
+}
+
+// UnregisterPassDevice forgets a device's registration of a pass.
+func (s *Store) UnregisterPassDevice(ctx context.Context, device, passType, serial string) error {
+	_, err := s.DB.ExecContext(ctx, `DELETE FROM apple_pass_registrations
+		WHERE device_library_id = $1 AND pass_type_id = $2 AND serial_number = $3`, device, passType, serial)
+	if err != nil {
+		return fmt.Errorf("unregister pass device: %w", err)
+	}
+	return nil
+}
+
+// UnregisterPushToken forgets every registration of a push token (APNs said 410: the device
+// no longer has the pass or the app).
+func (s *Store) UnregisterPushToken(ctx context.Context, pushToken string) error {
+	if _, err := s.DB.ExecContext(ctx, `DELETE FROM apple_pass_registrations WHERE push_token = $1`, pushToken); err != nil {
+		return fmt.Errorf("unregister push token: %w", err)
+	}
+	return nil
+}
+
+// UpdatedPassesOfDevice lists the serial numbers of a device's passes of a type built after
+// since (zero: all), and the newest build time among them.
+func (s *Store) UpdatedPassesOfDevice(ctx context.Context, device, passType string, since time.Time) ([]string, time.Time, error) {
+	const q = `SELECT r.serial_number, w.built_at FROM apple_pass_registrations r
+		JOIN apple_pass_tokens t ON t.serial_number = r.serial_number
+		JOIN wallet_passes w ON w.user_id = t.user_id AND w.kind = 'apple'
+		WHERE r.device_library_id = $1 AND r.pass_type_id = $2 AND w.built_at > $3
+		ORDER BY w.built_at`
+	var rows []struct {
+		Serial  string    `db:"serial_number"`
+		BuiltAt time.Time `db:"built_at"`
+	}
+	if err := s.DB.SelectContext(ctx, &rows, q, device, passType, since); err != nil {
+		return nil, time.Time{}, fmt.Errorf("updated passes: %w", err)
+	}
+	serials := make([]string, len(rows))
+	var last time.Time
+	for i, r := range rows {
+		serials[i] = r.Serial
+		if r.BuiltAt.After(last) {
+			last = r.BuiltAt
+		}
+	}
+	return serials, last, nil
+}
+
+// PushTokensOfPass lists the push tokens of the devices that installed a user's pass.
+func (s *Store) PushTokensOfPass(ctx context.Context, userID int64) ([]string, error) {
+	var tokens []string
+	err := s.DB.SelectContext(ctx, &tokens, `SELECT DISTINCT r.push_token FROM apple_pass_registrations r
+		JOIN apple_pass_tokens t ON t.serial_number = r.serial_number WHERE t.user_id = $1`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("push tokens: %w", err)
+	}
+	return tokens, nil
+}
