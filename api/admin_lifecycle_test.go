@@ -1,12 +1,18 @@
 package api_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/jobs"
 )
 
 func TestAdministratorRevokesAProfileWithAReason(t *testing.T) {
@@ -61,4 +67,39 @@ func TestAdministratorRevokesAProfileWithAReason(t *testing.T) {
 	require.Equal(t, "127.0.0.1", ev["ip"])
 	r = e.send(t, anonymous(), "GET", fmt.Sprintf("/api/admin/users/%d/lifecycle", id), nil)
 	require.Equal(t, http.StatusUnauthorized, r.Status)
+}
+
+// Deleting a person removes the jobs that still carry their phone or e-mail (pending or
+// scheduled), and leaves everybody else's.
+func TestDeletingAUserPurgesTheirQueuedJobs(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	id, _ := seedUser(t, e.db, seeded{Level: 3, Phone: "+525511112222", Email: "borrar@example.com"})
+	_, _ = seedUser(t, e.db, seeded{Level: 1, Phone: "+525533334444"})
+	ctx := context.Background()
+	enqueue := func(dest string, opts ...asynq.Option) {
+		task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: time.Now().UnixNano(), Channel: "phone", Via: jobs.ViaWhatsApp,
+			Destination: dest, SealedCode: "sealed", ExpiresAt: time.Now().Add(10 * time.Minute)})
+		require.NoError(t, err)
+		_, err = e.queue.EnqueueContext(ctx, task, opts...)
+		require.NoError(t, err)
+	}
+	enqueue("+525511112222")
+	enqueue("borrar@example.com", asynq.ProcessIn(time.Hour))
+	enqueue("+525533334444")
+
+	r := e.send(t, e.adminClient(t), "DELETE", fmt.Sprintf("/api/users/%d", id), nil)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	var left []string
+	for _, task := range e.pendingTasks(t, jobs.QueueCritical) {
+		var p jobs.SendOTPPayload
+		require.NoError(t, json.Unmarshal(task.Payload, &p))
+		left = append(left, p.Destination)
+	}
+	require.Equal(t, []string{"+525533334444"}, left, "only the other person's job is left")
+	insp := asynq.NewInspector(e.asynqOpt)
+	defer insp.Close()
+	scheduled, err := insp.ListScheduledTasks(jobs.QueueCritical)
+	require.NoError(t, err)
+	require.Empty(t, scheduled, "the scheduled delivery to the deleted e-mail is gone too")
 }

@@ -222,10 +222,28 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 	if err != nil {
 		return DeleteUserResponse{}, err
 	}
+	who, err := s.store.UserByID(r.Context(), id)
+	if err != nil {
+		return DeleteUserResponse{}, err
+	}
 	if err := s.store.DeleteUser(r.Context(), id); err != nil {
 		return DeleteUserResponse{}, err
 	}
 	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
+	// Jobs still queued with the person's contacts go too. The deletion stands if Redis is down
+	// (logged): the jobs would find no code or token to send, only their payloads linger.
+	if n, err := s.purgeQueuedJobsOf(r.Context(), deref(who.PhoneNumber), deref(who.Email)); err != nil {
+		s.logger.ErrorContext(r.Context(), "queued jobs of a deleted user not purged", "user_id", id, "purged", n, "error", err)
+	} else if n > 0 {
+		s.logger.InfoContext(r.Context(), "queued jobs of a deleted user purged", "user_id", id, "purged", n)
+	}
 	s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
 	return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }

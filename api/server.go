@@ -66,6 +66,8 @@ type Server struct {
 	public *publicCache
 	// lookups limits public lookups per client address (publiclimits.go)
 	lookups *publicLimiter
+	// asynqRedis reaches the job queues for the dashboard and for purges (purge.go)
+	asynqRedis asynq.RedisConnOpt
 	// closers run on graceful shutdown, after the last request finished.
 	closers []func()
 }
@@ -85,7 +87,7 @@ func New(d Deps) (*Server, error) {
 		store: &postgres.Store{DB: d.DB}, limits: *d.Limits,
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache(),
-		lookups: newPublicLimiter(d.Public, d.Redis)}
+		lookups: newPublicLimiter(d.Public, d.Redis), asynqRedis: d.AsynqRedis}
 	s.f = fuego.NewServer(
 		// Our own middleware logs each request with its id (middleware.go). Not WithoutLogger:
 		// that replaces the process-wide slog default with a discarding one.
