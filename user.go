@@ -63,6 +63,18 @@ func (u User) ValidUntil() *time.Time {
 	return &t
 }
 
+// RenewalWindow is how long before the end of a validity its renewal may begin (and when the
+// first reminder goes out).
+const RenewalWindow = 30 * 24 * time.Hour
+
+// Renewable reports whether a validated person may renew at now with a new biometric check: the
+// validity ended or ends within RenewalWindow, and no administrator revoked it.
+func (u User) Renewable(now time.Time) bool {
+	until := u.ValidUntil()
+	return u.BiometricVerified && u.VerificationLevel >= LevelBiometric && u.RevokedAt == nil &&
+		until != nil && !now.Before(until.Add(-RenewalWindow))
+}
+
 // Registration is what a person submits on /register.
 type Registration struct {
 	FullName    string

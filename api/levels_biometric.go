@@ -27,7 +27,10 @@ var (
 	errBiometricNeedsLevel1 = perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
 		"Requiere Nivel 1: primero verifica tu número de teléfono para iniciar la verificación biométrica.")
 	errAlreadyBiometric = perfilseguro.Errorf(perfilseguro.ECONFLICT, "Tu identidad ya está verificada.")
-	errNoVerification   = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No encontramos esa verificación.")
+	// A revoked validation is an administrator's decision: a new check does not undo it.
+	errRevokedCannotRenew = perfilseguro.Errorf(perfilseguro.ECONFLICT,
+		"Tu validación fue revocada. Escríbenos a soporte para revisar tu caso.")
+	errNoVerification = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No encontramos esa verificación.")
 )
 
 // StartVerificationResponse gives the browser the provider's hosted page; while the session is
@@ -54,7 +57,10 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 	if u.VerificationLevel < perfilseguro.LevelPhone {
 		return StartVerificationResponse{}, errBiometricNeedsLevel1
 	}
-	if u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric {
+	switch {
+	case u.RevokedAt != nil:
+		return StartVerificationResponse{}, errRevokedCannotRenew
+	case u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !u.Renewable(l.s.now()):
 		return StartVerificationResponse{}, errAlreadyBiometric
 	}
 	if err := l.s.allow(ctx, limit{"biometric:user:" + strconv.FormatInt(userID, 10), verificationStartsUser}); err != nil {

@@ -553,3 +553,42 @@ func TestReconcilerProcessesAWebhookStoredWhileRedisWasDown(t *testing.T) {
 	require.Equal(t, 3.0, st["verificationLevel"])
 	require.Equal(t, true, st["biometricVerified"])
 }
+
+// Renewal is a new biometric check: refused while the validity has more than 30 days left,
+// allowed once it ended (or is about to), and its approval starts a new validity. A revoked
+// validation cannot be renewed by a check.
+func TestAnExpiredValidationIsRenewedByANewCheck(t *testing.T) {
+	t.Parallel()
+	e := lvSetup(t)
+	e.runWorker(t)
+	a := e.signedUp(t)
+	status, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+	require.Equal(t, http.StatusOK, status, out)
+	a.decideOnSimulator(out["verificationUrl"].(string), "approve")
+	require.Eventually(t, func() bool { return a.status()["verificationLevel"] == 3.0 }, 10*time.Second, 100*time.Millisecond)
+
+	status, out, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+	require.Equal(t, http.StatusConflict, status, "a fresh validation is not renewed")
+	require.Equal(t, "Tu identidad ya está verificada.", out["message"])
+
+	// A year and a week later the validity has ended.
+	_, err := e.db.Exec(`UPDATE users SET fecha_validacion = now() - interval '1 year 7 days', vigencia = 1,
+		expired_at = now() - interval '7 days' WHERE id = $1`, a.id)
+	require.NoError(t, err)
+	status, out, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+	require.Equal(t, http.StatusOK, status, "an expired validation may be renewed: %v", out)
+	a.decideOnSimulator(out["verificationUrl"].(string), "approve")
+	require.Eventually(t, func() bool {
+		var expired *time.Time
+		var validated time.Time
+		require.NoError(t, e.db.QueryRow(`SELECT expired_at, fecha_validacion FROM users WHERE id = $1`, a.id).Scan(&expired, &validated))
+		return expired == nil && time.Since(validated) < time.Minute
+	}, 10*time.Second, 100*time.Millisecond, "the approval renewed the validity from today")
+
+	_, err = e.db.Exec(`UPDATE users SET fecha_validacion = now() - interval '1 year 7 days', revoked_at = now(),
+		revoked_reason = 'Fraude' WHERE id = $1`, a.id)
+	require.NoError(t, err)
+	status, out, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+	require.Equal(t, http.StatusConflict, status)
+	require.Equal(t, "Tu validación fue revocada. Escríbenos a soporte para revisar tu caso.", out["message"])
+}

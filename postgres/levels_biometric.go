@@ -180,6 +180,7 @@ type DecisionResult struct {
 	UserID      int64  // its user
 	Status      string // the session's status after applying
 	ApprovedNow bool   // this decision granted level 3 (it was not granted before)
+	RenewedNow  bool   // this decision renewed a level-3 validation (a new check after it began)
 }
 
 // ApplyDecision stores a decision's status and scores on its session and, on Approved, grants
@@ -187,11 +188,12 @@ type DecisionResult struct {
 // changes again and a level never goes down, so replays and late events change nothing.
 func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.BiometricDecision) (DecisionResult, error) {
 	var cur struct {
-		ID     int64  `db:"id"`
-		UserID int64  `db:"user_id"`
-		Status string `db:"verification_status"`
+		ID        int64     `db:"id"`
+		UserID    int64     `db:"user_id"`
+		Status    string    `db:"verification_status"`
+		CreatedAt time.Time `db:"created_at"`
 	}
-	const find = `SELECT id, user_id, verification_status FROM verification_sessions WHERE session_id = $1 FOR UPDATE`
+	const find = `SELECT id, user_id, verification_status, created_at FROM verification_sessions WHERE session_id = $1 FOR UPDATE`
 	if err := tx.GetContext(ctx, &cur, find, d.SessionID); err != nil {
 		if isNoRows(err) {
 			return DecisionResult{}, nil
@@ -230,6 +232,23 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 	}
 	n, _ := r.RowsAffected()
 	res.ApprovedNow = n == 1
+	if res.ApprovedNow {
+		return res, nil
+	}
+	// Renewal: a check started after the current validation began renews it (a new validation
+	// date, no longer expired). A revoked validation is not renewed by a check.
+	const renew = `WITH renewed AS (
+		UPDATE users SET fecha_validacion = now(), expired_at = NULL, didit_session_id = $2,
+			verification_score = COALESCE($3, verification_score), updated_at = now()
+		WHERE id = $1 AND biometric_verified AND verification_level = 3 AND revoked_at IS NULL
+		  AND fecha_validacion < $4 RETURNING id)
+	INSERT INTO profile_events (user_id, kind, actor) SELECT id, 'renewed', 'system' FROM renewed`
+	r, err = tx.ExecContext(ctx, renew, cur.UserID, d.SessionID, d.Overall, cur.CreatedAt)
+	if err != nil {
+		return res, fmt.Errorf("renew validation: %w", err)
+	}
+	n, _ = r.RowsAffected()
+	res.RenewedNow = n == 1
 	return res, nil
 }
 

@@ -16,6 +16,7 @@ import (
 const (
 	ProfileExpired = "expired"
 	ProfileRevoked = "revoked"
+	ProfileRenewed = "renewed"
 )
 
 // ProfileEvent is one step of a profile's lifecycle, with who made it and when.

@@ -138,3 +138,77 @@ func TestRevokeProfileRecordsWhoWhenAndWhyOnce(t *testing.T) {
 	require.Equal(t, "PS-0000-0000-11", got[0]["profileId"])
 	require.NotContains(t, got[0], "userId")
 }
+
+// approveNewSession starts a biometric session for userID (created now) and applies Approved.
+func approveNewSession(t *testing.T, s *postgres.Store, userID int64, sessionID string) postgres.DecisionResult {
+	t.Helper()
+	ctx := context.Background()
+	var vid int64
+	require.NoError(t, s.InTx(ctx, func(tx *sqlx.Tx) (err error) {
+		vid, err = s.InsertVerificationSession(ctx, tx, userID, "didit", "test")
+		return err
+	}))
+	ok, err := s.SetVerificationStarted(ctx, vid, perfilseguro.BiometricSession{SessionID: sessionID, URL: "https://x/" + sessionID})
+	require.NoError(t, err)
+	require.True(t, ok)
+	return applyApproved(t, s, sessionID)
+}
+
+func applyApproved(t *testing.T, s *postgres.Store, sessionID string) postgres.DecisionResult {
+	t.Helper()
+	var res postgres.DecisionResult
+	score := 96.0
+	require.NoError(t, s.InTx(context.Background(), func(tx *sqlx.Tx) (err error) {
+		res, err = s.ApplyDecision(context.Background(), tx, perfilseguro.BiometricDecision{SessionID: sessionID,
+			Status: perfilseguro.BiometricApproved, Overall: &score})
+		return err
+	}))
+	return res
+}
+
+func TestANewApprovedCheckRenewsAnExpiredValidationOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.New(t)
+	s := &postgres.Store{DB: db}
+	var partner int64
+	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
+		VALUES ('pk_ren', 'CasaLista', 'https://casalista.example', 'https://casalista.example/hook', 'whsec') RETURNING id`))
+	validated := time.Now().AddDate(-1, 0, -3)
+	id := validatedUser(t, db, "PS-0000-0000-21", validated, 1, &partner)
+	_, err := s.ExpireProfiles(ctx, time.Now(), 10)
+	require.NoError(t, err)
+
+	res := approveNewSession(t, s, id, "renewal-1")
+	require.True(t, res.RenewedNow)
+	require.False(t, res.ApprovedNow, "level 3 was granted long ago")
+	u, err := s.UserByID(ctx, id)
+	require.NoError(t, err)
+	require.Nil(t, u.ExpiredAt, "no longer expired")
+	require.WithinDuration(t, time.Now(), *u.FechaValidacion, time.Minute, "the new validation date")
+	require.Equal(t, "renewed", mustEvents(t, s, id)[0].Kind)
+	got := partnerEvents(t, db, partner)
+	require.Equal(t, "profile.renewed", got[len(got)-1]["event"])
+
+	// A replay of the same approval renews nothing more.
+	before := *u.FechaValidacion
+	require.False(t, applyApproved(t, s, "renewal-1").RenewedNow)
+	u, _ = s.UserByID(ctx, id)
+	require.True(t, before.Equal(*u.FechaValidacion))
+
+	// A revoked validation is not renewed by a check.
+	other := validatedUser(t, db, "PS-0000-0000-22", validated, 1, nil)
+	_, err = s.RevokeProfile(ctx, other, "Fraude", "203.0.113.1")
+	require.NoError(t, err)
+	require.False(t, approveNewSession(t, s, other, "renewal-2").RenewedNow)
+	o, _ := s.UserByID(ctx, other)
+	require.WithinDuration(t, validated, *o.FechaValidacion, time.Millisecond, "unchanged")
+}
+
+func mustEvents(t *testing.T, s *postgres.Store, userID int64) []postgres.ProfileEvent {
+	t.Helper()
+	events, err := s.ProfileEvents(context.Background(), userID)
+	require.NoError(t, err)
+	require.NotEmpty(t, events)
+	return events
+}

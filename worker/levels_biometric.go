@@ -148,7 +148,7 @@ func (w *Worker) syncSession(ctx context.Context, sessionID string, webhookID in
 		case d.VendorData != "" && d.VendorData != strconv.FormatInt(res.UserID, 10):
 			return errVendorMismatch
 		}
-		if res.ApprovedNow {
+		if res.ApprovedNow || res.RenewedNow {
 			if err := w.enqueuePassBuilds(ctx, res.UserID); err != nil {
 				return err
 			}
@@ -169,7 +169,7 @@ func (w *Worker) syncSession(ctx context.Context, sessionID string, webhookID in
 	}
 	if res.Known {
 		w.deps.Logger.Info("biometric decision applied", "session", sessionID, "user_id", res.UserID,
-			"status", res.Status, "approved_now", res.ApprovedNow)
+			"status", res.Status, "approved_now", res.ApprovedNow, "renewed_now", res.RenewedNow)
 	}
 	return nil
 }

@@ -1,7 +1,8 @@
 -- +goose Up
 -- The lifecycle of a validation (DECISIONS.md): it expires fecha_validacion + vigencia years after
--- it was granted (recorded once, by the profile:expire job), and an administrator can revoke it
--- with a reason without deleting the account. Both are recorded in profile_events, who and when.
+-- it was granted (recorded once, by the profile:expire job), a new biometric check renews it, and
+-- an administrator can revoke it with a reason without deleting the account. Each step is
+-- recorded in profile_events, who and when.
 ALTER TABLE users
     ADD COLUMN expired_at     timestamptz,
     ADD COLUMN revoked_at     timestamptz,
@@ -16,7 +17,7 @@ CREATE INDEX users_unexpired_validation_idx ON users (fecha_validacion)
 CREATE TABLE profile_events (
     id         bigserial PRIMARY KEY,
     user_id    bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-    kind       text NOT NULL CHECK (kind IN ('expired', 'revoked')),
+    kind       text NOT NULL CHECK (kind IN ('expired', 'revoked', 'renewed')),
     reason     text,
     actor      text NOT NULL, -- 'system' or 'admin'
     actor_ip   text,
@@ -24,7 +25,7 @@ CREATE TABLE profile_events (
 );
 CREATE INDEX profile_events_user_idx ON profile_events (user_id, created_at DESC);
 
--- Partners with a notification webhook hear of expiry, revocation and deletion (outbox, like
+-- Partners with a notification webhook hear of expiry, renewal, revocation and deletion (outbox, like
 -- user.verification_level_changed in 0006). The deleted event keeps only the profile ID.
 -- +goose StatementBegin
 CREATE FUNCTION partner_lifecycle_outbox() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -41,6 +42,9 @@ BEGIN
     ELSIF NEW.expired_at IS NOT NULL AND OLD.expired_at IS NULL THEN
         ev := 'profile.expired';
         subject := NEW;
+    ELSIF NEW.fecha_validacion > OLD.fecha_validacion AND OLD.verification_level = 3 AND NEW.verification_level = 3 THEN
+        ev := 'profile.renewed';
+        subject := NEW;
     ELSE
         RETURN NULL;
     END IF;
@@ -55,7 +59,7 @@ END $$;
 -- +goose StatementEnd
 
 CREATE TRIGGER users_partner_lifecycle_outbox
-    AFTER UPDATE OF revoked_at, expired_at ON users
+    AFTER UPDATE OF revoked_at, expired_at, fecha_validacion ON users
     FOR EACH ROW WHEN (NEW.partner_id IS NOT NULL)
     EXECUTE FUNCTION partner_lifecycle_outbox();
 CREATE TRIGGER users_partner_deleted_outbox
