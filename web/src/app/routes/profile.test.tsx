@@ -172,3 +172,52 @@ describe('/profile', () => {
     expect(popup.close).toHaveBeenCalled()
   })
 })
+
+describe('/profile validity', () => {
+  const DAY = 24 * 60 * 60 * 1000
+  const verified = (validUntil: Date, extra: Record<string, unknown> = {}) => ({
+    ...baseUser,
+    verificationLevel: 3,
+    biometricVerified: true,
+    fecha_validacion: new Date(validUntil.getTime() - 365 * DAY).toISOString(),
+    validUntil: validUntil.toISOString(),
+    ...extra,
+  })
+
+  it('shows the days left and no renewal far from the end', async () => {
+    localStorage.setItem('userId', '7')
+    api(verified(new Date(Date.now() + 200 * DAY)) as typeof baseUser)
+    renderRoute('/profile')
+    const alert = await screen.findByTestId('validity-alert')
+    expect(alert).toHaveTextContent(/Vigente hasta el/)
+    expect(alert).toHaveTextContent('Quedan 200 días de vigencia.')
+    expect(within(alert).queryByRole('button', { name: 'Renovar mi validación' })).not.toBeInTheDocument()
+  })
+
+  it('offers the renewal within 30 days of the end and after it', async () => {
+    localStorage.setItem('userId', '7')
+    api(verified(new Date(Date.now() + 10 * DAY)) as typeof baseUser)
+    const { unmount } = renderRoute('/profile')
+    expect(await screen.findByTestId('validity-alert')).toHaveTextContent('Quedan 10 días de vigencia.')
+    expect(screen.getByRole('button', { name: 'Renovar mi validación' })).toBeEnabled()
+    unmount()
+
+    api(verified(new Date(Date.now() - 3 * DAY), { expiredAt: new Date().toISOString() }) as typeof baseUser)
+    renderRoute('/profile')
+    const alert = await screen.findByTestId('validity-alert')
+    expect(alert).toHaveTextContent('Tu validación expiró')
+    expect(within(alert).getByRole('button', { name: 'Renovar mi validación' })).toBeEnabled()
+    expect(screen.getByTestId('card-status')).toHaveTextContent('Expirado')
+  })
+
+  it('says Revocado with the reason and offers no renewal', async () => {
+    localStorage.setItem('userId', '7')
+    api(verified(new Date(Date.now() + 10 * DAY), { revokedAt: new Date().toISOString(), revokedReason: 'Documento robado' }) as typeof baseUser)
+    renderRoute('/profile')
+    expect(await screen.findByText('Validación revocada')).toBeInTheDocument()
+    expect(screen.getByText(/Motivo: Documento robado/)).toBeInTheDocument()
+    expect(screen.queryByText('Identidad verificada')).not.toBeInTheDocument()
+    expect(screen.getByTestId('card-status')).toHaveTextContent('Revocado')
+    expect(screen.queryByRole('button', { name: 'Renovar mi validación' })).not.toBeInTheDocument()
+  })
+})

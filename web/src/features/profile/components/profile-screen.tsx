@@ -21,6 +21,7 @@ import { EmailVerifiedNotice } from './email-verified-notice'
 import { PersonalInfoCard } from './personal-info-card'
 import { ProfileSkeleton } from './profile-skeleton'
 import { StatusAlerts } from './status-alerts'
+import { ValidityAlert } from './validity-alert'
 import { useBiometricPolling } from './use-biometric-polling'
 import { passExpiry, verificationState } from './verification-state'
 
@@ -212,6 +213,9 @@ function ProfileView({ userId }: { userId: string }) {
         polling={biometric.polling}
         revokedReason={user.revokedAt ? (user.revokedReason ?? '') : null}
       />
+      {state === 'complete' && (
+        <ValidityAlert user={user} starting={starting} polling={biometric.polling} onRenew={beginVerification} />
+      )}
 
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,28rem)_1fr]">
         <section aria-label="Tu pase digital" className="space-y-3">
