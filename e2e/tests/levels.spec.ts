@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { newPerson, registerInUI, waitForMessage } from './helpers';
@@ -73,4 +74,51 @@ test('expired or unknown e-mail links show a clear Spanish page', async ({ page 
   await page.goto(`/api/verify-email?token=${'0'.repeat(64)}`);
   await expect(page.getByRole('heading', { name: 'Enlace no válido' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Ir a mi perfil' })).toHaveAttribute('href', '/profile');
+});
+
+const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
+
+/** approveOnSimulator clicks the profile's button and approves in the simulator popup. */
+async function approveOnSimulator(page: import('@playwright/test').Page, button: string) {
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: button }).click();
+  const popup = await popupOpened;
+  await popup.waitForURL(/\/dev\/biometric\//);
+  await popup.getByRole('button', { name: 'Aprobar' }).click();
+  await popup.waitForURL(/\/return\?.*status=Approved/);
+  await popup.close();
+}
+
+test('a person whose validation expired renews it with a new check, and the public page follows', async ({ page }) => {
+  test.setTimeout(120_000);
+  const p = newPerson('Renata Renovación Díaz', 'renew');
+  await registerInUI(page, p);
+  await approveOnSimulator(page, 'Completar Verificación');
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+  await expect(page.getByTestId('validity-alert')).toContainText(/Quedan 36[56] días de vigencia/);
+  const profileId = (await page.getByTestId('digital-id-card').innerText()).match(/PS-\d{4}-\d{4}-\d{2}/)![0];
+
+  // A year and a week later: the validity ended and the expiry job recorded it.
+  execFileSync('psql', [e2eDatabase, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-v', `phone=${p.e164}`], {
+    input: `UPDATE users SET fecha_validacion = now() - interval '1 year 7 days', vigencia = 1,
+      expired_at = now() - interval '7 days' WHERE phone_number = :'phone';`,
+    stdio: 'pipe',
+  });
+  await page.goto(`/verify/${profileId}`);
+  await expect(page.getByTestId('public-badge')).toHaveText('Expirado');
+
+  await page.goto('/profile');
+  const alert = page.getByTestId('validity-alert');
+  await expect(alert).toContainText('Tu validación expiró');
+  await expect(page.getByTestId('card-status')).toHaveText('Expirado');
+  await page.screenshot({ path: path.join(screenshotDir, 'renewal-expired.png'), fullPage: true });
+
+  await approveOnSimulator(page, 'Renovar mi validación');
+  await expect(page.getByTestId('toast').filter({ hasText: 'Validación renovada' })).toBeVisible({ timeout: 20_000 });
+  await expect(alert).toContainText(/Quedan 36[56] días de vigencia/);
+  await expect(page.getByTestId('card-status')).toHaveText('ID Validado');
+  await page.screenshot({ path: path.join(screenshotDir, 'renewal-done.png'), fullPage: true });
+
+  await page.goto(`/verify/${profileId}`);
+  await expect(page.getByTestId('public-badge')).toHaveText('Verificado');
 });

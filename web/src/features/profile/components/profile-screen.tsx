@@ -123,13 +123,14 @@ function ProfileView({ userId }: { userId: string }) {
 
   const biometric = useBiometricPolling(
     userId,
-    () => {
+    (renewal) => {
       void queryClient.invalidateQueries({ queryKey: userQueryOptions(userId).queryKey })
       void queryClient.invalidateQueries({ queryKey: verificationStatusQueryOptions(userId).queryKey })
-      toast({
-        title: 'Verificación exitosa',
-        description: 'Tu identidad ha sido verificada. Ya puedes generar tu pase de Apple Wallet.',
-      })
+      toast(
+        renewal
+          ? { title: 'Validación renovada', description: 'Tu Perfil Seguro tiene una nueva vigencia. Tu pase se actualizará solo.' }
+          : { title: 'Verificación exitosa', description: 'Tu identidad ha sido verificada. Ya puedes generar tu pase de Apple Wallet.' },
+      )
     },
     () =>
       toast({
@@ -153,7 +154,7 @@ function ProfileView({ userId }: { userId: string }) {
     navigate('/')
   }
 
-  const beginVerification = async () => {
+  const beginVerification = async (renewal = false) => {
     // Open the window inside the click so popup blockers allow it, then point it at the provider.
     const popup = window.open('', '_blank')
     setStarting(true)
@@ -170,7 +171,7 @@ function ProfileView({ userId }: { userId: string }) {
       }
       if (popup) popup.location.href = res.verificationUrl
       else window.open(res.verificationUrl, '_blank')
-      biometric.start()
+      biometric.start(renewal)
     } catch (err) {
       popup?.close()
       toast({
@@ -202,7 +203,7 @@ function ProfileView({ userId }: { userId: string }) {
         <EmailVerifiedNotice
           continueToBiometric={params.get('startBiometric') === '1' && state !== 'complete' && !biometric.polling}
           starting={starting}
-          onStart={beginVerification}
+          onStart={() => void beginVerification()}
         />
       )}
 
@@ -214,7 +215,7 @@ function ProfileView({ userId }: { userId: string }) {
         revokedReason={user.revokedAt ? (user.revokedReason ?? '') : null}
       />
       {state === 'complete' && (
-        <ValidityAlert user={user} starting={starting} polling={biometric.polling} onRenew={beginVerification} />
+        <ValidityAlert user={user} starting={starting} polling={biometric.polling} onRenew={() => void beginVerification(true)} />
       )}
 
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,28rem)_1fr]">
@@ -236,7 +237,7 @@ function ProfileView({ userId }: { userId: string }) {
             state={state}
             starting={starting}
             polling={biometric.polling}
-            onStartVerification={beginVerification}
+            onStartVerification={() => void beginVerification()}
           />
           <EmailVerificationCard userId={userId} level={user.verificationLevel ?? 0} email={user.email} />
           <Card>

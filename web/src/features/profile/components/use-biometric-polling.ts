@@ -16,8 +16,10 @@ export const BIOMETRIC_MAX_POLLS = 60
  * calls onVerified at level >= 3 with biometric done, or onGaveUp after the
  * last attempt. Errors are only logged.
  */
-export function useBiometricPolling(userId: string | null, onVerified: () => void, onGaveUp: () => void) {
+export function useBiometricPolling(userId: string | null, onVerified: (renewal: boolean) => void, onGaveUp: () => void) {
   const [polling, setPolling] = useState(false)
+  // A renewal starts at level 3 already: it is done when the new session is Approved.
+  const renewal = useRef(false)
   const queryClient = useQueryClient()
   const callbacks = useRef({ onVerified, onGaveUp })
   callbacks.current = { onVerified, onGaveUp }
@@ -30,7 +32,7 @@ export function useBiometricPolling(userId: string | null, onVerified: () => voi
       done = true
       window.clearInterval(timer)
       setPolling(false)
-      if (outcome === 'verified') callbacks.current.onVerified()
+      if (outcome === 'verified') callbacks.current.onVerified(renewal.current)
       else if (outcome === 'gave-up') callbacks.current.onGaveUp()
     }
     const timer = window.setInterval(async () => {
@@ -41,7 +43,11 @@ export function useBiometricPolling(userId: string | null, onVerified: () => voi
         if (done) return
         // Each poll refreshes the profile's status, so its alerts (e.g. 'Documento Rechazado') follow live.
         queryClient.setQueryData(verificationStatusQueryOptions(userId).queryKey, status)
-        if ((status.verificationLevel ?? 0) >= 3 && isBiometricVerified(status)) {
+        if (
+          (status.verificationLevel ?? 0) >= 3 &&
+          isBiometricVerified(status) &&
+          (!renewal.current || status.lastBiometricStatus === 'Approved')
+        ) {
           finish('verified')
           return
         }
@@ -60,6 +66,9 @@ export function useBiometricPolling(userId: string | null, onVerified: () => voi
     }
   }, [polling, userId, queryClient])
 
-  const start = useCallback(() => setPolling(true), [])
+  const start = useCallback((isRenewal = false) => {
+    renewal.current = isRenewal
+    setPolling(true)
+  }, [])
   return { polling, start }
 }
