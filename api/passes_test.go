@@ -10,9 +10,6 @@ import (
 	"image/png"
 	"io"
 	"net/http"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -26,7 +23,6 @@ import (
 
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/provider/applewallet"
 	"github.com/perfilseguro/perfilseguro/provider/googlewallet"
 )
 
@@ -350,16 +346,7 @@ func TestApplePassIsBuiltByTheWorkerAndServed(t *testing.T) {
 	require.Contains(t, pass.ExpirationDate, "2031-03-07")
 
 	// The stored signature verifies over manifest.json with the development chain.
-	_, _, dir := passSigners(t)
-	if _, err := exec.LookPath("openssl"); err == nil {
-		tmp := t.TempDir()
-		require.NoError(t, os.WriteFile(filepath.Join(tmp, "manifest.json"), files["manifest.json"], 0o600))
-		require.NoError(t, os.WriteFile(filepath.Join(tmp, "signature"), files["signature"], 0o600))
-		out, err := exec.Command("openssl", "smime", "-verify", "-binary", "-inform", "DER",
-			"-in", filepath.Join(tmp, "signature"), "-content", filepath.Join(tmp, "manifest.json"),
-			"-CAfile", filepath.Join(dir, applewallet.DevRootFile), "-purpose", "any", "-out", os.DevNull).CombinedOutput()
-		require.NoError(t, err, string(out))
-	}
+	verifyPassSignature(t, files)
 
 	// Served from storage: a second call does not rebuild.
 	var builtAt time.Time

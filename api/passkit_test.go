@@ -121,6 +121,16 @@ type passJSON struct {
 func openPass(t *testing.T, pkpass []byte) passJSON {
 	t.Helper()
 	files := unzip(t, pkpass)
+	verifyPassSignature(t, files)
+	var p passJSON
+	require.NoError(t, json.Unmarshal(files["pass.json"], &p))
+	return p
+}
+
+// verifyPassSignature checks a pass's detached signature over manifest.json with openssl and the
+// development chain, as Wallet checks it with Apple's.
+func verifyPassSignature(t *testing.T, files map[string][]byte) {
+	t.Helper()
 	_, _, dir := passSigners(t)
 	tmp := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(tmp, "manifest.json"), files["manifest.json"], 0o600))
@@ -129,9 +139,6 @@ func openPass(t *testing.T, pkpass []byte) passJSON {
 		"-in", filepath.Join(tmp, "signature"), "-content", filepath.Join(tmp, "manifest.json"),
 		"-CAfile", filepath.Join(dir, applewallet.DevRootFile), "-purpose", "any", "-out", os.DevNull).CombinedOutput()
 	require.NoError(t, err, "openssl: %s", out)
-	var p passJSON
-	require.NoError(t, json.Unmarshal(files["pass.json"], &p))
-	return p
 }
 
 // device is a simulated iPhone speaking Apple's PassKit web service protocol.

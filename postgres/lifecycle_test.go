@@ -25,6 +25,16 @@ func validatedUser(t *testing.T, db *sqlx.DB, profileID string, validated time.T
 	return id
 }
 
+// lifecycleSetup gives a test a database, its store and a partner with a notification webhook.
+func lifecycleSetup(t *testing.T, keyID string) (*sqlx.DB, *postgres.Store, int64) {
+	t.Helper()
+	db, _ := pgtest.New(t)
+	var partner int64
+	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
+		VALUES ($1, 'CasaLista', 'https://casalista.example', 'https://casalista.example/hook', 'whsec') RETURNING id`, keyID))
+	return db, &postgres.Store{DB: db}, partner
+}
+
 // partnerEvents lists the outbox's events for a partner, oldest first, as event → payload.
 func partnerEvents(t *testing.T, db *sqlx.DB, partnerID int64) []map[string]any {
 	t.Helper()
@@ -40,11 +50,7 @@ func partnerEvents(t *testing.T, db *sqlx.DB, partnerID int64) []map[string]any 
 func TestExpireProfilesRecordsEachExpiryOnceAtItsEnd(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
-	var partner int64
-	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
-		VALUES ('pk_life', 'CasaLista', 'https://casalista.example', 'https://casalista.example/hook', 'whsec') RETURNING id`))
+	db, s, partner := lifecycleSetup(t, "pk_life")
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	endsNow := validatedUser(t, db, "PS-0000-0000-01", now.AddDate(-1, 0, 0), 1, &partner)
 	endsLater := validatedUser(t, db, "PS-0000-0000-02", now.AddDate(-1, 0, 0).Add(time.Second), 1, nil)
@@ -96,11 +102,7 @@ func TestExpireProfilesRecordsEachExpiryOnceAtItsEnd(t *testing.T) {
 func TestRevokeProfileRecordsWhoWhenAndWhyOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
-	var partner int64
-	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
-		VALUES ('pk_rev', 'VentaDirecta', 'https://ventadirecta.example', 'https://ventadirecta.example/hook', 'whsec') RETURNING id`))
+	db, s, partner := lifecycleSetup(t, "pk_rev")
 	id := validatedUser(t, db, "PS-0000-0000-11", time.Now().AddDate(0, -1, 0), 1, &partner)
 
 	u, err := s.RevokeProfile(ctx, id, "Documento reportado como robado", "203.0.113.5")
@@ -169,11 +171,7 @@ func applyApproved(t *testing.T, s *postgres.Store, sessionID string) postgres.D
 func TestANewApprovedCheckRenewsAnExpiredValidationOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
-	var partner int64
-	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
-		VALUES ('pk_ren', 'CasaLista', 'https://casalista.example', 'https://casalista.example/hook', 'whsec') RETURNING id`))
+	db, s, partner := lifecycleSetup(t, "pk_ren")
 	validated := time.Now().AddDate(-1, 0, -3)
 	id := validatedUser(t, db, "PS-0000-0000-21", validated, 1, &partner)
 	_, err := s.ExpireProfiles(ctx, time.Now(), 10)

@@ -3,6 +3,8 @@ package benchdata
 
 import (
 	"fmt"
+	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -48,4 +50,12 @@ func ProfileIDs(t testing.TB, db *sqlx.DB) []string {
 		ids = append(ids, fmt.Sprintf("PS-9999-%04d-%02d", i/100, i%100))
 	}
 	return ids
+}
+
+// EnvInt reads a positive integer knob of a benchmark from the environment, or def.
+func EnvInt(key string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(key)); err == nil && n > 0 {
+		return n
+	}
+	return def
 }

@@ -18,7 +18,6 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,13 +41,6 @@ import (
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
-func envInt(key string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(key)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
 // result is one load run.
 type result struct {
 	name          string
@@ -61,10 +53,10 @@ func TestVerifyLoad(t *testing.T) {
 	if os.Getenv("BENCH_PASSES") != "1" {
 		t.Skip("load test: run with BENCH_PASSES=1 (make bench-passes)")
 	}
-	users := envInt("BENCH_USERS", 100_000)
-	conc := envInt("BENCH_CONCURRENCY", 64)
-	dur := time.Duration(envInt("BENCH_SECONDS", 20)) * time.Second
-	passes := envInt("BENCH_PASSES_BUILT", 2000)
+	users := benchdata.EnvInt("BENCH_USERS", 100_000)
+	conc := benchdata.EnvInt("BENCH_CONCURRENCY", 64)
+	dur := time.Duration(benchdata.EnvInt("BENCH_SECONDS", 20)) * time.Second
+	passes := benchdata.EnvInt("BENCH_PASSES_BUILT", 2000)
 
 	db, _ := pgtest.New(t)
 	db.SetMaxOpenConns(20) // as postgres.Open

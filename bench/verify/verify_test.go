@@ -35,13 +35,6 @@ import (
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
-func envInt(key string, def int) int {
-	if n, err := strconv.Atoi(os.Getenv(key)); err == nil && n > 0 {
-		return n
-	}
-	return def
-}
-
 // wrkScript picks a random profile ID per request from the file named by the first argument; with
 // "walk" as the second it visits them in order instead (the warm-up: a running service has seen
 // its profiles before).
@@ -84,12 +77,12 @@ func TestVerifyFromOutside(t *testing.T) {
 	}
 	wrk, err := exec.LookPath("wrk")
 	require.NoError(t, err, "wrk is missing: scripts/ensure-tools.sh --bench installs it")
-	users := envInt("BENCH_USERS", 100_000)
-	conns := envInt("BENCH_CONNECTIONS", 64)
-	threads := envInt("BENCH_THREADS", 2)
-	secs := envInt("BENCH_SECONDS", 12)
-	rounds := envInt("BENCH_ROUNDS", 5)
-	warmup := envInt("BENCH_WARMUP_SECONDS", 25)
+	users := benchdata.EnvInt("BENCH_USERS", 100_000)
+	conns := benchdata.EnvInt("BENCH_CONNECTIONS", 64)
+	threads := benchdata.EnvInt("BENCH_THREADS", 2)
+	secs := benchdata.EnvInt("BENCH_SECONDS", 12)
+	rounds := benchdata.EnvInt("BENCH_ROUNDS", 5)
+	warmup := benchdata.EnvInt("BENCH_WARMUP_SECONDS", 25)
 
 	db, dsn := pgtest.New(t)
 	benchdata.Seed(t, db, users)
