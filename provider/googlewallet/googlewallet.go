@@ -66,7 +66,7 @@ func (s *Signer) SaveURL(p perfilseguro.PassData) (string, error) {
 		"typ":     "savetowallet",
 		"iat":     s.now().Unix(),
 		"origins": origins,
-		"payload": payload{GenericObjects: []genericObject{s.object(p)}},
+		"payload": payload{GenericClasses: []genericClass{{ID: s.classID()}}, GenericObjects: []genericObject{s.object(p)}},
 	}
 	token, err := jwt.NewWithClaims(jwt.SigningMethodRS256, claims).SignedString(s.cfg.PrivateKey)
 	if err != nil {
@@ -75,11 +75,14 @@ func (s *Signer) SaveURL(p perfilseguro.PassData) (string, error) {
 	return SaveURLPrefix + token, nil
 }
 
+// classID is the generic class of every object: issuer ID and class suffix.
+func (s *Signer) classID() string { return s.cfg.IssuerID + "." + s.cfg.ClassSuffix }
+
 // object renders p as a generic pass object.
 func (s *Signer) object(p perfilseguro.PassData) genericObject {
 	o := genericObject{
 		ID:        s.cfg.IssuerID + "." + sanitizeID(p.ProfileID),
-		ClassID:   s.cfg.IssuerID + "." + s.cfg.ClassSuffix,
+		ClassID:   s.classID(),
 		State:     "ACTIVE",
 		CardTitle: localized(cardTitle),
 		Header:    localized(p.Name),

@@ -65,6 +65,9 @@ type saveClaims struct {
 	Typ     string   `json:"typ"`
 	Origins []string `json:"origins"`
 	Payload struct {
+		GenericClasses []struct {
+			ID string `json:"id"`
+		} `json:"genericClasses"`
 		GenericObjects []struct {
 			ID        string `json:"id"`
 			ClassID   string `json:"classId"`
@@ -120,6 +123,8 @@ func TestSaveURLVerifiesAndCarriesThePass(t *testing.T) {
 
 	require.Len(t, c.Payload.GenericObjects, 1)
 	o := c.Payload.GenericObjects[0]
+	require.Len(t, c.Payload.GenericClasses, 1, "the class travels with the object, so the first save creates it")
+	require.Equal(t, o.ClassID, c.Payload.GenericClasses[0].ID)
 	require.Equal(t, "3388000000012345678.PS-1234-5678-90", o.ID)
 	require.Equal(t, "3388000000012345678.perfil_seguro", o.ClassID)
 	require.Equal(t, "ACTIVE", o.State)

@@ -4,7 +4,15 @@ package googlewallet
 // GenericObject and the save-to-wallet JWT payload.
 
 type payload struct {
+	// GenericClasses carries the class the object names, so that the first save creates it: no
+	// one has to create it by hand in Google's console (Google inserts it if missing).
+	GenericClasses []genericClass  `json:"genericClasses"`
 	GenericObjects []genericObject `json:"genericObjects"`
+}
+
+// genericClass is the GenericClass resource; the id is all a generic class needs.
+type genericClass struct {
+	ID string `json:"id"`
 }
 
 type genericObject struct {
