@@ -28,7 +28,13 @@ export function AdminPanel() {
   const [editId, setEditId] = useState<number | null>(null)
   const [deleteId, setDeleteId] = useState<number | null>(null)
   const [lifecycleUser, setLifecycleUser] = useState<AdminUser | null>(null)
-  const deleteUser = useDeleteUser()
+  const deleteUser = useDeleteUser({
+    onDeleted: () => toast({ title: 'Usuario eliminado', description: 'El usuario ha sido eliminado correctamente' }),
+    onFailed: (err) => {
+      if (onUnauthorized(err)) return
+      toast({ title: 'Error al eliminar', description: serverMessage(err, err.message), variant: 'destructive' })
+    },
+  })
 
   const signOut = () => {
     clearAdminFlags()
@@ -45,17 +51,7 @@ export function AdminPanel() {
     if (deleteId === null) return
     const id = deleteId
     setDeleteId(null)
-    deleteUser.mutate(id, {
-      onSuccess: () => toast({ title: 'Usuario eliminado', description: 'El usuario ha sido eliminado correctamente' }),
-      onError: (err) => {
-        if (onUnauthorized(err)) return
-        toast({
-          title: 'Error al eliminar',
-          description: serverMessage(err, err instanceof Error ? err.message : ''),
-          variant: 'destructive',
-        })
-      },
-    })
+    deleteUser.mutate(id)
   }
 
   const tabs: { id: Tab; label: string; disabled?: boolean }[] = [
