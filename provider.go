@@ -15,6 +15,8 @@ type WhatsAppSender interface {
 	SendOTP(ctx context.Context, phoneE164, code string) error
 	// SendInvitation sends the invitation template with the inviter's name and the unique link.
 	SendInvitation(ctx context.Context, phoneE164 string, inv InvitationMessage) error
+	// SendRenewalReminder sends the reminder template: the validity ends soon, renew here.
+	SendRenewalReminder(ctx context.Context, phoneE164 string, r RenewalReminder) error
 }
 
 // SMSSender delivers plain text messages by SMS; the fallback for WhatsApp.
@@ -43,6 +45,15 @@ type InvitationMessage struct {
 	PersonalMessage string
 	Link            string
 	ExpiresAt       time.Time
+}
+
+// RenewalReminder is what a person reads before their validation ends.
+type RenewalReminder struct {
+	Name       string
+	ProfileID  string
+	ValidUntil time.Time
+	DaysLeft   int
+	Link       string // where to renew (Mi Perfil)
 }
 
 // BiometricSessionRequest asks the biometric provider for a hosted verification session.
@@ -97,7 +108,7 @@ type PassData struct {
 	ValidFrom  time.Time
 	ValidUntil time.Time // fecha_validacion + vigencia years
 	VerifyURL  string    // public link encoded in the QR
-	Status     string    // PassValid, PassExpired or PassRevoked: a pass that is not valid is voided
+	Status     string    // PassValid, PassExpired, PassRevoked or PassDeleted: a pass that is not valid is voided
 	// WebServiceURL is where Apple Wallet asks for updates (PassKit web service); AuthToken
 	// authorizes those calls for this pass. Apple only; the token is added by the build job.
 	WebServiceURL string
@@ -109,6 +120,7 @@ const (
 	PassValid   = ""
 	PassExpired = "expired"
 	PassRevoked = "revoked"
+	PassDeleted = "deleted" // the account was deleted: the pass shows no one, only that it is void
 )
 
 // ApplePassBuilder builds a signed .pkpass archive.
@@ -120,6 +132,17 @@ type ApplePassBuilder interface {
 type GooglePassSigner interface {
 	SaveURL(p PassData) (string, error)
 }
+
+// GooglePassUpdater changes a Google Wallet pass object that a person already saved (its state,
+// dates and face), so the card in their wallet follows the profile.
+type GooglePassUpdater interface {
+	// UpdatePass returns an error wrapping ErrPassNotSaved when nobody saved the object yet
+	// (nothing to update), and one wrapping ErrPermanent for a refusal a retry cannot fix.
+	UpdatePass(ctx context.Context, p PassData) error
+}
+
+// ErrPassNotSaved is a wallet pass no one has saved yet: there is nothing to update.
+var ErrPassNotSaved = errors.New("wallet pass not saved")
 
 // PassUpdatePusher tells a device that an Apple Wallet pass it holds changed (APNs).
 type PassUpdatePusher interface {

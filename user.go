@@ -63,6 +63,17 @@ func (u User) ValidUntil() *time.Time {
 	return &t
 }
 
+// mexicoCity is where people read the dates in messages and passes.
+var mexicoCity = func() *time.Location {
+	if loc, err := time.LoadLocation("America/Mexico_City"); err == nil {
+		return loc
+	}
+	return time.FixedZone("CST", -6*3600) // no tzdata: Mexico City has had no DST since 2022
+}()
+
+// MexicoDate is t as a Mexican reads a date: dd/mm/yyyy in Mexico City.
+func MexicoDate(t time.Time) string { return t.In(mexicoCity).Format("02/01/2006") }
+
 // RenewalWindow is how long before the end of a validity its renewal may begin (and when the
 // first reminder goes out).
 const RenewalWindow = 30 * 24 * time.Hour

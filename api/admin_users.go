@@ -232,10 +232,18 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
 	// Jobs still queued with the person's contacts go too. The deletion stands if Redis is down
 	// (logged): the jobs would find no code or token to send, only their payloads linger.
-	if n, err := s.purgeQueuedJobsOf(r.Context(), deref(who.PhoneNumber), deref(who.Email)); err != nil {
+	if n, err := s.purgeQueuedJobsOf(r.Context(), deref(who.PhoneNumber), deref(who.Email), who.Nombre); err != nil {
 		s.logger.ErrorContext(r.Context(), "queued jobs of a deleted user not purged", "user_id", id, "purged", n, "error", err)
 	} else if n > 0 {
 		s.logger.InfoContext(r.Context(), "queued jobs of a deleted user purged", "user_id", id, "purged", n)
+	}
+	// Their wallet passes are voided (the tombstone was written with the deletion; the wallet
+	// sweep queues this again if Redis is down now).
+	if who.VerificationLevel >= perfilseguro.LevelBiometric {
+		t, err := jobs.NewVoidDeletedPassesTask(who.IDValidado)
+		if err := jobs.Enqueue(r.Context(), s.queue, t, err); err != nil {
+			s.logger.ErrorContext(r.Context(), "enqueue voiding of a deleted user's passes", "user_id", id, "error", err)
+		}
 	}
 	s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
 	return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil

@@ -62,7 +62,7 @@ type Config struct {
 
 // WhatsApp configures the WhatsApp Cloud API; empty token means the development inbox.
 type WhatsApp struct {
-	BaseURL, APIVersion, PhoneNumberID, AccessToken, OTPTemplate, InvitationTemplate, Language string
+	BaseURL, APIVersion, PhoneNumberID, AccessToken, OTPTemplate, InvitationTemplate, ReminderTemplate, Language string
 }
 
 // SMS configures Twilio; empty account means the development inbox.
@@ -85,7 +85,10 @@ type Apple struct {
 }
 
 // Google configures Google Wallet; empty service account means a generated development key.
-type Google struct{ IssuerID, ClassSuffix, ServiceAccountJSON string }
+type Google struct {
+	IssuerID, ClassSuffix, ServiceAccountJSON string
+	APIBaseURL, TokenURL                      string // the Wallet REST API and Google's OAuth token endpoint
+}
 
 // RateLimits overrides the API's per-hour limits on sending and verifying codes (0: the default).
 type RateLimits struct {
@@ -124,6 +127,7 @@ func Load(getenv func(string) string) (Config, error) {
 			AccessToken:        get("WHATSAPP_ACCESS_TOKEN", ""),
 			OTPTemplate:        get("WHATSAPP_OTP_TEMPLATE", "codigo_verificacion"),
 			InvitationTemplate: get("WHATSAPP_INVITATION_TEMPLATE", "invitacion_perfil_seguro"),
+			ReminderTemplate:   get("WHATSAPP_REMINDER_TEMPLATE", "recordatorio_vigencia"),
 			Language:           get("WHATSAPP_LANGUAGE", "es_MX"),
 		},
 		SMS: SMS{
@@ -159,6 +163,8 @@ func Load(getenv func(string) string) (Config, error) {
 			IssuerID:           get("GOOGLE_WALLET_ISSUER_ID", "3388000000000000000"),
 			ClassSuffix:        get("GOOGLE_WALLET_CLASS_SUFFIX", "perfil_seguro"),
 			ServiceAccountJSON: get("GOOGLE_WALLET_SERVICE_ACCOUNT_JSON", ""),
+			APIBaseURL:         get("GOOGLE_WALLET_API_URL", "https://walletobjects.googleapis.com"),
+			TokenURL:           get("GOOGLE_WALLET_TOKEN_URL", "https://oauth2.googleapis.com/token"),
 		},
 	}
 	var err error

@@ -104,10 +104,12 @@ func PassDataHash(p perfilseguro.PassData) string {
 // TypePushPassUpdate tells every device that installed a user's Apple pass that it changed.
 const TypePushPassUpdate = "passkit:push"
 
-// PushPassUpdatePayload names the user whose pass was rebuilt and the build (its data hash).
+// PushPassUpdatePayload names the user whose pass was rebuilt and the build (its data hash), or,
+// for a deleted account's voided pass, the serial number alone.
 type PushPassUpdatePayload struct {
-	UserID   int64  `json:"userId"`
-	DataHash string `json:"dataHash"`
+	UserID       int64  `json:"userId,omitempty"`
+	DataHash     string `json:"dataHash,omitempty"`
+	SerialNumber string `json:"serialNumber,omitempty"`
 }
 
 // NewPushPassUpdateTask builds the pushes for one build of a pass; the TaskID makes a second
@@ -119,5 +121,5 @@ func NewPushPassUpdateTask(p PushPassUpdatePayload) (*asynq.Task, error) {
 	}
 	return asynq.NewTask(TypePushPassUpdate, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
-		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypePushPassUpdate, p.UserID, p.DataHash))), nil
+		asynq.TaskID(fmt.Sprintf("%s:%d:%s:%s", TypePushPassUpdate, p.UserID, p.DataHash, p.SerialNumber))), nil
 }

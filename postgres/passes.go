@@ -192,3 +192,25 @@ func (s *Store) SaveWalletPass(ctx context.Context, userID int64, kind, dataHash
 	}
 	return nil
 }
+
+// StaleWalletPass is a stored pass built before its profile's last lifecycle step.
+type StaleWalletPass struct {
+	UserID int64  `db:"user_id"`
+	Kind   string `db:"kind"`
+}
+
+// StaleWalletPasses lists up to limit passes built before the last validation, expiry or
+// revocation of their profile, that step being older than before (a younger one still has its
+// own rebuild queued): their rebuild was lost.
+func (s *Store) StaleWalletPasses(ctx context.Context, before time.Time, limit int) ([]StaleWalletPass, error) {
+	const q = `SELECT w.user_id, w.kind FROM wallet_passes w JOIN users u ON u.id = w.user_id
+		WHERE u.verification_level = 3
+		  AND w.built_at < GREATEST(u.fecha_validacion, u.expired_at, u.revoked_at)
+		  AND GREATEST(u.fecha_validacion, u.expired_at, u.revoked_at) < $1
+		ORDER BY w.built_at LIMIT $2`
+	var stale []StaleWalletPass
+	if err := s.DB.SelectContext(ctx, &stale, q, before, limit); err != nil {
+		return nil, fmt.Errorf("stale wallet passes: %w", err)
+	}
+	return stale, nil
+}

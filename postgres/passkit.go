@@ -19,7 +19,10 @@ type ApplePassToken struct {
 // EnsureApplePassToken stores a user's pass token unless one exists, and returns the stored one
 // (the first build of a pass mints it; rebuilds keep it, so installed passes stay authorized).
 func (s *Store) EnsureApplePassToken(ctx context.Context, t ApplePassToken) (ApplePassToken, error) {
-	const q = `INSERT INTO apple_pass_tokens (user_id, serial_number, token_hash, token_sealed)
+	// A deleted account's leftover token under the same serial (a profile ID given out again)
+	// makes way: that pass is for a person who no longer exists.
+	const q = `WITH stale AS (DELETE FROM apple_pass_tokens WHERE serial_number = $2 AND user_id IS NULL)
+		INSERT INTO apple_pass_tokens (user_id, serial_number, token_hash, token_sealed)
 		SELECT id, $2, $3, $4 FROM users WHERE id = $1
 		ON CONFLICT (user_id) DO NOTHING`
 	if _, err := s.DB.ExecContext(ctx, q, t.UserID, t.SerialNumber, t.TokenHash, t.TokenSealed); err != nil {
@@ -36,10 +39,11 @@ func (s *Store) EnsureApplePassToken(ctx context.Context, t ApplePassToken) (App
 	return got, nil
 }
 
-// ApplePassBySerial is what the PassKit web service needs of a pass: its owner, token hash and
-// the latest build (nil Content when none was built yet).
+// ApplePassBySerial is what the PassKit web service needs of a pass: its owner (nil once the
+// account is deleted), token hash and the latest build (nil Content when none was built yet;
+// the voided pass of a deleted account).
 type ApplePassBySerial struct {
-	UserID    int64      `db:"user_id"`
+	UserID    *int64     `db:"user_id"`
 	TokenHash string     `db:"token_hash"`
 	Content   []byte     `db:"content"`
 	BuiltAt   *time.Time `db:"built_at"`
@@ -50,7 +54,8 @@ var ErrPassNotFound = errors.New("pass not found")
 
 // ApplePassBySerial finds a pass by serial number.
 func (s *Store) ApplePassBySerial(ctx context.Context, serial string) (ApplePassBySerial, error) {
-	const q = `SELECT t.user_id, t.token_hash, w.content, w.built_at FROM apple_pass_tokens t
+	const q = `SELECT t.user_id, t.token_hash, COALESCE(w.content, t.voided_content) AS content,
+		COALESCE(w.built_at, t.voided_at) AS built_at FROM apple_pass_tokens t
 		LEFT JOIN wallet_passes w ON w.user_id = t.user_id AND w.kind = 'apple' WHERE t.serial_number = $1`
 	var p ApplePassBySerial
 	err := s.DB.GetContext(ctx, &p, q, serial)
@@ -98,11 +103,11 @@ func (s *Store) UnregisterPushToken(ctx context.Context, pushToken string) error
 // UpdatedPassesOfDevice lists the serial numbers of a device's passes of a type built after
 // since (zero: all), and the newest build time among them.
 func (s *Store) UpdatedPassesOfDevice(ctx context.Context, device, passType string, since time.Time) ([]string, time.Time, error) {
-	const q = `SELECT r.serial_number, w.built_at FROM apple_pass_registrations r
+	const q = `SELECT r.serial_number, COALESCE(w.built_at, t.voided_at) AS built_at FROM apple_pass_registrations r
 		JOIN apple_pass_tokens t ON t.serial_number = r.serial_number
-		JOIN wallet_passes w ON w.user_id = t.user_id AND w.kind = 'apple'
-		WHERE r.device_library_id = $1 AND r.pass_type_id = $2 AND w.built_at > $3
-		ORDER BY w.built_at`
+		LEFT JOIN wallet_passes w ON w.user_id = t.user_id AND w.kind = 'apple'
+		WHERE r.device_library_id = $1 AND r.pass_type_id = $2 AND COALESCE(w.built_at, t.voided_at) > $3
+		ORDER BY 2`
 	var rows []struct {
 		Serial  string    `db:"serial_number"`
 		BuiltAt time.Time `db:"built_at"`
@@ -130,4 +135,89 @@ func (s *Store) PushTokensOfPass(ctx context.Context, userID int64) ([]string, e
 		return nil, fmt.Errorf("push tokens: %w", err)
 	}
 	return tokens, nil
+}
+
+// PushTokensOfSerial lists the push tokens of the devices that installed the pass of a serial
+// number (a deleted account's pass has no user).
+func (s *Store) PushTokensOfSerial(ctx context.Context, serial string) ([]string, error) {
+	var tokens []string
+	err := s.DB.SelectContext(ctx, &tokens, `SELECT DISTINCT push_token FROM apple_pass_registrations WHERE serial_number = $1`, serial)
+	if err != nil {
+		return nil, fmt.Errorf("push tokens of %s: %w", serial, err)
+	}
+	return tokens, nil
+}
+
+// WalletTombstone is a deleted account's wallet passes still to void (migration 0010).
+type WalletTombstone struct {
+	SerialNumber string     `db:"serial_number"`
+	Apple        bool       `db:"apple"`
+	Google       bool       `db:"google"`
+	DeletedAt    time.Time  `db:"deleted_at"`
+	VoidedAt     *time.Time `db:"voided_at"`
+	TokenSealed  *string    `db:"token_sealed"` // the Apple pass's token (nil: none left)
+	// AppleVoidedAt is when the voided Apple pass was stored (nil: not yet).
+	AppleVoidedAt *time.Time `db:"apple_voided_at"`
+}
+
+// ErrTombstoneNotFound is a serial number with no deleted account's passes.
+var ErrTombstoneNotFound = errors.New("wallet tombstone not found")
+
+// WalletTombstone finds what to void of a deleted account's passes.
+func (s *Store) WalletTombstone(ctx context.Context, serial string) (WalletTombstone, error) {
+	const q = `SELECT w.serial_number, w.apple, w.google, w.deleted_at, w.voided_at, t.token_sealed,
+		t.voided_at AS apple_voided_at FROM wallet_tombstones w LEFT JOIN apple_pass_tokens t ON t.serial_number = w.serial_number AND t.user_id IS NULL
+		WHERE w.serial_number = $1`
+	var ts WalletTombstone
+	err := s.DB.GetContext(ctx, &ts, q, serial)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ts, ErrTombstoneNotFound
+	}
+	if err != nil {
+		return ts, fmt.Errorf("wallet tombstone %s: %w", serial, err)
+	}
+	return ts, nil
+}
+
+// SaveVoidedApplePass stores the voided pass of a deleted account, for its devices to fetch.
+func (s *Store) SaveVoidedApplePass(ctx context.Context, serial string, content []byte) error {
+	_, err := s.DB.ExecContext(ctx, `UPDATE apple_pass_tokens SET voided_content = $2, voided_at = now()
+		WHERE serial_number = $1 AND user_id IS NULL`, serial, content)
+	if err != nil {
+		return fmt.Errorf("save voided pass %s: %w", serial, err)
+	}
+	return nil
+}
+
+// MarkTombstoneVoided records that a deleted account's passes are voided.
+func (s *Store) MarkTombstoneVoided(ctx context.Context, serial string) error {
+	if _, err := s.DB.ExecContext(ctx, `UPDATE wallet_tombstones SET voided_at = now() WHERE serial_number = $1`, serial); err != nil {
+		return fmt.Errorf("mark tombstone %s voided: %w", serial, err)
+	}
+	return nil
+}
+
+// PendingTombstones lists up to limit deleted accounts whose passes are not voided yet, deleted
+// before the given time (younger ones are still in the hands of the job queued at deletion).
+func (s *Store) PendingTombstones(ctx context.Context, before time.Time, limit int) ([]string, error) {
+	var serials []string
+	err := s.DB.SelectContext(ctx, &serials, `SELECT serial_number FROM wallet_tombstones
+		WHERE voided_at IS NULL AND deleted_at < $1 ORDER BY deleted_at LIMIT $2`, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("pending tombstones: %w", err)
+	}
+	return serials, nil
+}
+
+// PurgeTombstones forgets the passes of accounts deleted before the given time: their tokens,
+// device registrations (by cascade) and tombstones. It returns how many tombstones went.
+func (s *Store) PurgeTombstones(ctx context.Context, before time.Time) (int64, error) {
+	const q = `WITH gone AS (DELETE FROM wallet_tombstones WHERE deleted_at < $1 RETURNING serial_number),
+		tokens AS (DELETE FROM apple_pass_tokens t USING gone WHERE t.serial_number = gone.serial_number AND t.user_id IS NULL)
+		SELECT count(*) FROM gone`
+	var n int64
+	if err := s.DB.GetContext(ctx, &n, q, before); err != nil {
+		return 0, fmt.Errorf("purge tombstones: %w", err)
+	}
+	return n, nil
 }

@@ -35,6 +35,10 @@ func Table() []Entry {
 		}},
 		// Validity ends by the calendar; the expiry is recorded once, within a minute of it.
 		{Name: "profile-expire", Interval: time.Minute, Build: jobs.NewExpireProfilesTask},
+		// Renewal reminders 30 and 7 days ahead; each run also re-queues any whose enqueue was lost.
+		{Name: "profile-remind", Interval: 10 * time.Minute, Build: jobs.NewRecordRemindersTask},
+		// Wallet work lost with Redis: deleted accounts' passes to void, passes to rebuild.
+		{Name: "wallet-sweep", Interval: 5 * time.Minute, Build: jobs.NewSweepWalletTask},
 		{Name: "partner-dispatch", Interval: 10 * time.Second, Build: jobs.NewPartnerDispatchTask},
 		{Name: "partner-flush-usage", Interval: time.Minute, Build: jobs.NewPartnerFlushUsageTask},
 	}

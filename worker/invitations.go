@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html"
 	"strings"
-	"time"
 
 	"github.com/hibiken/asynq"
 
@@ -100,14 +99,6 @@ func invitationMessage(inv postgres.Invitation, base string) perfilseguro.Invita
 	return msg
 }
 
-// mexicoCity is where dates in messages are read.
-var mexicoCity = func() *time.Location {
-	if loc, err := time.LoadLocation("America/Mexico_City"); err == nil {
-		return loc
-	}
-	return time.FixedZone("CST", -6*3600)
-}()
-
 // invitationRole names the invitation type in Spanish.
 func invitationRole(kind string) string {
 	if kind == postgres.InvitationBroker {
@@ -119,7 +110,7 @@ func invitationRole(kind string) string {
 // invitationEmail is the invitation e-mail in Spanish, in plain text and HTML (escaped).
 func invitationEmail(inv postgres.Invitation, base string) perfilseguro.Email {
 	link := inv.Link(base)
-	expires := inv.ExpiresAt.In(mexicoCity).Format("02/01/2006")
+	expires := perfilseguro.MexicoDate(inv.ExpiresAt)
 	role := invitationRole(inv.Type)
 	var text, page strings.Builder
 	fmt.Fprintf(&text, "Hola %s:\n\n%s te invita a unirte a Perfil Seguro como %s", inv.InviteeName, inv.InviterName, role)

@@ -49,6 +49,9 @@ func (r *recorder) SendOTP(_ context.Context, to, code string) error {
 func (r *recorder) SendInvitation(_ context.Context, to string, _ perfilseguro.InvitationMessage) error {
 	return r.record(to)
 }
+func (r *recorder) SendRenewalReminder(_ context.Context, to string, m perfilseguro.RenewalReminder) error {
+	return r.record(fmt.Sprintf("%s|%s|%d|%s", to, m.ProfileID, m.DaysLeft, m.Link))
+}
 func (r *recorder) SendSMS(_ context.Context, to, body string) error {
 	return r.record(to + "|" + body)
 }

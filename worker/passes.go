@@ -20,6 +20,8 @@ type PassesDeps struct {
 	Apple  perfilseguro.ApplePassBuilder // signs .pkpass archives
 	Google perfilseguro.GooglePassSigner // signs save-to-Google-Wallet links
 	Pusher perfilseguro.PassUpdatePusher // tells devices a pass changed (APNs); nil: no pushes
+	// GoogleObjects changes saved Google Wallet objects (the REST API); nil: no updates.
+	GoogleObjects perfilseguro.GooglePassUpdater
 }
 
 func (w *Worker) routesPasses() {
@@ -33,6 +35,11 @@ func (w *Worker) routesPasses() {
 	if w.deps.Passes.Google != nil {
 		w.mux.HandleFunc(jobs.TypeBuildGooglePass, w.handleBuildGooglePass)
 	}
+	if w.deps.Passes.GoogleObjects != nil {
+		w.mux.HandleFunc(jobs.TypeUpdateGoogleObject, w.handleUpdateGoogleObject)
+	}
+	w.mux.HandleFunc(jobs.TypeVoidDeletedPasses, w.handleVoidDeletedPasses)
+	w.mux.HandleFunc(jobs.TypeSweepWallet, w.handleSweepWallet)
 }
 
 // handleVerifyLog writes public lookups to verification_logs; a replay writes nothing new.
@@ -130,21 +137,38 @@ func (w *Worker) buildPass(ctx context.Context, t *asynq.Task, kind string,
 		return err
 	}
 	if stored == hash {
+		// Built already. A retry goes on to the follow-up, whose enqueue may be what failed (its
+		// TaskID makes a second one a no-op; after a first build it finds no device or object).
+		if retried, _ := asynq.GetRetryCount(ctx); retried == 0 {
+			return nil
+		}
+	} else {
+		content, saveURL, err := build(data)
+		if err != nil {
+			return fmt.Errorf("build %s pass for user %d: %w", kind, p.UserID, err)
+		}
+		if err := store.SaveWalletPass(ctx, p.UserID, kind, hash, content, saveURL); err != nil {
+			return err
+		}
+		if stored == "" {
+			return nil // a first build: no device or wallet holds the pass yet
+		}
+	}
+	if w.deps.Enqueuer == nil {
 		return nil
 	}
-	content, saveURL, err := build(data)
-	if err != nil {
-		return fmt.Errorf("build %s pass for user %d: %w", kind, p.UserID, err)
+	// A pass that existed changed: the devices holding it are told, the saved Google object follows.
+	var task *asynq.Task
+	switch {
+	case kind == postgres.PassKindApple && w.deps.Passes.Pusher != nil:
+		task, err = jobs.NewPushPassUpdateTask(jobs.PushPassUpdatePayload{UserID: p.UserID, DataHash: hash})
+	case kind == postgres.PassKindGoogle && w.deps.Passes.GoogleObjects != nil:
+		task, err = jobs.NewUpdateGoogleObjectTask(jobs.UpdateGoogleObjectPayload{UserID: p.UserID, DataHash: hash})
+	default:
+		return nil
 	}
-	if err := store.SaveWalletPass(ctx, p.UserID, kind, hash, content, saveURL); err != nil {
-		return err
-	}
-	if kind == postgres.PassKindApple && stored != "" && w.deps.Passes.Pusher != nil && w.deps.Enqueuer != nil {
-		// A pass that existed changed: the devices holding it are told (a first build has none).
-		task, err := jobs.NewPushPassUpdateTask(jobs.PushPassUpdatePayload{UserID: p.UserID, DataHash: hash})
-		if err := jobs.Enqueue(ctx, w.deps.Enqueuer, task, err); err != nil {
-			return fmt.Errorf("queue the push of user %d's pass: %w", p.UserID, err) // retried: the build is a no-op then
-		}
+	if err := jobs.Enqueue(ctx, w.deps.Enqueuer, task, err); err != nil {
+		return fmt.Errorf("queue the update of user %d's %s pass: %w", p.UserID, kind, err)
 	}
 	return nil
 }
@@ -154,11 +178,17 @@ func (w *Worker) buildPass(ctx context.Context, t *asynq.Task, kind string,
 // retried with backoff (devices already told get a second, harmless push).
 func (w *Worker) handlePushPassUpdate(ctx context.Context, t *asynq.Task) error {
 	var p jobs.PushPassUpdatePayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.UserID <= 0 {
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || (p.UserID <= 0 && p.SerialNumber == "") {
 		return fmt.Errorf("push payload: %w", asynq.SkipRetry)
 	}
 	store := postgres.Store{DB: w.deps.DB}
-	tokens, err := store.PushTokensOfPass(ctx, p.UserID)
+	var tokens []string
+	var err error
+	if p.SerialNumber != "" {
+		tokens, err = store.PushTokensOfSerial(ctx, p.SerialNumber) // a deleted account's voided pass
+	} else {
+		tokens, err = store.PushTokensOfPass(ctx, p.UserID)
+	}
 	if err != nil {
 		return err
 	}

@@ -118,6 +118,7 @@ func (w *Worker) routes() {
 	w.routesAdmin()
 	w.routesPartners()
 	w.routesLifecycle()
+	w.routesReminders()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

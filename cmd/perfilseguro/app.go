@@ -164,7 +164,8 @@ func (a *app) workerDeps() (worker.Deps, error) {
 	if c.WhatsApp.AccessToken != "" {
 		d.WhatsApp = whatsapp.New(whatsapp.Config{BaseURL: c.WhatsApp.BaseURL, APIVersion: c.WhatsApp.APIVersion,
 			PhoneNumberID: c.WhatsApp.PhoneNumberID, AccessToken: c.WhatsApp.AccessToken, OTPTemplate: c.WhatsApp.OTPTemplate,
-			InvitationTemplate: c.WhatsApp.InvitationTemplate, Language: c.WhatsApp.Language})
+			InvitationTemplate: c.WhatsApp.InvitationTemplate, ReminderTemplate: c.WhatsApp.ReminderTemplate,
+			Language: c.WhatsApp.Language})
 	}
 	if c.SMS.AccountSID != "" {
 		d.SMS = sms.New(sms.Config{BaseURL: c.SMS.BaseURL, AccountSID: c.SMS.AccountSID, AuthToken: c.SMS.AuthToken, From: c.SMS.From})

@@ -56,11 +56,20 @@ func (a *app) wirePassesWorker(d *worker.Deps) error {
 	} else if googleCfg, err = googlewallet.DevConfig(c.DataDir, []string{c.PublicBaseURL}); err != nil {
 		return fmt.Errorf("google wallet: %w", err)
 	}
+	// Saved objects are updated through the REST API with the service account; the development
+	// key's objects live only in the inbox.
+	var objects perfilseguro.GooglePassUpdater = devsim.Inbox{DB: a.db}
+	if c.Google.ServiceAccountJSON != "" {
+		if objects, err = googlewallet.NewUpdater(googleCfg, googlewallet.UpdaterOptions{
+			BaseURL: c.Google.APIBaseURL, TokenURL: c.Google.TokenURL}); err != nil {
+			return fmt.Errorf("google wallet: %w", err)
+		}
+	}
 	pusher, err := a.passPusher()
 	if err != nil {
 		return err
 	}
-	d.Passes = worker.PassesDeps{Apple: apple, Google: googlewallet.New(googleCfg), Pusher: pusher}
+	d.Passes = worker.PassesDeps{Apple: apple, Google: googlewallet.New(googleCfg), Pusher: pusher, GoogleObjects: objects}
 	return nil
 }
 

@@ -63,7 +63,8 @@ type pass struct {
 }
 
 // voidedStates are the words a voided pass shows (the spec's and DECISIONS.md's).
-var voidedStates = map[string]string{perfilseguro.PassExpired: "Expirado", perfilseguro.PassRevoked: "Revocado"}
+var voidedStates = map[string]string{perfilseguro.PassExpired: "Expirado", perfilseguro.PassRevoked: "Revocado",
+	perfilseguro.PassDeleted: "Cuenta eliminada"}
 
 // passJSON renders pass.json for p.
 func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
@@ -114,6 +115,11 @@ func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
 		doc.Voided = true
 		doc.Generic.AuxiliaryFields = []passField{{Key: "status", Label: "Estado", Value: state}}
 	}
+	// A deleted account's pass shows no one: only its ID and that it is void.
+	if p.Status == perfilseguro.PassDeleted {
+		doc.Generic.PrimaryFields = []passField{{Key: "name", Label: "Nombre", Value: "—"}}
+		doc.Generic.SecondaryFields = doc.Generic.SecondaryFields[:1]
+	}
 	out, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("applewallet: pass.json: %w", err)
@@ -126,7 +132,7 @@ func validate(p perfilseguro.PassData) error {
 	switch {
 	case p.ProfileID == "":
 		return errors.New("applewallet: missing profile ID")
-	case p.Name == "":
+	case p.Name == "" && p.Status != perfilseguro.PassDeleted:
 		return errors.New("applewallet: missing name")
 	case p.VerifyURL == "":
 		return errors.New("applewallet: missing verify URL")

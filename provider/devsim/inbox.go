@@ -16,9 +16,10 @@ import (
 type Inbox struct{ DB *sqlx.DB }
 
 var (
-	_ perfilseguro.WhatsAppSender = Inbox{}
-	_ perfilseguro.SMSSender      = Inbox{}
-	_ perfilseguro.EmailSender    = Inbox{}
+	_ perfilseguro.WhatsAppSender    = Inbox{}
+	_ perfilseguro.SMSSender         = Inbox{}
+	_ perfilseguro.EmailSender       = Inbox{}
+	_ perfilseguro.GooglePassUpdater = Inbox{}
 )
 
 func (in Inbox) store(ctx context.Context, channel, to, subject, text, html string) error {
@@ -34,6 +35,18 @@ func (in Inbox) PushPassUpdate(ctx context.Context, pushToken string) error {
 	return in.store(ctx, "apns", pushToken, "Pase actualizado", `{} (apns-push-type: background)`, "")
 }
 
+// UpdatePass records the Google Wallet object update the REST API would get: the development
+// stand-in of Google Wallet (the dev key's objects never reach Google).
+func (in Inbox) UpdatePass(ctx context.Context, p perfilseguro.PassData) error {
+	state := map[string]string{perfilseguro.PassExpired: "EXPIRED", perfilseguro.PassRevoked: "INACTIVE",
+		perfilseguro.PassDeleted: "INACTIVE"}[p.Status]
+	if state == "" {
+		state = "ACTIVE"
+	}
+	text := fmt.Sprintf("PATCH genericObject %s: state %s, vigente hasta %s", p.ProfileID, state, perfilseguro.MexicoDate(p.ValidUntil))
+	return in.store(ctx, "googlewallet", p.ProfileID, "Objeto de Google Wallet actualizado", text, "")
+}
+
 // SendOTP stores the text the WhatsApp authentication template would show.
 func (in Inbox) SendOTP(ctx context.Context, phone, code string) error {
 	return in.store(ctx, "whatsapp", phone, "", fmt.Sprintf("%s es tu código de verificación de Perfil Seguro. Por tu seguridad, no lo compartas.", code), "")
@@ -42,6 +55,13 @@ func (in Inbox) SendOTP(ctx context.Context, phone, code string) error {
 // SendInvitation stores the invitation template's text.
 func (in Inbox) SendInvitation(ctx context.Context, phone string, inv perfilseguro.InvitationMessage) error {
 	text := fmt.Sprintf("Hola %s, %s te invita a validar tu identidad en Perfil Seguro. Acepta aquí: %s", inv.InviteeName, inv.InviterName, inv.Link)
+	return in.store(ctx, "whatsapp", phone, "", text, "")
+}
+
+// SendRenewalReminder stores the reminder template's text.
+func (in Inbox) SendRenewalReminder(ctx context.Context, phone string, r perfilseguro.RenewalReminder) error {
+	text := fmt.Sprintf("Hola %s, tu validación de identidad en Perfil Seguro (%s) vence el %s, en %d días. Renuévala aquí: %s",
+		r.Name, r.ProfileID, perfilseguro.MexicoDate(r.ValidUntil), r.DaysLeft, r.Link)
 	return in.store(ctx, "whatsapp", phone, "", text, "")
 }
 

@@ -110,6 +110,10 @@ func (s *Signer) object(p perfilseguro.PassData) genericObject {
 	case perfilseguro.PassRevoked:
 		o.State = "INACTIVE"
 		o.TextModulesData[2] = textModule{ID: "status", Header: "Estado", Body: "Revocado"}
+	case perfilseguro.PassDeleted: // shows no one: only its ID and that it is void
+		o.State = "INACTIVE"
+		o.Header = localized("—")
+		o.TextModulesData = []textModule{o.TextModulesData[0], {ID: "status", Header: "Estado", Body: "Cuenta eliminada"}}
 	}
 	return o
 }
@@ -133,7 +137,7 @@ func validate(p perfilseguro.PassData) error {
 	switch {
 	case p.ProfileID == "":
 		return errors.New("googlewallet: missing profile ID")
-	case p.Name == "":
+	case p.Name == "" && p.Status != perfilseguro.PassDeleted:
 		return errors.New("googlewallet: missing name")
 	case p.VerifyURL == "":
 		return errors.New("googlewallet: missing verify URL")

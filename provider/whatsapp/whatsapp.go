@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +33,7 @@ type Config struct {
 	AccessToken        string       // system-user access token (Bearer)
 	OTPTemplate        string       // authentication template with a copy-code button, e.g. codigo_verificacion
 	InvitationTemplate string       // utility template for invitations, e.g. invitacion_perfil_seguro
+	ReminderTemplate   string       // utility template for renewal reminders, e.g. recordatorio_vigencia
 	Language           string       // template language code, e.g. es_MX
 	HTTPClient         *http.Client // default: 15-second timeout
 }
@@ -106,6 +108,24 @@ func (c *Client) SendInvitation(ctx context.Context, phoneE164 string, inv perfi
 	)
 	if err := c.send(ctx, msg, ""); err != nil {
 		return fmt.Errorf("whatsapp invitation: %w", err)
+	}
+	return nil
+}
+
+// SendRenewalReminder sends the reminder template with body parameters {{1}} name, {{2}} the
+// profile ID, {{3}} the end date (dd/mm/yyyy, Mexico City), {{4}} days left, {{5}} the link.
+func (c *Client) SendRenewalReminder(ctx context.Context, phoneE164 string, r perfilseguro.RenewalReminder) error {
+	msg := templateMessage(phoneE164, c.cfg.ReminderTemplate, c.cfg.Language,
+		component{Type: "body", Parameters: []parameter{
+			textParam(r.Name),
+			textParam(r.ProfileID),
+			textParam(perfilseguro.MexicoDate(r.ValidUntil)),
+			textParam(strconv.Itoa(r.DaysLeft)),
+			textParam(r.Link),
+		}},
+	)
+	if err := c.send(ctx, msg, ""); err != nil {
+		return fmt.Errorf("whatsapp reminder: %w", err)
 	}
 	return nil
 }
