@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -20,6 +21,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/provider/apns"
 	"github.com/perfilseguro/perfilseguro/provider/applewallet"
 	"github.com/perfilseguro/perfilseguro/worker"
@@ -112,6 +114,7 @@ type passJSON struct {
 	AuthenticationToken string `json:"authenticationToken"`
 	Voided              bool   `json:"voided"`
 	Generic             struct {
+		PrimaryFields   []struct{ Key, Label, Value string } `json:"primaryFields"`
 		AuxiliaryFields []struct{ Key, Label, Value string } `json:"auxiliaryFields"`
 	} `json:"generic"`
 }
@@ -308,4 +311,85 @@ func TestASimulatedIPhoneFollowsARevocationThroughThePassKitWebService(t *testin
 	require.Equal(t, http.StatusNoContent, status, "an unregistered device has no passes")
 	res, _ = iphone.call("GET", "/v1/devices/x/registrations/pass.com.other", "", false)
 	require.Equal(t, http.StatusNotFound, res.StatusCode, "another pass type")
+}
+
+// googleObjects records the Google Wallet object updates the worker makes.
+type googleObjects struct {
+	mu      sync.Mutex
+	updates []perfilseguro.PassData
+}
+
+func (g *googleObjects) UpdatePass(_ context.Context, p perfilseguro.PassData) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.updates = append(g.updates, p)
+	return nil
+}
+
+func (g *googleObjects) statuses() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var out []string
+	for _, p := range g.updates {
+		out = append(out, p.ProfileID+":"+p.Status+":"+p.Name)
+	}
+	return out
+}
+
+// When an administrator deletes an account, the iPhone that holds its pass is pushed and
+// downloads a voided pass that shows no one; the saved Google object is made inactive too. The
+// pass stays reachable with its token until the tombstone is forgotten.
+func TestADeletedAccountsPassIsVoidedOnTheDevicesThatHoldIt(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	validated := time.Now().AddDate(0, -1, 0)
+	id, pid := seedUser(t, e.db, seeded{Name: "Ana Borrada", Level: 3, Validated: &validated})
+	fake := newFakeAPNs(t)
+	google := &googleObjects{}
+	e.runWorker(t, func(d *worker.Deps) { d.Passes.Pusher, d.Passes.GoogleObjects = fake.client(t), google })
+
+	owner := e.signedIn(t, id)
+	res, pkpass := get(t, owner, e.srv.URL+"/api/wallet/apple/"+itoa(id))
+	require.Equal(t, http.StatusOK, res.StatusCode, string(pkpass))
+	res, body := get(t, owner, e.srv.URL+"/api/wallet/google/"+itoa(id))
+	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	installed := openPass(t, pkpass)
+	iphone := &device{t: t, base: e.srv.URL + "/api/passkit", id: "d3l3t3d", push: "push-token-of-the-iphone",
+		token: installed.AuthenticationToken, serial: pid}
+	require.Equal(t, http.StatusCreated, iphone.register())
+	_, _ = iphone.updatedSerials()
+	time.Sleep(1100 * time.Millisecond) // Last-Modified has one-second resolution
+
+	r := e.send(t, e.adminClient(t), "DELETE", fmt.Sprintf("/api/users/%d", id), nil)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	require.Eventually(t, func() bool { pushed, _ := fake.pushes(); return len(pushed) == 1 },
+		20*time.Second, 50*time.Millisecond, "the device holding the pass is pushed")
+	pushed, bad := fake.pushes()
+	require.Empty(t, bad)
+	require.Equal(t, []string{iphone.push}, pushed)
+	require.Eventually(t, func() bool { return len(google.statuses()) == 1 }, 10*time.Second, 50*time.Millisecond)
+	require.Equal(t, []string{pid + ":" + perfilseguro.PassDeleted + ":"}, google.statuses(), "the Google object is voided, with no name")
+
+	status, serials := iphone.updatedSerials()
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, []string{pid}, serials)
+	res, body = iphone.latestPass()
+	require.Equal(t, http.StatusOK, res.StatusCode, string(body))
+	voided := openPass(t, body)
+	require.True(t, voided.Voided)
+	require.Equal(t, pid, voided.SerialNumber)
+	require.Equal(t, installed.AuthenticationToken, voided.AuthenticationToken)
+	require.Equal(t, "Cuenta eliminada", voided.Generic.AuxiliaryFields[0].Value)
+	require.Equal(t, "—", voided.Generic.PrimaryFields[0].Value, "the voided pass shows no one")
+	require.NotContains(t, string(unzip(t, body)["pass.json"]), "Borrada", "nor the person's name anywhere")
+	wrong := *iphone
+	wrong.token = strings.Repeat("0", len(iphone.token))
+	res, _ = wrong.latestPass()
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+
+	var tombstones, people int
+	require.NoError(t, e.db.Get(&tombstones, `SELECT count(*) FROM wallet_tombstones WHERE serial_number = $1 AND voided_at IS NOT NULL`, pid))
+	require.Equal(t, 1, tombstones)
+	require.NoError(t, e.db.Get(&people, `SELECT count(*) FROM apple_pass_tokens WHERE serial_number = $1 AND user_id IS NOT NULL`, pid))
+	require.Zero(t, people, "the token is no longer linked to anyone")
 }

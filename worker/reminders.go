@@ -88,9 +88,7 @@ func (w *Worker) handleSendReminder(ctx context.Context, t *asynq.Task) error {
 		return store.MarkReminderFailed(ctx, r.ID, "sin destino en este canal")
 	}
 	if err != nil {
-		retried, _ := asynq.GetRetryCount(ctx)
-		maxRetry, _ := asynq.GetMaxRetry(ctx)
-		if errors.Is(err, perfilseguro.ErrPermanent) || retried >= maxRetry {
+		if errors.Is(err, perfilseguro.ErrPermanent) || lastAttempt(ctx) {
 			// Given up: recorded, so the next run does not queue it again.
 			if markErr := store.MarkReminderFailed(ctx, r.ID, err.Error()); markErr != nil {
 				return markErr
@@ -136,4 +134,11 @@ func reminderEmail(to string, r perfilseguro.RenewalReminder) perfilseguro.Email
 <p>Si ya la renovaste, ignora este mensaje.</p>`,
 		html.EscapeString(r.Name), html.EscapeString(r.ProfileID), date, days, link, link, link)
 	return perfilseguro.Email{To: to, Subject: "Tu validación en Perfil Seguro vence en " + days, Text: text, HTML: page}
+}
+
+// lastAttempt reports whether asynq will not retry the running task after this attempt.
+func lastAttempt(ctx context.Context) bool {
+	retried, ok1 := asynq.GetRetryCount(ctx)
+	maxRetry, ok2 := asynq.GetMaxRetry(ctx)
+	return ok1 && ok2 && retried >= maxRetry
 }

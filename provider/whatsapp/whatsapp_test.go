@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -43,6 +44,7 @@ func setup(t *testing.T, status int, respBody string) (*whatsapp.Client, *captur
 		AccessToken:        "EAAtoken",
 		OTPTemplate:        "codigo_verificacion",
 		InvitationTemplate: "invitacion_perfil_seguro",
+		ReminderTemplate:   "recordatorio_vigencia",
 		Language:           "es_MX",
 	})
 	return c, got
@@ -114,6 +116,35 @@ func TestSendInvitationWireFormat(t *testing.T) {
 					{"type": "text", "text": "María Fernanda López"},
 					{"type": "text", "text": ""},
 					{"type": "text", "text": "https://perfilseguro.mx/invitacion/abc123"}
+				]}
+			]
+		}
+	}`, got.Body)
+}
+
+func TestSendRenewalReminderWireFormat(t *testing.T) {
+	t.Parallel()
+	c, got := setup(t, http.StatusOK, okBody)
+	err := c.SendRenewalReminder(context.Background(), "+525512345678", perfilseguro.RenewalReminder{
+		Name: "Ana López", ProfileID: "PS-1234-5678-90", DaysLeft: 7, Link: "https://perfilseguro.mx/profile",
+		ValidUntil: time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC), // still 30/11 in Mexico City
+	})
+	require.NoError(t, err)
+	require.JSONEq(t, `{
+		"messaging_product": "whatsapp",
+		"recipient_type": "individual",
+		"to": "5215512345678",
+		"type": "template",
+		"template": {
+			"name": "recordatorio_vigencia",
+			"language": {"code": "es_MX"},
+			"components": [
+				{"type": "body", "parameters": [
+					{"type": "text", "text": "Ana López"},
+					{"type": "text", "text": "PS-1234-5678-90"},
+					{"type": "text", "text": "30/11/2026"},
+					{"type": "text", "text": "7"},
+					{"type": "text", "text": "https://perfilseguro.mx/profile"}
 				]}
 			]
 		}
