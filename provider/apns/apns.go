@@ -148,7 +148,7 @@ func (c *Client) PushPassUpdate(ctx context.Context, pushToken string) error {
 		c.token = "" // make a new one on the retry
 		c.mu.Unlock()
 		return fmt.Errorf("apns: provider token expired: %s", reason)
-	case res.StatusCode == http.StatusTooManyRequests || res.StatusCode >= 500:
+	case outbound.Transient(res.StatusCode):
 		return fmt.Errorf("apns: %d %s", res.StatusCode, reason)
 	default:
 		return &PermanentError{Status: res.StatusCode, Reason: reason}

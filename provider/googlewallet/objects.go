@@ -117,7 +117,7 @@ func (u *Updater) UpdatePass(ctx context.Context, p perfilseguro.PassData) error
 		return nil
 	case status == http.StatusNotFound:
 		return fmt.Errorf("googlewallet: update %s: %w", obj.ID, perfilseguro.ErrPassNotSaved)
-	case status == http.StatusTooManyRequests || status == http.StatusRequestTimeout || status >= 500:
+	case outbound.Transient(status):
 		return fmt.Errorf("googlewallet: update %s: %d %s", obj.ID, status, googleMessage(answer))
 	default:
 		return fmt.Errorf("googlewallet: update %s: %d %s: %w", obj.ID, status, googleMessage(answer), perfilseguro.ErrPermanent)

@@ -20,3 +20,10 @@ func Client(timeout time.Duration) *http.Client {
 	t.MaxIdleConnsPerHost = IdleConnsPerHost
 	return &http.Client{Timeout: timeout, Transport: t}
 }
+
+// Transient reports whether a provider's HTTP answer may succeed when the request is repeated
+// unchanged: a timeout, rate limiting or a server error. Clients add their own cases (a key
+// being rotated, a provider's own error codes) and treat other 4xx answers as permanent.
+func Transient(status int) bool {
+	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}

@@ -272,9 +272,8 @@ func classify(status int, raw []byte, secret string) error {
 		return fmt.Errorf("%w: %w", perfilseguro.ErrPermanent, apiErr)
 	case retryCodes[apiErr.Code]:
 		return apiErr
-	case status >= 500, status == http.StatusTooManyRequests,
-		status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusNotFound,
-		status == http.StatusRequestTimeout:
+	case outbound.Transient(status),
+		status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusNotFound:
 		return apiErr
 	case status >= 400:
 		// Any other rejection of the request body fails the same way again.
