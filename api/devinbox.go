@@ -42,7 +42,7 @@ a{color:#1d4ed8;word-break:break-all}
 <main>
 {{if not .}}<p>Aún no hay mensajes.</p>{{end}}
 {{range .}}<article data-testid="inbox-message" data-to="{{.Recipient}}" data-channel="{{.Channel}}">
-<div class="meta"><span class="channel">{{if eq .Channel "whatsapp"}}WhatsApp{{else if eq .Channel "sms"}}SMS{{else}}Correo{{end}}</span>
+<div class="meta"><span class="channel">{{if eq .Channel "whatsapp"}}WhatsApp{{else if eq .Channel "sms"}}SMS{{else if eq .Channel "apns"}}APNs{{else if eq .Channel "googlewallet"}}Google Wallet{{else}}Correo{{end}}</span>
 Para: <strong>{{.Recipient}}</strong> · {{.CreatedAt.Format "02/01/2006 15:04:05"}}</div>
 {{with .Subject}}<h2>{{.}}</h2>{{end}}
 <pre data-testid="inbox-text">{{linkify .Text}}</pre>
