@@ -91,8 +91,9 @@ func (s *Server) adminLogin(c fuego.ContextWithBody[AdminLoginRequest]) (AdminSe
 	return AdminSessionResponse{Success: true, Authenticated: true, ExpiresAt: &expires, Message: "Acceso concedido"}, nil
 }
 
-func adminFailKey(ip string) string { return "admin:fail:" + ip }
-func adminLockKey(ip string) string { return "admin:lock:" + ip }
+// An address's failure counter and lock share a hash tag (one Redis Cluster slot).
+func adminFailKey(ip string) string { return "admin:{" + ip + "}:fail" }
+func adminLockKey(ip string) string { return "admin:{" + ip + "}:lock" }
 
 // adminLockedOut refuses an IP that failed too often recently (Redis down fails closed).
 func (s *Server) adminLockedOut(ctx context.Context, ip string) error {

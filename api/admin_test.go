@@ -69,7 +69,7 @@ func TestAdminWrongPasswordIsRefusedAndRepeatedFailuresLockTheIPOut(t *testing.T
 	require.InDelta(t, 900, wait, 5)
 
 	// When the lock ends the right password works again.
-	require.NoError(t, e.redis.Del(t.Context(), "admin:lock:127.0.0.1").Err())
+	require.NoError(t, e.redis.Del(t.Context(), "admin:{127.0.0.1}:lock").Err())
 	r = e.send(t, c, "POST", "/api/admin/login", map[string]string{"password": config.DevAdminPassword})
 	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
 }

@@ -50,7 +50,7 @@ func (l PublicLimits) withDefaults() PublicLimits {
 // no Redis round trip; another replica learns it at the address's next miss there.
 type publicLimiter struct {
 	limits PublicLimits
-	redis  *redis.Client
+	redis  redis.UniversalClient
 	now    func() time.Time
 
 	mu      sync.Mutex
@@ -59,7 +59,7 @@ type publicLimiter struct {
 	swept   time.Time
 }
 
-func newPublicLimiter(limits PublicLimits, rc *redis.Client) *publicLimiter {
+func newPublicLimiter(limits PublicLimits, rc redis.UniversalClient) *publicLimiter {
 	return &publicLimiter{limits: limits.withDefaults(), redis: rc, now: time.Now,
 		blocked: map[string]time.Time{}, hits: map[string]*rate.Limiter{}}
 }

@@ -72,7 +72,9 @@ func (s *Server) allow(ctx context.Context, limits ...limit) error {
 	keys := make([]string, len(limits))
 	args := make([]any, len(limits))
 	for i, l := range limits {
-		keys[i], args[i] = "rate:rl:"+l.key, l.perHour
+		// One script touches every key of a request: the hash tag {rl} puts all of them in one
+		// Redis Cluster slot (a single server or Sentinel ignores it).
+		keys[i], args[i] = "rate:{rl}:"+l.key, l.perHour
 	}
 	res, err := allowAll.Run(ctx, s.redis, keys, args...).Slice()
 	if err != nil {

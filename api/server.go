@@ -30,7 +30,7 @@ import (
 type Deps struct {
 	Config     config.Config
 	DB         *sqlx.DB
-	Redis      *redis.Client      // readiness, rate limits
+	Redis      redis.UniversalClient      // readiness, rate limits
 	AsynqRedis asynq.RedisConnOpt // for the operators' dashboard
 	Queue      jobs.Enqueuer      // background work
 	Web        fs.FS              // built single-page app (web.DistFS())
@@ -47,7 +47,7 @@ type Deps struct {
 type Server struct {
 	cfg     config.Config
 	db      *sqlx.DB
-	redis   *redis.Client
+	redis   redis.UniversalClient
 	queue   jobs.Enqueuer
 	logger  *slog.Logger
 	now     func() time.Time

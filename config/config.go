@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/perfilseguro/perfilseguro/redisconn"
 )
 
 // Environments.
@@ -32,22 +34,23 @@ const DevAdminPassword = "admin-dev-only"
 
 // Config is every setting of every process.
 type Config struct {
-	Env           string        // APP_ENV: development, test or production
-	HTTPAddr      string        // HTTP_ADDR: where the API listens
-	PublicBaseURL string        // PUBLIC_BASE_URL: absolute base for links, QR codes and callbacks
-	DatabaseURL   string        // DATABASE_URL
-	RedisURL      string        // REDIS_URL
-	SecretKey     string        // SECRET_KEY: HMAC key for codes and tokens
-	AdminPassHash string        // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
-	AdminPassDev  bool          // AdminPassHash is the hash of DevAdminPassword (development and test only)
-	SupportEmail  string        // SUPPORT_EMAIL
-	OnboardingURL string        // ONBOARDING_URL
-	DataDir       string        // DATA_DIR: development certificates and keys
-	ShutdownGrace time.Duration // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
-	WorkerConc    int           // WORKER_CONCURRENCY
-	MetricsAddr   string        // METRICS_ADDR: optional separate listener for /metrics
-	RateLimits    RateLimits    // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
-	PublicLimits  PublicLimits  // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
+	Env           string           // APP_ENV: development, test or production
+	HTTPAddr      string           // HTTP_ADDR: where the API listens
+	PublicBaseURL string           // PUBLIC_BASE_URL: absolute base for links, QR codes and callbacks
+	DatabaseURL   string           // DATABASE_URL
+	RedisURL      string           // REDIS_URL
+	Redis         redisconn.Config // REDIS_URL, or REDIS_SENTINELS…, or REDIS_CLUSTER_NODES… (redisconn)
+	SecretKey     string           // SECRET_KEY: HMAC key for codes and tokens
+	AdminPassHash string           // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
+	AdminPassDev  bool             // AdminPassHash is the hash of DevAdminPassword (development and test only)
+	SupportEmail  string           // SUPPORT_EMAIL
+	OnboardingURL string           // ONBOARDING_URL
+	DataDir       string           // DATA_DIR: development certificates and keys
+	ShutdownGrace time.Duration    // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
+	WorkerConc    int              // WORKER_CONCURRENCY
+	MetricsAddr   string           // METRICS_ADDR: optional separate listener for /metrics
+	RateLimits    RateLimits       // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
+	PublicLimits  PublicLimits     // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
 	// TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (IPs or CIDR ranges,
 	// comma-separated); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -197,6 +200,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.TrustedProxies, err = parseTrustedProxies(get("TRUSTED_PROXIES", "")); err != nil {
 		return c, err
 	}
+	if c.Redis, err = loadRedis(getenv, c.RedisURL); err != nil {
+		return c, err
+	}
 	if c.Didit.WebhookSecret == "" && c.Didit.APIKey == "" {
 		c.Didit.WebhookSecret = "dev-only-webhook-secret"
 	}
@@ -237,6 +243,36 @@ func parseTrustedProxies(v string) ([]netip.Prefix, error) {
 
 // FromEnv loads the configuration from the process environment.
 func FromEnv() (Config, error) { return Load(os.Getenv) }
+
+// loadRedis reads the Redis topology (redisconn.Config documents the variables) and validates it.
+func loadRedis(getenv func(string) string, url string) (redisconn.Config, error) {
+	env := func(k string) string { return strings.TrimSpace(getenv(k)) }
+	c := redisconn.Config{URL: url, SentinelAddrs: redisconn.ParseAddrs(env("REDIS_SENTINELS")),
+		MasterName: env("REDIS_SENTINEL_MASTER"), SentinelPassword: env("REDIS_SENTINEL_PASSWORD"),
+		ClusterAddrs: redisconn.ParseAddrs(env("REDIS_CLUSTER_NODES")),
+		Username:     env("REDIS_USERNAME"), Password: env("REDIS_PASSWORD")}
+	if env("REDIS_URL") != "" && c.Topology() != redisconn.Single {
+		return c, errors.New("REDIS_URL is set together with REDIS_SENTINELS or REDIS_CLUSTER_NODES: choose one topology")
+	}
+	if v := env("REDIS_DB"); v != "" {
+		db, err := strconv.Atoi(v)
+		if err != nil {
+			return c, fmt.Errorf("REDIS_DB must be a database number, not %q", v)
+		}
+		c.DB = db
+	}
+	switch v := env("REDIS_TLS"); v {
+	case "", "false":
+	case "true":
+		c.TLS = true
+	default:
+		return c, fmt.Errorf("REDIS_TLS must be true or false, not %q", v)
+	}
+	if c.Topology() == redisconn.Single && (c.DB != 0 || c.TLS || c.Password != "" || c.Username != "") {
+		return c, errors.New("REDIS_DB, REDIS_TLS, REDIS_USERNAME and REDIS_PASSWORD belong to REDIS_SENTINELS or REDIS_CLUSTER_NODES; a single server takes them in REDIS_URL")
+	}
+	return c, c.Validate()
+}
 
 // Production reports whether APP_ENV=production.
 func (c Config) Production() bool { return c.Env == EnvProduction }
@@ -303,7 +339,7 @@ var secretKeys = map[string]bool{
 func (c Config) Fields() map[string]string {
 	f := map[string]string{
 		"APP_ENV": c.Env, "HTTP_ADDR": c.HTTPAddr, "PUBLIC_BASE_URL": c.PublicBaseURL,
-		"DATABASE_URL": c.DatabaseURL, "REDIS_URL": c.RedisURL, "SECRET_KEY": c.SecretKey,
+		"DATABASE_URL": c.DatabaseURL, "REDIS_URL": c.RedisURL, "REDIS": c.Redis.String(), "SECRET_KEY": c.SecretKey,
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(),
 		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,

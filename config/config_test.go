@@ -91,3 +91,40 @@ func TestTrustedProxiesAndPublicLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestRedisTopologiesFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	c, err := Load(envOf(nil))
+	require.NoError(t, err)
+	require.Equal(t, "single", c.Redis.Topology())
+	require.Equal(t, "redis://127.0.0.1:6379/0", c.Redis.URL)
+
+	c, err = Load(envOf(map[string]string{"REDIS_SENTINELS": "10.0.0.1:26379, 10.0.0.2:26379,10.0.0.3:26379",
+		"REDIS_SENTINEL_MASTER": "perfilseguro", "REDIS_PASSWORD": "pw1", "REDIS_SENTINEL_PASSWORD": "pw2", "REDIS_DB": "2"}))
+	require.NoError(t, err)
+	require.Equal(t, "sentinel", c.Redis.Topology())
+	require.Equal(t, []string{"10.0.0.1:26379", "10.0.0.2:26379", "10.0.0.3:26379"}, c.Redis.SentinelAddrs)
+	require.Equal(t, 2, c.Redis.DB)
+	require.NotContains(t, c.Fields()["REDIS"], "pw1")
+	require.NotContains(t, c.Fields()["REDIS"], "pw2")
+
+	c, err = Load(envOf(map[string]string{"REDIS_CLUSTER_NODES": "10.0.1.1:7000,10.0.1.2:7000", "REDIS_TLS": "true"}))
+	require.NoError(t, err)
+	require.Equal(t, "cluster", c.Redis.Topology())
+	require.True(t, c.Redis.TLS)
+
+	for env, want := range map[string]map[string]string{
+		"REDIS_URL":             {"REDIS_URL": "http://x"},
+		"choose one topology":   {"REDIS_URL": "redis://a:6379", "REDIS_SENTINELS": "a:26379", "REDIS_SENTINEL_MASTER": "m"},
+		"REDIS_SENTINEL_MASTER": {"REDIS_SENTINELS": "a:26379"},
+		"REDIS_SENTINELS":       {"REDIS_SENTINELS": "a", "REDIS_SENTINEL_MASTER": "m"},
+		"REDIS_DB must be a":    {"REDIS_SENTINELS": "a:26379", "REDIS_SENTINEL_MASTER": "m", "REDIS_DB": "two"},
+		"REDIS_TLS":             {"REDIS_CLUSTER_NODES": "a:7000", "REDIS_TLS": "yes"},
+		"belong to":             {"REDIS_PASSWORD": "pw"},
+		"REDIS_CLUSTER_NODES":   {"REDIS_CLUSTER_NODES": "a:7000,b"},
+	} {
+		_, err := Load(envOf(want))
+		require.Error(t, err, env)
+		require.Contains(t, err.Error(), env)
+	}
+}

@@ -46,4 +46,5 @@ func NewPartnerFlushUsageTask(tick string) (*asynq.Task, error) {
 }
 
 // PartnerUsageKey is the Redis hash of partner id → requests not yet flushed to Postgres.
-const PartnerUsageKey = "partner:usage"
+// The hash tag {usage} keeps it and its ":flushing" copy in one Redis Cluster slot (RENAME).
+const PartnerUsageKey = "partner:{usage}"

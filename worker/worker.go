@@ -34,7 +34,7 @@ type Deps struct {
 	LogSecrets bool
 	// PublicBaseURL builds absolute links in messages.
 	PublicBaseURL string
-	Redis         *redis.Client    // partner usage counters
+	Redis         redis.UniversalClient    // partner usage counters
 	HTTPClient    *http.Client     // outbound partner webhooks (nil: a default with timeout)
 	Levels        LevelsDeps       // levels.go
 	Passes        PassesDeps       // passes.go

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/provider/email"
 	"github.com/perfilseguro/perfilseguro/provider/sms"
 	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
+	"github.com/perfilseguro/perfilseguro/redisconn"
 	"github.com/perfilseguro/perfilseguro/scheduler"
 	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/web"
@@ -29,8 +29,8 @@ type app struct {
 	cfg      config.Config
 	logger   *slog.Logger
 	db       *sqlx.DB
-	redisOpt asynq.RedisClientOpt
-	redis    *redis.Client
+	redisOpt asynq.RedisConnOpt
+	redis    redis.UniversalClient
 	queue    *asynq.Client
 }
 
@@ -48,22 +48,14 @@ func withApp(ctx context.Context, fn func(*app) error) error {
 		return err
 	}
 	defer db.Close()
-	redisOpts, err := redis.ParseURL(cfg.RedisURL)
+	conn, err := redisconn.Open(cfg.Redis)
 	if err != nil {
-		return fmt.Errorf("REDIS_URL: %w", err)
+		return err
 	}
-	rc := redis.NewClient(redisOpts)
-	defer rc.Close()
-	asynqOpt := asynqOptions(redisOpts)
-	queue := asynq.NewClient(asynqOpt)
+	defer conn.Close()
+	queue := asynq.NewClient(conn.Asynq)
 	defer queue.Close()
-	return fn(&app{cfg: cfg, logger: logger, db: db, redisOpt: asynqOpt, redis: rc, queue: queue})
-}
-
-// asynqOptions gives asynq the same Redis as REDIS_URL, including a unix:// socket.
-func asynqOptions(o *redis.Options) asynq.RedisClientOpt {
-	return asynq.RedisClientOpt{Network: o.Network, Addr: o.Addr, DB: o.DB, Username: o.Username,
-		Password: o.Password, TLSConfig: o.TLSConfig}
+	return fn(&app{cfg: cfg, logger: logger, db: db, redisOpt: conn.Asynq, redis: conn.Client, queue: queue})
 }
 
 // logOut is standard output for the process's log, buffered (logwriter.go); main flushes it last.

@@ -1,0 +1,185 @@
+// Package redisconn is the one way the processes reach Redis: a single server, a Sentinel-managed
+// primary with automatic failover, or a Redis Cluster. Open returns both the asynq connection
+// option and a go-redis UniversalClient for the same topology; nothing else constructs a Redis
+// connection (TestNothingElseConstructsARedisConnection).
+package redisconn
+
+import (
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+)
+
+// Topologies.
+const (
+	Single   = "single"
+	Sentinel = "sentinel"
+	Cluster  = "cluster"
+)
+
+// Config is where Redis is, read from the environment by package config:
+//
+//	single server: REDIS_URL (redis://, rediss:// or unix://)
+//	Sentinel:      REDIS_SENTINELS (host:port,…), REDIS_SENTINEL_MASTER, and optionally
+//	               REDIS_PASSWORD (the primary's and replicas'), REDIS_SENTINEL_PASSWORD,
+//	               REDIS_USERNAME, REDIS_DB, REDIS_TLS=true
+//	Cluster:       REDIS_CLUSTER_NODES (seed host:port,…), and optionally REDIS_PASSWORD,
+//	               REDIS_USERNAME, REDIS_TLS=true (a cluster has database 0 only)
+type Config struct {
+	URL              string   // REDIS_URL: a single server
+	SentinelAddrs    []string // REDIS_SENTINELS
+	MasterName       string   // REDIS_SENTINEL_MASTER
+	SentinelPassword string   // REDIS_SENTINEL_PASSWORD
+	ClusterAddrs     []string // REDIS_CLUSTER_NODES
+	Username         string   // REDIS_USERNAME (ACL user) for Sentinel and Cluster
+	Password         string   // REDIS_PASSWORD for Sentinel and Cluster (REDIS_URL carries its own)
+	DB               int      // REDIS_DB for Sentinel
+	TLS              bool     // REDIS_TLS for Sentinel and Cluster (rediss:// for a single server)
+}
+
+// Topology names the configured topology.
+func (c Config) Topology() string {
+	switch {
+	case len(c.SentinelAddrs) > 0:
+		return Sentinel
+	case len(c.ClusterAddrs) > 0:
+		return Cluster
+	}
+	return Single
+}
+
+// Validate reports the first problem, naming the variable to fix.
+func (c Config) Validate() error {
+	if len(c.SentinelAddrs) > 0 && len(c.ClusterAddrs) > 0 {
+		return errors.New("REDIS_SENTINELS and REDIS_CLUSTER_NODES are both set: choose one topology")
+	}
+	switch c.Topology() {
+	case Sentinel:
+		if err := checkAddrs("REDIS_SENTINELS", c.SentinelAddrs); err != nil {
+			return err
+		}
+		if c.MasterName == "" {
+			return errors.New("REDIS_SENTINEL_MASTER is required with REDIS_SENTINELS (the name the sentinels monitor)")
+		}
+		if c.DB < 0 || c.DB > 15 {
+			return fmt.Errorf("REDIS_DB must be a database number from 0 to 15, not %d", c.DB)
+		}
+	case Cluster:
+		if err := checkAddrs("REDIS_CLUSTER_NODES", c.ClusterAddrs); err != nil {
+			return err
+		}
+		if c.DB != 0 {
+			return errors.New("REDIS_DB must be 0 with REDIS_CLUSTER_NODES (a cluster has database 0 only)")
+		}
+		if c.MasterName != "" || c.SentinelPassword != "" {
+			return errors.New("REDIS_SENTINEL_MASTER and REDIS_SENTINEL_PASSWORD belong to REDIS_SENTINELS, not REDIS_CLUSTER_NODES")
+		}
+	default:
+		if c.MasterName != "" || c.SentinelPassword != "" {
+			return errors.New("REDIS_SENTINEL_MASTER and REDIS_SENTINEL_PASSWORD need REDIS_SENTINELS")
+		}
+		if _, err := redis.ParseURL(c.URL); err != nil {
+			return fmt.Errorf("REDIS_URL: %v (expected redis://, rediss:// or unix://)", err)
+		}
+	}
+	return nil
+}
+
+// checkAddrs requires host:port addresses with a valid port.
+func checkAddrs(name string, addrs []string) error {
+	for _, a := range addrs {
+		host, port, err := net.SplitHostPort(a)
+		if err != nil || host == "" {
+			return fmt.Errorf("%s: %q is not host:port", name, a)
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%s: %q has no valid port", name, a)
+		}
+	}
+	return nil
+}
+
+// ParseAddrs splits a comma-separated address list, dropping empty items and spaces.
+func ParseAddrs(list string) []string {
+	var out []string
+	for _, a := range strings.Split(list, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// String describes the topology with passwords masked, for the configuration printed at start.
+func (c Config) String() string {
+	switch c.Topology() {
+	case Sentinel:
+		return fmt.Sprintf("sentinel master=%s sentinels=%s db=%d tls=%t password=%s sentinel_password=%s",
+			c.MasterName, strings.Join(c.SentinelAddrs, ","), c.DB, c.TLS, maskSet(c.Password), maskSet(c.SentinelPassword))
+	case Cluster:
+		return fmt.Sprintf("cluster nodes=%s tls=%t password=%s", strings.Join(c.ClusterAddrs, ","), c.TLS, maskSet(c.Password))
+	}
+	u, err := url.Parse(c.URL)
+	if err != nil {
+		return "single (unparsable REDIS_URL)"
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	return "single " + u.Redacted()
+}
+
+func maskSet(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return "(set)"
+}
+
+// Conn is one topology's connections: asynq's option (the client, servers, scheduler, inspector
+// and asynqmon make their own pools from it) and a go-redis client for everything else.
+type Conn struct {
+	Asynq  asynq.RedisConnOpt
+	Client redis.UniversalClient
+}
+
+// Close closes the go-redis client (asynq closes what it makes).
+func (c Conn) Close() error { return c.Client.Close() }
+
+// Open validates c and builds its connections; nothing is dialled yet.
+func Open(c Config) (Conn, error) {
+	if err := c.Validate(); err != nil {
+		return Conn{}, err
+	}
+	var tlsConfig *tls.Config
+	if c.TLS {
+		tlsConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	}
+	switch c.Topology() {
+	case Sentinel:
+		opt := asynq.RedisFailoverClientOpt{MasterName: c.MasterName, SentinelAddrs: c.SentinelAddrs,
+			SentinelPassword: c.SentinelPassword, Username: c.Username, Password: c.Password, DB: c.DB, TLSConfig: tlsConfig}
+		return Conn{Asynq: opt, Client: redis.NewFailoverClient(&redis.FailoverOptions{MasterName: c.MasterName,
+			SentinelAddrs: c.SentinelAddrs, SentinelPassword: c.SentinelPassword, Username: c.Username,
+			Password: c.Password, DB: c.DB, TLSConfig: tlsConfig})}, nil
+	case Cluster:
+		opt := asynq.RedisClusterClientOpt{Addrs: c.ClusterAddrs, Username: c.Username, Password: c.Password, TLSConfig: tlsConfig}
+		return Conn{Asynq: opt, Client: redis.NewClusterClient(&redis.ClusterOptions{Addrs: c.ClusterAddrs,
+			Username: c.Username, Password: c.Password, TLSConfig: tlsConfig})}, nil
+	}
+	o, err := redis.ParseURL(c.URL)
+	if err != nil {
+		return Conn{}, fmt.Errorf("REDIS_URL: %w", err)
+	}
+	// asynq gets the same server as REDIS_URL, including a unix:// socket and TLS.
+	opt := asynq.RedisClientOpt{Network: o.Network, Addr: o.Addr, DB: o.DB, Username: o.Username,
+		Password: o.Password, TLSConfig: o.TLSConfig}
+	return Conn{Asynq: opt, Client: redis.NewClient(o)}, nil
+}
