@@ -30,10 +30,10 @@ import (
 type Deps struct {
 	Config     config.Config
 	DB         *sqlx.DB
-	Redis      redis.UniversalClient      // readiness, rate limits
-	AsynqRedis asynq.RedisConnOpt // for the operators' dashboard
-	Queue      jobs.Enqueuer      // background work
-	Web        fs.FS              // built single-page app (web.DistFS())
+	Redis      redis.UniversalClient // readiness, rate limits
+	AsynqRedis asynq.RedisConnOpt    // for the operators' dashboard
+	Queue      jobs.Enqueuer         // background work
+	Web        fs.FS                 // built single-page app (web.DistFS())
 	Logger     *slog.Logger
 	Now        func() time.Time // injectable clock for tests
 	Limits     *Limits          // nil: DefaultLimits

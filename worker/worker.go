@@ -34,11 +34,11 @@ type Deps struct {
 	LogSecrets bool
 	// PublicBaseURL builds absolute links in messages.
 	PublicBaseURL string
-	Redis         redis.UniversalClient    // partner usage counters
-	HTTPClient    *http.Client     // outbound partner webhooks (nil: a default with timeout)
-	Levels        LevelsDeps       // levels.go
-	Passes        PassesDeps       // passes.go
-	Now           func() time.Time // the clock of lifecycle jobs (nil: time.Now)
+	Redis         redis.UniversalClient // partner usage counters
+	HTTPClient    *http.Client          // outbound partner webhooks (nil: a default with timeout)
+	Levels        LevelsDeps            // levels.go
+	Passes        PassesDeps            // passes.go
+	Now           func() time.Time      // the clock of lifecycle jobs (nil: time.Now)
 }
 
 // Worker is one worker process.
