@@ -40,17 +40,19 @@ type Config struct {
 	DatabaseURL   string           // DATABASE_URL
 	RedisURL      string           // REDIS_URL
 	Redis         redisconn.Config // REDIS_URL, or REDIS_SENTINELS…, or REDIS_CLUSTER_NODES… (redisconn)
-	SecretKey     string           // SECRET_KEY: HMAC key for codes and tokens
-	AdminPassHash string           // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
-	AdminPassDev  bool             // AdminPassHash is the hash of DevAdminPassword (development and test only)
-	SupportEmail  string           // SUPPORT_EMAIL
-	OnboardingURL string           // ONBOARDING_URL
-	DataDir       string           // DATA_DIR: development certificates and keys
-	ShutdownGrace time.Duration    // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
-	WorkerConc    int              // WORKER_CONCURRENCY
-	MetricsAddr   string           // METRICS_ADDR: optional separate listener for /metrics
-	RateLimits    RateLimits       // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
-	PublicLimits  PublicLimits     // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
+	// HeartbeatInterval is how often the scheduler proves the pipeline (SCHEDULER_HEARTBEAT_INTERVAL).
+	HeartbeatInterval time.Duration
+	SecretKey         string        // SECRET_KEY: HMAC key for codes and tokens
+	AdminPassHash     string        // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
+	AdminPassDev      bool          // AdminPassHash is the hash of DevAdminPassword (development and test only)
+	SupportEmail      string        // SUPPORT_EMAIL
+	OnboardingURL     string        // ONBOARDING_URL
+	DataDir           string        // DATA_DIR: development certificates and keys
+	ShutdownGrace     time.Duration // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
+	WorkerConc        int           // WORKER_CONCURRENCY
+	MetricsAddr       string        // METRICS_ADDR: optional separate listener for /metrics
+	RateLimits        RateLimits    // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
+	PublicLimits      PublicLimits  // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
 	// TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (IPs or CIDR ranges,
 	// comma-separated); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -173,6 +175,10 @@ func Load(getenv func(string) string) (Config, error) {
 	var err error
 	if c.ShutdownGrace, err = time.ParseDuration(get("SHUTDOWN_GRACE", "25s")); err != nil {
 		return c, fmt.Errorf("SHUTDOWN_GRACE: %w", err)
+	}
+	if c.HeartbeatInterval, err = time.ParseDuration(get("SCHEDULER_HEARTBEAT_INTERVAL", "1m")); err != nil ||
+		c.HeartbeatInterval < time.Second || c.HeartbeatInterval%time.Second != 0 {
+		return c, fmt.Errorf("SCHEDULER_HEARTBEAT_INTERVAL must be a whole number of seconds, at least 1s (e.g. 1m)")
 	}
 	if c.WorkerConc, err = strconv.Atoi(get("WORKER_CONCURRENCY", "10")); err != nil || c.WorkerConc < 1 {
 		return c, fmt.Errorf("WORKER_CONCURRENCY must be a positive integer")

@@ -35,3 +35,30 @@ func Enqueue(ctx context.Context, q Enqueuer, task *asynq.Task, err error) error
 	}
 	return nil
 }
+
+// Fence waits until the writes made so far to the primary that holds a queue are on a replica
+// (redisconn.Fence); nil waits for nothing.
+type Fence interface {
+	Wait(ctx context.Context, queue string) error
+}
+
+// FencedEnqueuer reports a task enqueued only once a replica holds it, so that a Redis failover
+// right after the answer cannot lose it (a refused fence is a failed enqueue: the caller rolls
+// back or retries, and the TaskID dedupes the retry).
+type FencedEnqueuer struct {
+	Enqueuer
+	Fence Fence
+}
+
+// EnqueueContext enqueues, then waits on the fence of the task's queue (asynq's keys carry the
+// queue name as their hash tag).
+func (f FencedEnqueuer) EnqueueContext(ctx context.Context, task *asynq.Task, opts ...asynq.Option) (*asynq.TaskInfo, error) {
+	info, err := f.Enqueuer.EnqueueContext(ctx, task, opts...)
+	if err != nil || f.Fence == nil {
+		return info, err
+	}
+	if err := f.Fence.Wait(ctx, info.Queue); err != nil {
+		return nil, fmt.Errorf("%s not confirmed by a replica: %w", task.Type(), err)
+	}
+	return info, nil
+}

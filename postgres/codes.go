@@ -267,18 +267,26 @@ func (s *Store) CodeForDelivery(ctx context.Context, channel string, id int64) (
 // when asynq hands it to another worker.
 const ClaimWindow = 20 * time.Second
 
-// ClaimCodeDelivery marks a code as being sent now, in one statement, unless it is used, expired
-// or claimed less than ClaimWindow ago. false means: do not send (or the row is not visible yet;
-// CodeForDelivery tells which).
+// ClaimCodeDelivery marks a code as being sent now, in one statement, unless it is used, expired,
+// delivered, or claimed less than ClaimWindow ago. false means: do not send (or the row is not
+// visible yet; CodeForDelivery tells which).
 func (s *Store) ClaimCodeDelivery(ctx context.Context, channel string, id int64) (bool, error) {
 	q := fmt.Sprintf(`UPDATE %s SET sent_at = now() WHERE id = $1 AND NOT is_used AND expires_at > now()
-		AND (sent_at IS NULL OR sent_at < now() - interval '%d seconds')`, codeTable(channel), int(ClaimWindow.Seconds()))
+		AND delivered_at IS NULL AND (sent_at IS NULL OR sent_at < now() - interval '%d seconds')`, codeTable(channel), int(ClaimWindow.Seconds()))
 	res, err := s.execPrepared(ctx, nil, q, id)
 	if err != nil {
 		return false, fmt.Errorf("claim code delivery: %w", err)
 	}
 	n, _ := res.RowsAffected()
 	return n == 1, nil
+}
+
+// MarkCodeDelivered records that the provider accepted the code: no later run sends it again.
+func (s *Store) MarkCodeDelivered(ctx context.Context, channel string, id int64) error {
+	if _, err := s.execPrepared(ctx, nil, `UPDATE `+codeTable(channel)+` SET delivered_at = now() WHERE id = $1 AND delivered_at IS NULL`, id); err != nil {
+		return fmt.Errorf("mark code delivered: %w", err)
+	}
+	return nil
 }
 
 // ReleaseCodeDelivery undoes a claim whose send failed, so that the job's retry sends the code.

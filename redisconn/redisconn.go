@@ -148,6 +148,8 @@ func maskSet(s string) string {
 type Conn struct {
 	Asynq  asynq.RedisConnOpt
 	Client redis.UniversalClient
+
+	failover bool // Client is a Sentinel failover client (also a *redis.Client)
 }
 
 // Close closes the go-redis client (asynq closes what it makes).
@@ -166,7 +168,7 @@ func Open(c Config) (Conn, error) {
 	case Sentinel:
 		opt := asynq.RedisFailoverClientOpt{MasterName: c.MasterName, SentinelAddrs: c.SentinelAddrs,
 			SentinelPassword: c.SentinelPassword, Username: c.Username, Password: c.Password, DB: c.DB, TLSConfig: tlsConfig}
-		return Conn{Asynq: opt, Client: redis.NewFailoverClient(&redis.FailoverOptions{MasterName: c.MasterName,
+		return Conn{Asynq: opt, failover: true, Client: redis.NewFailoverClient(&redis.FailoverOptions{MasterName: c.MasterName,
 			SentinelAddrs: c.SentinelAddrs, SentinelPassword: c.SentinelPassword, Username: c.Username,
 			Password: c.Password, DB: c.DB, TLSConfig: tlsConfig})}, nil
 	case Cluster:

@@ -22,10 +22,11 @@ type Entry struct {
 	Build    func(tick string) (*asynq.Task, error)
 }
 
-// Table is the production schedule.
-func Table() []Entry {
+// Table is the production schedule; heartbeat is how often the pipeline proves itself
+// (SCHEDULER_HEARTBEAT_INTERVAL, a minute by default; the scale rig counts its ticks).
+func Table(heartbeat time.Duration) []Entry {
 	return []Entry{
-		{Name: "heartbeat", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
+		{Name: "heartbeat", Interval: heartbeat, Build: func(tick string) (*asynq.Task, error) {
 			return jobs.NewHeartbeatTask(tick, "scheduler")
 		}},
 		// Nothing lost: unprocessed biometric webhooks are queued again, stuck sessions are checked.
@@ -86,16 +87,27 @@ func Tick(name string, now time.Time, interval time.Duration) string {
 	return name + ":" + now.UTC().Round(interval).Format(time.RFC3339)
 }
 
+// fire enqueues one tick, trying again while Redis is unavailable (a Sentinel failover takes a
+// few seconds) until the next tick is due: a tick is lost only when Redis is down longer than
+// its interval. The TaskID makes a retry of an enqueue that did land a no-op.
 func (s *Scheduler) fire(e Entry, now time.Time) {
 	tick := Tick(e.Name, now, e.Interval)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), max(e.Interval-time.Second, 5*time.Second))
 	defer cancel()
-	task, err := e.Build(tick)
-	if err := jobs.Enqueue(ctx, s.q, task, err); err != nil {
-		s.logger.Warn("scheduler enqueue failed", "entry", e.Name, "tick", tick, "error", err)
-		return
+	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
+		task, err := e.Build(tick)
+		err = jobs.Enqueue(ctx, s.q, task, err)
+		if err == nil {
+			s.logger.Debug("scheduled", "entry", e.Name, "tick", tick)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			s.logger.Warn("scheduler enqueue failed", "entry", e.Name, "tick", tick, "error", err)
+			return
+		case <-time.After(wait):
+		}
 	}
-	s.logger.Debug("scheduled", "entry", e.Name, "tick", tick)
 }
 
 // Run enqueues on schedule until ctx is cancelled, then waits for a running enqueue to finish.

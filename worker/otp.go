@@ -22,19 +22,12 @@ var errCodeNotYetVisible = errors.New("code row not visible yet")
 // and retries later (a retry would add seconds to the wait of a person watching their phone).
 const commitWait = 500 * time.Millisecond
 
-// unclaimedWindow: a code committed before its job was queued (sign-in) goes out on the job's
-// first attempt without the claim (or, by e-mail, the usable check) while it is younger than
-// this. Nothing can have retired it yet, since a newer code for the same person needs the 60 s
-// resend cooldown to pass, and asynq hands a task to one worker at a time (a run after a lost
-// lease is a retry, and claims). It saves a Postgres round trip on every sign-in (bench/load:
-// provider p99 ~200 → ~150 ms).
-const unclaimedWindow = 30 * time.Second
-
 // handleSendOTP delivers one code to one destination. Codes that are used, expired or never
-// committed are not sent. A phone code is claimed before it is sent (one statement on the
-// common path), so that a repeated run does not send it again; the claim is released when the
-// send fails, for the retry. A fresh sign-in code's first attempt is sent without either check
-// (see unclaimedWindow).
+// committed are not sent. A phone code is claimed before it is sent and marked delivered once
+// the provider accepted it, so that no other run sends it again: not a retry, not a run after a
+// worker died, not a second hand-out of the job after a Redis failover (every run claims; the
+// unclaimed first attempt of earlier versions could send twice then). The claim is released
+// when the send fails, for the retry.
 func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 	var p jobs.SendOTPPayload
 	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.CodeID == 0 || p.Destination == "" {
@@ -55,7 +48,6 @@ func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 		}
 	}
 	switch {
-	case freshFirstAttempt(ctx, p): // sent as it is: see unclaimedWindow
 	case p.Via == jobs.ViaEmail:
 		// One code may go to both phone and e-mail: the e-mail run only checks that it is usable.
 		row, err := codeWhenCommitted(ctx, store, p.Channel, p.CodeID)
@@ -83,14 +75,13 @@ func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 		}
 		return fmt.Errorf("deliver code %d: %w", p.CodeID, err)
 	}
+	if claimed {
+		// Sent: a failure to record it is logged, not retried (a retry would send it again).
+		if err := store.MarkCodeDelivered(context.WithoutCancel(ctx), p.Channel, p.CodeID); err != nil {
+			w.deps.Logger.Error("mark code delivered", "code_id", p.CodeID, "error", err)
+		}
+	}
 	return nil
-}
-
-// freshFirstAttempt: asynq runs this job for the first time, and its code was committed before
-// it was queued, less than unclaimedWindow ago. A run outside asynq (no retry count) is not.
-func freshFirstAttempt(ctx context.Context, p jobs.SendOTPPayload) bool {
-	n, ok := asynq.GetRetryCount(ctx)
-	return ok && n == 0 && !p.CommittedAt.IsZero() && time.Since(p.CommittedAt) < unclaimedWindow
 }
 
 // codeWhenCommitted reads the code row, waiting up to commitWait for it to become visible.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/config"
+	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
 	"github.com/perfilseguro/perfilseguro/provider/email"
@@ -31,7 +33,7 @@ type app struct {
 	db       *sqlx.DB
 	redisOpt asynq.RedisConnOpt
 	redis    redis.UniversalClient
-	queue    *asynq.Client
+	queue    jobs.Enqueuer // fenced: a task is reported enqueued once a replica holds it
 }
 
 func withApp(ctx context.Context, fn func(*app) error) error {
@@ -53,10 +55,16 @@ func withApp(ctx context.Context, fn func(*app) error) error {
 		return err
 	}
 	defer conn.Close()
-	queue := asynq.NewClient(conn.Asynq)
-	defer queue.Close()
+	client := asynq.NewClient(conn.Asynq)
+	defer client.Close()
+	queue := jobs.FencedEnqueuer{Enqueuer: client, Fence: conn.NewFence(redisFenceTimeout)}
 	return fn(&app{cfg: cfg, logger: logger, db: db, redisOpt: conn.Asynq, redis: conn.Client, queue: queue})
 }
+
+// redisFenceTimeout bounds how long an enqueue waits for a replica (redisconn.Fence): on loopback
+// or a LAN a replica answers in well under a millisecond; one that does not answer in this time
+// is treated as gone.
+const redisFenceTimeout = 250 * time.Millisecond
 
 // logOut is standard output for the process's log, buffered (logwriter.go); main flushes it last.
 var logOut = newLogWriter(os.Stdout)
@@ -118,7 +126,7 @@ func (a *app) runWorker(ctx context.Context) error {
 }
 
 func (a *app) runScheduler(ctx context.Context) error {
-	s, err := scheduler.New(a.queue, scheduler.Table(), a.logger)
+	s, err := scheduler.New(a.queue, scheduler.Table(a.cfg.HeartbeatInterval), a.logger)
 	if err != nil {
 		return err
 	}

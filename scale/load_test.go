@@ -1,0 +1,125 @@
+package scale
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// attempt is one sign-in of the open-loop load: scheduled at a fixed moment whatever happened
+// to the earlier ones, its latency counted from that moment (no coordinated omission).
+type attempt struct {
+	phone   string // what the person typed: 10 digits
+	at      time.Time
+	done    time.Time
+	status  int    // 0: no HTTP answer
+	message string // the {message} of an error answer
+	err     error
+	api     int // which API answered
+}
+
+func (a attempt) latency() time.Duration { return a.done.Sub(a.at) }
+
+// loadGen sends sign-ins to the APIs in turn, as a load balancer would: an API that refuses the
+// connection (it is down) is skipped for the other; a request cut in flight is not retried (a
+// sign-in is not idempotent).
+type loadGen struct {
+	apis   []string
+	client *http.Client
+}
+
+func newLoadGen(apis []string, keepAlive bool) *loadGen {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	// Without keep-alive every request opens its own connection: an API that is shutting down
+	// refuses it and the balancer goes to the other, instead of racing a closing connection.
+	tr.DisableKeepAlives = !keepAlive
+	tr.MaxIdleConnsPerHost = 256
+	tr.MaxConnsPerHost = 0
+	// A request that hangs past 5 s is a failure of the rig's assertions, not a wait.
+	return &loadGen{apis: apis, client: &http.Client{Transport: tr, Timeout: 6 * time.Second}}
+}
+
+// run sends rate sign-ins per second for d, each to phones[i]; it returns every attempt once
+// all have ended.
+func (g *loadGen) run(ctx context.Context, rate int, d time.Duration, phones []string) []attempt {
+	n := int(d.Seconds() * float64(rate))
+	out := make([]attempt, n)
+	interval := time.Second / time.Duration(rate)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		at := start.Add(time.Duration(i) * interval)
+		time.Sleep(time.Until(at))
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			out[i] = g.signIn(phones[i], i%len(g.apis), at)
+		}(i)
+	}
+	wg.Wait()
+	return out
+}
+
+func (g *loadGen) signIn(phone string, first int, at time.Time) attempt {
+	a := attempt{phone: phone, at: at}
+	body, _ := json.Marshal(map[string]string{"phoneNumber": phone})
+	for try := 0; try < len(g.apis); try++ {
+		a.api = (first + try) % len(g.apis)
+		req, _ := http.NewRequest(http.MethodPost, g.apis[a.api]+"/api/login", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", g.apis[a.api])
+		res, err := g.client.Do(req)
+		if err != nil {
+			a.err = err
+			if errors.Is(err, syscall.ECONNREFUSED) {
+				continue // that API is down: the balancer sends the request to the other
+			}
+			break
+		}
+		a.status, a.err = res.StatusCode, nil
+		if res.StatusCode >= 300 {
+			var e struct {
+				Message string `json:"message"`
+			}
+			raw, _ := io.ReadAll(res.Body)
+			json.Unmarshal(raw, &e)
+			a.message = e.Message
+		}
+		res.Body.Close()
+		break
+	}
+	a.done = time.Now()
+	return a
+}
+
+// p99 of the latencies of the attempts that pass keep.
+func p99(as []attempt, keep func(attempt) bool) time.Duration {
+	var ds []time.Duration
+	for _, a := range as {
+		if keep(a) {
+			ds = append(ds, a.latency())
+		}
+	}
+	return quantile(ds, 0.99)
+}
+
+func quantile(ds []time.Duration, q float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	return ds[min(len(ds)-1, int(q*float64(len(ds))))]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
