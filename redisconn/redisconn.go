@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -143,6 +144,15 @@ func maskSet(s string) string {
 	return "(set)"
 }
 
+// ClusterOpt is the asynq connection option of a cluster (see Open).
+type ClusterOpt struct{ Options redis.ClusterOptions }
+
+// MakeRedisClient gives asynq (client, servers, scheduler, inspector, asynqmon) its own client.
+func (o ClusterOpt) MakeRedisClient() interface{} {
+	opts := o.Options
+	return redis.NewClusterClient(&opts)
+}
+
 // Conn is one topology's connections: asynq's option (the client, servers, scheduler, inspector
 // and asynqmon make their own pools from it) and a go-redis client for everything else.
 type Conn struct {
@@ -172,9 +182,13 @@ func Open(c Config) (Conn, error) {
 			SentinelAddrs: c.SentinelAddrs, SentinelPassword: c.SentinelPassword, Username: c.Username,
 			Password: c.Password, DB: c.DB, TLSConfig: tlsConfig})}, nil
 	case Cluster:
-		opt := asynq.RedisClusterClientOpt{Addrs: c.ClusterAddrs, Username: c.Username, Password: c.Password, TLSConfig: tlsConfig}
-		return Conn{Asynq: opt, Client: redis.NewClusterClient(&redis.ClusterOptions{Addrs: c.ClusterAddrs,
-			Username: c.Username, Password: c.Password, TLSConfig: tlsConfig})}, nil
+		// asynq's RedisClusterClientOpt cannot set how often the slot map is read again, and
+		// go-redis's default is a minute: after a primary's loss every process would keep dialing
+		// it for up to a minute (seen in the scale rig). asynq takes any RedisConnOpt that makes a
+		// UniversalClient, so both sides get the same cluster options, re-read every second.
+		opts := redis.ClusterOptions{Addrs: c.ClusterAddrs, Username: c.Username, Password: c.Password,
+			TLSConfig: tlsConfig, ClusterStateReloadInterval: time.Second}
+		return Conn{Asynq: ClusterOpt{opts}, Client: redis.NewClusterClient(&opts)}, nil
 	}
 	o, err := redis.ParseURL(c.URL)
 	if err != nil {

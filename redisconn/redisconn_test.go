@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
@@ -57,10 +58,15 @@ func TestEachTopologyOpensMatchingAsynqAndGoRedisConnections(t *testing.T) {
 	cluster := redisconn.Config{ClusterAddrs: []string{"10.0.1.1:7000", "10.0.1.2:7000"}, Password: "cluster-pw"}
 	conn, err = redisconn.Open(cluster)
 	require.NoError(t, err)
-	co, ok := conn.Asynq.(asynq.RedisClusterClientOpt)
+	co, ok := conn.Asynq.(redisconn.ClusterOpt)
 	require.True(t, ok)
-	require.Equal(t, cluster.ClusterAddrs, co.Addrs)
-	require.Equal(t, "cluster-pw", co.Password)
+	require.Equal(t, cluster.ClusterAddrs, co.Options.Addrs)
+	require.Equal(t, "cluster-pw", co.Options.Password)
+	require.Equal(t, time.Second, co.Options.ClusterStateReloadInterval, "a promoted replica is found within a second")
+	asynqSide, ok := co.MakeRedisClient().(*redis.ClusterClient)
+	require.True(t, ok, "asynq gets a cluster client")
+	require.Equal(t, cluster.ClusterAddrs, asynqSide.Options().Addrs)
+	asynqSide.Close()
 	_, isCluster := conn.Client.(*redis.ClusterClient)
 	require.True(t, isCluster)
 	require.NoError(t, conn.Close())

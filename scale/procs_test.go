@@ -44,7 +44,7 @@ func startProc(t *testing.T, sub string, env map[string]string) *proc {
 	p.start()
 	t.Cleanup(func() {
 		p.signal(syscall.SIGKILL)
-		if t.Failed() {
+		if t.Failed() || os.Getenv("SCALE_DEBUG") != "" {
 			t.Logf("%s output (last lines):\n%s", sub, lastLines(p.out.String(), 30))
 		}
 	})
@@ -86,7 +86,11 @@ var outMu sync.Mutex
 
 type lockedWriter struct{ w io.Writer }
 
-func (l lockedWriter) Write(b []byte) (int, error) { outMu.Lock(); defer outMu.Unlock(); return l.w.Write(b) }
+func (l lockedWriter) Write(b []byte) (int, error) {
+	outMu.Lock()
+	defer outMu.Unlock()
+	return l.w.Write(b)
+}
 
 func syncWriter(w io.Writer) io.Writer { return lockedWriter{w} }
 

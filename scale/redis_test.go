@@ -1,6 +1,7 @@
 package scale
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -70,10 +71,16 @@ func startRedis(t *testing.T, dir string, port int, sentinel bool, conf ...strin
 		}
 	}
 	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = syncWriter(&out), syncWriter(&out)
 	require.NoError(t, cmd.Start(), bin)
 	r := &redisProc{port: port, cmd: cmd}
-	t.Cleanup(r.kill)
+	t.Cleanup(func() {
+		r.kill()
+		if t.Failed() {
+			t.Logf("%s :%d (last lines):\n%s", bin, port, lastLines(out.String(), 15))
+		}
+	})
 	waitTCP(t, port)
 	return r
 }
