@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-verify bench-passes fuzz audit clean
+.PHONY: help build run test bench bench-verify bench-passes scale fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -45,6 +45,11 @@ bench-verify: ## wrk against the real `perfilseguro api` and a bare net/http bas
 
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes
+
+scale: ## Sentinel and Cluster failover and a rolling restart under 200 sign-ins/s (SCALE_SECONDS, default 60); append to BENCHMARKS.md
+	scripts/ensure-tools.sh --test
+	scripts/ensure-services.sh perfilseguro_test
+	SCALE_SECONDS=$${SCALE_SECONDS:-60} SCALE_RECORD=1 go test -count=1 -timeout 40m -v ./scale
 
 fuzz: ## Run every Go fuzz target for FUZZTIME each (default 10s)
 	scripts/fuzz.sh

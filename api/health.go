@@ -11,8 +11,14 @@ func (s *Server) handleHealthz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 }
 
-// handleReadyz answers 200 only when Postgres and Redis both answer.
+// handleReadyz answers 200 only when Postgres and Redis both answer and the process is not
+// shutting down.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	if s.draining.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "draining",
+			"message": "El servicio no está listo. Intenta nuevamente en unos momentos."})
+		return
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	checks := map[string]string{"postgres": "ok", "redis": "ok"}

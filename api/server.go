@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -45,21 +46,22 @@ type Deps struct {
 
 // Server is the HTTP API.
 type Server struct {
-	cfg     config.Config
-	db      *sqlx.DB
-	redis   redis.UniversalClient
-	queue   jobs.Enqueuer
-	logger  *slog.Logger
-	now     func() time.Time
-	f       *fuego.Server
-	handler http.Handler
-	spec    []byte
-	store   *postgres.Store
-	limits  Limits
-	coder   secure.Coder
-	sealer  secure.Sealer
-	inbox   devsim.Inbox
-	metrics *metrics // Prometheus instruments (monitoring.go)
+	draining atomic.Bool // SIGTERM received: /readyz says 503 while requests are still served
+	cfg      config.Config
+	db       *sqlx.DB
+	redis    redis.UniversalClient
+	queue    jobs.Enqueuer
+	logger   *slog.Logger
+	now      func() time.Time
+	f        *fuego.Server
+	handler  http.Handler
+	spec     []byte
+	store    *postgres.Store
+	limits   Limits
+	coder    secure.Coder
+	sealer   secure.Sealer
+	inbox    devsim.Inbox
+	metrics  *metrics // Prometheus instruments (monitoring.go)
 	// partners caches widget partner lookups (partners.go)
 	partners partnerCache
 	// public caches public records for GET /api/verify (publiccache.go)
@@ -176,6 +178,13 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	if s.cfg.ShutdownDrain > 0 {
+		// Still serving, but not ready: the load balancer takes this replica out before the
+		// listener closes (connections waiting in a closed listener's backlog are reset).
+		s.draining.Store(true)
+		s.logger.Info("api draining: /readyz answers 503", "for", s.cfg.ShutdownDrain.String())
+		time.Sleep(s.cfg.ShutdownDrain)
 	}
 	s.logger.Info("api stopping: waiting for in-flight requests")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), grace)

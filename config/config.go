@@ -49,6 +49,9 @@ type Config struct {
 	OnboardingURL     string        // ONBOARDING_URL
 	DataDir           string        // DATA_DIR: development certificates and keys
 	ShutdownGrace     time.Duration // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
+	// ShutdownDrain (SHUTDOWN_DRAIN) is how long the API keeps serving after SIGTERM while /readyz
+	// says 503, so that the load balancer stops sending before the listener closes.
+	ShutdownDrain time.Duration
 	WorkerConc        int           // WORKER_CONCURRENCY
 	MetricsAddr       string        // METRICS_ADDR: optional separate listener for /metrics
 	RateLimits        RateLimits    // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
@@ -175,6 +178,9 @@ func Load(getenv func(string) string) (Config, error) {
 	var err error
 	if c.ShutdownGrace, err = time.ParseDuration(get("SHUTDOWN_GRACE", "25s")); err != nil {
 		return c, fmt.Errorf("SHUTDOWN_GRACE: %w", err)
+	}
+	if c.ShutdownDrain, err = time.ParseDuration(get("SHUTDOWN_DRAIN", "0s")); err != nil || c.ShutdownDrain < 0 {
+		return c, fmt.Errorf("SHUTDOWN_DRAIN must be a duration such as 5s (0: close at once)")
 	}
 	if c.HeartbeatInterval, err = time.ParseDuration(get("SCHEDULER_HEARTBEAT_INTERVAL", "1m")); err != nil ||
 		c.HeartbeatInterval < time.Second || c.HeartbeatInterval%time.Second != 0 {
@@ -347,7 +353,7 @@ func (c Config) Fields() map[string]string {
 		"APP_ENV": c.Env, "HTTP_ADDR": c.HTTPAddr, "PUBLIC_BASE_URL": c.PublicBaseURL,
 		"DATABASE_URL": c.DatabaseURL, "REDIS_URL": c.RedisURL, "REDIS": c.Redis.String(), "SECRET_KEY": c.SecretKey,
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
-		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(),
+		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
 		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -34,6 +35,33 @@ func (a attempt) latency() time.Duration { return a.done.Sub(a.at) }
 type loadGen struct {
 	apis   []string
 	client *http.Client
+	ready  []atomic.Bool // what the balancer's health checks (/readyz every 100 ms) last said
+}
+
+// watch polls every API's /readyz until ctx ends, as a load balancer's health check does.
+func (g *loadGen) watch(ctx context.Context) {
+	check := &http.Client{Timeout: time.Second}
+	for ctx.Err() == nil {
+		for i, api := range g.apis {
+			res, err := check.Get(api + "/readyz")
+			ok := err == nil && res.StatusCode == http.StatusOK
+			if err == nil {
+				res.Body.Close()
+			}
+			g.ready[i].Store(ok)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// pick returns the first API from first on that the health checks call ready (first if none is).
+func (g *loadGen) pick(first int) int {
+	for try := 0; try < len(g.apis); try++ {
+		if i := (first + try) % len(g.apis); g.ready[i].Load() {
+			return i
+		}
+	}
+	return first
 }
 
 func newLoadGen(apis []string, keepAlive bool) *loadGen {
@@ -44,12 +72,19 @@ func newLoadGen(apis []string, keepAlive bool) *loadGen {
 	tr.MaxIdleConnsPerHost = 256
 	tr.MaxConnsPerHost = 0
 	// A request that hangs past 5 s is a failure of the rig's assertions, not a wait.
-	return &loadGen{apis: apis, client: &http.Client{Transport: tr, Timeout: 6 * time.Second}}
+	g := &loadGen{apis: apis, client: &http.Client{Transport: tr, Timeout: 6 * time.Second}, ready: make([]atomic.Bool, len(apis))}
+	for i := range g.ready {
+		g.ready[i].Store(true)
+	}
+	return g
 }
 
 // run sends rate sign-ins per second for d, each to phones[i]; it returns every attempt once
 // all have ended.
 func (g *loadGen) run(ctx context.Context, rate int, d time.Duration, phones []string) []attempt {
+	watchCtx, stopWatching := context.WithCancel(ctx)
+	defer stopWatching()
+	go g.watch(watchCtx)
 	n := int(d.Seconds() * float64(rate))
 	out := make([]attempt, n)
 	interval := time.Second / time.Duration(rate)
@@ -64,7 +99,7 @@ func (g *loadGen) run(ctx context.Context, rate int, d time.Duration, phones []s
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			out[i] = g.signIn(phones[i], i%len(g.apis), at)
+			out[i] = g.signIn(phones[i], g.pick(i%len(g.apis)), at)
 		}(i)
 	}
 	wg.Wait()

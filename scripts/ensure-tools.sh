@@ -3,7 +3,8 @@
 # workspaces (web, e2e) are installed. Idempotent and quick when all is in place.
 #
 #   scripts/ensure-tools.sh          Go, Node/npm, node_modules
-#   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli with cURL, a C compiler (go test -race)
+#   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli with cURL, a C compiler (go test -race),
+#                                    redis-sentinel (the scale rig, whose short form runs in make test)
 #   scripts/ensure-tools.sh --bench  also wrk, the load generator of make bench-verify
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,7 @@ case "${1:-}" in
 --test) for_tests=1 ;;
 --bench) for_bench=1 ;;
 "") ;;
-*) die "usage: $0 [--test]" ;;
+*) die "usage: $0 [--test|--bench]" ;;
 esac
 
 # Go cannot come from apt (Debian's is too old for go.mod), so only check for it.
@@ -36,6 +37,9 @@ if [ -n "$for_tests" ]; then
 	# The PHP sample of /integration uses cURL, a separate Debian package.
 	php -r 'exit(function_exists("curl_init") ? 0 : 1);' >/dev/null 2>&1 || missing+=(php-curl)
 	command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+	# The scale rig runs its own Redis primary, replica, sentinels and cluster nodes.
+	command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+	command -v redis-sentinel >/dev/null 2>&1 || missing+=(redis-sentinel)
 	if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 fi
 

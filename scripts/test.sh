@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything `make test` does, in order, with a summary at the end:
 # tools and services, build (web + binary), go vet, go test (real Postgres and
-# Redis), vitest, then Playwright against the freshly built binary.
+# Redis), the short fuzz and scale runs, vitest, then Playwright against the
+# freshly built binary.
 # Exits non-zero when any step fails; later steps still run where they can,
 # so one run reports every failure.
 set -uo pipefail
@@ -71,6 +72,8 @@ step go-vet go vet ./...
 step go-test go test -race -count=1 -p 1 ./...
 # Every fuzz target for a short run (make fuzz runs them longer).
 step fuzz-short env FUZZTIME=${FUZZTIME:-3s} scripts/fuzz.sh
+# The scale rig's short form: Sentinel and Cluster failover and a rolling restart under load.
+step scale-short env SCALE_SECONDS=${SCALE_SHORT_SECONDS:-20} go test -count=1 -timeout 20m -v ./scale
 step vitest npm run test:web
 if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
