@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	_ "time/tzdata" // dates in messages are read in Mexico City, even in an image with no zoneinfo
 )
 
 const usage = `perfilseguro: identity validation service
