@@ -63,14 +63,18 @@ func (f *Fence) Wait(ctx context.Context, hashTag string) error {
 	}
 	addr := primaryAddr(primary)
 	n, known := f.replicaCount(addr)
-	var info *redis.StringCmd
+	if !known { // read at most once a second per primary, before deciding whether to wait
+		info, err := primary.Info(ctx, "replication").Result()
+		if err != nil {
+			return fmt.Errorf("fence %s: %w", hashTag, err)
+		}
+		n = connectedReplicas(info)
+		f.setReplicaCount(addr, n)
+	}
 	var wait *redis.Cmd
 	_, err := primary.Pipelined(ctx, func(p redis.Pipeliner) error {
 		p.Incr(ctx, key)
-		if !known {
-			info = p.Info(ctx, "replication")
-		}
-		if n > 0 || !known {
+		if n > 0 {
 			wait = p.Do(ctx, "WAIT", 1, f.timeout.Milliseconds()) // not in Pipeliner's interface
 		}
 		return nil
@@ -78,12 +82,9 @@ func (f *Fence) Wait(ctx context.Context, hashTag string) error {
 	if err != nil {
 		return fmt.Errorf("fence %s: %w", hashTag, err)
 	}
-	if info != nil {
-		f.setReplicaCount(addr, connectedReplicas(info.Val()))
-	}
-	if wait != nil && n > 0 {
+	if wait != nil {
 		if acked, _ := wait.Int(); acked == 0 {
-			f.setReplicaCount(addr, 0) // read again next time: the replica may be gone
+			f.setReplicaCount(addr, 0) // no replica answered in time: not waited for until read again
 		}
 	}
 	return nil
