@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -53,6 +54,7 @@ func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON
 	}
 	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
 	s.rebuildPasses(r.Context(), u)
+	s.rebuildStatusList(r.Context(), fmt.Sprintf("revoked:%d", id))
 	s.logger.InfoContext(r.Context(), "admin revoked profile", "user_id", id, "request_id", requestID(r.Context()))
 	return toUserJSON(u), nil
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -245,6 +246,7 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 			s.logger.ErrorContext(r.Context(), "enqueue voiding of a deleted user's passes", "user_id", id, "error", err)
 		}
 	}
+	s.rebuildStatusList(r.Context(), fmt.Sprintf("deleted:%d", id))
 	s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
 	return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/perfilseguro/perfilseguro/config"
+	"github.com/perfilseguro/perfilseguro/credential"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
@@ -42,6 +43,8 @@ type Deps struct {
 	Levels     LevelsDeps       // e-mail link and biometric verification (levels.go)
 	Passes     PassesDeps       // QR, public verification and wallet passes (passes.go)
 	Admin      AdminDeps        // administration (admin.go)
+	// Credentials issues verifiable credentials (credentials.go); nil: no credential routes.
+	Credentials *credential.Issuer
 }
 
 // Server is the HTTP API.
@@ -146,6 +149,7 @@ func (s *Server) routes(d Deps) {
 	s.mountAdmin(d.Admin)
 	s.mountInvitations()
 	s.mountPartners()
+	s.mountCredentials(d.Credentials)
 	mux.Handle("/", spaHandler(d.Web))
 }
 

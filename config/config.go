@@ -40,6 +40,9 @@ type Config struct {
 	DatabaseURL   string           // DATABASE_URL
 	RedisURL      string           // REDIS_URL
 	Redis         redisconn.Config // REDIS_URL, or REDIS_SENTINELS…, or REDIS_CLUSTER_NODES… (redisconn)
+	// CredentialKeysPEM holds the verifiable-credential issuer keys (CREDENTIAL_ISSUER_KEYS_PEM):
+	// PEM P-256 private keys, the first signs, the others are older ones still published.
+	CredentialKeysPEM string
 	// HeartbeatInterval is how often the scheduler proves the pipeline (SCHEDULER_HEARTBEAT_INTERVAL).
 	HeartbeatInterval time.Duration
 	SecretKey         string        // SECRET_KEY: HMAC key for codes and tokens
@@ -52,10 +55,10 @@ type Config struct {
 	// ShutdownDrain (SHUTDOWN_DRAIN) is how long the API keeps serving after SIGTERM while /readyz
 	// says 503, so that the load balancer stops sending before the listener closes.
 	ShutdownDrain time.Duration
-	WorkerConc        int           // WORKER_CONCURRENCY
-	MetricsAddr       string        // METRICS_ADDR: optional separate listener for /metrics
-	RateLimits        RateLimits    // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
-	PublicLimits      PublicLimits  // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
+	WorkerConc    int          // WORKER_CONCURRENCY
+	MetricsAddr   string       // METRICS_ADDR: optional separate listener for /metrics
+	RateLimits    RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
+	PublicLimits  PublicLimits // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
 	// TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (IPs or CIDR ranges,
 	// comma-separated); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -117,17 +120,18 @@ func Load(getenv func(string) string) (Config, error) {
 		return def
 	}
 	c := Config{
-		Env:           get("APP_ENV", EnvDevelopment),
-		HTTPAddr:      get("HTTP_ADDR", ":8080"),
-		PublicBaseURL: strings.TrimRight(get("PUBLIC_BASE_URL", "http://localhost:8080"), "/"),
-		DatabaseURL:   get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/perfilseguro?sslmode=disable"),
-		RedisURL:      get("REDIS_URL", "redis://127.0.0.1:6379/0"),
-		SecretKey:     get("SECRET_KEY", DevSecret),
-		AdminPassHash: get("ADMIN_PASSWORD_HASH", ""),
-		SupportEmail:  get("SUPPORT_EMAIL", "soporte@perfilseguro.mx"),
-		OnboardingURL: get("ONBOARDING_URL", "/register"),
-		DataDir:       get("DATA_DIR", ".dev"),
-		MetricsAddr:   get("METRICS_ADDR", ""),
+		Env:               get("APP_ENV", EnvDevelopment),
+		HTTPAddr:          get("HTTP_ADDR", ":8080"),
+		PublicBaseURL:     strings.TrimRight(get("PUBLIC_BASE_URL", "http://localhost:8080"), "/"),
+		DatabaseURL:       get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/perfilseguro?sslmode=disable"),
+		RedisURL:          get("REDIS_URL", "redis://127.0.0.1:6379/0"),
+		SecretKey:         get("SECRET_KEY", DevSecret),
+		CredentialKeysPEM: get("CREDENTIAL_ISSUER_KEYS_PEM", ""),
+		AdminPassHash:     get("ADMIN_PASSWORD_HASH", ""),
+		SupportEmail:      get("SUPPORT_EMAIL", "soporte@perfilseguro.mx"),
+		OnboardingURL:     get("ONBOARDING_URL", "/register"),
+		DataDir:           get("DATA_DIR", ".dev"),
+		MetricsAddr:       get("METRICS_ADDR", ""),
 		WhatsApp: WhatsApp{
 			BaseURL:            get("WHATSAPP_BASE_URL", "https://graph.facebook.com"),
 			APIVersion:         get("WHATSAPP_API_VERSION", "v21.0"),
@@ -327,6 +331,9 @@ func (c Config) validate() error {
 	if c.Apple.APNsKeyID == "" || c.Apple.APNsKeyPEM == "" {
 		problems = append(problems, "APNS_KEY_ID and APNS_PRIVATE_KEY_PEM are required (pass updates are pushed through APNs)")
 	}
+	if c.CredentialKeysPEM == "" {
+		problems = append(problems, "CREDENTIAL_ISSUER_KEYS_PEM is required (the verifiable-credential issuer's P-256 keys)")
+	}
 	if c.Google.ServiceAccountJSON == "" {
 		problems = append(problems, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON is required")
 	}
@@ -343,7 +350,7 @@ func (c Config) validate() error {
 var secretKeys = map[string]bool{
 	"SECRET_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
 	"TWILIO_AUTH_TOKEN": true, "SMTP_PASSWORD": true, "DIDIT_API_KEY": true,
-	"DIDIT_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true,
+	"DIDIT_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true, "CREDENTIAL_ISSUER_KEYS_PEM": true,
 	"DATABASE_URL": true, "REDIS_URL": true,
 }
 
@@ -364,7 +371,8 @@ func (c Config) Fields() map[string]string {
 		"DIDIT_API_KEY": c.Didit.APIKey, "DIDIT_WEBHOOK_SECRET": c.Didit.WebhookSecret,
 		"APPLE_PASS_TYPE_ID": c.Apple.PassTypeID, "APPLE_PASS_KEY_PEM": c.Apple.KeyPEM,
 		"APNS_KEY_ID": c.Apple.APNsKeyID, "APNS_PRIVATE_KEY_PEM": c.Apple.APNsKeyPEM, "APNS_BASE_URL": c.Apple.APNsBaseURL,
-		"GOOGLE_WALLET_ISSUER_ID": c.Google.IssuerID, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": c.Google.ServiceAccountJSON,
+		"CREDENTIAL_ISSUER_KEYS_PEM": c.CredentialKeysPEM,
+		"GOOGLE_WALLET_ISSUER_ID":    c.Google.IssuerID, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": c.Google.ServiceAccountJSON,
 	}
 	for k, v := range f {
 		if secretKeys[k] {

@@ -24,7 +24,7 @@ func TestProductionRefusesDevelopmentSecretsAndProviders(t *testing.T) {
 	t.Parallel()
 	_, err := Load(envOf(map[string]string{"APP_ENV": "production"}))
 	require.Error(t, err)
-	for _, want := range []string{"SECRET_KEY", "ADMIN_PASSWORD_HASH", "WHATSAPP_ACCESS_TOKEN", "DIDIT_API_KEY", "APPLE_PASS_CERT_PEM", "PUBLIC_BASE_URL"} {
+	for _, want := range []string{"SECRET_KEY", "ADMIN_PASSWORD_HASH", "WHATSAPP_ACCESS_TOKEN", "DIDIT_API_KEY", "APPLE_PASS_CERT_PEM", "PUBLIC_BASE_URL", "CREDENTIAL_ISSUER_KEYS_PEM"} {
 		require.Contains(t, err.Error(), want)
 	}
 }
@@ -38,6 +38,7 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 		"DIDIT_API_KEY": "k", "DIDIT_WORKFLOW_ID": "w", "DIDIT_WEBHOOK_SECRET": "s",
 		"APPLE_PASS_CERT_PEM": "c", "APPLE_PASS_KEY_PEM": "k", "APPLE_WWDR_PEM": "w", "APNS_KEY_ID": "ABCDE12345", "APNS_PRIVATE_KEY_PEM": "p8",
 		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": "{}", "PUBLIC_BASE_URL": "https://perfilseguro.mx",
+		"CREDENTIAL_ISSUER_KEYS_PEM": "-----BEGIN PRIVATE KEY-----",
 	}
 	c, err := Load(envOf(env))
 	require.NoError(t, err)
@@ -46,6 +47,7 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 	require.Equal(t, "****", f["SECRET_KEY"])
 	require.Equal(t, "****", f["DIDIT_API_KEY"])
 	require.Equal(t, "****", f["APNS_PRIVATE_KEY_PEM"])
+	require.Equal(t, "****", f["CREDENTIAL_ISSUER_KEYS_PEM"])
 	require.Equal(t, "https://perfilseguro.mx", f["PUBLIC_BASE_URL"])
 }
 

@@ -40,6 +40,10 @@ func Table(heartbeat time.Duration) []Entry {
 		{Name: "profile-remind", Interval: 10 * time.Minute, Build: jobs.NewRecordRemindersTask},
 		// Wallet work lost with Redis: deleted accounts' passes to void, passes to rebuild.
 		{Name: "wallet-sweep", Interval: 5 * time.Minute, Build: jobs.NewSweepWalletTask},
+		// The credential status list is re-signed before its token expires, and after lost enqueues.
+		{Name: "credential-status-list", Interval: 10 * time.Minute, Build: func(tick string) (*asynq.Task, error) {
+			return jobs.NewBuildStatusListTask(1, tick)
+		}},
 		{Name: "partner-dispatch", Interval: 10 * time.Second, Build: jobs.NewPartnerDispatchTask},
 		{Name: "partner-flush-usage", Interval: time.Minute, Build: jobs.NewPartnerFlushUsageTask},
 	}

@@ -43,6 +43,13 @@ func (w *Worker) handleExpireProfiles(ctx context.Context, _ *asynq.Task) error 
 	}
 	if total > 0 {
 		w.deps.Logger.Info("profiles expired", "count", total)
+		// Their credentials were revoked by trigger: the status list says so once re-signed.
+		if w.deps.Credentials.Issuer != nil {
+			task, err := jobs.NewBuildStatusListTask(1, "expired:"+now.Format(time.RFC3339Nano))
+			if err := jobs.Enqueue(ctx, w.deps.Enqueuer, task, err); err != nil {
+				w.deps.Logger.Warn("status list rebuild not queued after expiries", "error", err)
+			}
+		}
 	}
 	return nil
 }

@@ -38,6 +38,7 @@ type Deps struct {
 	HTTPClient    *http.Client          // outbound partner webhooks (nil: a default with timeout)
 	Levels        LevelsDeps            // levels.go
 	Passes        PassesDeps            // passes.go
+	Credentials   CredentialDeps        // credentials.go
 	Now           func() time.Time      // the clock of lifecycle jobs (nil: time.Now)
 }
 
@@ -119,6 +120,7 @@ func (w *Worker) routes() {
 	w.routesPartners()
 	w.routesLifecycle()
 	w.routesReminders()
+	w.routesCredentials()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

@@ -1,0 +1,114 @@
+package credential
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// compact is a compact SD-JWT split into its parts (RFC 9901 §4): "<JWT>~<D1>~…~<Dn>~".
+type compact struct {
+	jwt          string
+	signingInput string // "<header>.<payload>" as sent, what the signature covers
+	header       []byte // decoded JOSE header JSON
+	payload      []byte // decoded JWT payload JSON
+	signature    []byte
+	disclosures  []string
+}
+
+// splitCompact splits and base64-decodes a compact SD-JWT. A trailing Key Binding JWT is refused:
+// this package neither makes nor checks them, and silently ignoring one would mislead a caller.
+func splitCompact(sdjwt string) (compact, error) {
+	parts := strings.Split(strings.TrimSpace(sdjwt), "~")
+	if len(parts) < 2 {
+		return compact{}, fmt.Errorf("%w: not an SD-JWT (no '~')", ErrMalformed)
+	}
+	if parts[len(parts)-1] != "" {
+		return compact{}, fmt.Errorf("%w: key binding JWT (or missing final '~') is not supported", ErrMalformed)
+	}
+	c := compact{jwt: parts[0], disclosures: parts[1 : len(parts)-1]}
+	for n, d := range c.disclosures {
+		if d == "" {
+			return compact{}, fmt.Errorf("%w: disclosure %d is empty", ErrMalformed, n+1)
+		}
+	}
+	segments := strings.Split(c.jwt, ".")
+	if len(segments) != 3 {
+		return compact{}, fmt.Errorf("%w: the JWT has %d parts, want 3", ErrMalformed, len(segments))
+	}
+	var decoded [3][]byte
+	for n, seg := range segments {
+		b, err := base64.RawURLEncoding.DecodeString(seg)
+		if err != nil {
+			return compact{}, fmt.Errorf("%w: JWT part %d is not base64url: %v", ErrMalformed, n+1, err)
+		}
+		decoded[n] = b
+	}
+	c.signingInput = segments[0] + "." + segments[1]
+	c.header, c.payload, c.signature = decoded[0], decoded[1], decoded[2]
+	return c, nil
+}
+
+// claims decodes the JWT payload.
+func (c compact) claims() (map[string]any, error) {
+	var claims map[string]any
+	if err := json.Unmarshal(c.payload, &claims); err != nil || claims == nil {
+		return nil, fmt.Errorf("%w: JWT payload is not a JSON object", ErrMalformed)
+	}
+	return claims, nil
+}
+
+// join serializes the JWT with the given disclosures.
+func (c compact) join(disclosures []string) string {
+	var b strings.Builder
+	b.WriteString(c.jwt)
+	b.WriteByte('~')
+	for _, d := range disclosures {
+		b.WriteString(d)
+		b.WriteByte('~')
+	}
+	return b.String()
+}
+
+// Present keeps only the disclosures whose claim name is in keep (a presentation with selected
+// claims); it does not touch the JWT. Names not in the credential are ignored.
+func Present(sdjwt string, keep ...string) (string, error) {
+	c, err := splitCompact(sdjwt)
+	if err != nil {
+		return "", fmt.Errorf("present: %w", err)
+	}
+	wanted := make(map[string]bool, len(keep))
+	for _, name := range keep {
+		wanted[name] = true
+	}
+	kept := make([]string, 0, len(keep))
+	for _, encoded := range c.disclosures {
+		d, err := parseDisclosure(encoded)
+		if err != nil {
+			return "", fmt.Errorf("present: %w", err)
+		}
+		if !d.element && wanted[d.name] {
+			kept = append(kept, encoded)
+		}
+	}
+	return c.join(kept), nil
+}
+
+// Disclosed parses a compact SD-JWT WITHOUT checking the signature (for tests and the app's own
+// display): the payload claims merged with the disclosed claims, _sd and _sd_alg removed.
+func Disclosed(sdjwt string) (map[string]any, error) {
+	c, err := splitCompact(sdjwt)
+	if err != nil {
+		return nil, fmt.Errorf("disclosed: %w", err)
+	}
+	claims, err := c.claims()
+	if err != nil {
+		return nil, fmt.Errorf("disclosed: %w", err)
+	}
+	out, err := resolve(claims, c.disclosures)
+	if err != nil {
+		return nil, fmt.Errorf("disclosed: %w", err)
+	}
+	return out, nil
+}
