@@ -19,16 +19,16 @@ const StatusListSize = 1 << 17
 
 // Credential is one issued (or being issued) verifiable credential.
 type Credential struct {
-	ID        int64           `db:"id"`
-	UserID    *int64          `db:"user_id"`
-	ListID    int             `db:"list_id"`
-	StatusIdx int             `db:"status_idx"`
-	HolderJWK json.RawMessage `db:"holder_jwk"`
-	KID       *string         `db:"kid"`
-	SDJWT     *string         `db:"sdjwt"`
-	IssuedAt  *time.Time      `db:"issued_at"`
-	ExpiresAt time.Time       `db:"expires_at"`
-	RevokedAt *time.Time      `db:"revoked_at"`
+	ID        int64      `db:"id"`
+	UserID    *int64     `db:"user_id"`
+	ListID    int        `db:"list_id"`
+	StatusIdx int        `db:"status_idx"`
+	HolderJWK []byte     `db:"holder_jwk"` // JSON, nil when none
+	KID       *string    `db:"kid"`
+	SDJWT     *string    `db:"sdjwt"`
+	IssuedAt  *time.Time `db:"issued_at"`
+	ExpiresAt time.Time  `db:"expires_at"`
+	RevokedAt *time.Time `db:"revoked_at"`
 }
 
 // ErrCredentialNotFound is a credential that does not exist (or is not the asker's).
