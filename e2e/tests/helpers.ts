@@ -155,3 +155,21 @@ export async function registerInUI(page: Page, p: Person): Promise<void> {
   await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
   await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
 }
+
+/** reachLevel3 registers, follows the e-mail link and approves in the development biometric provider. */
+export async function reachLevel3(page: Page, p: Person): Promise<void> {
+  await registerInUI(page, p);
+
+  await page.getByTestId('email-verification-card').getByRole('button', { name: 'Enviar enlace de verificación' }).click();
+  const [link] = await waitForMessage(page.request, p.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
+  await page.goto(link);
+  await expect(page.getByText('Nivel 2 Completado')).toBeVisible();
+
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Completar Verificación' }).click();
+  const popup = await popupOpened;
+  await popup.getByRole('button', { name: 'Aprobar' }).click();
+  await popup.waitForURL(/\/return\?.*status=Approved/);
+  await popup.close();
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+}

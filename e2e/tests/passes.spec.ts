@@ -1,30 +1,12 @@
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { newPerson, registerInUI, waitForMessage, type Person } from './helpers';
+import { expect, test } from '@playwright/test';
+import { newPerson, reachLevel3 } from './helpers';
 
 // Issue 5: a person reaches level 3 through the development biometric provider, then sees the
 // card with our own QR, downloads the Apple pass, gets the Google Wallet link, downloads the QR
 // from the validated-profile screen, and the QR's link opens the public page with 'Verificado'.
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
-
-/** reachLevel3 registers, follows the e-mail link and approves in the development biometric provider. */
-async function reachLevel3(page: Page, p: Person): Promise<void> {
-  await registerInUI(page, p);
-
-  await page.getByTestId('email-verification-card').getByRole('button', { name: 'Enviar enlace de verificación' }).click();
-  const [link] = await waitForMessage(page.request, p.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
-  await page.goto(link);
-  await expect(page.getByText('Nivel 2 Completado')).toBeVisible();
-
-  const popupOpened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: 'Completar Verificación' }).click();
-  const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Aprobar' }).click();
-  await popup.waitForURL(/\/return\?.*status=Approved/);
-  await popup.close();
-  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
-}
 
 test('a level-3 person gets the QR, the Apple pass, the Google link and a public page that says Verificado', async ({ page, context, baseURL }) => {
   test.setTimeout(120_000);
