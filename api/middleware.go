@@ -132,7 +132,7 @@ func withSecurityHeaders(production bool, csp string) func(http.Handler) http.Ha
 			h.Set("X-Content-Type-Options", "nosniff")
 			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 			h.Set("X-Frame-Options", "DENY")
-			h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+			h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
 			if strings.HasPrefix(r.URL.Path, monitoringPath) || strings.HasPrefix(r.URL.Path, "/dev/") {
 				h.Set("Content-Security-Policy", relaxedPolicy)
 			} else {

@@ -36,9 +36,13 @@ func spaHandler(dist fs.FS) http.Handler {
 		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if name != "" && name != "index.html" {
 			if st, err := fs.Stat(dist, name); err == nil && !st.IsDir() {
-				if strings.HasPrefix(name, "assets/") {
+				switch {
+				case strings.HasPrefix(name, "assets/"):
 					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-				} else {
+				case name == "sw.js":
+					// The service worker must be checked for updates on every visit of the verifier.
+					w.Header().Set("Cache-Control", "no-cache")
+				default:
 					w.Header().Set("Cache-Control", "public, max-age=3600")
 				}
 				if !serveGzip(w, r, name, compressed.get(name)) {

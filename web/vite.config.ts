@@ -3,13 +3,38 @@ import { fileURLToPath, URL } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 
 // The Go server (perfilseguro dev) answers /api on :8080; the dev server
 // proxies there so cookies stay first-party.
 const apiTarget = process.env.VITE_API_PROXY ?? 'http://localhost:8080'
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // The credential verifier (/verify) works offline after one visit: Workbox precaches the app
+    // and keeps the issuer's keys and the latest status list (network first, so an online check
+    // always uses a fresh list). The page registers the worker itself; no other page does.
+    VitePWA({
+      injectRegister: false,
+      registerType: 'autoUpdate',
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
+        navigateFallback: 'index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/dev\//, /^\/\.well-known\//, /^\/credentials\//, /^\/admin\/monitoring/],
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) =>
+              url.pathname === '/.well-known/jwt-vc-issuer' || url.pathname.startsWith('/api/credentials/status/'),
+            handler: 'NetworkFirst',
+            options: { cacheName: 'credential-verification', networkTimeoutSeconds: 4 },
+          },
+        ],
+      },
+    }),
+  ],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },

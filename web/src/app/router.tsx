@@ -21,6 +21,7 @@ const ReturnRoute = lazyRoute(() => import('./routes/return'), 'ReturnRoute')
 const SuccessRoute = lazyRoute(() => import('./routes/success'), 'SuccessRoute')
 const VerificationCompleteRoute = lazyRoute(() => import('./routes/verification-complete'), 'VerificationCompleteRoute')
 const VerifyCodeRoute = lazyRoute(() => import('./routes/verify-code'), 'VerifyCodeRoute')
+const VerifyCredentialRoute = lazyRoute(() => import('./routes/verify-credential'), 'VerifyCredentialRoute')
 
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [
@@ -34,6 +35,7 @@ export const routes: RouteObject[] = [
       { path: '/profile', element: <ProfileRoute /> },
       { path: '/profile/validated', element: <ProfileValidatedRoute /> },
       { path: '/return', element: <ReturnRoute /> },
+      { path: '/verify', element: <VerifyCredentialRoute /> },
       { path: '/verify/:profileId', element: <VerifyProfileRoute /> },
       { path: '/invitations', element: <InvitationsRoute /> },
       { path: '/accept-invitation', element: <AcceptInvitationRoute /> },

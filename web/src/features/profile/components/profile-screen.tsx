@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useEffect, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router-dom'
@@ -45,7 +46,13 @@ export function profileTarget(params: URLSearchParams, storedUserId: string | nu
 }
 
 /** The profile screen (SPEC §2 'Profile'). */
-export function ProfileScreen() {
+/** Props of ProfileScreen: what other features add to it (the route composes them). */
+export type ProfileScreenProps = {
+  /** The verifiable-credential card of a validated profile that is still valid. */
+  credential?: (profileId: string) => ReactNode
+}
+
+export function ProfileScreen({ credential }: ProfileScreenProps = {}) {
   const [params] = useSearchParams()
   const [target] = useState(() => profileTarget(params, readStorage(storageKeys.userId)))
   const search = useSearchUser(target.kind === 'lookup' ? target.lookup : null)
@@ -79,7 +86,7 @@ export function ProfileScreen() {
   if (user.isPending || unauthorized) return <ProfileSkeleton />
   if (user.error instanceof ApiError && user.error.status === 404) return <NotFound />
   if (user.isError || !user.data) return <LoadError />
-  return <ProfileView userId={String(user.data.id)} />
+  return <ProfileView userId={String(user.data.id)} credential={credential} />
 }
 
 function Centered({ children }: { children: React.ReactNode }) {
@@ -111,7 +118,7 @@ function NotFound() {
   )
 }
 
-function ProfileView({ userId }: { userId: string }) {
+function ProfileView({ userId, credential }: { userId: string } & ProfileScreenProps) {
   const { data: user } = useUser(userId)
   const [params] = useSearchParams()
   const status = useVerificationStatus(userId)
@@ -230,6 +237,7 @@ function ProfileView({ userId }: { userId: string }) {
             userId={String(user.id)}
             ended={endedLabel(user)}
           />
+          {state === 'complete' && !endedLabel(user) && credential?.(user.profileId ?? user.id_validado ?? '')}
         </section>
         <div className="space-y-6">
           <PersonalInfoCard
