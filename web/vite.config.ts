@@ -22,6 +22,9 @@ export default defineConfig({
       manifest: false,
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,woff2}'],
+        // Take over the open verifier at once, so it works offline without a second visit.
+        clientsClaim: true,
+        skipWaiting: true,
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/dev\//, /^\/\.well-known\//, /^\/credentials\//, /^\/admin\/monitoring/],
         runtimeCaching: [

@@ -94,3 +94,57 @@ test('an issued credential passes an independent SD-JWT VC verifier, and tampere
   const again = await page.request.get(`/api/credentials/${id}`);
   expect((await again.json()).status).toBe('revoked');
 });
+
+test('a person shares only their name; the verifier checks it offline, then sees the revocation once the list refreshes', async ({ page, context, request, baseURL }) => {
+  test.setTimeout(150_000);
+  const p = newPerson('Iván Comparte Solís', 'share');
+  await reachLevel3(page, p);
+
+  // Mi Perfil: get the credential, keep only the name, generate the presentation.
+  const card = page.getByTestId('credential-card');
+  await card.getByRole('button', { name: 'Obtener mi credencial' }).click();
+  await expect(card.getByRole('button', { name: 'Descargar credencial' })).toBeVisible({ timeout: 20_000 });
+  await expect(card.getByLabel('Nombre')).toBeChecked();
+  await card.getByRole('button', { name: 'Generar presentación' }).click();
+  const presentation = card.getByTestId('credential-presentation');
+  await expect(presentation.getByRole('img', { name: 'Código QR de la presentación' })).toBeVisible();
+  const link = await presentation.getByLabel('Enlace para verificar').inputValue();
+  expect(link).toContain(`${baseURL}/verify#vp=`);
+  await card.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'screenshots/credential-share.png', fullPage: true });
+
+  // The verifier opens the link on another device (a fresh context, nobody signed in).
+  const verifierContext = await context.browser()!.newContext({ baseURL });
+  const verifier = await verifierContext.newPage();
+  await verifier.goto(link);
+  const verdict = verifier.getByTestId('credential-verdict');
+  await expect(verdict).toContainText('Credencial válida', { timeout: 15_000 });
+  await expect(verifier.getByTestId('claim-name')).toHaveText('Iván Comparte Solís');
+  await expect(verifier.getByTestId('claim-origin')).toHaveCount(0);
+  await expect(verifier.getByTestId('claim-validated_at')).toHaveCount(0);
+
+  // Once the service worker controls the page and has kept the keys and the list, the network goes.
+  await expect.poll(() => verifier.evaluate(() => Boolean(navigator.serviceWorker.controller)), { timeout: 20_000 }).toBe(true);
+  await verifier.getByRole('button', { name: 'Verificar' }).click();
+  await expect(verdict).toContainText('Credencial válida');
+  await verifierContext.setOffline(true);
+  await verifier.reload();
+  await expect(verdict).toContainText('Credencial válida', { timeout: 15_000 });
+  await expect(verifier.getByTestId('status-list-age')).toContainText('Sin conexión');
+  await verifier.screenshot({ path: 'screenshots/credential-verified-offline.png', fullPage: true });
+
+  // Back online, the profile is revoked; the next check gets the re-signed list.
+  await verifierContext.setOffline(false);
+  const admin = await request.post('/api/admin/login', { data: { password: 'admin-dev-only' }, headers: { Origin: baseURL! } });
+  expect(admin.ok()).toBe(true);
+  const me = await (await page.request.get('/api/auth/status')).json();
+  expect((await request.post(`/api/admin/users/${me.userId}/revoke`, {
+    data: { motivo: 'Credencial comprometida' }, headers: { Origin: baseURL! },
+  })).status()).toBe(200);
+  await expect(async () => {
+    await verifier.getByRole('button', { name: 'Verificar' }).click();
+    await expect(verdict).toContainText('Credencial revocada', { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  await verifier.screenshot({ path: 'screenshots/credential-revoked.png', fullPage: true });
+  await verifierContext.close();
+});
