@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"os/user"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -24,13 +23,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 )
 
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+func freePort(t *testing.T) int { return bintest.FreePort(t) }
 
 // redisServer is a private redis-server on its own port that a test may stop and start.
 type redisServer struct {
@@ -67,16 +60,7 @@ func (r *redisServer) stop() {
 	}
 }
 
-func waitTCP(t *testing.T, port int) {
-	t.Helper()
-	require.Eventually(t, func() bool {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}, 15*time.Second, 50*time.Millisecond, "port %d never opened", port)
-}
+func waitTCP(t *testing.T, port int) { bintest.WaitTCP(t, port) }
 
 // process is one running perfilseguro subcommand.
 type process struct {
@@ -98,7 +82,7 @@ func run(t *testing.T, sub string, env map[string]string) *process {
 	t.Cleanup(func() {
 		p.kill()
 		if t.Failed() {
-			t.Logf("%s output:\n%s", sub, lastLines(p.out.String(), 40))
+			t.Logf("%s output:\n%s", sub, bintest.LastLines(p.out.String(), 40))
 		}
 	})
 	return p
@@ -109,14 +93,6 @@ func (p *process) kill() {
 		p.cmd.Process.Signal(syscall.SIGKILL)
 		p.cmd.Wait()
 	}
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
 }
 
 // apiClient talks to a running API as the browser app does.

@@ -45,7 +45,7 @@ func startProc(t *testing.T, sub string, env map[string]string) *proc {
 	t.Cleanup(func() {
 		p.signal(syscall.SIGKILL)
 		if t.Failed() || os.Getenv("SCALE_DEBUG") != "" {
-			t.Logf("%s output (last lines):\n%s", sub, lastLines(p.out.String(), 30))
+			t.Logf("%s output (last lines):\n%s", sub, bintest.LastLines(p.out.String(), 30))
 		}
 	})
 	return p
@@ -93,14 +93,6 @@ func (l lockedWriter) Write(b []byte) (int, error) {
 }
 
 func syncWriter(w io.Writer) io.Writer { return lockedWriter{w} }
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
 
 // fakeWhatsApp plays the Cloud API and records every code it is handed, with when.
 type fakeWhatsApp struct {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,28 +14,14 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 	"github.com/stretchr/testify/require"
 )
 
-// freePort asks the kernel for a port nobody listens on.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
+func freePort(t *testing.T) int { return bintest.FreePort(t) }
 
-func waitTCP(t *testing.T, port int) {
-	t.Helper()
-	require.Eventually(t, func() bool {
-		c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}, 20*time.Second, 50*time.Millisecond, "port %d never opened", port)
-}
+func waitTCP(t *testing.T, port int) { bintest.WaitTCP(t, port) }
 
 // redisProc is one redis-server (or sentinel) process of the rig.
 type redisProc struct {
@@ -78,7 +63,7 @@ func startRedis(t *testing.T, dir string, port int, sentinel bool, conf ...strin
 	t.Cleanup(func() {
 		r.kill()
 		if t.Failed() {
-			t.Logf("%s :%d (last lines):\n%s", bin, port, lastLines(out.String(), 15))
+			t.Logf("%s :%d (last lines):\n%s", bin, port, bintest.LastLines(out.String(), 15))
 		}
 	})
 	waitTCP(t, port)
