@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/go-fuego/fuego"
+
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
 
@@ -82,11 +84,36 @@ func toAPIError(err error) *apiError {
 		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 30, Cause: err, Body: ErrorBody{
 			Message: "El servicio no está disponible en este momento. Intenta nuevamente en unos minutos."}}
 	}
+	// fuego's own refusals (a missing or unparsable parameter, a body it cannot read) keep their
+	// 4xx status, with the product's Spanish message instead of its English detail.
+	var fe fuego.ErrorWithStatus
+	if errors.As(err, &fe) && fe.StatusCode() >= 400 && fe.StatusCode() < 500 {
+		return &apiError{Status: fe.StatusCode(), Body: ErrorBody{Message: frameworkMessage(fe.StatusCode())}, Cause: err}
+	}
 	var maxErr *http.MaxBytesError
 	if errors.As(err, &maxErr) {
 		return &apiError{Status: http.StatusRequestEntityTooLarge, Body: ErrorBody{Message: "La solicitud es demasiado grande."}, Cause: err}
 	}
 	return &apiError{Status: http.StatusInternalServerError, Body: ErrorBody{Message: perfilseguro.ErrorMessage(err)}, Cause: err}
+}
+
+// frameworkMessage is the Spanish message of a refusal raised by the framework.
+func frameworkMessage(status int) string {
+	switch status {
+	case http.StatusNotFound:
+		return "Recurso no encontrado."
+	case http.StatusUnauthorized:
+		return "Debes iniciar sesión para continuar."
+	case http.StatusForbidden:
+		return "No tienes permiso para realizar esta acción."
+	case http.StatusNotAcceptable:
+		return "El formato de respuesta solicitado no está disponible."
+	case http.StatusUnsupportedMediaType:
+		return "El tipo de contenido de la solicitud no es compatible. Envía JSON."
+	case http.StatusConflict:
+		return "La solicitud entra en conflicto con el estado actual."
+	}
+	return "La solicitud no es válida: falta un dato o tiene un formato incorrecto."
 }
 
 // writeError writes err in the one JSON shape and logs server-side failures once, here at the edge.

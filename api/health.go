@@ -36,3 +36,13 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "checks": checks})
 }
+
+// robotsTxt keeps crawlers off the public verification pages (a link to one would make a
+// validated person's name searchable) and off the API.
+const robotsTxt = "User-agent: *\nDisallow: /verify/\nDisallow: /verify\nDisallow: /api/\nDisallow: /dev/\n"
+
+func handleRobots(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "public, max-age=86400")
+	w.Write([]byte(robotsTxt))
+}

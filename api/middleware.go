@@ -146,6 +146,48 @@ func withSecurityHeaders(production bool, csp string) func(http.Handler) http.Ha
 	}
 }
 
+// withoutFrameworkHeaders drops what fuego adds to every answer: an X-Powered-By banner (it
+// tells an attacker what to look for) and Server-Timing sent as a declared trailer, which forces
+// chunked encoding on small JSON answers and breaks ordinary tooling (a validating proxy crashes
+// on it).
+func withoutFrameworkHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(&strippedWriter{ResponseWriter: w}, r)
+	})
+}
+
+// strippedWriter removes the framework's headers just before the status line goes out; what is
+// set after that (fuego's late Server-Timing values) is not sent, since no trailer is declared.
+type strippedWriter struct {
+	http.ResponseWriter
+	done bool
+}
+
+func (s *strippedWriter) strip() {
+	if !s.done {
+		h := s.Header()
+		h.Del("X-Powered-By")
+		h.Del("Trailer")
+		h.Del("Server-Timing")
+		s.done = true
+	}
+}
+
+func (s *strippedWriter) WriteHeader(code int) { s.strip(); s.ResponseWriter.WriteHeader(code) }
+
+func (s *strippedWriter) Write(b []byte) (int, error) { s.strip(); return s.ResponseWriter.Write(b) }
+
+// Flush keeps streaming answers (the operators' dashboard) working through the wrapper.
+func (s *strippedWriter) Flush() {
+	s.strip()
+	if f, ok := s.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *strippedWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
 const clientIPKey ctxKey = 2
 
 // withClientIP decides once per request which address the client has: the TCP peer, or, when the

@@ -90,6 +90,10 @@ func TestWidgetCORSMatrix(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
 	res, _ = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_off"}, nil)
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
+	// The framework's own refusal (a required query parameter missing) is a 400 in Spanish, not a 500.
+	res, out = e.cross(t, "GET", "/api/widget/verify", "", map[string]string{"X-Partner-Key": "pk_active"}, nil)
+	require.Equal(t, http.StatusBadRequest, res.StatusCode, out)
+	require.Equal(t, "La solicitud no es válida: falta un dato o tiene un formato incorrecto.", out["message"])
 }
 
 func TestWidgetFlowShapesAndNextSteps(t *testing.T) {

@@ -122,7 +122,8 @@ func New(d Deps) (*Server, error) {
 	})
 
 	var h http.Handler = s.f.Mux
-	h = s.withMetrics(h) // innermost: it reads the pattern the mux sets on the request
+	h = withoutFrameworkHeaders(h)
+	h = s.withMetrics(h) // it reads the pattern the mux sets on the request
 	h = s.sameOrigin(h)
 	h = s.widgetAccess(h)
 	h = withBodyLimit(h)
@@ -139,6 +140,7 @@ func (s *Server) routes(d Deps) {
 	mux := s.f.Mux
 	mux.HandleFunc("GET /healthz", s.handleHealthz)
 	mux.HandleFunc("GET /readyz", s.handleReadyz)
+	mux.HandleFunc("GET /robots.txt", handleRobots)
 	s.mountMonitoring(d.AsynqRedis)
 	s.mountAuth()
 	s.mountUsers()

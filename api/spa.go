@@ -52,6 +52,9 @@ func spaHandler(dist fs.FS) http.Handler {
 			}
 		}
 		w.Header().Set("Cache-Control", "no-cache")
+		if strings.HasPrefix(r.URL.Path, "/verify") {
+			w.Header().Set("X-Robots-Tag", "noindex, nofollow") // a person's public page is not for search engines
+		}
 		if serveGzip(w, r, "index.html", indexGz) {
 			return
 		}
