@@ -60,7 +60,11 @@ func (s *Server) mountInvitations() {
 	fuego.Get(s.f, "/api/invitations/validate-token", s.validateInvitationToken, tag, option.Summary("Validar el link único de una invitación"),
 		option.Query("token", "Token del link"))
 	fuego.Post(s.f, "/api/invitations/accept", s.acceptInvitation, tag, option.Summary("Aceptar una invitación y crear la cuenta"))
-	fuego.Get(s.f, "/api/invitations/{inviterId}", s.listInvitations, tag, option.Summary("Invitaciones enviadas por el usuario (nivel 3)"))
+	fuego.Get(s.f, "/api/users/{id}/invitations", s.listInvitations, tag, option.Summary("Invitaciones enviadas por el usuario (nivel 3)"))
+	// The spec's first path for the same list; one template with DELETE below, so the contract
+	// has one path per resource. Kept for older clients.
+	fuego.Get(s.f, "/api/invitations/{id}", s.listInvitations, tag, option.Deprecated(),
+		option.Summary("Invitaciones enviadas por el usuario (obsoleto: use GET /api/users/{id}/invitations)"))
 	fuego.Delete(s.f, "/api/invitations/{id}", s.cancelInvitation, tag, option.Summary("Cancelar una invitación pendiente (nivel 3)"))
 }
 
@@ -284,7 +288,7 @@ func (s *Server) listInvitations(c fuego.ContextNoBody) ([]InvitationJSON, error
 	if err != nil {
 		return nil, err
 	}
-	id, err := strconv.ParseInt(c.PathParam("inviterId"), 10, 64)
+	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return nil, errBadUserID
 	}

@@ -203,6 +203,13 @@ func TestSendInvitationStoresAndQueuesDelivery(t *testing.T) {
 
 	status, _ = b.callList("GET", fmt.Sprintf("/api/invitations/%d", id+1))
 	require.Equal(t, http.StatusForbidden, status, "someone else's list")
+
+	// The contract's path for the same list (the spec's first one stays, deprecated).
+	status, again := b.callList("GET", fmt.Sprintf("/api/users/%d/invitations", id))
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, list, again)
+	status, _ = b.callList("GET", fmt.Sprintf("/api/users/%d/invitations", id+1))
+	require.Equal(t, http.StatusForbidden, status)
 }
 
 func TestRedisDownWhenSendingLeavesNoInvitation(t *testing.T) {

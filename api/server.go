@@ -111,7 +111,9 @@ func New(d Deps) (*Server, error) {
 	s.routes(d)
 
 	// The OpenAPI document is computed once, after every route is registered.
-	spec, err := json.Marshal(s.f.OutputOpenAPISpec())
+	doc := s.f.OutputOpenAPISpec()
+	finishOpenAPI(doc, s.cfg.PublicBaseURL, s.cfg.SupportEmail)
+	spec, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}

@@ -38,7 +38,7 @@ function verifiedApi(extra: Record<string, MockHandler> = {}) {
   return mockApi({
     'GET /api/users/7/verification-status': { json: { verificationLevel: 3, biometricVerified: true } },
     'GET /api/auth/status': { json: { authenticated: true } },
-    'GET /api/invitations/7': { json: invitations },
+    'GET /api/users/7/invitations': { json: invitations },
     ...extra,
   })
 }
@@ -127,11 +127,11 @@ describe('/invitations', { timeout: 20_000 }, () => {
     const del = calls.find((c) => c.method === 'DELETE')!
     expect(del.path).toBe('/api/invitations/2')
     expect(del.body).toEqual({ inviterId: 7 })
-    expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/invitations/7').length).toBeGreaterThan(1)
+    expect(calls.filter((c) => c.method === 'GET' && c.path === '/api/users/7/invitations').length).toBeGreaterThan(1)
   })
 
   it('shows the list error', async () => {
-    verifiedApi({ 'GET /api/invitations/7': { status: 500, text: '' } })
+    verifiedApi({ 'GET /api/users/7/invitations': { status: 500, text: '' } })
     const user = userEvent.setup()
     renderRoute('/invitations')
     await user.click(await screen.findByRole('tab', { name: 'Gestionar' }))

@@ -4,7 +4,7 @@ import type { Invitation } from './types'
 
 /** GET /api/invitations/{inviterId}: the signed-in inviter's invitations, newest first. */
 export function getInvitations(inviterId: string): Promise<Invitation[]> {
-  return apiRequest<Invitation[]>('GET', `/api/invitations/${encodeURIComponent(inviterId)}`)
+  return apiRequest<Invitation[]>('GET', `/api/users/${encodeURIComponent(inviterId)}/invitations`)
 }
 
 /** Query options owning the inviter's invitations key. */
