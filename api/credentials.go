@@ -58,15 +58,20 @@ func (s *Server) mountCredentials(issuer *credential.Issuer) {
 		option.Summary("Obtener una credencial verificable (SD-JWT VC) del perfil propio"))
 	fuego.Get(s.f, "/api/credentials/{id}", s.getCredential, tag,
 		option.Summary("Estado de una credencial propia"))
-	mux := s.f.Mux
-	mux.HandleFunc("GET /api/credentials/status/{list}", s.handleStatusList)
-	mux.HandleFunc("GET /.well-known/jwt-vc-issuer", func(w http.ResponseWriter, r *http.Request) {
+	const credTag = "Credenciales"
+	s.handle("GET /api/credentials/status/{list}", http.HandlerFunc(s.handleStatusList),
+		op(credTag, "Lista de revocación (Token Status List, JWT firmado; en caché 5 minutos)",
+			params(pathParam("list", "Número de la lista", "^[1-9][0-9]*$")),
+			text("200", "statuslist+jwt firmado ES256", "application/statuslist+jwt"),
+			errorAnswer("404", "Lista de estado no encontrada")))
+	s.handle("GET /.well-known/jwt-vc-issuer", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.handleIssuerMetadata(w, r, issuer)
-	})
+	}), op(credTag, "Metadatos del emisor: identificador y llaves públicas (JWKS), incluidas las rotadas que aún firman credenciales vigentes", nil,
+		jsonOf("200", "Metadatos del emisor", map[string]any{"issuer": "", "jwks": map[string]any{"keys": []map[string]any{}}})))
 	vct := issuer.VCT()[len(issuer.URL):] // the type metadata lives at the vct URL
-	mux.HandleFunc("GET "+vct, func(w http.ResponseWriter, r *http.Request) {
+	s.handle("GET "+vct, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		publicJSON(w, http.StatusOK, issuer.TypeMetadata(), time.Hour)
-	})
+	}), op(credTag, "Metadatos del tipo de credencial (vct)", nil, jsonOf("200", "Metadatos del tipo", map[string]any{})))
 }
 
 // issueCredential reserves a credential for the signed-in person and waits for the job to sign it.

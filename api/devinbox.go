@@ -50,8 +50,8 @@ Para: <strong>{{.Recipient}}</strong> · {{.CreatedAt.Format "02/01/2006 15:04:0
 </main></body></html>`))
 
 func (s *Server) mountDevInbox() {
-	s.f.Mux.HandleFunc("GET /dev/inbox", s.devInboxPage)
-	s.f.Mux.HandleFunc("GET /dev/inbox.json", s.devInboxJSON)
+	s.handle("GET /dev/inbox", http.HandlerFunc(s.devInboxPage), nil)
+	s.handle("GET /dev/inbox.json", http.HandlerFunc(s.devInboxJSON), nil)
 }
 
 func (s *Server) devInboxAvailable(w http.ResponseWriter, r *http.Request) bool {

@@ -53,10 +53,19 @@ func (s *Server) mountLevels(d LevelsDeps) {
 			fuego.Response{Type: StartVerificationResponse{}}))
 	fuego.Get(s.f, "/api/start-verification/{id}", l.startVerificationStatus, tag,
 		option.Summary("Consultar la URL de una verificación biométrica en creación"))
-	s.f.Mux.HandleFunc("GET /api/verify-email", l.verifyEmail)
-	s.f.Mux.HandleFunc("POST /api/webhooks/biometric", l.biometricWebhook)
-	s.f.Mux.HandleFunc("GET "+devsim.BiometricPath+"{session}", l.simulatorPage)
-	s.f.Mux.HandleFunc("POST "+devsim.BiometricPath+"{session}", l.simulatorPage)
+	s.handle("GET /api/verify-email", http.HandlerFunc(l.verifyEmail),
+		op("Verificación", "Enlace del correo de verificación (nivel 2): valida el token y redirige a Mi Perfil",
+			params(queryParam("token", "Token de 64 caracteres hexadecimales del enlace", true)),
+			empty("302", "Redirección a /profile?emailVerified=1 (o a la pantalla que explica el error)")))
+	s.handle("POST /api/webhooks/biometric", http.HandlerFunc(l.biometricWebhook),
+		op("Verificación", "Webhook firmado del proveedor biométrico: se guarda y un trabajo lo procesa",
+			params(headerParam("X-Signature", "HMAC-SHA256 del cuerpo con el secreto del webhook", true),
+				headerParam("X-Timestamp", "Momento de la firma (segundos Unix)", false)),
+			jsonOf("200", "Recibido (también una repetición)", map[string]any{"received": true}),
+			errorAnswer("400", "Cuerpo no válido"), errorAnswer("401", "Firma no válida o vencida"),
+			errorAnswer("413", "Cuerpo demasiado grande"), errorAnswer("503", "Servicio no disponible: el proveedor reintentará")))
+	s.handle("GET "+devsim.BiometricPath+"{session}", http.HandlerFunc(l.simulatorPage), nil)
+	s.handle("POST "+devsim.BiometricPath+"{session}", http.HandlerFunc(l.simulatorPage), nil)
 }
 
 // LevelsUserRequest names the user acting on their own verification.

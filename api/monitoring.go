@@ -33,13 +33,15 @@ func (s *Server) mountMonitoring(redisOpt asynq.RedisConnOpt) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_public_record_cache_misses_total",
 			Help: "Public verifications that read Postgres (not cached, or the cache not proven current)."},
 			func() float64 { return float64(s.public.misses.Load()) }))
-	s.f.Mux.Handle("GET "+metricsPath, s.adminOnly(s.metrics.handler()))
+	s.handle("GET "+metricsPath, s.adminOnly(s.metrics.handler()),
+		op("Administración", "Métricas Prometheus (sesión de administrador)", nil,
+			text("200", "Formato de exposición de Prometheus", "text/plain"), errorAnswer("401", "Sin sesión de administrador")))
 	if redisOpt == nil {
 		return
 	}
 	mon := asynqmon.New(asynqmon.Options{RootPath: monitoringPath, RedisConnOpt: redisOpt})
-	s.f.Mux.Handle(monitoringPath+"/", s.adminOnly(mon))
-	s.f.Mux.Handle(monitoringPath, http.RedirectHandler(monitoringPath+"/", http.StatusMovedPermanently))
+	s.handle(monitoringPath+"/", s.adminOnly(mon), nil)
+	s.handle(monitoringPath, http.RedirectHandler(monitoringPath+"/", http.StatusMovedPermanently), nil)
 }
 
 // adminOnly lets only a live administrator session through: a browser asking for a page is sent to

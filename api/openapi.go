@@ -132,6 +132,8 @@ func securityFor(path string) openapi3.SecurityRequirements {
 		return openapi3.SecurityRequirements{{name: []string{}}}
 	}
 	switch {
+	case path == "/metrics":
+		return require(secAdmin)
 	case path == "/api/admin/login":
 		return openapi3.SecurityRequirements{}
 	case strings.HasPrefix(path, "/api/admin/"):

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -44,4 +46,47 @@ func TestTheServedOpenAPIDocumentPassesRedocly(t *testing.T) {
 	cmd.Env = append(os.Environ(), "REDOCLY_TELEMETRY=off", "REDOCLY_SUPPRESS_UPDATE_NOTICE=true", "NO_COLOR=1")
 	out, err := cmd.CombinedOutput()
 	require.NoError(t, err, "redocly lint (recommended rules) must report no error:\n%s", out)
+}
+
+// Every route the server serves is in the document, except the explicit development and
+// operator routes; and no file registers a route on the mux without describing it (handle).
+func TestEveryServedRouteIsInTheDocument(t *testing.T) {
+	t.Parallel()
+	issuer := &credential.Issuer{URL: testBaseURL, Keys: []credential.Key{newIssuerKey(t)}}
+	e := setup(t, func(d *api.Deps) { d.Credentials = issuer })
+	_, body := get(t, http.DefaultClient, e.srv.URL+"/api/openapi.json")
+	var doc struct {
+		Paths map[string]map[string]any `json:"paths"`
+	}
+	require.NoError(t, json.Unmarshal(body, &doc))
+	undocumented := []string{"/dev/", "/admin/monitoring", "/robots.txt", "/healthz", "/readyz", "/api/openapi.json"}
+	var missing []string
+	for _, pattern := range e.api.PlainRoutes() {
+		method, path, ok := strings.Cut(pattern, " ")
+		if !ok || path == "/" || slices.ContainsFunc(undocumented, func(p string) bool { return strings.HasPrefix(path, p) }) {
+			continue
+		}
+		if _, ok := doc.Paths[path][strings.ToLower(method)]; !ok {
+			missing = append(missing, pattern)
+		}
+	}
+	require.Empty(t, missing, "served but not in /api/openapi.json")
+	for _, want := range []string{"/api/verify/{profileId}", "/api/qr/{file}", "/api/wallet/apple/{userId}", "/api/verify-email",
+		"/api/webhooks/biometric", "/api/passkit/v1/log", "/api/credentials", "/api/credentials/status/{list}", "/.well-known/jwt-vc-issuer"} {
+		require.Contains(t, doc.Paths, want)
+	}
+
+	// Nothing bypasses handle: a direct mux registration would serve a route the document misses.
+	files, err := filepath.Glob("*.go")
+	require.NoError(t, err)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") || f == "routes_doc.go" {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, direct := range []string{"f.Mux.HandleFunc(", "f.Mux.Handle(", "mux := s.f.Mux"} {
+			require.False(t, strings.Contains(string(src), direct), "%s registers a route on the server's mux without describing it (use s.handle)", f)
+		}
+	}
 }

@@ -38,15 +38,29 @@ func (s *Server) mountPasses(d PassesDeps) {
 	if a.buildWait <= 0 {
 		a.buildWait = DefaultPassBuildWait
 	}
-	mux := s.f.Mux
+	const tag = "Pases"
+	profileID := pathParam("profileId", "ID de perfil", `^PS-[0-9]{4}-[0-9]{4}-[0-9]{2}$`)
 	// The mux cannot match a suffix after a wildcard: the handler checks ".png" itself.
-	mux.HandleFunc("GET /api/qr/{file}", s.handleQR)
-	mux.HandleFunc("GET /api/verify/{profileId}", func(w http.ResponseWriter, r *http.Request) {
+	s.handle("GET /api/qr/{file}", http.HandlerFunc(s.handleQR),
+		op(tag, "Imagen QR que abre la verificación pública del perfil",
+			params(pathParam("file", "ID de perfil seguido de .png", `^PS-[0-9]{4}-[0-9]{4}-[0-9]{2}\.png$`)),
+			binary("200", "PNG", "image/png"), errorAnswer("400", "ID de perfil no válido"),
+			errorAnswer("404", "Perfil no encontrado"), tooMany("Demasiadas consultas desde esta dirección")))
+	s.handle("GET /api/verify/{profileId}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.handleVerify(w, r, a.lookups)
-	})
-	mux.HandleFunc("GET /api/wallet/apple/{userId}", func(w http.ResponseWriter, r *http.Request) {
+	}), op(tag, "Verificación pública de un perfil (lo que abre el QR); X-Robots-Tag: noindex",
+		params(profileID),
+		jsonOf("200", "El perfil y su verificación", PublicVerifyResponse{}),
+		errorAnswer("400", "ID de perfil no válido"), errorAnswer("404", "Perfil no encontrado"),
+		tooMany("Demasiadas consultas desde esta dirección"), errorAnswer("503", "Servicio no disponible")))
+	s.handle("GET /api/wallet/apple/{userId}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.handleApplePass(w, r, a)
-	})
+	}), op(tag, "Pase firmado de Apple Wallet (solo el dueño)",
+		params(pathParam("userId", "ID del usuario", "^[0-9]+$")),
+		binary("200", "Archivo .pkpass", "application/vnd.apple.pkpass"),
+		errorAnswer("202", "El pase se está generando"), errorAnswer("400", "ID de usuario no válido"),
+		errorAnswer("401", "Sin sesión"), errorAnswer("403", "No es tu pase"),
+		errorAnswer("409", "Disponible solo con verificación biométrica completa")))
 	fuego.Get(s.f, "/api/wallet/google/{userId}", func(c fuego.ContextNoBody) (GoogleWalletResponse, error) {
 		return s.googlePass(c, a)
 	}, option.Tags("Pases"), option.Summary("Enlace para agregar el pase a Google Wallet (solo el dueño)"))

@@ -22,13 +22,34 @@ const passkitPrefix = "/api/passkit/v1"
 const maxPushToken = 256
 
 func (s *Server) mountPassKit() {
-	mux := s.f.Mux
+	const tag = "Pases"
 	reg := passkitPrefix + "/devices/{device}/registrations/{passType}"
-	mux.HandleFunc("POST "+reg+"/{serial}", s.passkitRegister)
-	mux.HandleFunc("DELETE "+reg+"/{serial}", s.passkitUnregister)
-	mux.HandleFunc("GET "+reg, s.passkitUpdatedSerials)
-	mux.HandleFunc("GET "+passkitPrefix+"/passes/{passType}/{serial}", s.passkitLatestPass)
-	mux.HandleFunc("POST "+passkitPrefix+"/log", s.passkitLog)
+	device := pathParam("device", "deviceLibraryIdentifier del dispositivo", "")
+	passType := pathParam("passType", "passTypeIdentifier del pase", "")
+	serial := pathParam("serial", "Número de serie del pase (el ID de perfil)", "")
+	auth := headerParam("Authorization", "ApplePass <authenticationToken del pase>", true)
+	unauthorized := errorAnswer("401", "Pase no autorizado")
+	unknown := errorAnswer("404", "Tipo de pase desconocido")
+	s.handle("POST "+reg+"/{serial}", http.HandlerFunc(s.passkitRegister),
+		op(tag, "PassKit: registrar un dispositivo para recibir actualizaciones del pase", params(device, passType, serial, auth),
+			empty("201", "Registro nuevo"), empty("200", "El dispositivo ya estaba registrado"),
+			errorAnswer("400", "Registro de dispositivo no válido"), unauthorized, unknown))
+	s.handle("DELETE "+reg+"/{serial}", http.HandlerFunc(s.passkitUnregister),
+		op(tag, "PassKit: dejar de recibir actualizaciones", params(device, passType, serial, auth),
+			empty("200", "Registro eliminado"), unauthorized, unknown))
+	s.handle("GET "+reg, http.HandlerFunc(s.passkitUpdatedSerials),
+		op(tag, "PassKit: números de serie actualizados desde una marca", params(device, passType,
+			queryParam("passesUpdatedSince", "Marca lastUpdated de la consulta anterior", false)),
+			jsonOf("200", "Pases actualizados", SerialNumbersJSON{}), empty("204", "Nada cambió"),
+			errorAnswer("400", "passesUpdatedSince no válido"), unknown))
+	s.handle("GET "+passkitPrefix+"/passes/{passType}/{serial}", http.HandlerFunc(s.passkitLatestPass),
+		op(tag, "PassKit: la versión más reciente del pase", params(passType, serial, auth,
+			headerParam("If-Modified-Since", "Fecha del pase que tiene el dispositivo", false)),
+			binary("200", "Archivo .pkpass (con Last-Modified)", "application/vnd.apple.pkpass"),
+			empty("304", "El dispositivo tiene la versión más reciente"), unauthorized, unknown))
+	s.handle("POST "+passkitPrefix+"/log", http.HandlerFunc(s.passkitLog),
+		op(tag, "PassKit: mensajes de diagnóstico de los dispositivos", nil, empty("200", "Recibidos"),
+			errorAnswer("400", "Cuerpo no válido")))
 }
 
 var (

@@ -50,6 +50,7 @@ type Deps struct {
 // Server is the HTTP API.
 type Server struct {
 	draining atomic.Bool // SIGTERM received: /readyz says 503 while requests are still served
+	plain    []plainRoute // routes outside fuego, with their OpenAPI description (routes_doc.go)
 	cfg      config.Config
 	db       *sqlx.DB
 	redis    redis.UniversalClient
@@ -112,16 +113,17 @@ func New(d Deps) (*Server, error) {
 
 	// The OpenAPI document is computed once, after every route is registered.
 	doc := s.f.OutputOpenAPISpec()
+	s.documentPlainRoutes(doc)
 	finishOpenAPI(doc, s.cfg.PublicBaseURL, s.cfg.SupportEmail)
 	spec, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
 	s.spec = spec
-	s.f.Mux.HandleFunc("GET /api/openapi.json", func(w http.ResponseWriter, _ *http.Request) {
+	s.handle("GET /api/openapi.json", http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Write(s.spec)
-	})
+	}), nil)
 
 	var h http.Handler = s.f.Mux
 	h = withoutFrameworkHeaders(h)
@@ -139,10 +141,9 @@ func New(d Deps) (*Server, error) {
 }
 
 func (s *Server) routes(d Deps) {
-	mux := s.f.Mux
-	mux.HandleFunc("GET /healthz", s.handleHealthz)
-	mux.HandleFunc("GET /readyz", s.handleReadyz)
-	mux.HandleFunc("GET /robots.txt", handleRobots)
+	s.handle("GET /healthz", http.HandlerFunc(s.handleHealthz), nil)
+	s.handle("GET /readyz", http.HandlerFunc(s.handleReadyz), nil)
+	s.handle("GET /robots.txt", http.HandlerFunc(handleRobots), nil)
 	s.mountMonitoring(d.AsynqRedis)
 	s.mountAuth()
 	s.mountUsers()
@@ -154,7 +155,7 @@ func (s *Server) routes(d Deps) {
 	s.mountInvitations()
 	s.mountPartners()
 	s.mountCredentials(d.Credentials)
-	mux.Handle("/", spaHandler(d.Web))
+	s.handle("/", spaHandler(d.Web), nil)
 }
 
 // Handler is the complete HTTP handler (tests use it with httptest).
