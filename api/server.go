@@ -49,7 +49,7 @@ type Deps struct {
 
 // Server is the HTTP API.
 type Server struct {
-	draining atomic.Bool // SIGTERM received: /readyz says 503 while requests are still served
+	draining atomic.Bool  // SIGTERM received: /readyz says 503 while requests are still served
 	plain    []plainRoute // routes outside fuego, with their OpenAPI description (routes_doc.go)
 	cfg      config.Config
 	db       *sqlx.DB
