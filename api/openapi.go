@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -55,8 +56,8 @@ func finishOpenAPI(doc *openapi3.T, publicBaseURL, supportEmail string) {
 	delete(doc.Components.Schemas, "HTTPError")
 	delete(doc.Components.Schemas, "unknown-interface")
 	for path, item := range doc.Paths.Map() {
-		for _, op := range item.Operations() {
-			finishOperation(path, op)
+		for method, op := range item.Operations() {
+			finishOperation(method, path, op)
 		}
 	}
 	seen := map[*openapi3.Schema]bool{}
@@ -87,7 +88,7 @@ func finishOpenAPI(doc *openapi3.T, publicBaseURL, supportEmail string) {
 }
 
 // finishOperation removes fuego's noise from one operation and names the security it accepts.
-func finishOperation(path string, op *openapi3.Operation) {
+func finishOperation(method, path string, op *openapi3.Operation) {
 	if strings.HasPrefix(op.Description, "#### Controller") {
 		op.Description = ""
 	}
@@ -123,6 +124,98 @@ func finishOperation(path string, op *openapi3.Operation) {
 	}
 	req := securityFor(path)
 	op.Security = &req
+	documentErrors(method, path, op, len(req) > 0 && len(req[0]) > 0)
+}
+
+// errorStatuses are the refusals every operation of a kind can answer, each with {message}.
+var errorDescriptions = map[int]string{
+	202: "Aceptado: se está preparando; consulte de nuevo en unos segundos",
+	400: "Solicitud no válida (los campos con error en errors)",
+	401: "Sin sesión o credencial válida",
+	403: "Prohibido: no es suyo, o el origen no está autorizado",
+	404: "No encontrado",
+	409: "Conflicto con el estado actual",
+	410: "Ya no está disponible (vencido o usado)",
+	413: "La solicitud es demasiado grande",
+	415: "Tipo de contenido no compatible: envíe JSON",
+	429: "Demasiadas solicitudes: espere los segundos de Retry-After",
+	500: "Error interno",
+	503: "Servicio no disponible por un momento: reintente después de Retry-After",
+}
+
+// extraStatuses are the answers particular operations give beyond their kind's.
+var extraStatuses = map[string][]int{
+	"POST /api/register":                     {409, 429},
+	"POST /api/login":                        {404, 409, 429},
+	"POST /api/verify-code":                  {404, 410, 429},
+	"POST /api/admin/login":                  {401, 429},
+	"POST /api/widget/login":                 {404, 409, 429},
+	"POST /api/widget/verify-code":           {404, 410, 429},
+	"POST /api/invitations":                  {409, 429},
+	"POST /api/invitations/accept":           {404, 409, 410, 429},
+	"GET /api/invitations/validate":          {404, 409, 410},
+	"DELETE /api/invitations/{id}":           {409},
+	"GET /api/invitations/validate-token":    {404, 410},
+	"POST /api/credentials":                  {202, 409},
+	"GET /api/credentials/{id}":              {202},
+	"POST /api/users":                        {409},
+	"PUT /api/users/{id}":                    {409},
+	"POST /api/admin/users/{id}/revoke":      {409},
+	"GET /api/wallet/google/{userId}":        {202, 409},
+	"POST /api/send-email-verification-link": {409, 429},
+	"POST /api/start-verification":           {202, 409, 429},
+	"GET /api/start-verification/{id}":       {202},
+	"POST /api/admin/partners":               {409},
+	"PUT /api/admin/partners/{id}/webhook":   {409},
+}
+
+// documentErrors lists the statuses an operation can answer: by its kind (a body can be
+// malformed or too large, a secured one refused, a path can name nothing, any can fail) and
+// those of extraStatuses. A test validates every answer the API tests receive against them.
+func documentErrors(method, path string, op *openapi3.Operation, secured bool) {
+	codes := []int{500, 503}
+	if op.RequestBody != nil || method == "POST" || method == "PUT" {
+		codes = append(codes, 400, 413, 415, 403) // 403: a foreign Origin on a state change
+	}
+	hasPath := false
+	for _, p := range op.Parameters {
+		if p.Value == nil {
+			continue
+		}
+		codes = append(codes, 400)
+		if p.Value.In == "path" {
+			hasPath = true
+		}
+	}
+	if hasPath {
+		codes = append(codes, 404)
+	}
+	if secured {
+		codes = append(codes, 401, 403)
+	}
+	codes = append(codes, extraStatuses[method+" "+path]...)
+	for _, code := range codes {
+		key := strconv.Itoa(code)
+		if op.Responses.Value(key) != nil {
+			continue
+		}
+		desc := errorDescriptions[code]
+		resp := &openapi3.Response{Description: &desc}
+		switch {
+		case code == 202:
+			if ok := op.Responses.Value("200"); ok != nil && ok.Value != nil {
+				resp.Content = ok.Value.Content
+			}
+		default:
+			resp.Content = openapi3.Content{"application/json": &openapi3.MediaType{
+				Schema: &openapi3.SchemaRef{Ref: "#/components/schemas/ErrorBody"}}}
+		}
+		if code == 429 || code == 503 {
+			resp.Headers = openapi3.Headers{"Retry-After": {Value: &openapi3.Header{Parameter: openapi3.Parameter{
+				Description: "Segundos que conviene esperar antes de reintentar.", Schema: openapi3.NewIntegerSchema().NewRef()}}}}
+		}
+		op.Responses.Set(key, &openapi3.ResponseRef{Value: resp})
+	}
 }
 
 // securityFor is what an operation accepts, by its path; public operations accept anything

@@ -158,6 +158,9 @@ func (s *Server) routes(d Deps) {
 	s.handle("/", spaHandler(d.Web), nil)
 }
 
+// OpenAPISpec is the served OpenAPI document (GET /api/openapi.json).
+func (s *Server) OpenAPISpec() []byte { return s.spec }
+
 // Handler is the complete HTTP handler (tests use it with httptest).
 func (s *Server) Handler() http.Handler { return s.handler }
 

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -85,9 +84,10 @@ func TestOpenAPIDocumentValidatesAndDescribesTheWidget(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	_, body := e.do(t, "GET", "/api/openapi.json", "", "")
+	// The document is OpenAPI 3.1, which kin-openapi's validator does not know (it refuses the
+	// 3.1 type "null"): Redocly validates it (TestTheServedOpenAPIDocumentPassesRedocly).
 	doc, err := openapi3.NewLoader().LoadFromData([]byte(body))
 	require.NoError(t, err)
-	require.NoError(t, doc.Validate(context.Background()))
 	for _, path := range []string{"/api/widget/login", "/api/widget/verify-code", "/api/widget/verify", "/api/register", "/api/login", "/api/verify-code"} {
 		require.NotNil(t, doc.Paths.Find(path), path)
 	}

@@ -62,7 +62,7 @@ func setup(t *testing.T, mutate ...func(*api.Deps)) *env {
 	}
 	s, err := api.New(deps)
 	require.NoError(t, err)
-	srv := httptest.NewServer(s.Handler())
+	srv := httptest.NewServer(newContractCheck(t, s.OpenAPISpec()).wrap(s.Handler()))
 	t.Cleanup(srv.Close)
 	return &env{srv: srv, api: s, queue: queue, redis: rc, db: db, asynqOpt: opt}
 }
