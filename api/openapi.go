@@ -53,6 +53,11 @@ func finishOpenAPI(doc *openapi3.T, publicBaseURL, supportEmail string) {
 			doc.Tags[i].Description = d
 		}
 	}
+	// 3.1's webhooks: kin-openapi's T has no field for them, so they travel as a top-level member.
+	if doc.Extensions == nil {
+		doc.Extensions = map[string]any{}
+	}
+	doc.Extensions["webhooks"] = partnerWebhooks()
 	delete(doc.Components.Schemas, "HTTPError")
 	delete(doc.Components.Schemas, "unknown-interface")
 	for path, item := range doc.Paths.Map() {

@@ -1,0 +1,80 @@
+package api
+
+import (
+	"github.com/getkin/kin-openapi/openapi3"
+)
+
+// The partner notifications, in the document's 3.1 "webhooks" section: what Perfil Seguro POSTs
+// to a partner's webhook URL, and how to check that it came from us.
+
+// signatureRecipe is how a partner verifies a notification (the integration page shows the same
+// steps in code).
+const signatureRecipe = "Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. " +
+	"Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al " +
+	"configurarlo) sobre el texto \"<t>.<cuerpo exacto recibido>\", en hexadecimal; (3) compare con v1 en tiempo constante; " +
+	"(4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición " +
+	"trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente."
+
+// webhookEvent is one notification's payload.
+type webhookEvent struct {
+	name, summary string
+	payload       *openapi3.Schema
+}
+
+func partnerWebhooks() map[string]*openapi3.PathItem {
+	str := openapi3.NewStringSchema
+	withProps := func(required []string, props map[string]*openapi3.Schema) *openapi3.Schema {
+		s := openapi3.NewObjectSchema()
+		for k, v := range props {
+			s.WithProperty(k, v)
+		}
+		s.Required = required
+		return s
+	}
+	event := func(name string) *openapi3.Schema { return str().WithEnum(name) }
+	level := withProps([]string{"event", "userId", "profileId", "verificationLevel", "biometricVerified", "changedAt"},
+		map[string]*openapi3.Schema{"event": event("user.verification_level_changed"), "userId": openapi3.NewInt64Schema(),
+			"profileId": str(), "verificationLevel": openapi3.NewIntegerSchema().WithMin(0).WithMax(3),
+			"biometricVerified": openapi3.NewBoolSchema(), "changedAt": openapi3.NewDateTimeSchema()})
+	lifecycle := func(name string, withUser bool) *openapi3.Schema {
+		props := map[string]*openapi3.Schema{"event": event(name), "profileId": str(), "changedAt": openapi3.NewDateTimeSchema()}
+		required := []string{"event", "profileId", "changedAt"}
+		if withUser {
+			props["userId"] = openapi3.NewInt64Schema()
+			required = append(required, "userId")
+		}
+		return withProps(required, props)
+	}
+	events := []webhookEvent{
+		{"user.verification_level_changed", "El nivel de verificación de una persona que llegó por su plataforma cambió", level},
+		{"profile.expired", "La vigencia de la validación terminó", lifecycle("profile.expired", true)},
+		{"profile.renewed", "La persona renovó su validación con una nueva verificación biométrica", lifecycle("profile.renewed", true)},
+		{"profile.revoked", "Un administrador revocó la validación", lifecycle("profile.revoked", true)},
+		{"profile.deleted", "La cuenta fue eliminada (solo queda el ID de perfil)", lifecycle("profile.deleted", false)},
+	}
+	headers := openapi3.Parameters{
+		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Signature").WithRequired(true).
+			WithDescription("t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de \"<t>.<cuerpo>\"> con el secreto del webhook").
+			WithSchema(str().WithPattern(`^t=[0-9]+,v1=[0-9a-f]{64}$`))},
+		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Event").WithRequired(true).WithDescription("El evento").WithSchema(str())},
+		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Delivery").WithRequired(true).
+			WithDescription("Identificador de la entrega (igual en cada reintento)").WithSchema(str())},
+	}
+	out := map[string]*openapi3.PathItem{}
+	for _, e := range events {
+		ok := "Recibida: no se reintenta"
+		retry := "Cualquier otra respuesta (o ninguna en 10 s) se reintenta"
+		op := &openapi3.Operation{
+			OperationID: "webhook_" + e.name, Summary: e.summary, Description: signatureRecipe, Tags: []string{"Widget"},
+			Parameters:  headers,
+			RequestBody: &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).WithJSONSchema(e.payload)},
+			Responses:   openapi3.NewResponses(),
+			Security:    &openapi3.SecurityRequirements{},
+		}
+		op.Responses.Delete("default")
+		op.Responses.Set("200", &openapi3.ResponseRef{Value: &openapi3.Response{Description: &ok}})
+		op.Responses.Set("4XX", &openapi3.ResponseRef{Value: &openapi3.Response{Description: &retry}})
+		out[e.name] = &openapi3.PathItem{Post: op}
+	}
+	return out
+}
