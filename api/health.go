@@ -46,3 +46,25 @@ func handleRobots(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=86400")
 	w.Write([]byte(robotsTxt))
 }
+
+// docsPage renders the OpenAPI document for partners with Redoc, from our own origin (the bundle
+// is built into the web app's dist/docs/): no CDN, no inline script, the usual CSP.
+const docsPage = `<!doctype html>
+<html lang="es">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Referencia de la API · Perfil Seguro</title>
+</head>
+<body>
+<redoc spec-url="/api/openapi.json" disable-search hide-hostname="false" native-scrollbars></redoc>
+<script src="/docs/redoc.standalone.js"></script>
+</body>
+</html>
+`
+
+func handleDocs(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Write([]byte(docsPage))
+}

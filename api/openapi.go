@@ -126,6 +126,12 @@ func finishOperation(method, path string, op *openapi3.Operation) {
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
 		delete(op.RequestBody.Value.Content, "application/xml")
 		delete(op.RequestBody.Value.Content, "application/x-www-form-urlencoded")
+		if any, ok := op.RequestBody.Value.Content["*/*"]; ok { // every body is JSON
+			delete(op.RequestBody.Value.Content, "*/*")
+			if _, has := op.RequestBody.Value.Content["application/json"]; !has {
+				op.RequestBody.Value.Content["application/json"] = any
+			}
+		}
 	}
 	req := securityFor(path)
 	op.Security = &req

@@ -22,7 +22,7 @@ type plainRoute struct {
 
 // undocumentedRoutes are served but are not part of the API contract: development pages,
 // the operators' dashboard and the single-page app itself.
-var undocumentedRoutes = []string{"/dev/", "/admin/monitoring", "/robots.txt", "/healthz", "/readyz", "/api/openapi.json"}
+var undocumentedRoutes = []string{"/dev/", "/admin/monitoring", "/robots.txt", "/healthz", "/readyz", "/api/openapi.json", "/api/docs"}
 
 // isUndocumented reports whether a pattern is one of undocumentedRoutes (or the SPA's "/").
 func isUndocumented(pattern string) bool {

@@ -144,6 +144,7 @@ func (s *Server) routes(d Deps) {
 	s.handle("GET /healthz", http.HandlerFunc(s.handleHealthz), nil)
 	s.handle("GET /readyz", http.HandlerFunc(s.handleReadyz), nil)
 	s.handle("GET /robots.txt", http.HandlerFunc(handleRobots), nil)
+	s.handle("GET /api/docs", http.HandlerFunc(handleDocs), nil)
 	s.mountMonitoring(d.AsynqRedis)
 	s.mountAuth()
 	s.mountUsers()

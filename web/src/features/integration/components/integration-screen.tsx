@@ -41,6 +41,15 @@ export function IntegrationScreen({ apiBase = window.location.origin }: { apiBas
             <ShieldCheck className="size-4 text-primary" aria-hidden />
             Solo para dominios autorizados
           </p>
+          <p className="mt-3 text-sm">
+            <a className="link link-primary" href="/api/docs">
+              Referencia completa de la API
+            </a>{' '}
+            ·{' '}
+            <a className="link link-primary" href="/api/openapi.json">
+              Documento OpenAPI 3.1
+            </a>
+          </p>
         </div>
       </section>
 
