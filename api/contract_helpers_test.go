@@ -27,7 +27,7 @@ func init() {
 	for _, ct := range []string{"application/vnd.apple.pkpass", "image/png"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.FileBodyDecoder)
 	}
-	for _, ct := range []string{"application/statuslist+jwt", "text/plain"} {
+	for _, ct := range []string{"application/statuslist+jwt", "text/plain", "text/html"} {
 		openapi3filter.RegisterBodyDecoder(ct, openapi3filter.PlainBodyDecoder)
 	}
 }

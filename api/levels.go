@@ -56,7 +56,9 @@ func (s *Server) mountLevels(d LevelsDeps) {
 	s.handle("GET /api/verify-email", http.HandlerFunc(l.verifyEmail),
 		op("Verificación", "Enlace del correo de verificación (nivel 2): valida el token y redirige a Mi Perfil",
 			params(queryParam("token", "Token de 64 caracteres hexadecimales del enlace", true)),
-			empty("302", "Redirección a /profile?emailVerified=1 (o a la pantalla que explica el error)")))
+			empty("303", "Correo verificado: redirección a Mi Perfil"),
+			text("404", "Página en español: el enlace no es válido", "text/html"),
+			text("410", "Página en español: el enlace ya se usó o venció", "text/html")))
 	s.handle("POST /api/webhooks/biometric", http.HandlerFunc(l.biometricWebhook),
 		op("Verificación", "Webhook firmado del proveedor biométrico: se guarda y un trabajo lo procesa",
 			params(headerParam("X-Signature", "HMAC-SHA256 del cuerpo con el secreto del webhook", true),
