@@ -81,6 +81,8 @@ describe('/verify/:profileId', () => {
     renderRoute('/verify/PS-12')
     expect(await screen.findByText('ID de perfil no válido')).toBeInTheDocument()
     expect(calls).toHaveLength(0)
+    // Headings do not skip a level: the failure's title is the h2 under the page's h1.
+    expect(screen.getByRole('heading', { level: 2, name: 'ID de perfil no válido' })).toBeInTheDocument()
   })
 
   it("shows the server's message for an unknown profile", async () => {

@@ -172,7 +172,7 @@ export function CredentialVerifier() {
         </CardBody>
       </Card>
       {outcome && 'error' in outcome && (
-        <Alert variant="destructive" icon={<ShieldAlert className="size-5" aria-hidden />} title="Credencial no válida" data-testid="credential-verdict">
+        <Alert variant="destructive" icon={<ShieldAlert className="size-5" aria-hidden />} title="Credencial no válida" titleLevel={2} data-testid="credential-verdict">
           {outcome.error}
         </Alert>
       )}
@@ -189,7 +189,7 @@ function VerifiedView({ outcome }: { outcome: { result: VerifiedCredential; list
   return (
     <Card>
       <CardBody className="space-y-4">
-        <Alert variant={v.variant} icon={<Icon className="size-5" aria-hidden />} title={v.title} data-testid="credential-verdict">
+        <Alert variant={v.variant} icon={<Icon className="size-5" aria-hidden />} title={v.title} titleLevel={2} data-testid="credential-verdict">
           {v.text}
         </Alert>
         <CardTitle>Datos que el titular compartió</CardTitle>

@@ -66,7 +66,7 @@ export function PublicVerifyScreen({ profileId }: { profileId: string }) {
 function Failure({ title, text }: { title: string; text: string }) {
   return (
     <div className="space-y-4">
-      <Alert variant="destructive" icon={<ShieldAlert className="size-5" aria-hidden />} title={title}>
+      <Alert variant="destructive" icon={<ShieldAlert className="size-5" aria-hidden />} title={title} titleLevel={2}>
         {text}
       </Alert>
       <div className="text-center">
