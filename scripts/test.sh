@@ -69,6 +69,8 @@ fi
 step build build
 built=$?
 step go-vet go vet ./...
+# The web app's generated API types must match the API's OpenAPI document.
+step api-types scripts/api-types.sh --check
 step go-test go test -race -count=1 -p 1 ./...
 # Every fuzz target for a short run (make fuzz runs them longer).
 step fuzz-short env FUZZTIME=${FUZZTIME:-3s} scripts/fuzz.sh

@@ -22,6 +22,7 @@ Usage:
   perfilseguro dev         migrate, then api + worker + scheduler in one process (local use)
   perfilseguro admin hash-password   print a hash for ADMIN_PASSWORD_HASH (password on stdin)
   perfilseguro partner add|list|disable   manage widget partners (api_keys)
+  perfilseguro openapi     print the API's OpenAPI 3.1 document (no database needed)
 
 Configuration comes from environment variables; see README.md.
 `
@@ -68,6 +69,8 @@ func run(ctx context.Context, cmd string, args []string) error {
 		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
 	case "partner":
 		return runPartner(ctx, args, os.Stdout, os.Stderr)
+	case "openapi":
+		return runOpenAPI(os.Stdout)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil
