@@ -1,6 +1,8 @@
 package api
 
 import (
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -286,4 +288,34 @@ func nullableToTypes(ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) {
 			nullableToTypes(r, seen)
 		}
 	}
+}
+
+// requiredFields marks, in the schema of each Go struct, the fields its JSON always carries:
+// those without omitempty (a pointer without omitempty is always there too, as null when
+// nil). Generated clients then know what they can rely on; the contract check of the API tests
+// holds every answer to it.
+func requiredFields(_ string, t reflect.Type, _ reflect.StructTag, schema *openapi3.Schema) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return nil
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, ok := schema.Properties[name]; ok && !slices.Contains(schema.Required, name) {
+			schema.Required = append(schema.Required, name)
+		}
+	}
+	return nil
 }

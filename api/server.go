@@ -102,6 +102,7 @@ func New(d Deps) (*Server, error) {
 		fuego.WithErrorSerializer(writeError),
 		fuego.WithEngineOptions(
 			fuego.WithErrorHandler(func(_ context.Context, err error) error { return err }),
+			fuego.WithOpenAPIGeneratorSchemaCustomizer(requiredFields),
 			fuego.WithOpenAPIConfig(fuego.OpenAPIConfig{
 				DisableLocalSave: true, DisableSwaggerUI: true, DisableMessages: true, DisableDefaultServer: true,
 				Info: &openapi3.Info{Title: "Perfil Seguro API", Version: "1.0.0",

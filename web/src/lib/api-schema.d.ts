@@ -902,51 +902,51 @@ export interface components {
     schemas: {
         /** @description AcceptInvitationRequest schema */
         AcceptInvitationRequest: {
-            accepterData?: {
-                nombre?: string;
-                phone_number?: string;
+            accepterData: {
+                nombre: string;
+                phone_number: string;
             };
-            invitationCode?: string;
+            invitationCode: string;
         };
         /** @description AcceptInvitationResponse schema */
         AcceptInvitationResponse: {
-            message?: string;
-            success?: boolean;
-            user?: {
-                email?: string;
+            message: string;
+            success: boolean;
+            user: {
+                email: string;
                 /** Format: int64 */
-                id?: number;
-                name?: string;
-                profileId?: string;
+                id: number;
+                name: string;
+                profileId: string;
             };
         };
         /** @description AdminLoginRequest schema */
         AdminLoginRequest: {
-            password?: string;
+            password: string;
         };
         /** @description AdminSessionResponse schema */
         AdminSessionResponse: {
-            authenticated?: boolean;
+            authenticated: boolean;
             /** Format: date-time */
             expiresAt?: string | null;
             message?: string | null;
-            success?: boolean;
+            success: boolean;
         };
         /** @description AdminUserRequest schema */
         AdminUserRequest: {
-            email?: string;
-            nombre?: string;
-            origen?: string;
-            vigencia?: number;
+            email: string;
+            nombre: string;
+            origen: string;
+            vigencia: number;
         };
         /** @description AuthStatus schema */
         AuthStatus: {
-            authenticated?: boolean;
-            biometricVerified?: boolean;
-            profileId?: string;
+            authenticated: boolean;
+            biometricVerified: boolean;
+            profileId: string;
             /** Format: int64 */
-            userId?: number;
-            verificationLevel?: number;
+            userId: number;
+            verificationLevel: number;
         };
         /** @description CancelInvitationRequest schema */
         CancelInvitationRequest: {
@@ -955,48 +955,48 @@ export interface components {
         };
         /** @description CancelInvitationResponse schema */
         CancelInvitationResponse: {
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
         };
         /** @description CreateInvitationRequest schema */
         CreateInvitationRequest: {
             companyName?: string | null;
             expiresInDays?: number | null;
-            inviteeEmail?: string;
-            inviteeName?: string;
+            inviteeEmail: string;
+            inviteeName: string;
             inviteePhone?: string | null;
             /** Format: int64 */
             inviterId?: number | null;
             personalMessage?: string | null;
-            type?: string;
+            type: string;
         };
         /** @description CreateInvitationResponse schema */
         CreateInvitationResponse: {
-            invitation?: {
+            invitation: {
                 /** Format: date-time */
-                acceptedAt?: string | null;
+                acceptedAt: string | null;
                 /** Format: int64 */
-                acceptedUserId?: number | null;
-                companyName?: string | null;
+                acceptedUserId: number | null;
+                companyName: string | null;
                 /** Format: date-time */
-                createdAt?: string;
+                createdAt: string;
                 /** Format: date-time */
-                expiresAt?: string;
+                expiresAt: string;
                 /** Format: int64 */
-                id?: number;
-                invitationCode?: string;
-                inviteeEmail?: string;
-                inviteeName?: string;
-                inviteePhone?: string | null;
+                id: number;
+                invitationCode: string;
+                inviteeEmail: string;
+                inviteeName: string;
+                inviteePhone: string | null;
                 /** Format: int64 */
-                inviterId?: number;
-                personalMessage?: string | null;
-                status?: string;
-                type?: string;
-                uniqueLink?: string;
+                inviterId: number;
+                personalMessage: string | null;
+                status: string;
+                type: string;
+                uniqueLink: string;
             };
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
         };
         /** @description CredentialRequest schema */
         CredentialRequest: {
@@ -1008,79 +1008,79 @@ export interface components {
         CredentialResponse: {
             credential?: string | null;
             /** Format: date-time */
-            expiresAt?: string;
+            expiresAt: string;
             /** Format: int64 */
-            id?: number;
+            id: number;
             message?: string | null;
-            status?: string;
+            status: string;
         };
         /** @description DeletePartnerResponse schema */
         DeletePartnerResponse: {
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
         };
         /** @description DeleteUserResponse schema */
         DeleteUserResponse: {
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
         };
         /** @description EmailLinkResponse schema */
         EmailLinkResponse: {
-            email?: string;
-            message?: string;
-            success?: boolean;
+            email: string;
+            message: string;
+            success: boolean;
         };
         /** @description ErrorBody schema */
         ErrorBody: {
             errors?: {
                 [key: string]: string | null;
             } | null;
-            message?: string;
+            message: string;
         };
         /** @description GoogleWalletResponse schema */
         GoogleWalletResponse: {
             addToWalletUrl?: string | null;
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
         };
         /** @description InvitationJSON schema */
         InvitationJSON: {
             /** Format: date-time */
-            acceptedAt?: string | null;
+            acceptedAt: string | null;
             /** Format: int64 */
-            acceptedUserId?: number | null;
-            companyName?: string | null;
+            acceptedUserId: number | null;
+            companyName: string | null;
             /** Format: date-time */
-            createdAt?: string;
+            createdAt: string;
             /** Format: date-time */
-            expiresAt?: string;
+            expiresAt: string;
             /** Format: int64 */
-            id?: number;
-            invitationCode?: string;
-            inviteeEmail?: string;
-            inviteeName?: string;
-            inviteePhone?: string | null;
+            id: number;
+            invitationCode: string;
+            inviteeEmail: string;
+            inviteeName: string;
+            inviteePhone: string | null;
             /** Format: int64 */
-            inviterId?: number;
-            personalMessage?: string | null;
-            status?: string;
-            type?: string;
-            uniqueLink?: string;
+            inviterId: number;
+            personalMessage: string | null;
+            status: string;
+            type: string;
+            uniqueLink: string;
         };
         /** @description LevelsUserRequest schema */
         LevelsUserRequest: {
             /** Format: int64 */
-            userId?: number;
+            userId: number;
         };
         /** @description LifecycleResponse schema */
         LifecycleResponse: {
-            events?: {
+            events: {
                 /** Format: date-time */
-                fecha?: string;
-                ip?: string | null;
-                motivo?: string | null;
-                quien?: string;
-                tipo?: string;
+                fecha: string;
+                ip: string | null;
+                motivo: string | null;
+                quien: string;
+                tipo: string;
             }[];
         };
         /** @description LoginRequest schema */
@@ -1090,186 +1090,187 @@ export interface components {
         };
         /** @description LoginResponse schema */
         LoginResponse: {
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
             /** Format: int64 */
-            userId?: number;
+            userId: number;
         };
         /** @description LogoutResponse schema */
         LogoutResponse: {
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
         };
         /** @description Partner schema */
         Partner: {
             /** Format: date-time */
-            createdAt?: string;
-            createdBy?: string | null;
-            domain?: string;
+            createdAt: string;
+            createdBy: string | null;
+            domain: string;
             /** Format: int64 */
-            id?: number;
-            isActive?: boolean;
-            keyId?: string;
+            id: number;
+            isActive: boolean;
+            keyId: string;
             /** Format: date-time */
-            lastUsedAt?: string | null;
-            notes?: string | null;
-            partnerName?: string;
-            permissions?: string[];
+            lastUsedAt: string | null;
+            notes: string | null;
+            partnerName: string;
+            permissions: string[];
             /** Format: int64 */
-            requestsCount?: number;
+            requestsCount: number;
         };
         /** @description PartnerRequest schema */
         PartnerRequest: {
             createdBy?: string | null;
-            domain?: string;
+            domain: string;
             notes?: string | null;
-            partnerName?: string;
+            partnerName: string;
             permissions?: (string | null)[] | null;
         };
         /** @description PartnerWebhookRequest schema */
         PartnerWebhookRequest: {
-            webhookUrl?: string;
+            webhookUrl: string;
         };
         /** @description PartnerWebhookResponse schema */
         PartnerWebhookResponse: {
-            message?: string;
-            success?: boolean;
+            message: string;
+            success: boolean;
             webhookSecret?: string | null;
-            webhookUrl?: string;
+            webhookUrl: string;
         };
         /** @description RegisterRequest schema */
         RegisterRequest: {
-            email?: string;
-            fullName?: string;
-            phoneNumber?: string;
+            email: string;
+            fullName: string;
+            phoneNumber: string;
         };
         /** @description RegisterResponse schema */
         RegisterResponse: {
-            message?: string;
-            ok?: boolean;
-            sessionToken?: string;
+            message: string;
+            ok: boolean;
+            sessionToken: string;
             verificationCode?: string | null;
         };
         /** @description RevokeRequest schema */
         RevokeRequest: {
-            motivo?: string;
+            motivo: string;
         };
         /** @description StartVerificationResponse schema */
         StartVerificationResponse: {
             pending?: boolean | null;
             /** Format: int64 */
-            sessionId?: number;
+            sessionId: number;
             verificationUrl?: string | null;
         };
         /** @description UserJSON schema */
         UserJSON: {
-            biometricVerified?: boolean;
-            email?: string | null;
+            biometricVerified: boolean;
+            email: string | null;
             /** Format: date-time */
-            expiredAt?: string | null;
+            expiredAt: string | null;
             /** Format: date-time */
-            fecha_validacion?: string | null;
+            fecha_validacion: string | null;
             /** Format: int64 */
-            id?: number;
-            id_validado?: string;
+            id: number;
+            id_validado: string;
             inviterName?: string | null;
-            isEmailVerified?: boolean;
-            isPhoneVerified?: boolean;
-            nombre?: string;
-            origen?: string;
-            phoneNumber?: string | null;
-            profileId?: string;
-            qr_url?: string;
+            isEmailVerified: boolean;
+            isPhoneVerified: boolean;
+            nombre: string;
+            origen: string;
+            phoneNumber: string | null;
+            profileId: string;
+            qr_url: string;
             /** Format: date-time */
-            revokedAt?: string | null;
-            revokedReason?: string | null;
+            revokedAt: string | null;
+            revokedReason: string | null;
             /** Format: date-time */
-            validUntil?: string | null;
-            verificationLevel?: number;
-            vigencia?: number;
+            validUntil: string | null;
+            verificationLevel: number;
+            vigencia: number;
         };
         /** @description ValidateInvitationResponse schema */
         ValidateInvitationResponse: {
-            invitation?: {
-                companyName?: string | null;
+            invitation: {
+                companyName: string | null;
                 /** Format: date-time */
-                expiresAt?: string;
-                invitationCode?: string;
-                inviteeEmail?: string;
-                inviteeName?: string;
-                inviterName?: string;
-                personalMessage?: string | null;
-                status?: string;
-                type?: string;
+                expiresAt: string;
+                invitationCode: string;
+                inviteeEmail: string;
+                inviteeName: string;
+                inviterName: string;
+                personalMessage: string | null;
+                status: string;
+                type: string;
             };
-            success?: boolean;
+            success: boolean;
         };
         /** @description VerificationStatusJSON schema */
         VerificationStatusJSON: {
-            biometricVerified?: boolean;
-            biometric_verified?: boolean;
-            isEmailVerified?: boolean;
-            isPhoneVerified?: boolean;
-            lastBiometricStatus?: string | null;
-            verificationLevel?: number;
+            biometricVerified: boolean;
+            biometric_verified: boolean;
+            isEmailVerified: boolean;
+            isPhoneVerified: boolean;
+            lastBiometricStatus: string | null;
+            verificationLevel: number;
         };
         /** @description VerifyCodeRequest schema */
         VerifyCodeRequest: {
-            code?: string;
+            code: string;
             sessionToken?: string | null;
             /** Format: int64 */
             userId?: number | null;
         };
         /** @description VerifyCodeResponse schema */
         VerifyCodeResponse: {
-            data?: {
-                nextStep?: string;
+            data: {
+                nextStep: string;
                 /** Format: int64 */
-                userId?: number;
-                verificationType?: string;
-                verification_level?: number;
-                verified?: boolean;
+                userId: number;
+                verificationType: string;
+                verification_level: number;
+                verified: boolean;
             };
-            message?: string;
-            profileId?: string;
-            success?: boolean;
+            message: string;
+            profileId: string;
+            success: boolean;
             /** Format: int64 */
-            userId?: number;
-            verified?: boolean;
+            userId: number;
+            verified: boolean;
         };
         /** @description WidgetLoginResponse schema */
         WidgetLoginResponse: {
-            codeRequested?: boolean;
-            data?: {
-                profileId?: string;
+            codeRequested: boolean;
+            data: {
+                profileId: string;
                 /** Format: int64 */
-                userId?: number;
-                verificationLevel?: number;
+                userId: number;
+                verificationLevel: number;
             };
-            isNewUser?: boolean;
-            message?: string;
-            nextStep?: string;
-            sessionToken?: string;
-            success?: boolean;
+            isNewUser: boolean;
+            message: string;
+            nextStep: string;
+            sessionToken: string;
+            success: boolean;
             /** Format: int64 */
-            userId?: number;
-            verified?: boolean;
+            userId: number;
+            verificationCode?: string | null;
+            verified: boolean;
         };
         /** @description WidgetStatus schema */
         WidgetStatus: {
-            message?: string;
-            name?: string;
-            profileId?: string;
-            valid?: boolean;
-            verified?: boolean;
+            message: string;
+            name: string;
+            profileId: string;
+            valid: boolean;
+            verified: boolean;
             /** Format: date-time */
-            vigencia?: string | null;
+            vigencia: string | null;
         };
         /** @description WidgetVerifyCodeRequest schema */
         WidgetVerifyCodeRequest: {
-            code?: string;
+            code: string;
             /** Format: int64 */
-            userId?: number;
+            userId: number;
         };
     };
     responses: never;

@@ -1,24 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** A user as the admin table reads it (SPEC §3 'As read by the clients'). */
-export type AdminUser = {
-  id: number
-  nombre: string
-  email?: string | null
-  phoneNumber?: string | null
-  origen: string
-  inviterName?: string | null
-  vigencia: number
-  id_validado: string
-  fecha_validacion?: string | null
-  qr_url?: string | null
-  /** When the expiry was recorded (the validity ended). */
-  expiredAt?: string | null
-  /** When an administrator revoked the validation, and why. */
-  revokedAt?: string | null
-  revokedReason?: string | null
-}
+export type AdminUser = Schema<'UserJSON'>
 
 /** GET /api/users: the whole list (the table filters on the client, SPEC §2). */
 export function getUsers(): Promise<AdminUser[]> {

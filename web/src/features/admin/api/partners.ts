@@ -1,23 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiFetch, apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 // The partner (api_keys) calls of the admin panel; one small module because
 // the four calls share one key and one type.
 
 /** A widget partner. */
-export type Partner = {
-  id: number
-  keyId: string
-  partnerName: string
-  domain: string
-  isActive: boolean
-  permissions: string[]
-  requestsCount: number
-  lastUsedAt?: string | null
-  createdAt: string
-  createdBy?: string | null
-  notes?: string | null
-}
+export type Partner = Schema<'Partner'>
 
 /** The partner creation payload (SPEC §5). */
 export type PartnerInput = { partnerName: string; domain: string; createdBy?: string; notes?: string }

@@ -1,11 +1,12 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** POST /api/login payload: trimmed, empty values left out. */
 export type LoginInput = { email?: string; phoneNumber?: string }
 
 /** What the sign-in screen reads from POST /api/login. */
-export type LoginResponse = { success?: boolean; userId?: number | string; message?: string }
+export type LoginResponse = Schema<'LoginResponse'>
 
 /** Sends a sign-in code by WhatsApp. */
 export function login(input: LoginInput): Promise<LoginResponse> {

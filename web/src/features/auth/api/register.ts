@@ -1,18 +1,12 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** POST /api/register payload; phoneNumber already normalized to +52. */
 export type RegisterInput = { fullName: string; email: string; phoneNumber: string }
 
 /** What the registration screen reads from POST /api/register. */
-export type RegisterResponse = {
-  ok?: boolean
-  sessionToken?: string
-  /** Only outside production (DECISIONS.md). */
-  verificationCode?: string
-  message?: string
-  existingUserId?: number | string
-}
+export type RegisterResponse = Schema<'RegisterResponse'>
 
 /** Creates the user and sends the first code. */
 export function registerUser(input: RegisterInput): Promise<RegisterResponse> {

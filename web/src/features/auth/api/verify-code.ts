@@ -1,17 +1,12 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** POST /api/verify-code payload: the session token (registration) or the user id (sign-in). */
 export type VerifyCodeInput = { sessionToken: string; code: string } | { userId: number | string; code: string }
 
 /** What the screens read from POST /api/verify-code. */
-export type VerifyCodeResponse = {
-  userId?: number | string
-  success?: boolean
-  verified?: boolean
-  message?: string
-  data?: { userId?: number | string; verified?: boolean; verification_level?: number }
-}
+export type VerifyCodeResponse = Schema<'VerifyCodeResponse'>
 
 /** Checks a one-time code; success starts the server session. */
 export function verifyCode(input: VerifyCodeInput): Promise<VerifyCodeResponse> {
@@ -21,7 +16,7 @@ export function verifyCode(input: VerifyCodeInput): Promise<VerifyCodeResponse> 
 /** The signed-in user id in a verify-code answer, if any. */
 export function verifiedUserId(res: VerifyCodeResponse | null | undefined): string | null {
   const id = res?.userId ?? res?.data?.userId
-  return id === undefined || id === null || id === '' ? null : String(id)
+  return id === undefined || id === null ? null : String(id)
 }
 
 /** Mutation hook for verifyCode. */

@@ -1,20 +1,12 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** POST /api/widget/login payload. */
 export type WidgetLoginInput = { email?: string; phoneNumber?: string }
 
 /** What the screens read from POST /api/widget/login. */
-export type WidgetLoginResponse = {
-  success?: boolean
-  codeRequested?: boolean
-  sessionToken?: string
-  userId?: number | string
-  message?: string
-  verified?: boolean
-  verificationCode?: string
-  data?: unknown
-}
+export type WidgetLoginResponse = Schema<'WidgetLoginResponse'>
 
 /** Requests a new code for a known person (registration conflict path). */
 export function widgetLogin(input: WidgetLoginInput): Promise<WidgetLoginResponse> {

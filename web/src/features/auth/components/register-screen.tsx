@@ -43,7 +43,7 @@ export function RegisterScreen() {
       if (!res.success || !res.sessionToken) throw new Error('no session token')
       writeStorage(storageKeys.registerTempId, res.sessionToken)
       toast({ title: 'Código enviado', description: 'Se envió un nuevo código de verificación a tu WhatsApp.' })
-      showTestCode(res.verificationCode)
+      showTestCode(res.verificationCode ?? undefined)
       setStep('verify')
     } catch {
       toast({ title: 'Error', description: 'No se pudo enviar el código. Intenta nuevamente.', variant: 'destructive' })
@@ -59,7 +59,7 @@ export function RegisterScreen() {
       const res = await registerUser.mutateAsync(payload)
       if (res.sessionToken) writeStorage(storageKeys.registerTempId, res.sessionToken)
       toast({ title: 'Código enviado', description: 'Te hemos enviado un código de verificación por WhatsApp.' })
-      showTestCode(res.verificationCode)
+      showTestCode(res.verificationCode ?? undefined)
       setStep('verify')
     } catch (err) {
       const existingUserId = errorBody(err)?.existingUserId

@@ -1,15 +1,10 @@
 import { useMutation, useQuery, queryOptions } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { verifyStatusList, type IssuerKey, type StatusList } from '../lib/sd-jwt'
+import type { Schema } from '@/lib/api-types'
 
 /** A credential as its holder sees it (POST /api/credentials, GET /api/credentials/{id}). */
-export type HeldCredential = {
-  id: number
-  status: 'ready' | 'pending' | 'revoked'
-  credential?: string
-  expiresAt: string
-  message?: string
-}
+export type HeldCredential = Schema<'CredentialResponse'>
 
 /** POST /api/credentials: a new credential of the signed-in person (200 signed, 202 signing). */
 export function issueCredential(): Promise<HeldCredential> {

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** POST /api/invitations/accept payload (SPEC §7). */
 export type AcceptInvitationInput = {
@@ -11,7 +12,7 @@ export type AcceptInvitationInput = {
 export type AcceptedUser = { id: number; name: string; email: string; profileId: string }
 
 /** POST /api/invitations/accept answer; the server starts the invitee's session with it. */
-export type AcceptInvitationResponse = { success?: boolean; message?: string; user: AcceptedUser }
+export type AcceptInvitationResponse = Schema<'AcceptInvitationResponse'>
 
 /** Accepts an invitation, creating the invitee's account. */
 export function acceptInvitation(input: AcceptInvitationInput): Promise<AcceptInvitationResponse> {

@@ -1,18 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** The user fields the validated-profile screen reads (GET /api/users/{id}). */
-export type PassHolder = {
-  id: number
-  nombre?: string | null
-  vigencia?: number | null
-  id_validado?: string | null
-  profileId?: string | null
-  fecha_validacion?: string | null
-  qr_url?: string | null
-  verificationLevel?: number | null
-  biometricVerified?: boolean | null
-}
+export type PassHolder = Schema<'UserJSON'>
 
 /** GET /api/users/{id}. */
 export function getPassHolder(userId: string): Promise<PassHolder> {

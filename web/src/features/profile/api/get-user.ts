@@ -1,29 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** A user as the clients read it (SPEC §3 'As read by the clients'). */
-export type ProfileUser = {
-  id: number
-  nombre: string
-  email?: string | null
-  phoneNumber?: string | null
-  origen?: string | null
-  inviterName?: string | null
-  vigencia?: number | null
-  id_validado?: string | null
-  fecha_validacion?: string | null
-  qr_url?: string | null
-  verificationLevel?: number | null
-  biometricVerified?: boolean | null
-  profileId?: string | null
-  /** End of the validity: fecha_validacion + vigencia years. */
-  validUntil?: string | null
-  /** When the expiry was recorded. */
-  expiredAt?: string | null
-  /** When an administrator revoked the validation, and why. */
-  revokedAt?: string | null
-  revokedReason?: string | null
-}
+export type ProfileUser = Schema<'UserJSON'>
 
 /** GET /api/users/{id}. */
 export function getUser(userId: string): Promise<ProfileUser> {

@@ -1,17 +1,12 @@
 import { apiRequest } from '@/lib/api-client'
 import { toApiUserId } from '@/lib/user-id'
+import type { Schema } from '@/lib/api-types'
 
 /**
  * POST /api/start-verification answer: the provider's hosted URL, or (status 202) pending
  * with the attempt to poll at GET /api/start-verification/{sessionId}.
  */
-export type StartVerificationResponse = {
-  verificationUrl?: string
-  pending?: boolean
-  sessionId?: number
-  error?: string
-  message?: string
-}
+export type StartVerificationResponse = Schema<'StartVerificationResponse'>
 
 /** Pause between two polls of a pending start (the server also waits up to 2 s per poll). */
 export const START_POLL_MS = 1000

@@ -171,7 +171,7 @@ function ProfileView({ userId, credential }: { userId: string } & ProfileScreenP
         popup?.close()
         toast({
           title: 'Error',
-          description: res.error || 'No se pudo iniciar la verificación. Intenta nuevamente.',
+          description: 'No se pudo iniciar la verificación. Intenta nuevamente.',
           variant: 'destructive',
         })
         return
