@@ -93,8 +93,8 @@ type InvitationJSON struct {
 	InviteePhone    *string    `json:"inviteePhone"`
 	InviteeName     string     `json:"inviteeName"`
 	InvitationCode  string     `json:"invitationCode"`
-	Type            string     `json:"type"`
-	Status          string     `json:"status"`
+	Type            string     `json:"type" enum:"client,broker"`
+	Status          string     `json:"status" enum:"pending,accepted,expired,cancelled"`
 	PersonalMessage *string    `json:"personalMessage"`
 	CompanyName     *string    `json:"companyName"`
 	ExpiresAt       time.Time  `json:"expiresAt"`

@@ -290,11 +290,17 @@ func nullableToTypes(ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) {
 	}
 }
 
-// requiredFields marks, in the schema of each Go struct, the fields its JSON always carries:
+// requiredFields marks enums (below) and, in the schema of each Go struct, the fields its JSON always carries:
 // those without omitempty (a pointer without omitempty is always there too, as null when
 // nil). Generated clients then know what they can rely on; the contract check of the API tests
 // holds every answer to it.
-func requiredFields(_ string, t reflect.Type, _ reflect.StructTag, schema *openapi3.Schema) error {
+func requiredFields(_ string, t reflect.Type, tag reflect.StructTag, schema *openapi3.Schema) error {
+	// A field's closed set of values (tag enum:"a,b"), so clients get a union, not any string.
+	if values, ok := tag.Lookup("enum"); ok && len(schema.Enum) == 0 {
+		for _, v := range strings.Split(values, ",") {
+			schema.Enum = append(schema.Enum, v)
+		}
+	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}

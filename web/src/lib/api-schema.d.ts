@@ -991,8 +991,10 @@ export interface components {
                 /** Format: int64 */
                 inviterId: number;
                 personalMessage: string | null;
-                status: string;
-                type: string;
+                /** @enum {string} */
+                status: "pending" | "accepted" | "expired" | "cancelled";
+                /** @enum {string} */
+                type: "client" | "broker";
                 uniqueLink: string;
             };
             message: string;
@@ -1063,8 +1065,10 @@ export interface components {
             /** Format: int64 */
             inviterId: number;
             personalMessage: string | null;
-            status: string;
-            type: string;
+            /** @enum {string} */
+            status: "pending" | "accepted" | "expired" | "cancelled";
+            /** @enum {string} */
+            type: "client" | "broker";
             uniqueLink: string;
         };
         /** @description LevelsUserRequest schema */

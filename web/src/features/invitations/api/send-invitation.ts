@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { toApiUserId } from '@/lib/user-id'
 import { invitationsQueryOptions } from './get-invitations'
-import type { Invitation, InvitationType } from './types'
+import type { InvitationType } from './types'
+import type { Schema } from '@/lib/api-types'
 
 /** POST /api/invitations payload: the form fields plus the inviter (SPEC §7). */
 export type SendInvitationInput = {
@@ -17,7 +18,7 @@ export type SendInvitationInput = {
 }
 
 /** POST /api/invitations answer. */
-export type SendInvitationResponse = { success?: boolean; message?: string; invitation?: Invitation }
+export type SendInvitationResponse = Schema<'CreateInvitationResponse'>
 
 /** Sends an invitation; empty optional fields are left out. */
 export function sendInvitation({ inviterId, ...fields }: SendInvitationInput): Promise<SendInvitationResponse> {

@@ -1,3 +1,5 @@
+import type { Schema } from '@/lib/api-types'
+
 /** Invitation types (SPEC §6 'Invitation roles'). */
 export type InvitationType = 'client' | 'broker'
 
@@ -5,23 +7,7 @@ export type InvitationType = 'client' | 'broker'
 export type InvitationStatus = 'pending' | 'accepted' | 'expired' | 'cancelled'
 
 /** An invitation as its inviter reads it (SPEC §3 'invitations', plus uniqueLink). */
-export type Invitation = {
-  id: number
-  inviterId: number
-  inviteeEmail: string
-  inviteePhone?: string | null
-  inviteeName: string
-  invitationCode: string
-  type: InvitationType
-  status: InvitationStatus
-  personalMessage?: string | null
-  companyName?: string | null
-  expiresAt: string
-  acceptedAt?: string | null
-  acceptedUserId?: number | null
-  createdAt: string
-  uniqueLink: string
-}
+export type Invitation = Schema<'InvitationJSON'>
 
 /** What an invitee may read about their invitation. */
 export type PublicInvitation = {
