@@ -61,10 +61,10 @@ func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON
 
 // LifecycleEventJSON is one step of a profile's lifecycle.
 type LifecycleEventJSON struct {
-	Tipo   string    `json:"tipo"` // expired or revoked
+	Tipo   string    `json:"tipo" enum:"expired,revoked,renewed"`
 	Motivo *string   `json:"motivo"`
-	Quien  string    `json:"quien"` // "system" or "admin"
-	IP     *string   `json:"ip"`    // the administrator's address
+	Quien  string    `json:"quien" enum:"system,admin"`
+	IP     *string   `json:"ip"` // the administrator's address
 	Fecha  time.Time `json:"fecha"`
 }
 

@@ -361,12 +361,12 @@ type PublicInvitationJSON struct {
 	InvitationCode  string    `json:"invitationCode"`
 	InviteeName     string    `json:"inviteeName"`
 	InviteeEmail    string    `json:"inviteeEmail"`
-	Type            string    `json:"type"`
+	Type            string    `json:"type" enum:"client,broker"`
 	CompanyName     *string   `json:"companyName"`
 	PersonalMessage *string   `json:"personalMessage"`
 	InviterName     string    `json:"inviterName"`
 	ExpiresAt       time.Time `json:"expiresAt"`
-	Status          string    `json:"status"`
+	Status          string    `json:"status" enum:"pending,accepted,expired,cancelled"`
 }
 
 func toPublicInvitation(i postgres.Invitation) PublicInvitationJSON {

@@ -1083,8 +1083,10 @@ export interface components {
                 fecha: string;
                 ip: string | null;
                 motivo: string | null;
-                quien: string;
-                tipo: string;
+                /** @enum {string} */
+                quien: "system" | "admin";
+                /** @enum {string} */
+                tipo: "expired" | "revoked" | "renewed";
             }[];
         };
         /** @description LoginRequest schema */
@@ -1203,8 +1205,10 @@ export interface components {
                 inviteeName: string;
                 inviterName: string;
                 personalMessage: string | null;
-                status: string;
-                type: string;
+                /** @enum {string} */
+                status: "pending" | "accepted" | "expired" | "cancelled";
+                /** @enum {string} */
+                type: "client" | "broker";
             };
             success: boolean;
         };

@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** What POST /api/admin/login answers on success. */
-export type AdminLoginResponse = { success?: boolean; authenticated?: boolean; expiresAt?: string; message?: string }
+export type AdminLoginResponse = Schema<'AdminSessionResponse'>
 
 /** Starts the server-side admin session (HttpOnly cookie, 4 hours). */
 export function adminLogin(password: string): Promise<AdminLoginResponse> {

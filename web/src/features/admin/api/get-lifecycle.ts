@@ -1,14 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** One step of a profile's lifecycle: expired (by the system) or revoked (by an administrator). */
-export type LifecycleEvent = {
-  tipo: 'expired' | 'revoked'
-  motivo: string | null
-  quien: 'system' | 'admin'
-  ip: string | null
-  fecha: string
-}
+export type LifecycleEvent = Schema<'LifecycleResponse'>['events'][number]
 
 /** The key of a profile's history; revocations invalidate it. */
 export const lifecycleQueryKey = (id: number) => ['/api/admin/users', id, 'lifecycle'] as const

@@ -5,7 +5,8 @@ import type { AdminUser } from '../api/get-users'
 import { useLifecycle } from '../api/get-lifecycle'
 import { useRevokeProfile } from '../api/revoke-profile'
 
-const EVENT_LABEL = { expired: 'Expiró', revoked: 'Revocado' } as const
+// Every kind the server records (a renewal is one too: the generated types said so).
+const EVENT_LABEL = { expired: 'Expiró', revoked: 'Revocado', renewed: 'Renovado' } as const
 
 function formatDateTime(value: string): string {
   const date = new Date(value)

@@ -10,14 +10,4 @@ export type InvitationStatus = 'pending' | 'accepted' | 'expired' | 'cancelled'
 export type Invitation = Schema<'InvitationJSON'>
 
 /** What an invitee may read about their invitation. */
-export type PublicInvitation = {
-  invitationCode: string
-  inviteeName: string
-  inviteeEmail: string
-  type: InvitationType
-  companyName?: string | null
-  personalMessage?: string | null
-  inviterName: string
-  expiresAt: string
-  status: InvitationStatus
-}
+export type PublicInvitation = Schema<'ValidateInvitationResponse'>['invitation']
