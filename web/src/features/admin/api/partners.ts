@@ -9,7 +9,7 @@ import type { Schema } from '@/lib/api-types'
 export type Partner = Schema<'Partner'>
 
 /** The partner creation payload (SPEC §5). */
-export type PartnerInput = { partnerName: string; domain: string; createdBy?: string; notes?: string }
+export type PartnerInput = Schema<'PartnerRequest'>
 
 /** Query options owning the partners key. */
 export const partnersQueryOptions = queryOptions({

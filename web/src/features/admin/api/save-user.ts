@@ -2,9 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { AdminUser } from './get-users'
 import { usersQueryOptions } from './get-users'
+import type { Schema } from '@/lib/api-types'
 
 /** The admin user payload of SPEC §7: vigencia is a number. */
-export type AdminUserInput = { nombre: string; email: string; origen: string; vigencia: number }
+export type AdminUserInput = Schema<'AdminUserRequest'>
 
 /** POST /api/users: creates a validated user; the answer carries id_validado. */
 export function createUser(input: AdminUserInput): Promise<AdminUser> {

@@ -3,7 +3,7 @@ import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
 
 /** POST /api/login payload: trimmed, empty values left out. */
-export type LoginInput = { email?: string; phoneNumber?: string }
+export type LoginInput = Schema<'LoginRequest'>
 
 /** What the sign-in screen reads from POST /api/login. */
 export type LoginResponse = Schema<'LoginResponse'>

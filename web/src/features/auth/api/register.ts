@@ -3,7 +3,7 @@ import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
 
 /** POST /api/register payload; phoneNumber already normalized to +52. */
-export type RegisterInput = { fullName: string; email: string; phoneNumber: string }
+export type RegisterInput = Schema<'RegisterRequest'>
 
 /** What the registration screen reads from POST /api/register. */
 export type RegisterResponse = Schema<'RegisterResponse'>

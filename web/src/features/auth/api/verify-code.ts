@@ -3,7 +3,7 @@ import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
 
 /** POST /api/verify-code payload: the session token (registration) or the user id (sign-in). */
-export type VerifyCodeInput = { sessionToken: string; code: string } | { userId: number | string; code: string }
+export type VerifyCodeInput = Schema<'VerifyCodeRequest'> | { userId: number | string; code: string }
 
 /** What the screens read from POST /api/verify-code. */
 export type VerifyCodeResponse = Schema<'VerifyCodeResponse'>

@@ -3,7 +3,7 @@ import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
 
 /** POST /api/widget/login payload. */
-export type WidgetLoginInput = { email?: string; phoneNumber?: string }
+export type WidgetLoginInput = Schema<'LoginRequest'>
 
 /** What the screens read from POST /api/widget/login. */
 export type WidgetLoginResponse = Schema<'WidgetLoginResponse'>

@@ -3,13 +3,10 @@ import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
 
 /** POST /api/invitations/accept payload (SPEC §7). */
-export type AcceptInvitationInput = {
-  invitationCode: string
-  accepterData: { nombre: string; phone_number: string }
-}
+export type AcceptInvitationInput = Schema<'AcceptInvitationRequest'>
 
 /** The new account (SPEC §7: user {id, name, email, profileId}). */
-export type AcceptedUser = { id: number; name: string; email: string; profileId: string }
+export type AcceptedUser = Schema<'AcceptInvitationResponse'>['user']
 
 /** POST /api/invitations/accept answer; the server starts the invitee's session with it. */
 export type AcceptInvitationResponse = Schema<'AcceptInvitationResponse'>
