@@ -50,7 +50,7 @@ func (s *Server) mountPasses(d PassesDeps) {
 		s.handleVerify(w, r, a.lookups)
 	}), op(tag, "Verificación pública de un perfil (lo que abre el QR); X-Robots-Tag: noindex",
 		params(profileID),
-		jsonOf("200", "El perfil y su verificación", PublicVerifyResponse{}),
+		namedJSON("200", "El perfil y su verificación", "PublicVerifyResponse", PublicVerifyResponse{}),
 		errorAnswer("400", "ID de perfil no válido"), errorAnswer("404", "Perfil no encontrado"),
 		tooMany("Demasiadas consultas desde esta dirección"), errorAnswer("503", "Servicio no disponible")))
 	s.handle("GET /api/wallet/apple/{userId}", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -70,6 +70,12 @@ func (s *Server) documentPlainRoutes(doc *openapi3.T) {
 		if r.op.OperationID == "" {
 			r.op.OperationID = operationID(method, path)
 		}
+		if named, ok := r.op.Extensions["x-components"].(map[string]*openapi3.SchemaRef); ok {
+			for name, schema := range named {
+				doc.Components.Schemas[name] = schema
+			}
+			delete(r.op.Extensions, "x-components")
+		}
 		doc.AddOperation(path, method, r.op)
 	}
 }
@@ -96,7 +102,12 @@ func op(tag, summary string, params []*openapi3.ParameterRef, responses ...respo
 		desc := r.desc
 		resp := &openapi3.Response{Description: &desc}
 		if r.contentType != "" {
-			resp.Content = openapi3.Content{r.contentType: &openapi3.MediaType{Schema: r.schema}}
+			schema := r.schema
+			if r.component != "" {
+				schema = &openapi3.SchemaRef{Ref: "#/components/schemas/" + r.component, Value: r.schema.Value}
+				o.Extensions = map[string]any{"x-components": map[string]*openapi3.SchemaRef{r.component: r.schema}}
+			}
+			resp.Content = openapi3.Content{r.contentType: &openapi3.MediaType{Schema: schema}}
 		}
 		if r.headers != nil {
 			resp.Headers = r.headers
@@ -112,11 +123,19 @@ type response struct {
 	contentType string
 	schema      *openapi3.SchemaRef
 	headers     openapi3.Headers
+	component   string // the schema's name among the document's components ("" keeps it inline)
 }
 
-// jsonOf is a 2xx JSON answer with the schema of v (generated like fuego's, into the components).
+// jsonOf is a 2xx JSON answer with the schema of v, inline.
 func jsonOf(code, desc string, v any) response {
 	return response{code: code, desc: desc, contentType: "application/json", schema: schemaOf(v)}
+}
+
+// namedJSON is a 2xx JSON answer whose schema is the document's component name (clients get a type).
+func namedJSON(code, desc, name string, v any) response {
+	r := jsonOf(code, desc, v)
+	r.component = name
+	return r
 }
 
 // errorAnswer is an error answer with the {message} body.
@@ -168,7 +187,7 @@ func params(ps ...*openapi3.ParameterRef) []*openapi3.ParameterRef { return ps }
 
 // schemaOf generates v's schema inline (plain routes' types are few and small).
 func schemaOf(v any) *openapi3.SchemaRef {
-	ref, err := openapi3gen.NewSchemaRefForValue(v, nil)
+	ref, err := openapi3gen.NewSchemaRefForValue(v, nil, openapi3gen.SchemaCustomizer(requiredFields))
 	if err != nil {
 		return openapi3.NewObjectSchema().NewRef()
 	}

@@ -1143,6 +1143,44 @@ export interface components {
             webhookSecret?: string | null;
             webhookUrl: string;
         };
+        PublicVerifyResponse: {
+            profile: {
+                email: string | null;
+                expirado: boolean;
+                /** Format: date-time */
+                fecha_expiracion: string | null;
+                /** Format: date-time */
+                fecha_revocacion: string | null;
+                /** Format: date-time */
+                fecha_validacion: string | null;
+                id: string;
+                nivel_verificacion: number;
+                nombre: string;
+                origen: string;
+                revocado: boolean;
+                telefono: string | null;
+                verificado: boolean;
+                vigencia_anos: number;
+            };
+            /** Format: date-time */
+            timestamp: string;
+            verification_details: {
+                ambiente: string | null;
+                /** Format: date-time */
+                fecha_verificacion: string | null;
+                scores: {
+                    /** Format: double */
+                    document: number | null;
+                    /** Format: double */
+                    face_match: number | null;
+                    /** Format: double */
+                    liveness: number | null;
+                    /** Format: double */
+                    overall: number | null;
+                };
+                session_id: string | null;
+            } | null;
+        };
         /** @description RegisterRequest schema */
         RegisterRequest: {
             email: string;
@@ -3339,8 +3377,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        lastUpdated?: string;
-                        serialNumbers?: string[];
+                        lastUpdated: string;
+                        serialNumbers: string[];
                     };
                 };
             };
@@ -5087,44 +5125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        profile?: {
-                            email?: string | null;
-                            expirado?: boolean;
-                            /** Format: date-time */
-                            fecha_expiracion?: string | null;
-                            /** Format: date-time */
-                            fecha_revocacion?: string | null;
-                            /** Format: date-time */
-                            fecha_validacion?: string | null;
-                            id?: string;
-                            nivel_verificacion?: number;
-                            nombre?: string;
-                            origen?: string;
-                            revocado?: boolean;
-                            telefono?: string | null;
-                            verificado?: boolean;
-                            vigencia_anos?: number;
-                        };
-                        /** Format: date-time */
-                        timestamp?: string;
-                        verification_details?: {
-                            ambiente?: string | null;
-                            /** Format: date-time */
-                            fecha_verificacion?: string | null;
-                            scores?: {
-                                /** Format: double */
-                                document?: number | null;
-                                /** Format: double */
-                                face_match?: number | null;
-                                /** Format: double */
-                                liveness?: number | null;
-                                /** Format: double */
-                                overall?: number | null;
-                            };
-                            session_id?: string | null;
-                        } | null;
-                    };
+                    "application/json": components["schemas"]["PublicVerifyResponse"];
                 };
             };
             /** @description ID de perfil no válido */

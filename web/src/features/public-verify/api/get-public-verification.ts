@@ -1,32 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import type { Schema } from '@/lib/api-types'
 
 /** SPEC §3 'Public verify response': contact data comes masked from the server. */
-export type PublicVerification = {
-  profile: {
-    nombre: string
-    telefono: string | null
-    email: string | null
-    origen: string
-    id: string
-    nivel_verificacion: number
-    verificado: boolean
-    expirado: boolean
-    /** An administrator revoked the validation (DECISIONS.md: shown as Revocado). */
-    revocado: boolean
-    fecha_revocacion: string | null
-    fecha_validacion: string | null
-    fecha_expiracion: string | null
-    vigencia_anos: number
-  }
-  verification_details: {
-    session_id: string | null
-    ambiente: string | null
-    fecha_verificacion: string | null
-    scores: { overall: number | null; face_match: number | null; document: number | null; liveness: number | null }
-  } | null
-  timestamp: string
-}
+export type PublicVerification = Schema<'PublicVerifyResponse'>
 
 /** The public page refreshes every 30 s (SPEC §9). */
 export const PUBLIC_REFRESH_MS = 30_000
