@@ -118,7 +118,7 @@ type CreateInvitationRequest struct {
 	InviteeEmail    string     `json:"inviteeEmail"`
 	InviteeName     string     `json:"inviteeName"`
 	InviteePhone    string     `json:"inviteePhone,omitempty"`
-	Type            string     `json:"type"`
+	Type            string     `json:"type" enum:"client,broker"`
 	PersonalMessage string     `json:"personalMessage,omitempty"`
 	CompanyName     string     `json:"companyName,omitempty"`
 	ExpiresInDays   *int       `json:"expiresInDays,omitempty"`

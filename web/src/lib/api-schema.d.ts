@@ -968,7 +968,8 @@ export interface components {
             /** Format: int64 */
             inviterId?: number | null;
             personalMessage?: string | null;
-            type: string;
+            /** @enum {string} */
+            type: "client" | "broker";
         };
         /** @description CreateInvitationResponse schema */
         CreateInvitationResponse: {

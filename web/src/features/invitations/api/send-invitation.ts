@@ -22,9 +22,11 @@ export type SendInvitationResponse = Schema<'CreateInvitationResponse'>
 
 /** Sends an invitation; empty optional fields are left out. */
 export function sendInvitation({ inviterId, ...fields }: SendInvitationInput): Promise<SendInvitationResponse> {
-  const body: Record<string, unknown> = { inviterId: toApiUserId(inviterId) }
-  for (const [key, value] of Object.entries(fields)) {
-    if (value !== undefined && value !== '') body[key] = value
+  // The server takes the inviter from the session; a numeric id is sent as the spec's client did.
+  const id = toApiUserId(inviterId)
+  const body: Schema<'CreateInvitationRequest'> = { ...fields, ...(typeof id === 'number' ? { inviterId: id } : {}) }
+  for (const key of Object.keys(body) as (keyof typeof body)[]) {
+    if (body[key] === undefined || body[key] === '') delete body[key]
   }
   return apiRequest<SendInvitationResponse>('POST', '/api/invitations', body)
 }
