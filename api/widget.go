@@ -33,8 +33,6 @@ type WidgetLoginResponse struct {
 	Data          WidgetLoginData `json:"data"`
 	IsNewUser     bool            `json:"isNewUser"`
 	NextStep      string          `json:"nextStep"`
-	// VerificationCode is shown on screen outside production only (DECISIONS.md), as on /register.
-	VerificationCode string `json:"verificationCode,omitempty"`
 }
 
 // widgetLogin sends a code to an existing user, or registers a new one and sends it. The
@@ -65,7 +63,6 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	token := secure.NewToken(32)
 	isNew := u == nil
 	var userID int64
-	var code string
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
 		if isNew {
 			nu := postgres.NewUser{}
@@ -92,7 +89,7 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 		if err := s.store.InsertSessionToken(ctx, tx, userID, secure.HashToken(token), s.now().Add(registrationTokenLifetime)); err != nil {
 			return err
 		}
-		code, err = s.issueCode(ctx, tx, codeRequest{UserID: userID, Phone: req.PhoneNumber, Email: req.Email, Purpose: "widget"})
+		_, err := s.issueCode(ctx, tx, codeRequest{UserID: userID, Phone: req.PhoneNumber, Email: req.Email, Purpose: "widget"})
 		return err
 	})
 	if err != nil {
@@ -102,11 +99,7 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	if err != nil {
 		return WidgetLoginResponse{}, err
 	}
-	res := WidgetLoginResponse{Success: true, Message: sentMessage(req.PhoneNumber), CodeRequested: true,
+	return WidgetLoginResponse{Success: true, Message: sentMessage(req.PhoneNumber), CodeRequested: true,
 		Verified: fresh.IsPhoneVerified, UserID: userID, SessionToken: token, IsNewUser: isNew, NextStep: "verify_code",
-		Data: WidgetLoginData{UserID: userID, ProfileID: fresh.IDValidado, VerificationLevel: fresh.VerificationLevel}}
-	if !s.cfg.Production() {
-		res.VerificationCode = code
-	}
-	return res, nil
+		Data: WidgetLoginData{UserID: userID, ProfileID: fresh.IDValidado, VerificationLevel: fresh.VerificationLevel}}, nil
 }

@@ -1300,7 +1300,6 @@ export interface components {
             success: boolean;
             /** Format: int64 */
             userId: number;
-            verificationCode?: string | null;
             verified: boolean;
         };
         /** @description WidgetStatus schema */

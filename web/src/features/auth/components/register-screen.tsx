@@ -43,7 +43,6 @@ export function RegisterScreen() {
       if (!res.success || !res.sessionToken) throw new Error('no session token')
       writeStorage(storageKeys.registerTempId, res.sessionToken)
       toast({ title: 'Código enviado', description: 'Se envió un nuevo código de verificación a tu WhatsApp.' })
-      showTestCode(res.verificationCode ?? undefined)
       setStep('verify')
     } catch {
       toast({ title: 'Error', description: 'No se pudo enviar el código. Intenta nuevamente.', variant: 'destructive' })
