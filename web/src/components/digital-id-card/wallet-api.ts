@@ -1,5 +1,6 @@
 import { errorBody, serverMessage, throwIfNotOk } from '@/lib/api-client'
 import { PRODUCT_NAME } from '@/lib/config'
+import { saveBlob } from '@/lib/save-file'
 
 // Wallet pass calls of SPEC §7 with the messages of SPEC §8.
 
@@ -57,16 +58,7 @@ export async function addToAppleWallet(userId: string | undefined, name: string)
     }
     return { kind: 'error', message: `Error al generar pase para Apple Wallet: ${detail}` }
   }
-  const blob = await res.blob()
-  const href = URL.createObjectURL(blob)
-  const link = document.createElement('a')
-  link.href = href
-  link.download = applePassFileName(name)
-  document.body.appendChild(link)
-  link.click()
-  link.remove()
-  // Revoking at once can cancel the download in some browsers.
-  setTimeout(() => URL.revokeObjectURL(href), 10_000)
+  saveBlob(await res.blob(), applePassFileName(name))
   return { kind: 'done' }
 }
 

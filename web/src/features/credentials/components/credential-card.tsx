@@ -5,6 +5,7 @@ import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
 import { serverMessage } from '@/lib/api-client'
+import { saveBlob } from '@/lib/save-file'
 import { useIssueCredential } from '../api/credentials'
 import { present } from '../lib/sd-jwt'
 
@@ -19,17 +20,6 @@ export const shareableClaims = [
 /** A presentation's link to the verifier: in the fragment, so it never reaches a server. */
 export function verifierLink(origin: string, presentation: string): string {
   return `${origin}/verify#vp=${presentation}`
-}
-
-function downloadText(fileName: string, text: string) {
-  const href = URL.createObjectURL(new Blob([text], { type: 'application/dc+sd-jwt' }))
-  const link = document.createElement('a')
-  link.href = href
-  link.download = fileName
-  document.body.appendChild(link)
-  link.click()
-  link.remove()
-  setTimeout(() => URL.revokeObjectURL(href), 10_000)
 }
 
 /**
@@ -79,7 +69,7 @@ export function CredentialCard({ profileId }: { profileId: string }) {
             <p className="text-sm">
               Vigente hasta el {new Date(held!.expiresAt).toLocaleDateString('es-MX', { timeZone: 'America/Mexico_City' })}.
             </p>
-            <Button variant="outline" onClick={() => downloadText(`${profileId}.sd-jwt`, credential)}>
+            <Button variant="outline" onClick={() => saveBlob(new Blob([credential], { type: 'application/dc+sd-jwt' }), `${profileId}.sd-jwt`)}>
               <Download className="size-4" aria-hidden />
               Descargar credencial
             </Button>

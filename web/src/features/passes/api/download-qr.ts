@@ -1,3 +1,5 @@
+import { saveBlob } from '@/lib/save-file'
+
 // 'Descargar mi QR' (SPEC §9): the QR PNG is saved as '{validated ID}.png'.
 
 /** The file name of a downloaded QR. */
@@ -9,13 +11,5 @@ export function qrFileName(profileId: string): string {
 export async function downloadQr(qrUrl: string, profileId: string): Promise<void> {
   const res = await fetch(qrUrl, { credentials: 'include' })
   if (!res.ok) throw new Error(`${res.status}: ${res.statusText}`)
-  const href = URL.createObjectURL(await res.blob())
-  const link = document.createElement('a')
-  link.href = href
-  link.download = qrFileName(profileId)
-  document.body.appendChild(link)
-  link.click()
-  link.remove()
-  // Give the browser time to start the download before the URL goes away.
-  setTimeout(() => URL.revokeObjectURL(href), 10_000)
+  saveBlob(await res.blob(), qrFileName(profileId))
 }
