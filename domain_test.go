@@ -53,3 +53,16 @@ func TestValidUntilAddsVigenciaYears(t *testing.T) {
 	require.Equal(t, time.Date(2031, 3, 7, 10, 0, 0, 0, time.UTC), *u.ValidUntil())
 	require.Nil(t, User{Vigencia: 1}.ValidUntil())
 }
+
+func TestFormatPesos(t *testing.T) {
+	t.Parallel()
+	for c, want := range map[int64]string{299_00: "$299.00 MXN", 5: "$0.05 MXN", 1_299_50: "$1,299.50 MXN", 1_000_000_00: "$1,000,000.00 MXN"} {
+		require.Equal(t, want, FormatPesos(c), c)
+	}
+}
+
+func TestMexicoDateTime(t *testing.T) {
+	t.Parallel()
+	// 26 Nov 2026 03:30 UTC is still the 25th at 21:30 in Mexico City (UTC-6).
+	require.Equal(t, "25/11/2026 21:30", MexicoDateTime(time.Date(2026, 11, 26, 3, 30, 0, 0, time.UTC)))
+}

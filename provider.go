@@ -17,6 +17,9 @@ type WhatsAppSender interface {
 	SendInvitation(ctx context.Context, phoneE164 string, inv InvitationMessage) error
 	// SendRenewalReminder sends the reminder template: the validity ends soon, renew here.
 	SendRenewalReminder(ctx context.Context, phoneE164 string, r RenewalReminder) error
+	// SendPaymentNotice sends a payment template: the OXXO cash payment arrived, or the voucher
+	// expired unpaid.
+	SendPaymentNotice(ctx context.Context, phoneE164 string, n PaymentNotice) error
 }
 
 // SMSSender delivers plain text messages by SMS; the fallback for WhatsApp.

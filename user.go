@@ -74,6 +74,9 @@ var mexicoCity = func() *time.Location {
 // MexicoDate is t as a Mexican reads a date: dd/mm/yyyy in Mexico City.
 func MexicoDate(t time.Time) string { return t.In(mexicoCity).Format("02/01/2006") }
 
+// MexicoDateTime is t as dd/mm/yyyy HH:MM in Mexico City (a voucher's deadline).
+func MexicoDateTime(t time.Time) string { return t.In(mexicoCity).Format("02/01/2006 15:04") }
+
 // RenewalWindow is how long before the end of a validity its renewal may begin (and when the
 // first reminder goes out).
 const RenewalWindow = 30 * 24 * time.Hour

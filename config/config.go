@@ -67,13 +67,15 @@ type Config struct {
 	SMS      SMS
 	SMTP     SMTP
 	Didit    Didit
+	Payments Payments
 	Apple    Apple
 	Google   Google
 }
 
 // WhatsApp configures the WhatsApp Cloud API; empty token means the development inbox.
 type WhatsApp struct {
-	BaseURL, APIVersion, PhoneNumberID, AccessToken, OTPTemplate, InvitationTemplate, ReminderTemplate, Language string
+	BaseURL, APIVersion, PhoneNumberID, AccessToken, OTPTemplate, InvitationTemplate, ReminderTemplate string
+	PaymentTemplate, VoucherTemplate, Language                                                         string
 }
 
 // SMS configures Twilio; empty account means the development inbox.
@@ -87,6 +89,14 @@ type SMTP struct {
 
 // Didit configures the biometric provider; empty API key means the local simulator.
 type Didit struct{ BaseURL, APIKey, WorkflowID, WebhookSecret string }
+
+// Payments configures the plans people buy before the biometric check (DECISIONS.md).
+// Enabled false (PAYMENTS=off) makes every validation free and hides every price; an empty
+// Stripe secret key means the local checkout stand-in (refused in production).
+type Payments struct {
+	Enabled                                             bool
+	StripeBaseURL, StripeSecretKey, StripeWebhookSecret string
+}
 
 // Apple configures Apple Wallet signing; empty certificate means a generated development chain.
 // The APNs key (token-based authentication) pushes pass updates; empty means the development inbox.
@@ -140,6 +150,8 @@ func Load(getenv func(string) string) (Config, error) {
 			OTPTemplate:        get("WHATSAPP_OTP_TEMPLATE", "codigo_verificacion"),
 			InvitationTemplate: get("WHATSAPP_INVITATION_TEMPLATE", "invitacion_perfil_seguro"),
 			ReminderTemplate:   get("WHATSAPP_REMINDER_TEMPLATE", "recordatorio_vigencia"),
+			PaymentTemplate:    get("WHATSAPP_PAYMENT_TEMPLATE", "pago_recibido"),
+			VoucherTemplate:    get("WHATSAPP_VOUCHER_EXPIRED_TEMPLATE", "ficha_oxxo_vencida"),
 			Language:           get("WHATSAPP_LANGUAGE", "es_MX"),
 		},
 		SMS: SMS{
@@ -160,6 +172,11 @@ func Load(getenv func(string) string) (Config, error) {
 			APIKey:        get("DIDIT_API_KEY", ""),
 			WorkflowID:    get("DIDIT_WORKFLOW_ID", ""),
 			WebhookSecret: get("DIDIT_WEBHOOK_SECRET", ""),
+		},
+		Payments: Payments{
+			StripeBaseURL:       get("STRIPE_BASE_URL", "https://api.stripe.com"),
+			StripeSecretKey:     get("STRIPE_SECRET_KEY", ""),
+			StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET", ""),
 		},
 		Apple: Apple{
 			PassTypeID:  get("APPLE_PASS_TYPE_ID", "pass.mx.perfilseguro.dev"),
@@ -218,6 +235,16 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.Redis, err = loadRedis(getenv, c.RedisURL); err != nil {
 		return c, err
+	}
+	switch v := get("PAYMENTS", "on"); v {
+	case "on":
+		c.Payments.Enabled = true
+	case "off":
+	default:
+		return c, fmt.Errorf("PAYMENTS must be on or off, not %q", v)
+	}
+	if c.Payments.StripeWebhookSecret == "" && c.Payments.StripeSecretKey == "" {
+		c.Payments.StripeWebhookSecret = "whsec_dev_only_checkout_stand_in"
 	}
 	if c.Didit.WebhookSecret == "" && c.Didit.APIKey == "" {
 		c.Didit.WebhookSecret = "dev-only-webhook-secret"
@@ -325,6 +352,10 @@ func (c Config) validate() error {
 	if c.Didit.APIKey == "" || c.Didit.WorkflowID == "" || c.Didit.WebhookSecret == "" {
 		problems = append(problems, "DIDIT_API_KEY, DIDIT_WORKFLOW_ID and DIDIT_WEBHOOK_SECRET are required (no simulator in production)")
 	}
+	if c.Payments.Enabled && (c.Payments.StripeSecretKey == "" || c.Payments.StripeWebhookSecret == "" ||
+		strings.HasPrefix(c.Payments.StripeWebhookSecret, "whsec_dev_only")) {
+		problems = append(problems, "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required (no checkout stand-in in production), or PAYMENTS=off")
+	}
 	if c.Apple.CertPEM == "" || c.Apple.KeyPEM == "" || c.Apple.WWDRPEM == "" {
 		problems = append(problems, "APPLE_PASS_CERT_PEM, APPLE_PASS_KEY_PEM and APPLE_WWDR_PEM are required")
 	}
@@ -350,7 +381,7 @@ func (c Config) validate() error {
 var secretKeys = map[string]bool{
 	"SECRET_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
 	"TWILIO_AUTH_TOKEN": true, "SMTP_PASSWORD": true, "DIDIT_API_KEY": true,
-	"DIDIT_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true, "CREDENTIAL_ISSUER_KEYS_PEM": true,
+	"DIDIT_WEBHOOK_SECRET": true, "STRIPE_SECRET_KEY": true, "STRIPE_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true, "CREDENTIAL_ISSUER_KEYS_PEM": true,
 	"DATABASE_URL": true, "REDIS_URL": true,
 }
 
@@ -369,7 +400,9 @@ func (c Config) Fields() map[string]string {
 		"TWILIO_ACCOUNT_SID": c.SMS.AccountSID, "TWILIO_AUTH_TOKEN": c.SMS.AuthToken,
 		"SMTP_HOST": c.SMTP.Host, "SMTP_PASSWORD": c.SMTP.Password,
 		"DIDIT_API_KEY": c.Didit.APIKey, "DIDIT_WEBHOOK_SECRET": c.Didit.WebhookSecret,
-		"APPLE_PASS_TYPE_ID": c.Apple.PassTypeID, "APPLE_PASS_KEY_PEM": c.Apple.KeyPEM,
+		"PAYMENTS": onOff(c.Payments.Enabled), "STRIPE_SECRET_KEY": c.Payments.StripeSecretKey,
+		"STRIPE_WEBHOOK_SECRET": c.Payments.StripeWebhookSecret,
+		"APPLE_PASS_TYPE_ID":    c.Apple.PassTypeID, "APPLE_PASS_KEY_PEM": c.Apple.KeyPEM,
 		"APNS_KEY_ID": c.Apple.APNsKeyID, "APNS_PRIVATE_KEY_PEM": c.Apple.APNsKeyPEM, "APNS_BASE_URL": c.Apple.APNsBaseURL,
 		"CREDENTIAL_ISSUER_KEYS_PEM": c.CredentialKeysPEM,
 		"GOOGLE_WALLET_ISSUER_ID":    c.Google.IssuerID, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": c.Google.ServiceAccountJSON,
@@ -395,6 +428,13 @@ func (c Config) Log(logger *slog.Logger) {
 		attrs = append(attrs, slog.String(k, f[k]))
 	}
 	logger.Info("configuration", attrs...)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 func prefixes(ps []netip.Prefix) string {

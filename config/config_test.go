@@ -24,7 +24,7 @@ func TestProductionRefusesDevelopmentSecretsAndProviders(t *testing.T) {
 	t.Parallel()
 	_, err := Load(envOf(map[string]string{"APP_ENV": "production"}))
 	require.Error(t, err)
-	for _, want := range []string{"SECRET_KEY", "ADMIN_PASSWORD_HASH", "WHATSAPP_ACCESS_TOKEN", "DIDIT_API_KEY", "APPLE_PASS_CERT_PEM", "PUBLIC_BASE_URL", "CREDENTIAL_ISSUER_KEYS_PEM"} {
+	for _, want := range []string{"SECRET_KEY", "ADMIN_PASSWORD_HASH", "WHATSAPP_ACCESS_TOKEN", "DIDIT_API_KEY", "APPLE_PASS_CERT_PEM", "PUBLIC_BASE_URL", "CREDENTIAL_ISSUER_KEYS_PEM", "STRIPE_SECRET_KEY"} {
 		require.Contains(t, err.Error(), want)
 	}
 }
@@ -39,6 +39,7 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 		"APPLE_PASS_CERT_PEM": "c", "APPLE_PASS_KEY_PEM": "k", "APPLE_WWDR_PEM": "w", "APNS_KEY_ID": "ABCDE12345", "APNS_PRIVATE_KEY_PEM": "p8",
 		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": "{}", "PUBLIC_BASE_URL": "https://perfilseguro.mx",
 		"CREDENTIAL_ISSUER_KEYS_PEM": "-----BEGIN PRIVATE KEY-----",
+		"STRIPE_SECRET_KEY":          "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_live",
 	}
 	c, err := Load(envOf(env))
 	require.NoError(t, err)
@@ -48,6 +49,20 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 	require.Equal(t, "****", f["DIDIT_API_KEY"])
 	require.Equal(t, "****", f["APNS_PRIVATE_KEY_PEM"])
 	require.Equal(t, "****", f["CREDENTIAL_ISSUER_KEYS_PEM"])
+	require.Equal(t, "****", f["STRIPE_SECRET_KEY"])
+	require.Equal(t, "on", f["PAYMENTS"])
+
+	// Without Stripe keys production refuses the checkout stand-in, unless payments are off.
+	delete(env, "STRIPE_SECRET_KEY")
+	_, err = Load(envOf(env))
+	require.ErrorContains(t, err, "STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required")
+	env["PAYMENTS"] = "off"
+	c, err = Load(envOf(env))
+	require.NoError(t, err)
+	require.False(t, c.Payments.Enabled)
+	env["PAYMENTS"] = "maybe"
+	_, err = Load(envOf(env))
+	require.ErrorContains(t, err, "PAYMENTS must be on or off")
 	require.Equal(t, "https://perfilseguro.mx", f["PUBLIC_BASE_URL"])
 }
 

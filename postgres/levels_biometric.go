@@ -100,6 +100,16 @@ func (s *Store) InsertWebhook(ctx context.Context, provider, bodySHA256 string, 
 		UNION ALL
 		SELECT id, processed_at IS NOT NULL FROM provider_webhooks WHERE provider = $1 AND body_sha256 = $2
 		LIMIT 1`
+	id, processed, err = s.insertOnce(ctx, q, provider, bodySHA256, sessionID, body)
+	if err != nil {
+		return 0, false, fmt.Errorf("store webhook: %w", err)
+	}
+	return id, processed, nil
+}
+
+// insertOnce runs q, an INSERT … ON CONFLICT DO NOTHING that returns (id, processed) of the new
+// row or, failing that, of the existing one.
+func (s *Store) insertOnce(ctx context.Context, q string, args ...any) (id int64, processed bool, err error) {
 	var row struct {
 		ID        int64 `db:"id"`
 		Processed bool  `db:"processed"`
@@ -107,15 +117,12 @@ func (s *Store) InsertWebhook(ctx context.Context, provider, bodySHA256 string, 
 	// A concurrent identical insert can commit after this statement's snapshot: then neither
 	// branch sees a row, and a second try does.
 	for range 2 {
-		err = s.DB.GetContext(ctx, &row, q, provider, bodySHA256, sessionID, body)
+		err = s.DB.GetContext(ctx, &row, q, args...)
 		if !isNoRows(err) {
 			break
 		}
 	}
-	if err != nil {
-		return 0, false, fmt.Errorf("store webhook: %w", err)
-	}
-	return row.ID, row.Processed, nil
+	return row.ID, row.Processed, err
 }
 
 // WebhookByID reads a stored webhook (nil when it does not exist).
@@ -233,7 +240,7 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 	n, _ := r.RowsAffected()
 	res.ApprovedNow = n == 1
 	if res.ApprovedNow {
-		return res, nil
+		return res, s.consumeForGrant(ctx, tx, cur.UserID)
 	}
 	// Renewal: a check started after the current validation began renews it (a new validation
 	// date, no longer expired). A revoked validation is not renewed by a check.
@@ -249,7 +256,18 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 	}
 	n, _ = r.RowsAffected()
 	res.RenewedNow = n == 1
+	if res.RenewedNow {
+		return res, s.consumeForGrant(ctx, tx, cur.UserID)
+	}
 	return res, nil
+}
+
+// consumeForGrant spends the payment that bought the validation just granted, so its validity
+// is what was paid for (1 or 5 years). Free validations and deployments without payments
+// have none and keep their validity.
+func (s *Store) consumeForGrant(ctx context.Context, tx *sqlx.Tx, userID int64) error {
+	_, _, err := s.ConsumePayment(ctx, tx, userID)
+	return err
 }
 
 // FinalBiometricStatus reports whether a provider status ends the session.

@@ -97,13 +97,14 @@ type NewUser struct {
 	InvitedBy *int64
 	PartnerID *int64
 	Vigencia  int
+	Plan      string // the plan chosen on the landing page ("" when none)
 }
 
 // InsertUser creates a user with a fresh random profile ID (retrying on the rare collision).
 // A duplicate e-mail or phone becomes ECONFLICT.
 func (s *Store) InsertUser(ctx context.Context, tx *sqlx.Tx, u NewUser) (int64, string, error) {
-	const q = `INSERT INTO users (nombre, email, phone_number, origen, invited_by, partner_id, vigencia, id_validado)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`
+	const q = `INSERT INTO users (nombre, email, phone_number, origen, invited_by, partner_id, vigencia, id_validado, plan)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, '')) RETURNING id`
 	if u.Origen == "" {
 		u.Origen = perfilseguro.OriginOther
 	}
@@ -117,7 +118,7 @@ func (s *Store) InsertUser(ctx context.Context, tx *sqlx.Tx, u NewUser) (int64, 
 		if err != nil {
 			return 0, "", err
 		}
-		err = tx.GetContext(ctx, &id, q, u.Nombre, u.Email, u.Phone, u.Origen, u.InvitedBy, u.PartnerID, u.Vigencia, pid)
+		err = tx.GetContext(ctx, &id, q, u.Nombre, u.Email, u.Phone, u.Origen, u.InvitedBy, u.PartnerID, u.Vigencia, pid, u.Plan)
 		if err == nil {
 			_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT insert_user")
 			return id, pid, err

@@ -31,6 +31,8 @@ func Table(heartbeat time.Duration) []Entry {
 		}},
 		// Nothing lost: unprocessed biometric webhooks are queued again, stuck sessions are checked.
 		{Name: "biometric-reconcile", Interval: time.Minute, Build: jobs.NewReconcileBiometricTask},
+		// Nothing lost: unprocessed payment events are queued again, unsettled payments are checked.
+		{Name: "payment-reconcile", Interval: time.Minute, Build: jobs.NewReconcilePaymentsTask},
 		{Name: "invitation-expire", Interval: time.Minute, Build: func(tick string) (*asynq.Task, error) {
 			return jobs.NewExpireInvitationsTask(tick)
 		}},

@@ -52,6 +52,9 @@ func (r *recorder) SendInvitation(_ context.Context, to string, _ perfilseguro.I
 func (r *recorder) SendRenewalReminder(_ context.Context, to string, m perfilseguro.RenewalReminder) error {
 	return r.record(fmt.Sprintf("%s|%s|%d|%s", to, m.ProfileID, m.DaysLeft, m.Link))
 }
+func (r *recorder) SendPaymentNotice(_ context.Context, to string, n perfilseguro.PaymentNotice) error {
+	return r.record(fmt.Sprintf("%s|%s|%t|%s", to, n.Amount, n.Expired, n.Link))
+}
 func (r *recorder) SendSMS(_ context.Context, to, body string) error {
 	return r.record(to + "|" + body)
 }

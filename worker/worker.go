@@ -39,6 +39,7 @@ type Deps struct {
 	Levels        LevelsDeps            // levels.go
 	Passes        PassesDeps            // passes.go
 	Credentials   CredentialDeps        // credentials.go
+	Payments      PaymentDeps           // payments.go
 	Now           func() time.Time      // the clock of lifecycle jobs (nil: time.Now)
 }
 
@@ -121,6 +122,7 @@ func (w *Worker) routes() {
 	w.routesLifecycle()
 	w.routesReminders()
 	w.routesCredentials()
+	w.routesPayments()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

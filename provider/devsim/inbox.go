@@ -65,6 +65,17 @@ func (in Inbox) SendRenewalReminder(ctx context.Context, phone string, r perfils
 	return in.store(ctx, "whatsapp", phone, "", text, "")
 }
 
+// SendPaymentNotice stores the payment template's text.
+func (in Inbox) SendPaymentNotice(ctx context.Context, phone string, n perfilseguro.PaymentNotice) error {
+	text := fmt.Sprintf("Hola %s, recibimos tu pago de %s por %s en OXXO. Ya puedes completar tu verificación biométrica: %s",
+		n.Name, n.Amount, n.PlanName, n.Link)
+	if n.Expired {
+		text = fmt.Sprintf("Hola %s, tu ficha de pago en OXXO para %s venció sin pago. Puedes generar una nueva o pagar con tarjeta aquí: %s",
+			n.Name, n.PlanName, n.Link)
+	}
+	return in.store(ctx, "whatsapp", phone, "", text, "")
+}
+
 // SendSMS stores an SMS.
 func (in Inbox) SendSMS(ctx context.Context, phone, body string) error {
 	return in.store(ctx, "sms", phone, "", body, "")

@@ -34,6 +34,8 @@ type Config struct {
 	OTPTemplate        string       // authentication template with a copy-code button, e.g. codigo_verificacion
 	InvitationTemplate string       // utility template for invitations, e.g. invitacion_perfil_seguro
 	ReminderTemplate   string       // utility template for renewal reminders, e.g. recordatorio_vigencia
+	PaymentTemplate    string       // utility template: the OXXO payment arrived, e.g. pago_recibido
+	VoucherTemplate    string       // utility template: the OXXO voucher expired unpaid, e.g. ficha_oxxo_vencida
 	Language           string       // template language code, e.g. es_MX
 	HTTPClient         *http.Client // default: 15-second timeout
 }
@@ -126,6 +128,21 @@ func (c *Client) SendRenewalReminder(ctx context.Context, phoneE164 string, r pe
 	)
 	if err := c.send(ctx, msg, ""); err != nil {
 		return fmt.Errorf("whatsapp reminder: %w", err)
+	}
+	return nil
+}
+
+// SendPaymentNotice sends PaymentTemplate ({{1}} name, {{2}} plan, {{3}} amount, {{4}} link) when
+// the payment arrived, or VoucherTemplate ({{1}} name, {{2}} plan, {{3}} link) when the voucher
+// expired unpaid.
+func (c *Client) SendPaymentNotice(ctx context.Context, phoneE164 string, n perfilseguro.PaymentNotice) error {
+	name, params := c.cfg.PaymentTemplate, []parameter{textParam(n.Name), textParam(n.PlanName), textParam(n.Amount), textParam(n.Link)}
+	if n.Expired {
+		name, params = c.cfg.VoucherTemplate, []parameter{textParam(n.Name), textParam(n.PlanName), textParam(n.Link)}
+	}
+	msg := templateMessage(phoneE164, name, c.cfg.Language, component{Type: "body", Parameters: params})
+	if err := c.send(ctx, msg, ""); err != nil {
+		return fmt.Errorf("whatsapp payment notice: %w", err)
 	}
 	return nil
 }

@@ -45,6 +45,8 @@ func setup(t *testing.T, status int, respBody string) (*whatsapp.Client, *captur
 		OTPTemplate:        "codigo_verificacion",
 		InvitationTemplate: "invitacion_perfil_seguro",
 		ReminderTemplate:   "recordatorio_vigencia",
+		PaymentTemplate:    "pago_recibido",
+		VoucherTemplate:    "ficha_oxxo_vencida",
 		Language:           "es_MX",
 	})
 	return c, got
@@ -149,6 +151,27 @@ func TestSendRenewalReminderWireFormat(t *testing.T) {
 			]
 		}
 	}`, got.Body)
+}
+
+func TestSendPaymentNoticeWireFormat(t *testing.T) {
+	t.Parallel()
+	c, got := setup(t, http.StatusOK, okBody)
+	n := perfilseguro.PaymentNotice{Name: "Ana López", PlanName: "Validación 1 año", Amount: "$299.00 MXN",
+		Link: "https://perfilseguro.mx/profile"}
+	require.NoError(t, c.SendPaymentNotice(context.Background(), "+525512345678", n))
+	require.JSONEq(t, `{"messaging_product": "whatsapp", "recipient_type": "individual", "to": "5215512345678",
+		"type": "template", "template": {"name": "pago_recibido", "language": {"code": "es_MX"},
+			"components": [{"type": "body", "parameters": [
+				{"type": "text", "text": "Ana López"}, {"type": "text", "text": "Validación 1 año"},
+				{"type": "text", "text": "$299.00 MXN"}, {"type": "text", "text": "https://perfilseguro.mx/profile"}]}]}}`, got.Body)
+
+	n.Expired = true
+	require.NoError(t, c.SendPaymentNotice(context.Background(), "+525512345678", n))
+	require.JSONEq(t, `{"messaging_product": "whatsapp", "recipient_type": "individual", "to": "5215512345678",
+		"type": "template", "template": {"name": "ficha_oxxo_vencida", "language": {"code": "es_MX"},
+			"components": [{"type": "body", "parameters": [
+				{"type": "text", "text": "Ana López"}, {"type": "text", "text": "Validación 1 año"},
+				{"type": "text", "text": "https://perfilseguro.mx/profile"}]}]}}`, got.Body)
 }
 
 func graphError(code int, msg string) string {
