@@ -38,6 +38,8 @@ type RegisterRequest struct {
 	FullName    string `json:"fullName"`
 	Email       string `json:"email"`
 	PhoneNumber string `json:"phoneNumber"`
+	// Plan is the paid plan chosen on the landing page, carried through registration.
+	Plan string `json:"plan,omitempty" enum:"one_year,five_years"`
 }
 
 // RegisterResponse answers a registration: the token to verify the code with.
@@ -64,7 +66,10 @@ func (req *RegisterRequest) validate() error {
 		fields["phoneNumber"] = err.Error()
 	}
 	req.PhoneNumber = p
-	return fieldsError(fields, "fullName", "email", "phoneNumber")
+	if req.Plan != "" && req.Plan != perfilseguro.PlanOneYear && req.Plan != perfilseguro.PlanFiveYears {
+		fields["plan"] = msgUnknownPlan
+	}
+	return fieldsError(fields, "fullName", "email", "phoneNumber", "plan")
 }
 
 // fieldsError builds one EINVALID error whose message is the first failing field in order.
@@ -99,7 +104,7 @@ func (s *Server) register(c fuego.ContextWithBody[RegisterRequest]) (RegisterRes
 	token := secure.NewToken(32)
 	var code string
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		id, _, err := s.store.InsertUser(ctx, tx, postgres.NewUser{Nombre: req.FullName, Email: &req.Email, Phone: &req.PhoneNumber})
+		id, _, err := s.store.InsertUser(ctx, tx, postgres.NewUser{Nombre: req.FullName, Email: &req.Email, Phone: &req.PhoneNumber, Plan: req.Plan})
 		if err != nil {
 			return err
 		}

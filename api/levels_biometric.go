@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/go-fuego/fuego"
+	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
@@ -62,6 +63,9 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 		return StartVerificationResponse{}, errRevokedCannotRenew
 	case u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !u.Renewable(l.s.now()):
 		return StartVerificationResponse{}, errAlreadyBiometric
+	}
+	if err := l.s.pay.requirePaidPlan(ctx, u); err != nil {
+		return StartVerificationResponse{}, err
 	}
 	if err := l.s.allow(ctx, limit{"biometric:user:" + strconv.FormatInt(userID, 10), verificationStartsUser}); err != nil {
 		return StartVerificationResponse{}, err
@@ -129,14 +133,22 @@ func (l *levels) awaitURL(c interface {
 		}
 		select {
 		case <-ctx.Done():
-			// SetStatus writes the header at once: set the content type first.
-			c.Response().Header().Set("Content-Type", "application/json; charset=utf-8")
-			c.Response().Header().Set("Cache-Control", "no-store")
-			c.SetStatus(http.StatusAccepted)
+			answerAccepted(c)
 			return StartVerificationResponse{Pending: true, SessionID: id}, nil
 		case <-tick.C:
 		}
 	}
+}
+
+// answerAccepted makes the answer a 202 "still being prepared, ask again" that no cache keeps.
+func answerAccepted(c interface {
+	Response() http.ResponseWriter
+	SetStatus(int)
+}) {
+	// SetStatus writes the header at once: set the content type first.
+	c.Response().Header().Set("Content-Type", "application/json; charset=utf-8")
+	c.Response().Header().Set("Cache-Control", "no-store")
+	c.SetStatus(http.StatusAccepted)
 }
 
 // biometricWebhook verifies the provider's signature and timestamp before anything else, stores
@@ -160,19 +172,27 @@ func (l *levels) biometricWebhook(w http.ResponseWriter, r *http.Request) {
 	}
 	sum := sha256.Sum256(body)
 	id, processed, err := l.s.store.InsertWebhook(r.Context(), "didit", hex.EncodeToString(sum[:]), sessionID, body)
-	if err != nil {
-		writeError(w, r, err) // 500: the provider retries
+	l.s.acknowledgeWebhook(w, r, "biometric", id, processed, err, jobs.NewProcessBiometricWebhookTask)
+}
+
+// acknowledgeWebhook answers a provider for an event it just stored (500 when storing failed:
+// the provider retries), then queues the event's processing unless a replay was already
+// applied. A failed enqueue is only logged: the stored row waits for the periodic reconciler.
+func (s *Server) acknowledgeWebhook(w http.ResponseWriter, r *http.Request, kind string, id int64, processed bool, stored error,
+	build func(int64) (*asynq.Task, error)) {
+	if stored != nil {
+		writeError(w, r, stored)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"received": true})
 	if processed {
-		return // a replay of an event already applied
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 3*time.Second)
 	defer cancel()
-	task, err := jobs.NewProcessBiometricWebhookTask(id)
-	if err := jobs.Enqueue(ctx, l.s.queue, task, err); err != nil {
-		l.s.logger.WarnContext(r.Context(), "biometric webhook stored, processing left to the reconciler",
+	task, err := build(id)
+	if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
+		s.logger.WarnContext(r.Context(), kind+" webhook stored, processing left to the reconciler",
 			"webhook_id", id, "error", err, "request_id", requestID(r.Context()))
 	}
 }

@@ -63,6 +63,7 @@ type lvEnv struct {
 	opt    asynq.RedisClientOpt
 	cfg    config.Config
 	sim    *devsim.Biometric
+	pay    *devsim.Checkout // the checkout stand-in when payments are on (payments_test.go)
 	queue  *lvQueue
 	client *asynq.Client
 }
@@ -92,7 +93,8 @@ func lvSetup(t *testing.T, mutate ...func(*api.Deps)) *lvEnv {
 	}
 	s, err := api.New(deps)
 	require.NoError(t, err)
-	srv := httptest.NewUnstartedServer(s.Handler())
+	e.pay = deps.Payments.Checkout
+	srv := httptest.NewUnstartedServer(newContractCheck(t, s.OpenAPISpec()).wrap(s.Handler()))
 	srv.Listener.Close()
 	srv.Listener = ln
 	srv.Start()
@@ -102,9 +104,13 @@ func lvSetup(t *testing.T, mutate ...func(*api.Deps)) *lvEnv {
 
 // worker builds the worker as cmd/perfilseguro wires it in development.
 func (e *lvEnv) worker() *worker.Worker {
-	return worker.New(e.opt, 4, time.Second, worker.Deps{DB: e.db, Enqueuer: e.client, Email: devsim.Inbox{DB: e.db},
+	d := worker.Deps{DB: e.db, Enqueuer: e.client, Email: devsim.Inbox{DB: e.db}, WhatsApp: devsim.Inbox{DB: e.db},
 		Sealer: secure.NewSealer(e.cfg.SecretKey), PublicBaseURL: e.base,
-		Levels: worker.LevelsDeps{Biometric: *e.sim, WebhookGrace: time.Nanosecond}})
+		Levels: worker.LevelsDeps{Biometric: *e.sim, WebhookGrace: time.Nanosecond}}
+	if e.pay != nil {
+		d.Payments = worker.PaymentDeps{Provider: *e.pay, WebhookGrace: time.Nanosecond, SettleGrace: time.Nanosecond}
+	}
+	return worker.New(e.opt, 4, time.Second, d)
 }
 
 // runWorker processes jobs in the background until the test ends.

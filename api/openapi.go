@@ -143,6 +143,8 @@ func finishOperation(method, path string, op *openapi3.Operation) {
 // errorStatuses are the refusals every operation of a kind can answer, each with {message}.
 var errorDescriptions = map[int]string{
 	202: "Aceptado: se está preparando; consulte de nuevo en unos segundos",
+	402: "Pago requerido: elija y pague su plan antes de la verificación biométrica",
+	502: "El proveedor rechazó la operación",
 	400: "Solicitud no válida (los campos con error en errors)",
 	401: "Sin sesión o credencial válida",
 	403: "Prohibido: no es suyo, o el origen no está autorizado",
@@ -176,7 +178,9 @@ var extraStatuses = map[string][]int{
 	"POST /api/admin/users/{id}/revoke":      {409},
 	"GET /api/wallet/google/{userId}":        {202, 409},
 	"POST /api/send-email-verification-link": {409, 429},
-	"POST /api/start-verification":           {202, 409, 429},
+	"POST /api/start-verification":           {202, 402, 409, 429},
+	"POST /api/payments/checkout":            {202, 409, 429, 502},
+	"POST /api/admin/payments/{id}/refund":   {202, 409},
 	"GET /api/start-verification/{id}":       {202},
 	"POST /api/admin/partners":               {409},
 	"PUT /api/admin/partners/{id}/webhook":   {409},
@@ -255,6 +259,7 @@ func securityFor(path string) openapi3.SecurityRequirements {
 	case strings.HasPrefix(path, "/api/users/"), strings.HasPrefix(path, "/api/wallet/"),
 		path == "/api/auth/status", path == "/api/send-email-verification-link",
 		strings.HasPrefix(path, "/api/start-verification"), strings.HasPrefix(path, "/api/credentials"),
+		strings.HasPrefix(path, "/api/payments/"),
 		path == "/api/invitations", strings.HasPrefix(path, "/api/invitations/{"):
 		return require(secSession)
 	}

@@ -40,7 +40,7 @@ func TestTheServedOpenAPIDocumentPassesRedocly(t *testing.T) {
 	require.Contains(t, schemes, "administrador")
 	require.Contains(t, schemes, "socio")
 	webhooks := doc["webhooks"].(map[string]any)
-	for _, event := range []string{"user.verification_level_changed", "profile.expired", "profile.renewed", "profile.revoked", "profile.deleted"} {
+	for _, event := range []string{"user.verification_level_changed", "profile.expired", "profile.renewed", "profile.revoked", "profile.deleted", "payment.completed"} {
 		require.Contains(t, webhooks, event)
 	}
 	require.Contains(t, string(body), "X-PerfilSeguro-Signature", "how to check a notification is documented")

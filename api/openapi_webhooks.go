@@ -45,12 +45,18 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 		}
 		return withProps(required, props)
 	}
+	payment := withProps([]string{"event", "userId", "profileId", "plan", "years", "amount", "currency", "paidAt"},
+		map[string]*openapi3.Schema{"event": event("payment.completed"), "userId": openapi3.NewInt64Schema(),
+			"profileId": str(), "plan": str().WithEnum("one_year", "five_years"),
+			"years": openapi3.NewIntegerSchema().WithEnum(1, 5), "amount": openapi3.NewFloat64Schema(),
+			"currency": str().WithEnum("MXN"), "paidAt": openapi3.NewDateTimeSchema()})
 	events := []webhookEvent{
 		{"user.verification_level_changed", "El nivel de verificación de una persona que llegó por su plataforma cambió", level},
 		{"profile.expired", "La vigencia de la validación terminó", lifecycle("profile.expired", true)},
 		{"profile.renewed", "La persona renovó su validación con una nueva verificación biométrica", lifecycle("profile.renewed", true)},
 		{"profile.revoked", "Un administrador revocó la validación", lifecycle("profile.revoked", true)},
 		{"profile.deleted", "La cuenta fue eliminada (solo queda el ID de perfil)", lifecycle("profile.deleted", false)},
+		{"payment.completed", "La persona pagó su plan (tarjeta, o efectivo en OXXO cuando se acreditó)", payment},
 	}
 	headers := openapi3.Parameters{
 		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Signature").WithRequired(true).

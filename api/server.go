@@ -43,6 +43,7 @@ type Deps struct {
 	Levels     LevelsDeps       // e-mail link and biometric verification (levels.go)
 	Passes     PassesDeps       // QR, public verification and wallet passes (passes.go)
 	Admin      AdminDeps        // administration (admin.go)
+	Payments   PaymentsDeps     // plans and payment (payments.go)
 	// Credentials issues verifiable credentials (credentials.go); nil: no credential routes.
 	Credentials *credential.Issuer
 }
@@ -70,6 +71,8 @@ type Server struct {
 	partners partnerCache
 	// public caches public records for GET /api/verify (publiccache.go)
 	public *publicCache
+	// pay decides whether a biometric check may start (payments.go)
+	pay *payments
 	// lookups limits public lookups per client address (publiclimits.go)
 	lookups *publicLimiter
 	// asynqRedis reaches the job queues for the dashboard and for purges (purge.go)
@@ -151,6 +154,7 @@ func (s *Server) routes(d Deps) {
 	s.mountUsers()
 	s.mountDevInbox()
 	s.mountLevels(d.Levels)
+	s.mountPayments(d.Payments)
 	s.mountPasses(d.Passes)
 	s.mountPassKit()
 	s.mountAdmin(d.Admin)

@@ -24,7 +24,8 @@ func TestWebhookArrivingWhileRedisIsDownIsProcessedAfterwards(t *testing.T) {
 	t.Parallel()
 	db, dsn := pgtest.New(t)
 	redis := startRedis(t)
-	env := map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redis.url()}
+	// Payments off (PAYMENTS=off): this test is about the biometric webhook, not the plan.
+	env := map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redis.url(), "PAYMENTS": "off"}
 	api := startAPI(t, env)
 	env["PUBLIC_BASE_URL"] = api.base
 	run(t, "worker", env)

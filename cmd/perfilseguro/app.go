@@ -165,6 +165,7 @@ func (a *app) workerDeps() (worker.Deps, error) {
 		d.WhatsApp = whatsapp.New(whatsapp.Config{BaseURL: c.WhatsApp.BaseURL, APIVersion: c.WhatsApp.APIVersion,
 			PhoneNumberID: c.WhatsApp.PhoneNumberID, AccessToken: c.WhatsApp.AccessToken, OTPTemplate: c.WhatsApp.OTPTemplate,
 			InvitationTemplate: c.WhatsApp.InvitationTemplate, ReminderTemplate: c.WhatsApp.ReminderTemplate,
+			PaymentTemplate: c.WhatsApp.PaymentTemplate, VoucherTemplate: c.WhatsApp.VoucherTemplate,
 			Language: c.WhatsApp.Language})
 	}
 	if c.SMS.AccountSID != "" {
