@@ -1,5 +1,5 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom'
-import { MainLayout } from '@/components/layout/main-layout'
+import { AppLayout } from './routes/app-layout'
 import { LandingRoute } from './routes/landing'
 import { NotFoundRoute } from './routes/not-found'
 import { VerifyProfileRoute } from './routes/verify-profile'
@@ -26,7 +26,7 @@ const VerifyCredentialRoute = lazyRoute(() => import('./routes/verify-credential
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [
   {
-    element: <MainLayout />,
+    element: <AppLayout />,
     children: [
       { path: '/', element: <LandingRoute /> },
       { path: '/register', element: <RegisterRoute /> },

@@ -124,6 +124,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/payments/{id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reembolsar un pago por medio del proveedor; el reembolso se registra cuando llega su evento (administrador) */
+        post: operations["POST_/api/admin/payments/:id/refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/session": {
         parameters: {
             query?: never;
@@ -150,6 +167,23 @@ export interface paths {
         };
         /** Historial del perfil: expiración y revocación, quién y cuándo (administrador) */
         get: operations["GET_/api/admin/users/:id/lifecycle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pagos de un usuario (administrador) */
+        get: operations["GET_/api/admin/users/:id/payments"];
         put?: never;
         post?: never;
         delete?: never;
@@ -435,6 +469,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payments/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Iniciar el pago de un plan: devuelve la página de pago (tarjeta u OXXO) */
+        post: operations["POST_/api/payments/checkout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payments/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Plan y estado de pago propios: qué falta para iniciar la verificación biométrica */
+        get: operations["GET_/api/payments/status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Planes a la venta y si los pagos están habilitados (sin precios cuando no lo están) */
+        get: operations["GET_/api/plans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/qr/{file}": {
         parameters: {
             query?: never;
@@ -710,6 +795,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Webhook firmado de Stripe (checkout.session.*, charge.refunded): se guarda por id de evento y un trabajo lo procesa */
+        post: operations["post_api_webhooks_payments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/widget/login": {
         parameters: {
             query?: never;
@@ -797,6 +899,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "payment.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * La persona pagó su plan (tarjeta, o efectivo en OXXO cuando se acreditó)
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         */
+        post: operations["webhook_payment.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "profile.deleted": {
         parameters: {
             query?: never;
@@ -924,6 +1046,47 @@ export interface components {
         AdminLoginRequest: {
             password: string;
         };
+        /** @description AdminPaymentsResponse schema */
+        AdminPaymentsResponse: {
+            payments: {
+                /** Format: double */
+                amount?: number;
+                checkoutSessionId: string | null;
+                checkoutUrl?: string | null;
+                /** Format: date-time */
+                consumedAt: string | null;
+                /** Format: date-time */
+                createdAt?: string;
+                /** @enum {string} */
+                currency?: "MXN";
+                /** Format: int64 */
+                id?: number;
+                /** @enum {string|null} */
+                method?: "card" | "oxxo" | null;
+                /** Format: date-time */
+                paidAt?: string | null;
+                paymentIntentId: string | null;
+                /** @enum {string} */
+                plan?: "one_year" | "five_years";
+                planName?: string;
+                provider: string;
+                /** Format: date-time */
+                refundRequestedAt: string | null;
+                refundable: boolean;
+                /** Format: date-time */
+                refundedAt: string | null;
+                /** @enum {string} */
+                status?: "creating" | "open" | "pending" | "paid" | "failed" | "expired" | "cancelled" | "start_failed" | "refunded";
+                used?: boolean;
+                voucher?: {
+                    /** Format: date-time */
+                    expiresAt: string;
+                    number: string;
+                    url: string;
+                } | null;
+                years?: number;
+            }[];
+        };
         /** @description AdminSessionResponse schema */
         AdminSessionResponse: {
             authenticated: boolean;
@@ -957,6 +1120,18 @@ export interface components {
         CancelInvitationResponse: {
             message: string;
             success: boolean;
+        };
+        /** @description CheckoutRequest schema */
+        CheckoutRequest: {
+            /** @enum {string} */
+            plan: "one_year" | "five_years";
+        };
+        /** @description CheckoutResponse schema */
+        CheckoutResponse: {
+            checkoutUrl?: string | null;
+            /** Format: int64 */
+            paymentId: number;
+            pending?: boolean | null;
         };
         /** @description CreateInvitationRequest schema */
         CreateInvitationRequest: {
@@ -1144,6 +1319,71 @@ export interface components {
             webhookSecret?: string | null;
             webhookUrl: string;
         };
+        /** @description PaymentStatusResponse schema */
+        PaymentStatusResponse: {
+            freeEligible: boolean;
+            mayStartBiometric: boolean;
+            message: string;
+            payment?: {
+                /** Format: double */
+                amount: number;
+                checkoutUrl?: string | null;
+                /** Format: date-time */
+                createdAt: string;
+                /** @enum {string} */
+                currency: "MXN";
+                /** Format: int64 */
+                id: number;
+                /** @enum {string|null} */
+                method?: "card" | "oxxo" | null;
+                /** Format: date-time */
+                paidAt?: string | null;
+                /** @enum {string} */
+                plan: "one_year" | "five_years";
+                planName: string;
+                /** @enum {string} */
+                status: "creating" | "open" | "pending" | "paid" | "failed" | "expired" | "cancelled" | "start_failed" | "refunded";
+                used: boolean;
+                voucher?: {
+                    /** Format: date-time */
+                    expiresAt: string;
+                    number: string;
+                    url: string;
+                } | null;
+                years: number;
+            } | null;
+            paymentsEnabled: boolean;
+            /** @enum {string|null} */
+            plan?: "free" | "one_year" | "five_years" | null;
+            plans: {
+                /** @enum {string} */
+                code: "free" | "one_year" | "five_years";
+                /** @enum {string} */
+                currency: "MXN";
+                name: string;
+                /** Format: double */
+                price: number;
+                recommended: boolean;
+                years: number;
+            }[];
+            /** @enum {string} */
+            state: "not_required" | "free" | "choose" | "open" | "pending" | "failed" | "paid" | "active";
+        };
+        /** @description PlansResponse schema */
+        PlansResponse: {
+            paymentsEnabled: boolean;
+            plans: {
+                /** @enum {string} */
+                code: "free" | "one_year" | "five_years";
+                /** @enum {string} */
+                currency: "MXN";
+                name: string;
+                /** Format: double */
+                price: number;
+                recommended: boolean;
+                years: number;
+            }[];
+        };
         PublicVerifyResponse: {
             profile: {
                 email: string | null;
@@ -1182,11 +1422,17 @@ export interface components {
                 session_id: string | null;
             } | null;
         };
+        /** @description RefundResponse schema */
+        RefundResponse: {
+            message: string;
+        };
         /** @description RegisterRequest schema */
         RegisterRequest: {
             email: string;
             fullName: string;
             phoneNumber: string;
+            /** @enum {string|null} */
+            plan?: "one_year" | "five_years" | null;
         };
         /** @description RegisterResponse schema */
         RegisterResponse: {
@@ -2005,6 +2251,120 @@ export interface operations {
             };
         };
     };
+    "POST_/api/admin/payments/:id/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            /** @description Aceptado: se está preparando; consulte de nuevo en unos segundos */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundResponse"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicto con el estado actual */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/admin/session": {
         parameters: {
             query?: never;
@@ -2090,6 +2450,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LifecycleResponse"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/admin/users/:id/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminPaymentsResponse"];
                 };
             };
             /** @description Bad Request _(validation or deserialization error)_ */
@@ -3771,6 +4209,250 @@ export interface operations {
             };
         };
     };
+    "POST_/api/payments/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.CheckoutRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckoutRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResponse"];
+                };
+            };
+            /** @description La página de pago aún se está creando: consultar GET /api/payments/status */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckoutResponse"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicto con el estado actual */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demasiadas solicitudes: espere los segundos de Retry-After */
+            429: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El proveedor rechazó la operación */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/payments/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentStatusResponse"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlansResponse"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     get_api_qr_file: {
         parameters: {
             query?: never;
@@ -4097,6 +4779,15 @@ export interface operations {
             };
             /** @description Sin sesión o credencial válida */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Pago requerido: elija y pague su plan antes de la verificación biométrica */
+            402: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5460,6 +6151,94 @@ export interface operations {
             };
         };
     };
+    post_api_webhooks_payments: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Firma de Stripe: t=…,v1=… (HMAC-SHA256 de «t.cuerpo») */
+                "Stripe-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Recibido (también una repetición) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Firma no válida o vencida, o evento ilegible */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Pagos deshabilitados */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Cuerpo demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible: Stripe reintentará */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "POST_/api/widget/login": {
         parameters: {
             query?: never;
@@ -5845,6 +6624,57 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    "webhook_payment.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de "<t>.<cuerpo>"> con el secreto del webhook */
+                "X-PerfilSeguro-Signature": string;
+                /** @description El evento */
+                "X-PerfilSeguro-Event": string;
+                /** @description Identificador de la entrega (igual en cada reintento) */
+                "X-PerfilSeguro-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    amount: number;
+                    /** @enum {string} */
+                    currency: "MXN";
+                    /** @enum {string} */
+                    event: "payment.completed";
+                    /** Format: date-time */
+                    paidAt: string;
+                    /** @enum {string} */
+                    plan: "one_year" | "five_years";
+                    profileId: string;
+                    /** Format: int64 */
+                    userId: number;
+                    /** @enum {integer} */
+                    years: 1 | 5;
+                };
+            };
+        };
+        responses: {
+            /** @description Recibida: no se reintenta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta (o ninguna en 10 s) se reintenta */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

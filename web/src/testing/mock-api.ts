@@ -41,3 +41,11 @@ export function mockApi(handlers: Record<string, MockHandler>) {
   vi.stubGlobal('fetch', fetchMock)
   return { calls, fetchMock }
 }
+
+/** Requests the layout makes on every screen: GET /api/plans says whether to show prices. */
+const LAYOUT_PATHS = new Set(['/api/plans'])
+
+/** The calls the screen itself made, leaving out the layout's own. */
+export function screenCalls(calls: RecordedCall[]): RecordedCall[] {
+  return calls.filter((c) => !LAYOUT_PATHS.has(c.path))
+}

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 
 vi.setConfig({ testTimeout: 30_000 })
-import { mockApi } from '@/testing/mock-api'
+import { mockApi, screenCalls } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
 describe('/admin-login', () => {
@@ -43,7 +43,7 @@ describe('/admin-login', () => {
     expect(await screen.findByRole('button', { name: /Verificando\.\.\./ })).toBeDisabled()
     release()
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin'))
-    expect(calls[0].body).toEqual({ password: 'admin-dev-only' })
+    expect(screenCalls(calls)[0].body).toEqual({ password: 'admin-dev-only' })
     expect(localStorage.getItem('adminAuthenticated')).toBe('true')
     expect(Number(localStorage.getItem('adminLoginTime'))).toBeGreaterThan(Date.now() - 5000)
     expect(await screen.findByRole('heading', { name: 'Panel de Administración' }, { timeout: 5000 })).toBeInTheDocument()

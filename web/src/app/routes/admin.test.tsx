@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 
 // These tests type a lot; give them room on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 })
-import { mockApi, type MockHandler } from '@/testing/mock-api'
+import { mockApi, screenCalls, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
 const users = [
@@ -27,7 +27,7 @@ describe('/admin guard', () => {
     const { calls } = api()
     const { router } = renderRoute('/admin')
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
-    expect(calls).toHaveLength(0)
+    expect(screenCalls(calls)).toHaveLength(0)
   })
 
   it('clears the flags and redirects after 4 hours', async () => {
@@ -306,5 +306,99 @@ describe('/admin validation lifecycle', () => {
     renderRoute('/admin')
     await screen.findAllByTestId('user-row')
     expect(screen.queryByRole('button', { name: /^Validación de / })).not.toBeInTheDocument()
+  })
+})
+
+describe('/admin payments', () => {
+  const base = {
+    plan: 'one_year', planName: 'Validación 1 año', years: 1, amount: 299, currency: 'MXN', used: false,
+    provider: 'devsim', checkoutSessionId: 'cs_test_1', paymentIntentId: null, refundRequestedAt: null, refundedAt: null,
+    consumedAt: null, refundable: false,
+  }
+
+  it('lists the user payments in the edit tab and refunds one after confirming', async () => {
+    let requested = false
+    const paid = {
+      ...base, id: 21, status: 'paid', method: 'card', paymentIntentId: 'pi_1', paidAt: '2026-03-01T18:05:00Z',
+      createdAt: '2026-03-01T18:00:00Z',
+    }
+    const { calls } = api({
+      'GET /api/users/2': { json: users[1] },
+      'GET /api/admin/users/2/payments': () => ({
+        json: {
+          payments: [
+            requested ? { ...paid, refundable: false, refundRequestedAt: '2026-03-02T10:00:00Z' } : { ...paid, refundable: true },
+            {
+              ...base, id: 20, plan: 'five_years', planName: 'Validación 5 años', years: 5, amount: 399, status: 'failed',
+              method: 'oxxo', createdAt: '2026-02-20T18:00:00Z',
+            },
+            { ...base, id: 19, status: 'refunded', method: 'card', consumedAt: '2026-01-10T12:00:00Z', createdAt: '2026-01-09T18:00:00Z' },
+          ],
+        },
+      }),
+      'POST /api/admin/payments/21/refund': () => {
+        requested = true
+        return { status: 202, json: { message: 'Reembolso solicitado a Stripe. Se registrará en cuanto Stripe lo confirme.' } }
+      },
+    })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await user.click(await screen.findByRole('button', { name: 'Editar Beto Ruiz' }))
+    const section = await screen.findByTestId('admin-payments')
+    expect(within(section).getByRole('heading', { name: 'Pagos' })).toBeInTheDocument()
+    const rows = await within(section).findAllByTestId('admin-payment-row')
+    expect(within(section).getAllByRole('columnheader').slice(0, 5).map((h) => h.textContent)).toEqual([
+      'Fecha', 'Plan', 'Importe', 'Método', 'Estado',
+    ])
+    expect(rows[0]).toHaveTextContent('01/03/2026 12:00')
+    expect(rows[0]).toHaveTextContent('Validación 1 año')
+    expect(rows[0]).toHaveTextContent('$299.00 MXN')
+    expect(rows[0]).toHaveTextContent('Tarjeta')
+    expect(rows[0]).toHaveTextContent('Pagado')
+    expect(rows[1]).toHaveTextContent('Efectivo en OXXO')
+    expect(rows[1]).toHaveTextContent('Ficha vencida')
+    expect(within(rows[1]).queryByRole('button', { name: 'Reembolsar' })).not.toBeInTheDocument()
+    expect(rows[2]).toHaveTextContent('Reembolsado (usado)')
+
+    await user.click(within(rows[0]).getByRole('button', { name: 'Reembolsar' }))
+    const dialog = screen.getByRole('alertdialog', { name: '¿Reembolsar este pago?' })
+    expect(dialog).toHaveTextContent('Se devolverá el importe completo por medio de Stripe.')
+    await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }))
+    expect(calls.some((c) => c.path.endsWith('/refund'))).toBe(false)
+
+    await user.click(within(rows[0]).getByRole('button', { name: 'Reembolsar' }))
+    await user.click(within(screen.getByRole('alertdialog', { name: '¿Reembolsar este pago?' })).getByRole('button', { name: 'Sí, reembolsar' }))
+    expect(await screen.findByTestId('toast')).toHaveTextContent('Reembolso solicitado a Stripe. Se registrará en cuanto Stripe lo confirme.')
+    expect(calls.filter((c) => c.method === 'POST').map((c) => c.path)).toEqual(['/api/admin/payments/21/refund'])
+    const row = (await within(section).findAllByTestId('admin-payment-row'))[0]
+    expect(await within(row).findByText('Reembolso solicitado')).toBeInTheDocument()
+    expect(within(row).queryByRole('button', { name: 'Reembolsar' })).not.toBeInTheDocument()
+  })
+
+  it('shows the refusal and says when there are no payments', async () => {
+    api({
+      'GET /api/users/2': { json: users[1] },
+      'GET /api/admin/users/2/payments': { json: { payments: [] } },
+      'GET /api/users/3': { json: users[2] },
+      'GET /api/admin/users/3/payments': {
+        json: { payments: [{ ...base, id: 30, status: 'paid', method: 'card', refundable: true, createdAt: '2026-03-01T18:00:00Z' }] },
+      },
+      'POST /api/admin/payments/30/refund': { status: 409, json: { message: 'Este pago ya se usó para una validación.' } },
+    })
+    signIn()
+    const user = userEvent.setup()
+    renderRoute('/admin')
+    await user.click(await screen.findByRole('button', { name: 'Editar Beto Ruiz' }))
+    expect(await within(await screen.findByTestId('admin-payments')).findByText('Sin pagos registrados.')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('tab', { name: 'Usuarios' }))
+    await user.click(await screen.findByRole('button', { name: 'Editar Carla Gómez' }))
+    const section = await screen.findByTestId('admin-payments')
+    await user.click(await within(section).findByRole('button', { name: 'Reembolsar' }))
+    await user.click(screen.getByRole('button', { name: 'Sí, reembolsar' }))
+    const toast = await screen.findByTestId('toast')
+    expect(toast).toHaveTextContent('Error')
+    expect(toast).toHaveTextContent('Este pago ya se usó para una validación.')
   })
 })

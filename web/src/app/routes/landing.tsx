@@ -6,11 +6,13 @@ import { HowItWorksSection } from '@/features/landing/components/how-it-works-se
 import { PartnersSection } from '@/features/landing/components/partners-section'
 import { PricingSection } from '@/features/landing/components/pricing-section'
 import { WhatIsSection } from '@/features/landing/components/what-is-section'
+import { pricesShown, usePlans } from '@/features/payments/api/get-plans'
 import { usePageTitle } from '@/lib/page-title'
 
-/** The landing page (SPEC §2 'Landing'), sections in the spec's order. */
+/** The landing page (SPEC §2 'Landing'), sections in the spec's order; no prices while payments are off. */
 export function LandingRoute() {
   usePageTitle('Identidad validada, confianza garantizada')
+  const plans = usePlans()
   return (
     <>
       <HeroSection />
@@ -18,7 +20,7 @@ export function LandingRoute() {
       <WhatIsSection />
       <DigitalPassSection />
       <HowItWorksSection />
-      <PricingSection />
+      {pricesShown(plans.data) && <PricingSection />}
       <BenefitsSection />
       <FinalCtaSection />
     </>

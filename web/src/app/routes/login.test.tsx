@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockApi } from '@/testing/mock-api'
+import { mockApi, screenCalls } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
 describe('/login', () => {
@@ -12,7 +12,7 @@ describe('/login', () => {
     await user.click(await screen.findByRole('button', { name: 'Enviar código' }))
     expect(await screen.findByText('Debes proporcionar email o número de teléfono')).toBeInTheDocument()
     expect(screen.getByLabelText('Correo electrónico (opcional)')).toHaveAttribute('aria-invalid', 'true')
-    expect(calls).toHaveLength(0)
+    expect(screenCalls(calls)).toHaveLength(0)
   })
 
   it('rejects a malformed e-mail', async () => {
@@ -33,7 +33,7 @@ describe('/login', () => {
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
 
     expect(await screen.findByRole('button', { name: /Enviando código/ })).toBeDisabled()
-    expect(calls[0].body).toEqual({ email: 'ana@example.com' })
+    expect(screenCalls(calls)[0].body).toEqual({ email: 'ana@example.com' })
     expect(localStorage.getItem('pendingUserId')).toBe('5')
     expect(localStorage.getItem('loginEmail')).toBe('ana@example.com')
     expect(localStorage.getItem('loginPhone')).toBe('')
@@ -47,8 +47,8 @@ describe('/login', () => {
     renderRoute('/login')
     await user.type(await screen.findByLabelText('Teléfono WhatsApp'), '5512345678')
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
-    await waitFor(() => expect(calls).toHaveLength(1))
-    expect(calls[0].body).toEqual({ phoneNumber: '+525512345678' })
+    await waitFor(() => expect(screenCalls(calls)).toHaveLength(1))
+    expect(screenCalls(calls)[0].body).toEqual({ phoneNumber: '+525512345678' })
     expect(localStorage.getItem('loginPhone')).toBe('+525512345678')
     expect(localStorage.getItem('loginEmail')).toBe('')
   })

@@ -102,7 +102,7 @@ describe('/profile', () => {
     const { calls } = mockApi({ 'GET /api/users/search': { json: { id: 7, expired: true } } })
     const { router } = renderRoute('/profile?userId=PS-1111-2222-33')
     await waitFor(() => expect(router.state.location.pathname).toBe('/register'))
-    expect(calls[0].url.searchParams.get('profileId')).toBe('PS-1111-2222-33')
+    expect(calls.find((c) => c.path === '/api/users/search')!.url.searchParams.get('profileId')).toBe('PS-1111-2222-33')
   })
 
   it('shows the not-found alert when the lookup answers 401', async () => {

@@ -1,9 +1,40 @@
+import { useCallback } from 'react'
+import { useQuery, useQueryClient } from '@tanstack/react-query'
+import { useSearchParams } from 'react-router-dom'
 import { CredentialCard } from '@/features/credentials/components/credential-card'
+import { paymentStatusQueryOptions, type PaymentStatus } from '@/features/payments/api/get-payment-status'
+import { checkoutReturn, PlanCard } from '@/features/payments/components/plan-card'
 import { ProfileScreen } from '@/features/profile/components/profile-screen'
 import { usePageTitle } from '@/lib/page-title'
 
-/** /profile */
+/** The hint under the biometric buttons while the plan is unpaid. */
+export const UNPAID_PLAN_HINT = 'Primero elige y paga tu plan.'
+
+/**
+ * Why the biometric check cannot start, from the payment status: only a status that says so
+ * blocks it; payments off or a failed status leave it to the server, which enforces it anyway.
+ */
+function biometricBlockedReason(status: PaymentStatus | undefined): string | undefined {
+  return status?.paymentsEnabled && !status.mayStartBiometric ? UNPAID_PLAN_HINT : undefined
+}
+
+/** /profile: the profile, with the credential card and the plan card composed in. */
 export function ProfileRoute() {
   usePageTitle('Mi Perfil')
-  return <ProfileScreen credential={(profileId) => <CredentialCard profileId={profileId} />} />
+  const [params] = useSearchParams()
+  const queryClient = useQueryClient()
+  const payment = useQuery(paymentStatusQueryOptions)
+  // A finished biometric check turns a paid plan into the active one.
+  const refreshPayment = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: paymentStatusQueryOptions.queryKey }),
+    [queryClient],
+  )
+  return (
+    <ProfileScreen
+      credential={(profileId) => <CredentialCard profileId={profileId} />}
+      plan={<PlanCard returned={checkoutReturn(params)} />}
+      biometricBlockedReason={biometricBlockedReason(payment.data)}
+      onBiometricFinished={refreshPayment}
+    />
+  )
 }

@@ -142,4 +142,56 @@ describe('/register', () => {
     expect(screen.getByText('Código de verificación incorrecto')).toBeInTheDocument()
     expect(localStorage.getItem('userId')).toBeNull()
   })
+
+  it('sends the plan chosen on the landing page and names it above the form', async () => {
+    const { calls } = mockApi({ 'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } } })
+    const user = userEvent.setup()
+    renderRoute('/register?plan=five_years')
+    await screen.findByLabelText('Nombre completo')
+    expect(screen.getByTestId('chosen-plan')).toHaveTextContent('Plan elegido: Validación 5 años — $399 MXN')
+    await fillDetails(user)
+    await screen.findByRole('button', { name: 'Verificar código' })
+    expect(calls.find((c) => c.path === '/api/register')!.body).toEqual({
+      fullName: 'Ana López',
+      email: 'ana@example.com',
+      phoneNumber: '+525512345678',
+      plan: 'five_years',
+    })
+  })
+
+  it('names the 1-year plan with its price', async () => {
+    mockApi({})
+    renderRoute('/register?plan=one_year')
+    expect(await screen.findByText('Plan elegido: Validación 1 año — $299 MXN')).toBeInTheDocument()
+  })
+
+  it('ignores an unknown plan', async () => {
+    const { calls } = mockApi({ 'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } } })
+    const user = userEvent.setup()
+    renderRoute('/register?plan=bogus')
+    await screen.findByLabelText('Nombre completo')
+    expect(screen.queryByText(/Plan elegido/)).not.toBeInTheDocument()
+    await fillDetails(user)
+    await screen.findByRole('button', { name: 'Verificar código' })
+    expect(calls.find((c) => c.path === '/api/register')!.body).toEqual({
+      fullName: 'Ana López',
+      email: 'ana@example.com',
+      phoneNumber: '+525512345678',
+    })
+  })
+
+  it('names no price when payments are off, and still sends the plan', async () => {
+    const { calls } = mockApi({
+      'GET /api/plans': { json: { paymentsEnabled: false, plans: [] } },
+      'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } },
+    })
+    const user = userEvent.setup()
+    renderRoute('/register?plan=one_year')
+    await screen.findByLabelText('Nombre completo')
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/plans')).toBe(true))
+    await waitFor(() => expect(screen.queryByText(/Plan elegido/)).not.toBeInTheDocument())
+    await fillDetails(user)
+    await screen.findByRole('button', { name: 'Verificar código' })
+    expect(calls.find((c) => c.path === '/api/register')!.body).toMatchObject({ plan: 'one_year' })
+  })
 })

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockApi } from '@/testing/mock-api'
+import { mockApi, screenCalls } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
 function pendingSignIn() {
@@ -42,7 +42,7 @@ describe('/verify-code', () => {
     await user.click(screen.getByRole('button', { name: 'Verificar Código' }))
     expect(await screen.findByText('Sesión expirada. Por favor inicia sesión nuevamente.')).toBeInTheDocument()
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'))
-    expect(calls).toHaveLength(0)
+    expect(screenCalls(calls)).toHaveLength(0)
   })
 
   it('signs in: stores userId, clears the pending keys and goes to /profile', async () => {
@@ -53,7 +53,7 @@ describe('/verify-code', () => {
     await user.type(await screen.findByLabelText('Código de verificación'), '123456')
     await user.click(screen.getByRole('button', { name: 'Verificar Código' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'))
-    expect(calls[0].body).toEqual({ userId: 5, code: '123456' })
+    expect(screenCalls(calls)[0].body).toEqual({ userId: 5, code: '123456' })
     expect(localStorage.getItem('userId')).toBe('5')
     for (const key of ['pendingUserId', 'loginEmail', 'loginPhone']) expect(localStorage.getItem(key)).toBeNull()
   })

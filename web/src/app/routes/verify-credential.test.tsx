@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import fixture from '@/features/credentials/lib/testdata/credential.json'
 import { present } from '@/features/credentials/lib/sd-jwt'
-import { mockApi } from '@/testing/mock-api'
+import { mockApi, screenCalls } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
 // The credential verifier at /verify, with a credential issued by the Go issuer
@@ -35,7 +35,7 @@ describe('/verify', () => {
     expect(screen.queryByTestId('claim-scores')).not.toBeInTheDocument()
     expect(screen.getByTestId('status-list-age')).toHaveTextContent(/Lista de revocación firmada el/)
     // Nothing about the person was asked: only the keys and the list.
-    expect(calls.map((c) => c.path).sort()).toEqual(['/.well-known/jwt-vc-issuer', '/api/credentials/status/1'])
+    expect(screenCalls(calls).map((c) => c.path).sort()).toEqual(['/.well-known/jwt-vc-issuer', '/api/credentials/status/1'])
   })
 
   it('says Credencial revocada when the status list says so', async () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { PUBLIC_REFRESH_MS, publicVerificationQueryOptions } from '@/features/public-verify/api/get-public-verification'
-import { mockApi } from '@/testing/mock-api'
+import { mockApi, screenCalls } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
 const verified = {
@@ -45,7 +45,7 @@ describe('/verify/:profileId', () => {
     expect(screen.getByText('production')).toBeInTheDocument()
     expect(screen.getByText('97.5%')).toBeInTheDocument()
     expect(screen.getByRole('progressbar', { name: 'Prueba de vida' })).toHaveAttribute('value', '99')
-    expect(calls.map((c) => c.path)).toEqual(['/api/verify/PS-1234-5678-90'])
+    expect(screenCalls(calls).map((c) => c.path)).toEqual(['/api/verify/PS-1234-5678-90'])
   })
 
   it('shows Expirado and the expiry warning for an expired profile', async () => {
@@ -80,7 +80,7 @@ describe('/verify/:profileId', () => {
     const { calls } = mockApi({})
     renderRoute('/verify/PS-12')
     expect(await screen.findByText('ID de perfil no válido')).toBeInTheDocument()
-    expect(calls).toHaveLength(0)
+    expect(screenCalls(calls)).toHaveLength(0)
     // Headings do not skip a level: the failure's title is the h2 under the page's h1.
     expect(screen.getByRole('heading', { level: 2, name: 'ID de perfil no válido' })).toBeInTheDocument()
   })

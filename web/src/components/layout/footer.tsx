@@ -2,10 +2,10 @@ import { Link, useLocation } from 'react-router-dom'
 import { Code2, ShieldCheck } from 'lucide-react'
 import { buttonClass } from '@/components/ui/button'
 import { PRODUCT_NAME } from '@/lib/config'
-import { sectionHref, sectionLinks } from './section-links'
+import { sectionHref, type SectionLink } from './section-links'
 
-/** The site footer of SPEC §2. */
-export function Footer() {
+/** The site footer of SPEC §2, with the given landing anchors. */
+export function Footer({ sectionLinks }: { sectionLinks: readonly SectionLink[] }) {
   const { pathname } = useLocation()
   const year = new Date().getFullYear()
 

@@ -6,7 +6,7 @@ import { isBiometricVerified, useVerificationStatus } from '@/api/get-verificati
 import { buttonClass } from '@/components/ui/button'
 import { PRODUCT_NAME } from '@/lib/config'
 import { clearStoredUser, useStoredUserId } from '@/lib/session'
-import { sectionHref, sectionLinks } from './section-links'
+import { sectionHref, type SectionLink } from './section-links'
 import { ThemeToggle } from './theme-toggle'
 
 /** Hint on the locked Invitaciones entry. */
@@ -15,8 +15,8 @@ export const INVITATIONS_LOCKED_HINT = 'Completa tu verificación biométrica pa
 /** Header refresh of the verification status (SPEC §9). */
 const STATUS_REFRESH_MS = 30_000
 
-/** The sticky site header of SPEC §2. */
-export function Header() {
+/** The sticky site header of SPEC §2, with the given landing anchors. */
+export function Header({ sectionLinks }: { sectionLinks: readonly SectionLink[] }) {
   const { pathname } = useLocation()
   const userId = useStoredUserId()
 

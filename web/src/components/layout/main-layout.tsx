@@ -2,10 +2,15 @@ import { Suspense, useEffect } from 'react'
 import { Outlet, useLocation } from 'react-router-dom'
 import { Footer } from './footer'
 import { Header } from './header'
+import { visibleSectionLinks } from './section-links'
 
-/** Header and footer around every screen (SPEC §2); scrolls to a #hash after navigation. */
-export function MainLayout() {
+/**
+ * Header and footer around every screen (SPEC §2); scrolls to a #hash after navigation.
+ * showPricing false drops the #precios anchors (payments are off: no prices anywhere).
+ */
+export function MainLayout({ showPricing = true }: { showPricing?: boolean }) {
   const { pathname, hash } = useLocation()
+  const links = visibleSectionLinks(showPricing)
 
   useEffect(() => {
     if (hash) document.getElementById(hash.slice(1))?.scrollIntoView?.()
@@ -14,7 +19,7 @@ export function MainLayout() {
 
   return (
     <div className="flex min-h-screen flex-col bg-base-100 text-base-content">
-      <Header />
+      <Header sectionLinks={links} />
       {/* At least a screen tall, so the footer starts below the fold and does not jump while a
           screen loads its chunk or data (layout shift). */}
       <main className="min-h-[calc(100svh-4rem)] flex-1">
@@ -23,7 +28,7 @@ export function MainLayout() {
           <Outlet />
         </Suspense>
       </main>
-      <Footer />
+      <Footer sectionLinks={links} />
     </div>
   )
 }

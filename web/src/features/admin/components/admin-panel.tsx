@@ -15,6 +15,7 @@ import { LifecycleDialog } from './lifecycle-dialog'
 import { PartnersSection } from './partners-section'
 import { useAdminUnauthorized } from './use-admin-unauthorized'
 import { UserForm } from './user-form'
+import { UserPayments } from './user-payments'
 import { UsersTable } from './users-table'
 
 type Tab = 'users' | 'create' | 'edit'
@@ -108,7 +109,12 @@ export function AdminPanel() {
               />
             )}
             {tab === 'create' && <UserForm key="create" userId={null} onDone={backToList} />}
-            {tab === 'edit' && editId !== null && <UserForm key={`edit-${editId}`} userId={editId} onDone={backToList} />}
+            {tab === 'edit' && editId !== null && (
+              <div className="space-y-8">
+                <UserForm key={`edit-${editId}`} userId={editId} onDone={backToList} />
+                <UserPayments key={`payments-${editId}`} userId={editId} />
+              </div>
+            )}
           </div>
         </CardBody>
       </Card>

@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
+import { Tag } from 'lucide-react'
+import { Alert } from '@/components/ui/alert'
 import { useToast } from '@/components/ui/toast'
 import { ApiError, errorBody, serverMessage } from '@/lib/api-client'
+import { formatPrice } from '@/lib/format'
+import { PAID_PLANS, type PaidPlanCode } from '@/lib/plans'
 import { announceLogin, readStorage, removeStorage, storageKeys, writeStorage } from '@/lib/storage'
 import { useRegisterUser } from '../api/register'
 import { verifiedUserId, useVerifyCode } from '../api/verify-code'
@@ -19,8 +23,11 @@ export const TEST_CODE_TOAST_MS = 10_000
 
 const emptyValues: RegisterValues = { fullName: '', email: '', phoneNumber: '' }
 
-/** Registration (SPEC §2, §4): details, then the WhatsApp code. */
-export function RegisterScreen() {
+/**
+ * Registration (SPEC §2, §4): details, then the WhatsApp code. plan is the paid plan chosen on
+ * the landing page: sent with the details (the server keeps it) and, with showPlan, named above the form.
+ */
+export function RegisterScreen({ plan = null, showPlan = true }: { plan?: PaidPlanCode | null; showPlan?: boolean }) {
   const navigate = useNavigate()
   const { toast } = useToast()
   const [step, setStep] = useState<'register' | 'verify'>('register')
@@ -53,7 +60,7 @@ export function RegisterScreen() {
     setValues(form)
     const phoneNumber = normalizeMexicanPhone(form.phoneNumber)
     setNormalizedPhone(phoneNumber)
-    const payload = { fullName: form.fullName.trim(), email: form.email.trim(), phoneNumber }
+    const payload = { fullName: form.fullName.trim(), email: form.email.trim(), phoneNumber, ...(plan ? { plan } : {}) }
     try {
       const res = await registerUser.mutateAsync(payload)
       if (res.sessionToken) writeStorage(storageKeys.registerTempId, res.sessionToken)
@@ -120,6 +127,7 @@ export function RegisterScreen() {
         <li className="step step-primary">Tus datos</li>
         <li className={step === 'verify' ? 'step step-primary' : 'step'}>Código de WhatsApp</li>
       </ul>
+      {step === 'register' && plan && showPlan && <ChosenPlan plan={plan} />}
       {step === 'register' ? (
         <RegisterForm defaultValues={values} pending={registerUser.isPending || widgetLogin.isPending} onSubmit={submitDetails} />
       ) : (
@@ -131,5 +139,15 @@ export function RegisterScreen() {
         />
       )}
     </AuthCard>
+  )
+}
+
+/** The plan chosen on the landing page, named above the form. */
+function ChosenPlan({ plan }: { plan: PaidPlanCode }) {
+  const { name, price } = PAID_PLANS[plan]
+  return (
+    <Alert variant="info" icon={<Tag className="size-4" aria-hidden />} className="py-2" data-testid="chosen-plan">
+      Plan elegido: {name} — {formatPrice(price)}
+    </Alert>
   )
 }

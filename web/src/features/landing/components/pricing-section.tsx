@@ -43,7 +43,7 @@ export function PricingSection() {
                     </li>
                   ))}
                 </ul>
-                <OnboardingLink variant={plan.featured ? 'default' : 'outline'} className="mt-6 w-full">
+                <OnboardingLink plan={plan.code} variant={plan.featured ? 'default' : 'outline'} className="mt-6 w-full">
                   {plan.price === 0 ? 'Comenzar gratis' : `Elegir ${plan.name}`}
                 </OnboardingLink>
               </div>

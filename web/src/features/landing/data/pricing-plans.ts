@@ -1,5 +1,9 @@
+import { PAID_PLANS, type PaidPlanCode } from '@/lib/plans'
+
 /** A pricing plan as SPEC §3 describes it. */
 export type PricingPlan = {
+  /** The paid plan the button carries to registration; none for the free one. */
+  code?: PaidPlanCode
   name: string
   /** Price in currency units; 0 is free. */
   price: number
@@ -25,8 +29,8 @@ export const pricingPlans: PricingPlan[] = [
     featured: false,
   },
   {
-    name: 'Validación 1 año',
-    price: 299,
+    code: 'one_year',
+    ...PAID_PLANS.one_year,
     currency: 'MXN',
     description: 'Tu identidad validada para todas tus operaciones del año.',
     features: [
@@ -38,8 +42,8 @@ export const pricingPlans: PricingPlan[] = [
     featured: true,
   },
   {
-    name: 'Validación 5 años',
-    price: 399,
+    code: 'five_years',
+    ...PAID_PLANS.five_years,
     currency: 'MXN',
     description: 'Valida una vez y olvídate de repetir el proceso por cinco años.',
     features: [

@@ -9,10 +9,13 @@ import { Button } from '@/components/ui/button'
 export function EmailVerifiedNotice({
   continueToBiometric,
   starting,
+  blockedReason,
   onStart,
 }: {
   continueToBiometric: boolean
   starting: boolean
+  /** Why the check cannot start yet: the button is disabled and says so. */
+  blockedReason?: string
   onStart: () => void
 }) {
   return (
@@ -21,10 +24,11 @@ export function EmailVerifiedNotice({
       {continueToBiometric && (
         <div className="mt-2 space-y-2">
           <p>Continúa con la verificación biométrica para completar tu Perfil Seguro.</p>
-          <Button size="sm" onClick={onStart} disabled={starting}>
+          <Button size="sm" onClick={onStart} disabled={starting || Boolean(blockedReason)}>
             {starting ? <span className="loading loading-spinner loading-xs" /> : <ScanFace className="size-4" aria-hidden />}
             Continuar con la verificación biométrica
           </Button>
+          {blockedReason && <p>{blockedReason}</p>}
         </div>
       )}
     </Alert>

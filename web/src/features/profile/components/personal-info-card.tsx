@@ -28,12 +28,15 @@ export function PersonalInfoCard({
   state,
   starting,
   polling,
+  blockedReason,
   onStartVerification,
 }: {
   user: ProfileUser
   state: VerificationState
   starting: boolean
   polling: boolean
+  /** Why the check cannot start yet: the button is disabled and says so. */
+  blockedReason?: string
   onStartVerification: () => void
 }) {
   const Icon = badgeIcon[state]
@@ -68,10 +71,22 @@ export function PersonalInfoCard({
           <Row label="Nivel de verificación">{user.verificationLevel ?? 0} de 3</Row>
         </dl>
         {state !== 'complete' && (
-          <Button className="mt-2 w-full sm:w-auto" onClick={onStartVerification} disabled={starting || polling}>
-            {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <ScanFace className="size-5" aria-hidden />}
-            Completar Verificación
-          </Button>
+          <div className="mt-2 space-y-1.5">
+            <Button
+              className="w-full sm:w-auto"
+              onClick={onStartVerification}
+              disabled={starting || polling || Boolean(blockedReason)}
+              aria-describedby={blockedReason ? 'start-verification-blocked' : undefined}
+            >
+              {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <ScanFace className="size-5" aria-hidden />}
+              Completar Verificación
+            </Button>
+            {blockedReason && (
+              <p id="start-verification-blocked" className="text-sm text-base-content/70">
+                {blockedReason}
+              </p>
+            )}
+          </div>
         )}
       </CardBody>
     </Card>

@@ -45,14 +45,20 @@ export function profileTarget(params: URLSearchParams, storedUserId: string | nu
   return { kind: 'redirect' }
 }
 
-/** The profile screen (SPEC §2 'Profile'). */
 /** Props of ProfileScreen: what other features add to it (the route composes them). */
 export type ProfileScreenProps = {
   /** The verifiable-credential card of a validated profile that is still valid. */
   credential?: (profileId: string) => ReactNode
+  /** The plan and payment card, beside the personal information. */
+  plan?: ReactNode
+  /** Why the biometric check cannot start yet (e.g. the plan is unpaid); its buttons stay disabled with this hint. */
+  biometricBlockedReason?: string
+  /** Called when the biometric polling ends, whatever its outcome. */
+  onBiometricFinished?: () => void
 }
 
-export function ProfileScreen({ credential }: ProfileScreenProps = {}) {
+/** The profile screen (SPEC §2 'Profile'). */
+export function ProfileScreen(props: ProfileScreenProps = {}) {
   const [params] = useSearchParams()
   const [target] = useState(() => profileTarget(params, readStorage(storageKeys.userId)))
   const search = useSearchUser(target.kind === 'lookup' ? target.lookup : null)
@@ -86,7 +92,7 @@ export function ProfileScreen({ credential }: ProfileScreenProps = {}) {
   if (user.isPending || unauthorized) return <ProfileSkeleton />
   if (user.error instanceof ApiError && user.error.status === 404) return <NotFound />
   if (user.isError || !user.data) return <LoadError />
-  return <ProfileView userId={String(user.data.id)} credential={credential} />
+  return <ProfileView userId={String(user.data.id)} {...props} />
 }
 
 function Centered({ children }: { children: React.ReactNode }) {
@@ -118,7 +124,7 @@ function NotFound() {
   )
 }
 
-function ProfileView({ userId, credential }: { userId: string } & ProfileScreenProps) {
+function ProfileView({ userId, credential, plan, biometricBlockedReason, onBiometricFinished }: { userId: string } & ProfileScreenProps) {
   const { data: user } = useUser(userId)
   const [params] = useSearchParams()
   const status = useVerificationStatus(userId)
@@ -144,6 +150,7 @@ function ProfileView({ userId, credential }: { userId: string } & ProfileScreenP
         title: 'Verificación pendiente',
         description: 'Tu verificación sigue en proceso. Actualiza la página más tarde para ver el resultado.',
       }),
+    onBiometricFinished,
   )
 
   if (!user) return null
@@ -210,6 +217,7 @@ function ProfileView({ userId, credential }: { userId: string } & ProfileScreenP
         <EmailVerifiedNotice
           continueToBiometric={params.get('startBiometric') === '1' && state !== 'complete' && !biometric.polling}
           starting={starting}
+          blockedReason={biometricBlockedReason}
           onStart={() => void beginVerification()}
         />
       )}
@@ -222,7 +230,13 @@ function ProfileView({ userId, credential }: { userId: string } & ProfileScreenP
         revokedReason={user.revokedAt ? (user.revokedReason ?? '') : null}
       />
       {state === 'complete' && (
-        <ValidityAlert user={user} starting={starting} polling={biometric.polling} onRenew={() => void beginVerification(true)} />
+        <ValidityAlert
+          user={user}
+          starting={starting}
+          polling={biometric.polling}
+          blockedReason={biometricBlockedReason}
+          onRenew={() => void beginVerification(true)}
+        />
       )}
 
       <div className="grid items-start gap-8 lg:grid-cols-[minmax(0,28rem)_1fr]">
@@ -245,8 +259,10 @@ function ProfileView({ userId, credential }: { userId: string } & ProfileScreenP
             state={state}
             starting={starting}
             polling={biometric.polling}
+            blockedReason={biometricBlockedReason}
             onStartVerification={() => void beginVerification()}
           />
+          {plan}
           <EmailVerificationCard userId={userId} level={user.verificationLevel ?? 0} email={user.email} />
           <Card>
             <CardBody className="flex-row items-center gap-3">

@@ -14,15 +14,20 @@ export const BIOMETRIC_MAX_POLLS = 60
 /**
  * Polls the verification status after the user started the biometric flow;
  * calls onVerified at level >= 3 with biometric done, or onGaveUp after the
- * last attempt. Errors are only logged.
+ * last attempt, and onFinished whenever polling ends. Errors are only logged.
  */
-export function useBiometricPolling(userId: string | null, onVerified: (renewal: boolean) => void, onGaveUp: () => void) {
+export function useBiometricPolling(
+  userId: string | null,
+  onVerified: (renewal: boolean) => void,
+  onGaveUp: () => void,
+  onFinished?: () => void,
+) {
   const [polling, setPolling] = useState(false)
   // A renewal starts at level 3 already: it is done when the new session is Approved.
   const renewal = useRef(false)
   const queryClient = useQueryClient()
-  const callbacks = useRef({ onVerified, onGaveUp })
-  callbacks.current = { onVerified, onGaveUp }
+  const callbacks = useRef({ onVerified, onGaveUp, onFinished })
+  callbacks.current = { onVerified, onGaveUp, onFinished }
 
   useEffect(() => {
     if (!polling || !userId) return
@@ -34,6 +39,7 @@ export function useBiometricPolling(userId: string | null, onVerified: (renewal:
       setPolling(false)
       if (outcome === 'verified') callbacks.current.onVerified(renewal.current)
       else if (outcome === 'gave-up') callbacks.current.onGaveUp()
+      callbacks.current.onFinished?.()
     }
     const timer = window.setInterval(async () => {
       attempts += 1

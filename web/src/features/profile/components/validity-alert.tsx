@@ -27,11 +27,14 @@ export function ValidityAlert({
   user,
   starting,
   polling,
+  blockedReason,
   onRenew,
 }: {
   user: ProfileUser
   starting: boolean
   polling: boolean
+  /** Why the renewal check cannot start yet (a renewal is a new purchase): the button is disabled and says so. */
+  blockedReason?: string
   onRenew: () => void
 }) {
   const left = daysLeft(user.validUntil)
@@ -56,10 +59,11 @@ export function ValidityAlert({
       {renewable && (
         <>
           <p className="mt-1">Renovar es repetir la verificación biométrica; tu pase y tu página pública se actualizan solos.</p>
-          <Button className="mt-2" onClick={onRenew} disabled={starting || polling}>
+          <Button className="mt-2" onClick={onRenew} disabled={starting || polling || Boolean(blockedReason)}>
             {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <RefreshCw className="size-4" aria-hidden />}
             Renovar mi validación
           </Button>
+          {blockedReason && <p className="mt-1">{blockedReason}</p>}
         </>
       )}
     </Alert>

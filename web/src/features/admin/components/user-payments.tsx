@@ -1,0 +1,123 @@
+import { useEffect, useState } from 'react'
+import { Button } from '@/components/ui/button'
+import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { useToast } from '@/components/ui/toast'
+import { serverMessage } from '@/lib/api-client'
+import { formatAmount, formatDateTimeMx } from '@/lib/format'
+import { useUserPayments, type AdminPayment } from '../api/get-user-payments'
+import { useRefundPayment } from '../api/refund-payment'
+import { useAdminUnauthorized } from './use-admin-unauthorized'
+
+/** The payment states in Spanish. */
+export const paymentStatusLabel: Record<NonNullable<AdminPayment['status']>, string> = {
+  creating: 'Creando',
+  open: 'En proceso',
+  pending: 'Pendiente (OXXO)',
+  paid: 'Pagado',
+  failed: 'Ficha vencida',
+  expired: 'Sesión vencida',
+  cancelled: 'Reemplazado',
+  start_failed: 'No se pudo iniciar',
+  refunded: 'Reembolsado',
+}
+
+const methodLabel = { card: 'Tarjeta', oxxo: 'Efectivo en OXXO' } as const
+
+function statusText(p: AdminPayment): string {
+  const label = p.status ? paymentStatusLabel[p.status] : '—'
+  return p.consumedAt ? `${label} (usado)` : label
+}
+
+/** 'Pagos' in the user edit tab: the user's payments, and refunding one with a confirmation. */
+export function UserPayments({ userId }: { userId: number }) {
+  const payments = useUserPayments(userId)
+  const refund = useRefundPayment()
+  const onUnauthorized = useAdminUnauthorized()
+  const { toast } = useToast()
+  const [refundId, setRefundId] = useState<number | null>(null)
+
+  useEffect(() => {
+    if (payments.error) onUnauthorized(payments.error)
+  }, [payments.error, onUnauthorized])
+
+  const confirmRefund = () => {
+    if (refundId === null) return
+    refund.mutate(
+      { paymentId: refundId, userId },
+      {
+        onSuccess: (res) => toast({ title: 'Reembolso solicitado', description: res.message }),
+        onError: (err) => {
+          if (onUnauthorized(err)) return
+          toast({ title: 'Error', description: serverMessage(err, 'No se pudo solicitar el reembolso.'), variant: 'destructive' })
+        },
+        onSettled: () => setRefundId(null),
+      },
+    )
+  }
+
+  const list = payments.data?.payments ?? []
+  return (
+    <section className="max-w-4xl space-y-3" data-testid="admin-payments" aria-labelledby="admin-payments-title">
+      <h3 id="admin-payments-title" className="text-lg font-semibold">
+        Pagos
+      </h3>
+      {payments.isPending ? (
+        <span className="loading loading-spinner loading-sm" role="status" aria-label="Cargando pagos" />
+      ) : payments.isError ? (
+        <p className="text-sm text-error">No se pudieron cargar los pagos.</p>
+      ) : list.length === 0 ? (
+        <p className="text-sm text-base-content/70">Sin pagos registrados.</p>
+      ) : (
+        <div className="overflow-x-auto rounded-box border border-base-300">
+          <table className="table table-sm">
+            <thead>
+              <tr>
+                <th>Fecha</th>
+                <th>Plan</th>
+                <th>Importe</th>
+                <th>Método</th>
+                <th>Estado</th>
+                <th>
+                  <span className="sr-only">Acciones</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((p, i) => (
+                <tr key={p.id ?? i} data-testid="admin-payment-row">
+                  <td className="whitespace-nowrap">{formatDateTimeMx(p.createdAt)}</td>
+                  <td>{p.planName ?? p.plan ?? '—'}</td>
+                  <td className="whitespace-nowrap">{p.amount === undefined ? '—' : formatAmount(p.amount)}</td>
+                  <td>{p.method ? methodLabel[p.method] : '—'}</td>
+                  <td>{statusText(p)}</td>
+                  <td className="text-right">
+                    {p.refundRequestedAt && !p.refundedAt ? (
+                      <span className="text-sm text-base-content/70">Reembolso solicitado</span>
+                    ) : (
+                      p.refundable &&
+                      p.id !== undefined && (
+                        <Button variant="outline" size="sm" onClick={() => setRefundId(p.id ?? null)} disabled={refund.isPending}>
+                          Reembolsar
+                        </Button>
+                      )
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <ConfirmDialog
+        open={refundId !== null}
+        pending={refund.isPending}
+        title="¿Reembolsar este pago?"
+        confirmLabel="Sí, reembolsar"
+        onCancel={() => setRefundId(null)}
+        onConfirm={confirmRefund}
+      >
+        <p>Se devolverá el importe completo por medio de Stripe.</p>
+      </ConfirmDialog>
+    </section>
+  )
+}
