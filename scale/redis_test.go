@@ -118,8 +118,10 @@ func startCluster(t *testing.T) *topology {
 	var nodes []*redisProc
 	var addrs []string
 	for i := 0; i < 6; i++ {
+		// The cluster bus port is named too: Redis would otherwise take port+10000, which nothing
+		// reserved (another test's listener once held it and the node could not start).
 		port := freePort(t)
-		n := startRedis(t, dir, port, false, "cluster-enabled yes",
+		n := startRedis(t, dir, port, false, "cluster-enabled yes", fmt.Sprintf("cluster-port %d", freePort(t)),
 			fmt.Sprintf("cluster-config-file nodes-%d.conf", port), "cluster-node-timeout 1000")
 		nodes = append(nodes, n)
 		addrs = append(addrs, n.addr())
