@@ -156,7 +156,31 @@ export async function registerInUI(page: Page, p: Person): Promise<void> {
   await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
 }
 
-/** reachLevel3 registers, follows the e-mail link and approves in the development biometric provider. */
+/** The paid plans as Mi Perfil's plan card names them. */
+export type PaidPlan = { name: 'Validación 1 año'; price: '$299' } | { name: 'Validación 5 años'; price: '$399' };
+export const ONE_YEAR: PaidPlan = { name: 'Validación 1 año', price: '$299' };
+export const FIVE_YEARS: PaidPlan = { name: 'Validación 5 años', price: '$399' };
+
+/**
+ * startCheckout chooses plan on Mi Perfil's plan card and follows the redirect to the checkout
+ * page (the local stand-in playing Stripe Checkout).
+ */
+export async function startCheckout(page: Page, plan: PaidPlan = ONE_YEAR): Promise<void> {
+  const card = page.getByTestId('plan-card');
+  await card.getByRole('radio', { name: plan.name }).check();
+  await card.getByRole('button', { name: `Pagar ${plan.price} MXN` }).click();
+  await page.waitForURL(/\/dev\/checkout\/cs_test_\w+$/);
+}
+
+/** payByCard pays plan by card through the checkout stand-in and waits for Mi Perfil to say so. */
+export async function payByCard(page: Page, plan: PaidPlan = ONE_YEAR): Promise<void> {
+  await startCheckout(page, plan);
+  await page.getByRole('button', { name: 'Pagar con tarjeta' }).click();
+  await page.waitForURL(/\/profile\?pago=exito/);
+  await expect(page.getByTestId('plan-card').getByText('Pagado', { exact: true })).toBeVisible({ timeout: 15_000 });
+}
+
+/** reachLevel3 registers, follows the e-mail link, pays the 1-year plan and approves in the development biometric provider. */
 export async function reachLevel3(page: Page, p: Person): Promise<void> {
   await registerInUI(page, p);
 
@@ -165,6 +189,7 @@ export async function reachLevel3(page: Page, p: Person): Promise<void> {
   await page.goto(link);
   await expect(page.getByText('Nivel 2 Completado')).toBeVisible();
 
+  await payByCard(page);
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Completar Verificación' }).click();
   const popup = await popupOpened;

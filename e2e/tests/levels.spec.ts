@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { newPerson, registerInUI, waitForMessage } from './helpers';
+import { newPerson, payByCard, registerInUI, waitForMessage } from './helpers';
 
 // Issue 4: level 2 by the e-mail link and level 3 with the development biometric provider,
 // against the real binary (worker jobs, signed webhook, reconciler-free happy path).
@@ -31,6 +31,9 @@ test('e-mail link gives level 2, then the simulator approves and the profile sho
   expect(again.status()).toBe(410);
   expect(await again.text()).toContain('Enlace ya utilizado');
 
+  // The biometric check is refused until the plan is paid (issue 18), then it opens.
+  await expect(page.getByRole('button', { name: 'Completar Verificación' })).toBeDisabled();
+  await payByCard(page);
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Completar Verificación' }).click();
   const popup = await popupOpened;
@@ -55,6 +58,7 @@ test('a declined run shows the rejected-document guidance', async ({ page }) => 
   test.setTimeout(90_000);
   const p = newPerson('Rodrigo Niveles Soto', 'levels');
   await registerInUI(page, p);
+  await payByCard(page);
 
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Completar Verificación' }).click();
@@ -93,6 +97,7 @@ test('a person whose validation expired renews it with a new check, and the publ
   test.setTimeout(120_000);
   const p = newPerson('Renata Renovación Díaz', 'renew');
   await registerInUI(page, p);
+  await payByCard(page);
   await approveOnSimulator(page, 'Completar Verificación');
   await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
   await expect(page.getByTestId('validity-alert')).toContainText(/Quedan 36[56] días de vigencia/);
@@ -113,6 +118,9 @@ test('a person whose validation expired renews it with a new check, and the publ
   await expect(page.getByTestId('card-status')).toHaveText('Expirado');
   await page.screenshot({ path: path.join(screenshotDir, 'renewal-expired.png'), fullPage: true });
 
+  // A renewal is a new purchase.
+  await expect(page.getByTestId('plan-card')).toContainText('Para renovar tu validación elige y paga un plan.');
+  await payByCard(page);
   await approveOnSimulator(page, 'Renovar mi validación');
   await expect(page.getByTestId('toast').filter({ hasText: 'Validación renovada' })).toBeVisible({ timeout: 20_000 });
   await expect(alert).toContainText(/Quedan 36[56] días de vigencia/);
