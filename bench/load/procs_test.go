@@ -23,7 +23,7 @@ func newProcessRig(b *testing.B, workerConcurrency int) *rig {
 	b.Helper()
 	db, dsn := pgtest.New(b)
 	opt, _ := redistest.New(b)
-	r := &rig{db: db}
+	r := &rig{db: db, dsn: dsn}
 	graph := r.fakeWhatsApp()
 	b.Cleanup(graph.Close)
 	addr, metricsAddr := freeAddr(b), freeAddr(b)

@@ -34,6 +34,7 @@ import (
 // when each phone received its message.
 type rig struct {
 	db       *sqlx.DB
+	dsn      string   // the database, for a baseline server beside the API (processes rig)
 	url      string   // the API's base URL
 	metrics  string   // the API's /metrics, without a session
 	received sync.Map // phone (WhatsApp form) → time.Time
