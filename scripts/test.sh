@@ -58,6 +58,19 @@ reset_e2e() {
 
 build() { npm run build:web && go build -o bin/perfilseguro ./cmd/perfilseguro; }
 
+# Playwright, with the tests that passed only on their retry (CI allows one) named in the summary.
+e2e_run() {
+	local out status
+	out=$(mktemp)
+	npm run test:e2e 2>&1 | tee "$out"
+	status=${PIPESTATUS[0]}
+	if grep -qE '^ +[0-9]+ flaky$' "$out"; then
+		results+=("NOTE  playwright: passed on a retry: $(sed -n '/^ *[0-9]* flaky$/,/^ *[0-9]* passed/p' "$out" | grep '›' | sed 's/^ *//; s/ *─*$//' | paste -sd ';' -)")
+	fi
+	rm -f "$out"
+	return "$status"
+}
+
 # Without tools or services nothing else can run.
 if ! step tools scripts/ensure-tools.sh --test ||
 	! step services scripts/ensure-services.sh perfilseguro_test "$E2E_DATABASE"; then
@@ -81,7 +94,7 @@ if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
 elif ! step reset-e2e reset_e2e; then
 	skip playwright "reset-e2e failed"
-elif ! step playwright npm run test:e2e && [ -f e2e/server.log ]; then
+elif ! step playwright e2e_run && [ -f e2e/server.log ]; then
 	printf '\n==> last lines of e2e/server.log (the perfilseguro dev process)\n'
 	tail -n 60 e2e/server.log
 fi
