@@ -245,6 +245,34 @@ func TestACasaListaPersonIsNeverAskedToPay(t *testing.T) {
 	require.Equal(t, "active", a.payStatus()["state"])
 }
 
+// The other way to the free plan: accepting a broker's invitation (origin "invitación", set by
+// the acceptance itself, not by anyone's edit).
+func TestAnInvitedPersonIsNeverAskedToPay(t *testing.T) {
+	t.Parallel()
+	e := setup(t, func(d *api.Deps) {
+		d.Payments = api.PaymentsDeps{Enabled: true, Provider: "devsim", WebhookSecret: d.Config.Payments.StripeWebhookSecret}
+	})
+	inviter, _ := e.signedInAt(t, 3)
+	inv := inviter.invite(map[string]any{"inviteeEmail": "ines.invitada@example.com"})
+	invitee := e.browser(t)
+	status, out := invitee.call("POST", "/api/invitations/accept", map[string]any{"invitationCode": inv["invitationCode"],
+		"accepterData": map[string]any{"nombre": "Inés Invitada", "phone_number": "55 2345 6789"}})
+	require.Equal(t, http.StatusOK, status, out)
+
+	status, st := invitee.call("GET", "/api/payments/status", nil)
+	require.Equal(t, http.StatusOK, status, st)
+	require.Equal(t, "free", st["state"])
+	require.Equal(t, "free", st["plan"])
+	require.Equal(t, true, st["freeEligible"])
+	require.Equal(t, true, st["mayStartBiometric"])
+	status, out = invitee.call("POST", "/api/payments/checkout", map[string]any{"plan": "five_years"})
+	require.Equal(t, http.StatusConflict, status, out)
+	require.Contains(t, out["message"], "gratuita")
+	var payments int
+	require.NoError(t, e.db.Get(&payments, `SELECT count(*) FROM payments`))
+	require.Zero(t, payments)
+}
+
 func TestARenewalIsANewPurchase(t *testing.T) {
 	t.Parallel()
 	e := paySetup(t)

@@ -1,13 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { FIVE_YEARS, newPerson, payByCard, registerInUI, startCheckout, waitForMessage, type Person } from './helpers';
 
 // Issue 18: plans bought before the biometric check, through the local checkout stand-in that
 // plays Stripe Checkout (card and OXXO) and sends Stripe-signed webhooks to the real binary.
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
-const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
 
 /** approve opens the biometric check from Mi Perfil and approves it in the simulator. */
 async function approve(page: Page) {
@@ -18,6 +16,24 @@ async function approve(page: Page) {
   await popup.waitForURL(/\/return\?.*status=Approved/);
   await popup.close();
   await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+}
+
+/** signInAsAdmin opens a page of its own signed in to the administration panel. */
+async function signInAsAdmin(browser: Browser): Promise<Page> {
+  const admin = await browser.newPage();
+  await admin.goto('/admin-login');
+  await admin.getByLabel('Contraseña', { exact: true }).fill('admin-dev-only');
+  await admin.getByRole('button', { name: 'Acceder' }).click();
+  await expect(admin).toHaveURL(/\/admin$/);
+  return admin;
+}
+
+/** openUserInAdmin finds p in the users table and opens the edit tab. */
+async function openUserInAdmin(admin: Page, p: Person) {
+  await admin.getByPlaceholder('Buscar usuarios...').fill(p.email);
+  const row = admin.getByTestId('user-row');
+  await expect(row).toHaveCount(1);
+  await row.getByRole('button', { name: `Editar ${p.name}` }).click();
 }
 
 /** registerFrom fills the registration form on page (already at /register…) and lands on Mi Perfil. */
@@ -126,16 +142,22 @@ test('an expired OXXO voucher lets the person start again', async ({ page }) => 
   await waitForMessage(page.request, p.e164, /venció sin pago/);
 });
 
-test('a person who came through CasaLista is never asked to pay', async ({ page }) => {
+test('a person who came through CasaLista is never asked to pay', async ({ page, browser }) => {
   test.setTimeout(60_000);
   const p = newPerson('Carla CasaLista Gómez', 'payfree');
   await registerInUI(page, p);
-  execFileSync('psql', [e2eDatabase, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-v', `phone=${p.e164}`], {
-    input: `UPDATE users SET origen = 'CasaLista' WHERE phone_number = :'phone';`,
-    stdio: 'pipe',
-  });
-  await page.reload();
   const card = page.getByTestId('plan-card');
+  await expect(card).toContainText('Elige tu plan y págalo para iniciar tu verificación biométrica.');
+
+  // An administrator records that she came through the listing marketplace.
+  const admin = await signInAsAdmin(browser);
+  await openUserInAdmin(admin, p);
+  await admin.getByLabel('Origen').selectOption('CasaLista');
+  await admin.getByRole('button', { name: 'Guardar Cambios' }).click();
+  await expect(admin.getByTestId('toast')).toContainText('Usuario actualizado');
+  await admin.close();
+
+  await page.reload();
   await expect(card).toContainText('Validación gratuita');
   await expect(card).not.toContainText('$');
   await expect(card.getByRole('button', { name: /Pagar/ })).toHaveCount(0);
@@ -152,15 +174,8 @@ test('an administrator sees the payment and refunds it; the refund comes back fr
   await registerInUI(page, p);
   await payByCard(page);
 
-  const admin = await browser.newPage();
-  await admin.goto('/admin-login');
-  await admin.getByLabel('Contraseña', { exact: true }).fill('admin-dev-only');
-  await admin.getByRole('button', { name: 'Acceder' }).click();
-  await expect(admin).toHaveURL(/\/admin$/);
-  await admin.getByPlaceholder('Buscar usuarios...').fill(p.email);
-  const row = admin.getByTestId('user-row');
-  await expect(row).toHaveCount(1);
-  await row.getByRole('button', { name: `Editar ${p.name}` }).click();
+  const admin = await signInAsAdmin(browser);
+  await openUserInAdmin(admin, p);
   const payments = admin.getByTestId('admin-payments');
   const line = payments.getByTestId('admin-payment-row');
   await expect(line).toHaveCount(1);
