@@ -60,6 +60,9 @@ var (
 	errAlreadyPaid   = httpError(http.StatusConflict, "Ya pagaste tu plan. Completa tu verificación biométrica en Mi Perfil.")
 	errPaymentFailed = httpError(http.StatusBadGateway, "No se pudo iniciar el pago. Intenta nuevamente.")
 	errNoPayment     = httpError(http.StatusNotFound, "No encontramos ese pago.")
+	// Stripe cannot refund OXXO payments (docs.stripe.com/payments/oxxo#refunds).
+	errCashNotRefundable = httpError(http.StatusConflict,
+		"Los pagos en efectivo en OXXO no se pueden reembolsar por medio de Stripe: acuerda la devolución directamente con la persona.")
 )
 
 func (s *Server) mountPayments(d PaymentsDeps) {
@@ -482,10 +485,16 @@ func (p *payments) adminPayments(c fuego.ContextNoBody) (AdminPaymentsResponse, 
 		j := AdminPaymentJSON{PaymentJSON: paymentJSON(pm), Provider: pm.Provider, CheckoutSessionID: pm.CheckoutSessionID,
 			PaymentIntentID: pm.PaymentIntentID, RefundRequestedAt: pm.RefundRequestedAt, RefundedAt: pm.RefundedAt,
 			ConsumedAt: pm.ConsumedAt}
-		j.Refundable = pm.Status == postgres.PaymentPaid && pm.RefundRequestedAt == nil && pm.PaymentIntentID != nil
+		j.Refundable = pm.Status == postgres.PaymentPaid && pm.RefundRequestedAt == nil && pm.PaymentIntentID != nil && !paidInCash(pm)
 		res.Payments = append(res.Payments, j)
 	}
 	return res, nil
+}
+
+// paidInCash reports an OXXO payment: Stripe cannot refund cash, so the panel offers no refund
+// and the person is credited outside Stripe.
+func paidInCash(pm postgres.Payment) bool {
+	return pm.PaymentMethod != nil && *pm.PaymentMethod == "oxxo"
 }
 
 // RefundResponse acknowledges a refund request.
@@ -514,6 +523,9 @@ func (p *payments) adminRefund(c fuego.ContextNoBody) (RefundResponse, error) {
 	}
 	if pm.Status != postgres.PaymentPaid || pm.PaymentIntentID == nil {
 		return RefundResponse{}, httpError(http.StatusConflict, "Solo se puede reembolsar un pago pagado.")
+	}
+	if paidInCash(*pm) {
+		return RefundResponse{}, errCashNotRefundable
 	}
 	asked, err := p.s.store.MarkRefundRequested(ctx, id)
 	if err != nil {

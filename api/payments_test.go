@@ -199,6 +199,19 @@ func TestOXXOVoucherIsPendingUntilTheCashArrives(t *testing.T) {
 		return e.inboxCount(t, "whatsapp", "%", "%recibimos tu pago de $299.00 MXN%") == 1 &&
 			e.inboxCount(t, "email", "%", "%Efectivo en OXXO%") == 1
 	}, 10*time.Second, 100*time.Millisecond, "WhatsApp notice and e-mailed receipt when the cash arrives")
+
+	// Stripe cannot refund cash: the panel offers no refund and the API refuses one.
+	admin := e.anonymous(t)
+	status, out, _ = admin.call("POST", "/api/admin/login", map[string]string{"password": config.DevAdminPassword})
+	require.Equal(t, http.StatusOK, status, out)
+	status, out, _ = admin.call("GET", fmt.Sprintf("/api/admin/users/%d/payments", a.id), nil)
+	require.Equal(t, http.StatusOK, status, out)
+	pm := out["payments"].([]any)[0].(map[string]any)
+	require.Equal(t, "oxxo", pm["method"])
+	require.Equal(t, false, pm["refundable"])
+	status, out, _ = admin.call("POST", fmt.Sprintf("/api/admin/payments/%d/refund", int64(pm["id"].(float64))), nil)
+	require.Equal(t, http.StatusConflict, status, out)
+	require.Contains(t, out["message"], "OXXO no se pueden reembolsar")
 	a.approveBiometric()
 }
 

@@ -322,6 +322,7 @@ func (c Checkout) Refund(ctx context.Context, paymentIntentID, idempotencyKey st
 	}
 	const q = `UPDATE dev_checkout_sessions SET refund_id = $2, refund_key = $3, amount_refunded = amount_total, updated_at = now()
 		WHERE payment_intent_id = $1 AND payment_status = 'paid' AND refund_id IS NULL
+		  AND payment_method IS DISTINCT FROM 'oxxo' -- as at Stripe, cash paid at OXXO cannot be refunded
 		RETURNING ` + checkoutColumns
 	var s CheckoutSession
 	err := c.DB.GetContext(ctx, &s, q, paymentIntentID, "re_test_"+randomToken(24), idempotencyKey)
@@ -334,6 +335,9 @@ func (c Checkout) Refund(ctx context.Context, paymentIntentID, idempotencyKey st
 			return perfilseguro.Refund{}, fmt.Errorf("devsim refund: %w", err)
 		case !s.Paid():
 			return perfilseguro.Refund{}, fmt.Errorf("devsim refund: payment intent %s is not paid: %w", paymentIntentID, perfilseguro.ErrPermanent)
+		case s.PaymentMethod != nil && *s.PaymentMethod == "oxxo":
+			return perfilseguro.Refund{}, fmt.Errorf("devsim refund: payment intent %s was paid in cash at OXXO, which cannot be refunded: %w",
+				paymentIntentID, perfilseguro.ErrPermanent)
 		case s.RefundKey == nil || *s.RefundKey != idempotencyKey:
 			return perfilseguro.Refund{}, fmt.Errorf("devsim refund: payment intent %s is already refunded: %w", paymentIntentID, perfilseguro.ErrPermanent)
 		}

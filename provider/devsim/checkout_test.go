@@ -268,6 +268,11 @@ func TestCheckoutOXXOPaid(t *testing.T) {
 	if _, err := e.co.ExpireOXXO(ctx, cs.ID); !errors.Is(err, devsim.ErrCheckoutState) {
 		t.Errorf("ExpireOXXO after payment: %v", err)
 	}
+	// As at Stripe, cash paid at OXXO cannot be refunded: a refusal retrying cannot change.
+	if _, err := e.co.Refund(ctx, st.PaymentIntentID, "refund-oxxo"); !errors.Is(err, perfilseguro.ErrPermanent) ||
+		!strings.Contains(err.Error(), "OXXO") {
+		t.Errorf("Refund of an OXXO payment: %v, want a permanent refusal", err)
+	}
 }
 
 func TestCheckoutOXXOFailed(t *testing.T) {

@@ -333,6 +333,7 @@ describe('/admin payments', () => {
               method: 'oxxo', createdAt: '2026-02-20T18:00:00Z',
             },
             { ...base, id: 19, status: 'refunded', method: 'card', consumedAt: '2026-01-10T12:00:00Z', createdAt: '2026-01-09T18:00:00Z' },
+            { ...base, id: 18, status: 'paid', method: 'oxxo', paymentIntentId: 'pi_0', createdAt: '2026-01-02T18:00:00Z' },
           ],
         },
       }),
@@ -360,6 +361,10 @@ describe('/admin payments', () => {
     expect(rows[1]).toHaveTextContent('Ficha vencida')
     expect(within(rows[1]).queryByRole('button', { name: 'Reembolsar' })).not.toBeInTheDocument()
     expect(rows[2]).toHaveTextContent('Reembolsado (usado)')
+    // Cash paid at OXXO cannot be refunded through Stripe.
+    expect(rows[3]).toHaveTextContent('Efectivo en OXXO')
+    expect(rows[3]).toHaveTextContent('Sin reembolso (efectivo)')
+    expect(within(rows[3]).queryByRole('button', { name: 'Reembolsar' })).not.toBeInTheDocument()
 
     await user.click(within(rows[0]).getByRole('button', { name: 'Reembolsar' }))
     const dialog = screen.getByRole('alertdialog', { name: '¿Reembolsar este pago?' })

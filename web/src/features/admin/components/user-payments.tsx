@@ -93,6 +93,11 @@ export function UserPayments({ userId }: { userId: number }) {
                   <td className="text-right">
                     {p.refundRequestedAt && !p.refundedAt ? (
                       <span className="text-sm text-base-content/70">Reembolso solicitado</span>
+                    ) : p.status === 'paid' && p.method === 'oxxo' ? (
+                      // Stripe cannot refund cash paid at OXXO: the person is credited outside Stripe.
+                      <span className="text-sm text-base-content/70" title="Stripe no reembolsa pagos en efectivo en OXXO">
+                        Sin reembolso (efectivo)
+                      </span>
                     ) : (
                       p.refundable &&
                       p.id !== undefined && (
