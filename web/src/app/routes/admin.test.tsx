@@ -369,6 +369,7 @@ describe('/admin payments', () => {
     await user.click(within(rows[0]).getByRole('button', { name: 'Reembolsar' }))
     const dialog = screen.getByRole('alertdialog', { name: '¿Reembolsar este pago?' })
     expect(dialog).toHaveTextContent('Se devolverá el importe completo por medio de Stripe.')
+    expect(dialog).not.toHaveTextContent('reembolsarlo no revoca la validación')
     await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }))
     expect(calls.some((c) => c.path.endsWith('/refund'))).toBe(false)
 
@@ -387,7 +388,14 @@ describe('/admin payments', () => {
       'GET /api/admin/users/2/payments': { json: { payments: [] } },
       'GET /api/users/3': { json: users[2] },
       'GET /api/admin/users/3/payments': {
-        json: { payments: [{ ...base, id: 30, status: 'paid', method: 'card', refundable: true, createdAt: '2026-03-01T18:00:00Z' }] },
+        json: {
+          payments: [
+            {
+              ...base, id: 30, status: 'paid', method: 'card', refundable: true, consumedAt: '2026-03-02T18:00:00Z',
+              createdAt: '2026-03-01T18:00:00Z',
+            },
+          ],
+        },
       },
       'POST /api/admin/payments/30/refund': { status: 409, json: { message: 'Este pago ya se usó para una validación.' } },
     })
@@ -401,6 +409,10 @@ describe('/admin payments', () => {
     await user.click(await screen.findByRole('button', { name: 'Editar Carla Gómez' }))
     const section = await screen.findByTestId('admin-payments')
     await user.click(await within(section).findByRole('button', { name: 'Reembolsar' }))
+    // A payment already spent on a validation: the refund leaves the validation standing, and says so.
+    expect(screen.getByRole('alertdialog')).toHaveTextContent(
+      'Este pago ya se usó para una validación: reembolsarlo no revoca la validación.',
+    )
     await user.click(screen.getByRole('button', { name: 'Sí, reembolsar' }))
     const toast = await screen.findByTestId('toast')
     expect(toast).toHaveTextContent('Error')

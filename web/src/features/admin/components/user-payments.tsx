@@ -122,6 +122,9 @@ export function UserPayments({ userId }: { userId: number }) {
         onConfirm={confirmRefund}
       >
         <p>Se devolverá el importe completo por medio de Stripe.</p>
+        {list.find((p) => p.id === refundId)?.consumedAt && (
+          <p className="mt-2">Este pago ya se usó para una validación: reembolsarlo no revoca la validación.</p>
+        )}
       </ConfirmDialog>
     </section>
   )
