@@ -58,5 +58,5 @@ audit: ## govulncheck and npm audit --omit=dev (need their advisory databases on
 	scripts/audit.sh
 
 clean: ## Remove build output and test artifacts
-	rm -rf bin e2e/test-results e2e/playwright-report e2e/screenshots e2e/server.log
+	rm -rf bin e2e/test-results e2e/playwright-report e2e/screenshots e2e/server.log e2e/server-*.log
 	git clean -fdXq -- web/dist
