@@ -145,6 +145,15 @@ export function newPerson(name: string, prefix: string): Person {
  */
 export async function registerInUI(page: Page, p: Person): Promise<void> {
   await page.goto('/register');
+  await completeRegistration(page, p);
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
+}
+
+/**
+ * completeRegistration fills the registration form already open on page (/register, with or
+ * without a plan), enters the code the worker delivered, and lands on /profile.
+ */
+export async function completeRegistration(page: Page, p: Person): Promise<void> {
   await page.getByLabel('Nombre completo').fill(p.name);
   await page.getByLabel('Correo electrónico').fill(p.email);
   await page.getByLabel('Número de WhatsApp').fill(p.phone);
@@ -153,7 +162,6 @@ export async function registerInUI(page: Page, p: Person): Promise<void> {
   await page.getByLabel('Código de verificación').fill(code);
   await page.getByRole('button', { name: 'Verificar código' }).click();
   await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
-  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
 }
 
 /** The paid plans as Mi Perfil's plan card names them. */
@@ -190,11 +198,17 @@ export async function reachLevel3(page: Page, p: Person): Promise<void> {
   await expect(page.getByText('Nivel 2 Completado')).toBeVisible();
 
   await payByCard(page);
+  await approveOnSimulator(page);
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+}
+
+/** approveOnSimulator presses button on Mi Perfil and approves the check in the biometric simulator's popup. */
+export async function approveOnSimulator(page: Page, button = 'Completar Verificación'): Promise<void> {
   const popupOpened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: 'Completar Verificación' }).click();
+  await page.getByRole('button', { name: button }).click();
   const popup = await popupOpened;
+  await popup.waitForURL(/\/dev\/biometric\//);
   await popup.getByRole('button', { name: 'Aprobar' }).click();
   await popup.waitForURL(/\/return\?.*status=Approved/);
   await popup.close();
-  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { newPerson, payByCard, registerInUI, waitForMessage } from './helpers';
+import { approveOnSimulator, newPerson, payByCard, registerInUI, waitForMessage } from './helpers';
 
 // Issue 4: level 2 by the e-mail link and level 3 with the development biometric provider,
 // against the real binary (worker jobs, signed webhook, reconciler-free happy path).
@@ -81,17 +81,6 @@ test('expired or unknown e-mail links show a clear Spanish page', async ({ page 
 });
 
 const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
-
-/** approveOnSimulator clicks the profile's button and approves in the simulator popup. */
-async function approveOnSimulator(page: import('@playwright/test').Page, button: string) {
-  const popupOpened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: button }).click();
-  const popup = await popupOpened;
-  await popup.waitForURL(/\/dev\/biometric\//);
-  await popup.getByRole('button', { name: 'Aprobar' }).click();
-  await popup.waitForURL(/\/return\?.*status=Approved/);
-  await popup.close();
-}
 
 test('a person whose validation expired renews it with a new check, and the public page follows', async ({ page }) => {
   test.setTimeout(120_000);

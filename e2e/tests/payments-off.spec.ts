@@ -3,7 +3,7 @@ import { openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { newPerson, registerInUI } from './helpers';
+import { approveOnSimulator, newPerson, registerInUI } from './helpers';
 
 // Issue 18, the partner-paid deployment: the same binary started with PAYMENTS=off beside the
 // suite's server, on its own database and Redis DB. Every validation is free and no screen
@@ -94,12 +94,7 @@ test.describe('with PAYMENTS=off', () => {
     await expect(start).toBeEnabled();
     await page.screenshot({ path: path.join(screenshotDir, 'payments-off-profile.png'), fullPage: true });
 
-    const popupOpened = page.waitForEvent('popup');
-    await start.click();
-    const popup = await popupOpened;
-    await popup.getByRole('button', { name: 'Aprobar' }).click();
-    await popup.waitForURL(/\/return\?.*status=Approved/);
-    await popup.close();
+    await approveOnSimulator(page);
     await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
     await expect(page.getByTestId('validity-alert')).toContainText(/Quedan 36[56] días de vigencia/);
     await expect(page.locator('body')).not.toContainText('MXN');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { FIVE_YEARS, newPerson, payByCard, registerInUI, startCheckout, waitForMessage, type Person } from './helpers';
+import { approveOnSimulator, completeRegistration, FIVE_YEARS, newPerson, payByCard, registerInUI, startCheckout, waitForMessage, type Person } from './helpers';
 
 // Issue 18: plans bought before the biometric check, through the local checkout stand-in that
 // plays Stripe Checkout (card and OXXO) and sends Stripe-signed webhooks to the real binary.
@@ -9,12 +9,7 @@ const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
 
 /** approve opens the biometric check from Mi Perfil and approves it in the simulator. */
 async function approve(page: Page) {
-  const popupOpened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: 'Completar Verificación' }).click();
-  const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Aprobar' }).click();
-  await popup.waitForURL(/\/return\?.*status=Approved/);
-  await popup.close();
+  await approveOnSimulator(page);
   await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
 }
 
@@ -36,18 +31,6 @@ async function openUserInAdmin(admin: Page, p: Person) {
   await row.getByRole('button', { name: `Editar ${p.name}` }).click();
 }
 
-/** registerFrom fills the registration form on page (already at /register…) and lands on Mi Perfil. */
-async function registerFrom(page: Page, p: Person) {
-  await page.getByLabel('Nombre completo').fill(p.name);
-  await page.getByLabel('Correo electrónico').fill(p.email);
-  await page.getByLabel('Número de WhatsApp').fill(p.phone);
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  const [, code] = await waitForMessage(page.request, p.e164, /(?<!\d)(\d{6})(?!\d)/);
-  await page.getByLabel('Código de verificación').fill(code);
-  await page.getByRole('button', { name: 'Verificar código' }).click();
-  await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
-}
-
 test('the 1-year plan chosen on the landing page is paid by card and the check ends at level 3 for one year', async ({ page }) => {
   test.setTimeout(90_000);
   const p = newPerson('Paulina Pago Tarjeta', 'paycard');
@@ -57,7 +40,7 @@ test('the 1-year plan chosen on the landing page is paid by card and the check e
   const tab = await tabOpened;
   await expect(tab).toHaveURL(/\/register\?plan=one_year$/);
   await expect(tab.getByText('Plan elegido: Validación 1 año')).toBeVisible();
-  await registerFrom(tab, p);
+  await completeRegistration(tab, p);
 
   const card = tab.getByTestId('plan-card');
   await expect(card).toContainText('Elige tu plan y págalo para iniciar tu verificación biométrica.');
