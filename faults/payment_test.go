@@ -1,0 +1,96 @@
+package faults
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+)
+
+// A card payment whose Stripe event arrives while Redis is down is not lost: the API stores the
+// signed event and answers 200, and once Redis is back the scheduler's reconciler queues it
+// again; the worker applies it once (paid, one receipt) and the biometric check opens. The
+// processes are the real binary (api, worker, scheduler) with the local checkout stand-in
+// playing Stripe.
+func TestAPaymentEventArrivingWhileRedisIsDownIsAppliedAfterwards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the reconciler's one-minute cycle")
+	}
+	t.Parallel()
+	db, dsn := pgtest.New(t)
+	redis := startRedis(t)
+	env := map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redis.url(), "PAYMENTS": "on"}
+	api := startAPI(t, env)
+	env["PUBLIC_BASE_URL"] = api.base
+	run(t, "worker", env)
+
+	jar, _ := cookiejar.New(nil)
+	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	call := func(path string, body any) (int, map[string]any) {
+		raw, _ := json.Marshal(body)
+		req, _ := http.NewRequest("POST", api.base+path, bytes.NewReader(raw))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", api.base)
+		res, err := browser.Do(req)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		out := map[string]any{}
+		b, _ := io.ReadAll(res.Body)
+		json.Unmarshal(b, &out)
+		return res.StatusCode, out
+	}
+	_, reg := call("/api/register", nextRegistration())
+	status, me := call("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
+	require.Equal(t, http.StatusOK, status, me)
+	uid := me["userId"]
+	status, out := call("/api/start-verification", map[string]any{"userId": uid})
+	require.Equal(t, http.StatusPaymentRequired, status, out)
+	status, out = call("/api/payments/checkout", map[string]any{"plan": "one_year"})
+	require.Equal(t, http.StatusOK, status, out)
+	pageURL, _ := out["checkoutUrl"].(string)
+	require.NotEmpty(t, pageURL, out)
+
+	// Redis goes down; the person pays on the checkout page, whose signed event reaches the API.
+	redis.stop()
+	req, _ := http.NewRequest("POST", pageURL, bytes.NewBufferString(url.Values{"action": {"card"}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := browser.Do(req)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusSeeOther, res.StatusCode, "the payment page went back to Mi Perfil")
+
+	var unprocessed int
+	var paymentStatus string
+	require.NoError(t, db.Get(&unprocessed, `SELECT count(*) FROM payment_webhooks WHERE processed_at IS NULL`))
+	require.Equal(t, 1, unprocessed, "the event was stored although Redis is down")
+	require.NoError(t, db.Get(&paymentStatus, `SELECT status FROM payments WHERE user_id = $1`, uid))
+	require.Equal(t, "open", paymentStatus)
+
+	redis.start()
+	run(t, "scheduler", env)
+	require.Eventually(t, func() bool {
+		db.Get(&paymentStatus, `SELECT status FROM payments WHERE user_id = $1`, uid)
+		return paymentStatus == "paid"
+	}, 200*time.Second, time.Second, "the stored event was applied after Redis came back")
+	require.NoError(t, db.Get(&unprocessed, `SELECT count(*) FROM payment_webhooks WHERE processed_at IS NULL`))
+	require.Zero(t, unprocessed)
+	var receipts int
+	require.Eventually(t, func() bool {
+		db.Get(&receipts, `SELECT count(*) FROM dev_messages WHERE channel = 'email' AND subject = 'Recibo de pago de Perfil Seguro'`)
+		return receipts >= 1
+	}, 30*time.Second, 200*time.Millisecond, "the receipt was e-mailed")
+	time.Sleep(2 * time.Second) // a second receipt would have come by now
+	require.NoError(t, db.Get(&receipts, `SELECT count(*) FROM dev_messages WHERE channel = 'email' AND subject = 'Recibo de pago de Perfil Seguro'`))
+	require.Equal(t, 1, receipts, "exactly one receipt")
+
+	status, out = call("/api/start-verification", map[string]any{"userId": uid})
+	require.Equal(t, http.StatusOK, status, out)
+}
