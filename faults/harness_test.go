@@ -8,6 +8,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"os"
 	"os/exec"
 	"os/user"
@@ -99,6 +101,35 @@ func (p *process) kill() {
 type apiClient struct {
 	t    *testing.T
 	base string
+	http *http.Client // nil: http.DefaultClient (no cookies)
+}
+
+// browser is a client of the same API that keeps its cookies (a signed-in person) and does not
+// follow redirects, so a page's 303 can be checked.
+func (c *apiClient) browser() *apiClient {
+	jar, _ := cookiejar.New(nil)
+	return &apiClient{t: c.t, base: c.base, http: &http.Client{Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (c *apiClient) client() *http.Client {
+	if c.http != nil {
+		return c.http
+	}
+	return http.DefaultClient
+}
+
+// submitForm posts form to pageURL (a page the API serves, such as a provider's stand-in) from
+// the API's origin, as the browser does, and returns the status.
+func (c *apiClient) submitForm(pageURL string, form url.Values) int {
+	c.t.Helper()
+	req, _ := http.NewRequest("POST", pageURL, bytes.NewBufferString(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", c.base)
+	res, err := c.client().Do(req)
+	require.NoError(c.t, err)
+	res.Body.Close()
+	return res.StatusCode
 }
 
 func startAPI(t *testing.T, env map[string]string) *apiClient {
@@ -126,7 +157,7 @@ func (c *apiClient) post(path string, body any) (int, map[string]any) {
 	req.Header.Set("Origin", c.base)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	res, err := http.DefaultClient.Do(req.WithContext(ctx))
+	res, err := c.client().Do(req.WithContext(ctx))
 	require.NoError(c.t, err)
 	defer res.Body.Close()
 	out := map[string]any{}

@@ -1,11 +1,7 @@
 package faults
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"testing"
 	"time"
@@ -32,40 +28,22 @@ func TestAPaymentEventArrivingWhileRedisIsDownIsAppliedAfterwards(t *testing.T) 
 	env["PUBLIC_BASE_URL"] = api.base
 	run(t, "worker", env)
 
-	jar, _ := cookiejar.New(nil)
-	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	call := func(path string, body any) (int, map[string]any) {
-		raw, _ := json.Marshal(body)
-		req, _ := http.NewRequest("POST", api.base+path, bytes.NewReader(raw))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Origin", api.base)
-		res, err := browser.Do(req)
-		require.NoError(t, err)
-		defer res.Body.Close()
-		out := map[string]any{}
-		b, _ := io.ReadAll(res.Body)
-		json.Unmarshal(b, &out)
-		return res.StatusCode, out
-	}
-	_, reg := call("/api/register", nextRegistration())
-	status, me := call("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
+	browser := api.browser()
+	_, reg := browser.post("/api/register", nextRegistration())
+	status, me := browser.post("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
 	require.Equal(t, http.StatusOK, status, me)
 	uid := me["userId"]
-	status, out := call("/api/start-verification", map[string]any{"userId": uid})
+	status, out := browser.post("/api/start-verification", map[string]any{"userId": uid})
 	require.Equal(t, http.StatusPaymentRequired, status, out)
-	status, out = call("/api/payments/checkout", map[string]any{"plan": "one_year"})
+	status, out = browser.post("/api/payments/checkout", map[string]any{"plan": "one_year"})
 	require.Equal(t, http.StatusOK, status, out)
 	pageURL, _ := out["checkoutUrl"].(string)
 	require.NotEmpty(t, pageURL, out)
 
 	// Redis goes down; the person pays on the checkout page, whose signed event reaches the API.
 	redis.stop()
-	req, _ := http.NewRequest("POST", pageURL, bytes.NewBufferString(url.Values{"action": {"card"}}.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	res, err := browser.Do(req)
-	require.NoError(t, err)
-	res.Body.Close()
-	require.Equal(t, http.StatusSeeOther, res.StatusCode, "the payment page went back to Mi Perfil")
+	require.Equal(t, http.StatusSeeOther, browser.submitForm(pageURL, url.Values{"action": {"card"}}),
+		"the payment page went back to Mi Perfil")
 
 	var unprocessed int
 	var paymentStatus string
@@ -91,6 +69,6 @@ func TestAPaymentEventArrivingWhileRedisIsDownIsAppliedAfterwards(t *testing.T) 
 	require.NoError(t, db.Get(&receipts, `SELECT count(*) FROM dev_messages WHERE channel = 'email' AND subject = 'Recibo de pago de Perfil Seguro'`))
 	require.Equal(t, 1, receipts, "exactly one receipt")
 
-	status, out = call("/api/start-verification", map[string]any{"userId": uid})
+	status, out = browser.post("/api/start-verification", map[string]any{"userId": uid})
 	require.Equal(t, http.StatusOK, status, out)
 }

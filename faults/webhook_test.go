@@ -1,11 +1,7 @@
 package faults
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"testing"
 	"time"
@@ -30,20 +26,10 @@ func TestWebhookArrivingWhileRedisIsDownIsProcessedAfterwards(t *testing.T) {
 	env["PUBLIC_BASE_URL"] = api.base
 	run(t, "worker", env)
 
-	jar, _ := cookiejar.New(nil)
-	browser := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	browser := api.browser()
 	call := func(path string, body any) map[string]any {
-		raw, _ := json.Marshal(body)
-		req, _ := http.NewRequest("POST", api.base+path, bytes.NewReader(raw))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Origin", api.base)
-		res, err := browser.Do(req)
-		require.NoError(t, err)
-		defer res.Body.Close()
-		out := map[string]any{}
-		b, _ := io.ReadAll(res.Body)
-		json.Unmarshal(b, &out)
-		require.Less(t, res.StatusCode, 300, "%s: %s", path, b)
+		status, out := browser.post(path, body)
+		require.Less(t, status, 300, "%s: %v", path, out)
 		return out
 	}
 	reg := call("/api/register", nextRegistration())
@@ -54,14 +40,8 @@ func TestWebhookArrivingWhileRedisIsDownIsProcessedAfterwards(t *testing.T) {
 	require.NotEmpty(t, pageURL, start)
 
 	redis.stop()
-	form := url.Values{"decision": {"approve"}}
-	req, _ := http.NewRequest("POST", pageURL, bytes.NewBufferString(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", api.base)
-	res, err := browser.Do(req)
-	require.NoError(t, err)
-	res.Body.Close()
-	require.Equal(t, http.StatusSeeOther, res.StatusCode, "the webhook was accepted (stored) although Redis is down")
+	require.Equal(t, http.StatusSeeOther, browser.submitForm(pageURL, url.Values{"decision": {"approve"}}),
+		"the webhook was accepted (stored) although Redis is down")
 
 	var stored, level int
 	require.NoError(t, db.Get(&stored, `SELECT count(*) FROM provider_webhooks WHERE processed_at IS NULL`))
