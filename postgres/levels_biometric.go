@@ -140,29 +140,17 @@ func (s *Store) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
 
 // MarkWebhookProcessed records that a webhook has been applied (note explains a skipped one).
 func (s *Store) MarkWebhookProcessed(ctx context.Context, q sqlx.ExecerContext, id int64, note string) error {
-	const stmt = `UPDATE provider_webhooks SET processed_at = now(), attempts = attempts + 1,
-		last_error = NULLIF($2, '') WHERE id = $1 AND processed_at IS NULL`
-	_, err := q.ExecContext(ctx, stmt, id, note)
-	return err
+	return biometricInbox.markProcessed(ctx, q, id, note)
 }
 
 // RecordWebhookFailure counts a failed processing attempt.
 func (s *Store) RecordWebhookFailure(ctx context.Context, id int64, message string) error {
-	const q = `UPDATE provider_webhooks SET attempts = attempts + 1, last_error = $2 WHERE id = $1`
-	_, err := s.DB.ExecContext(ctx, q, id, message)
-	return err
+	return biometricInbox.recordFailure(ctx, s.DB, id, message)
 }
 
 // UnprocessedWebhookIDs lists webhooks received more than olderThan ago and never processed.
 func (s *Store) UnprocessedWebhookIDs(ctx context.Context, olderThan time.Duration, limit int) ([]int64, error) {
-	const q = `SELECT id FROM provider_webhooks
-		WHERE processed_at IS NULL AND received_at <= now() - make_interval(secs => $1) AND attempts < 50
-		ORDER BY received_at LIMIT $2`
-	var ids []int64
-	if err := s.DB.SelectContext(ctx, &ids, q, olderThan.Seconds(), limit); err != nil {
-		return nil, fmt.Errorf("unprocessed webhooks: %w", err)
-	}
-	return ids, nil
+	return biometricInbox.unprocessedIDs(ctx, s.DB, olderThan, limit)
 }
 
 // StuckSessionIDs lists provider sessions still open (not decided) whose row has not changed

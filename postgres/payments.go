@@ -429,28 +429,17 @@ func (s *Store) PaymentWebhookByID(ctx context.Context, id int64) (*PaymentWebho
 
 // MarkPaymentWebhookProcessed records that an event was applied (note explains a skipped one).
 func (s *Store) MarkPaymentWebhookProcessed(ctx context.Context, q sqlx.ExecerContext, id int64, note string) error {
-	const stmt = `UPDATE payment_webhooks SET processed_at = now(), attempts = attempts + 1,
-		last_error = NULLIF($2, '') WHERE id = $1 AND processed_at IS NULL`
-	_, err := q.ExecContext(ctx, stmt, id, note)
-	return err
+	return paymentInbox.markProcessed(ctx, q, id, note)
 }
 
 // RecordPaymentWebhookFailure counts a failed processing attempt.
 func (s *Store) RecordPaymentWebhookFailure(ctx context.Context, id int64, message string) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE payment_webhooks SET attempts = attempts + 1, last_error = $2 WHERE id = $1`, id, message)
-	return err
+	return paymentInbox.recordFailure(ctx, s.DB, id, message)
 }
 
 // UnprocessedPaymentWebhookIDs lists events received more than olderThan ago and never processed.
 func (s *Store) UnprocessedPaymentWebhookIDs(ctx context.Context, olderThan time.Duration, limit int) ([]int64, error) {
-	const q = `SELECT id FROM payment_webhooks
-		WHERE processed_at IS NULL AND received_at <= now() - make_interval(secs => $1) AND attempts < 50
-		ORDER BY received_at LIMIT $2`
-	var ids []int64
-	if err := s.DB.SelectContext(ctx, &ids, q, olderThan.Seconds(), limit); err != nil {
-		return nil, fmt.Errorf("unprocessed payment webhooks: %w", err)
-	}
-	return ids, nil
+	return paymentInbox.unprocessedIDs(ctx, s.DB, olderThan, limit)
 }
 
 // UnsettledPayments lists attempts to ask the provider about: checkouts whose creation was
