@@ -108,47 +108,39 @@ func (l *levels) startVerificationStatus(c fuego.ContextNoBody) (StartVerificati
 	return l.awaitURL(c, id, 2*time.Second)
 }
 
-// awaitURL polls the attempt until the job stored the URL, the job failed for good, or wait passed (202).
+// awaitURL waits for the job to store the provider's URL (200), to fail for good (502), or for
+// wait to pass (202: the browser polls).
 func (l *levels) awaitURL(c interface {
 	Request() *http.Request
 	Response() http.ResponseWriter
 	SetStatus(int)
 }, id int64, wait time.Duration) (StartVerificationResponse, error) {
-	ctx, cancel := context.WithTimeout(c.Request().Context(), wait)
-	defer cancel()
-	tick := time.NewTicker(150 * time.Millisecond)
-	defer tick.Stop()
-	for {
+	res := StartVerificationResponse{SessionID: id}
+	failed := false
+	pending, err := awaitJob(c.Request().Context(), wait, 150*time.Millisecond, func(ctx context.Context) (bool, error) {
 		v, err := l.s.store.VerificationSessionByID(ctx, id)
-		if err != nil && ctx.Err() == nil {
-			return StartVerificationResponse{}, err
+		if err != nil || v == nil {
+			return false, err
 		}
-		if v != nil && v.VerificationURL != nil {
-			return StartVerificationResponse{VerificationURL: *v.VerificationURL, SessionID: id}, nil
+		if v.VerificationURL != nil {
+			res.VerificationURL = *v.VerificationURL
+			return true, nil
 		}
-		if v != nil && v.Status == postgres.SessionStartFailed {
-			ae := httpError(http.StatusBadGateway, startFailedMessage)
-			ae.Body.Extra = map[string]any{"error": startFailedMessage}
-			return StartVerificationResponse{}, ae
-		}
-		select {
-		case <-ctx.Done():
-			answerAccepted(c)
-			return StartVerificationResponse{Pending: true, SessionID: id}, nil
-		case <-tick.C:
-		}
+		failed = v.Status == postgres.SessionStartFailed
+		return failed, nil
+	})
+	switch {
+	case err != nil:
+		return StartVerificationResponse{}, err
+	case pending:
+		answerAccepted(c)
+		return StartVerificationResponse{Pending: true, SessionID: id}, nil
+	case failed:
+		ae := httpError(http.StatusBadGateway, startFailedMessage)
+		ae.Body.Extra = map[string]any{"error": startFailedMessage}
+		return StartVerificationResponse{}, ae
 	}
-}
-
-// answerAccepted makes the answer a 202 "still being prepared, ask again" that no cache keeps.
-func answerAccepted(c interface {
-	Response() http.ResponseWriter
-	SetStatus(int)
-}) {
-	// SetStatus writes the header at once: set the content type first.
-	c.Response().Header().Set("Content-Type", "application/json; charset=utf-8")
-	c.Response().Header().Set("Cache-Control", "no-store")
-	c.SetStatus(http.StatusAccepted)
+	return res, nil
 }
 
 // biometricWebhook verifies the provider's signature and timestamp before anything else, stores

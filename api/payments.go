@@ -393,31 +393,33 @@ func (p *payments) checkout(c fuego.ContextWithBody[CheckoutRequest]) (CheckoutR
 	return p.awaitCheckout(c, att.Payment.ID)
 }
 
-// awaitCheckout polls the attempt until the job stored its page, failed for good, or the wait
-// passed (202: the browser keeps polling GET /api/payments/status).
+// awaitCheckout waits for the job to store the checkout page (200), to fail for good (502), or
+// for the wait to pass (202: the browser keeps polling GET /api/payments/status).
 func (p *payments) awaitCheckout(c fuego.ContextWithBody[CheckoutRequest], id int64) (CheckoutResponse, error) {
-	ctx, cancel := context.WithTimeout(c.Request().Context(), p.d.CreateWait)
-	defer cancel()
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
+	res := CheckoutResponse{PaymentID: id}
+	failed := false
+	pending, err := awaitJob(c.Request().Context(), p.d.CreateWait, 100*time.Millisecond, func(ctx context.Context) (bool, error) {
 		pm, err := p.s.store.PaymentByID(ctx, id)
-		if err != nil && ctx.Err() == nil {
-			return CheckoutResponse{}, err
+		if err != nil || pm == nil {
+			return false, err
 		}
-		if pm != nil && pm.CheckoutURL != nil && pm.Status == postgres.PaymentOpen {
-			return CheckoutResponse{PaymentID: id, CheckoutURL: *pm.CheckoutURL}, nil
+		if pm.CheckoutURL != nil && pm.Status == postgres.PaymentOpen {
+			res.CheckoutURL = *pm.CheckoutURL
+			return true, nil
 		}
-		if pm != nil && pm.Status == postgres.PaymentStartFailed {
-			return CheckoutResponse{}, errPaymentFailed
-		}
-		select {
-		case <-ctx.Done():
-			answerAccepted(c)
-			return CheckoutResponse{PaymentID: id, Pending: true}, nil
-		case <-tick.C:
-		}
+		failed = pm.Status == postgres.PaymentStartFailed
+		return failed, nil
+	})
+	switch {
+	case err != nil:
+		return CheckoutResponse{}, err
+	case pending:
+		answerAccepted(c)
+		return CheckoutResponse{PaymentID: id, Pending: true}, nil
+	case failed:
+		return CheckoutResponse{}, errPaymentFailed
 	}
+	return res, nil
 }
 
 // webhook verifies Stripe's signature and timestamp before anything else, stores the raw body
