@@ -408,6 +408,23 @@ func TestWebhookIsStoredRawThenQueuedAndReplaysAreDeduplicated(t *testing.T) {
 	require.Equal(t, jobs.TypeProcessBiometricWebhook, tasks[0].Type)
 }
 
+// A session the provider refused to create (the job gave up) answers the poll with 502 and a
+// Spanish message, not with another 202.
+func TestAPollOnASessionThatFailedToStartAnswers502(t *testing.T) {
+	t.Parallel()
+	e := lvSetup(t, func(d *api.Deps) { d.Levels.StartWait = 100 * time.Millisecond })
+	a := e.signedUp(t)
+	status, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+	require.Equal(t, http.StatusAccepted, status, out)
+	id := int64(out["sessionId"].(float64))
+	_, err := e.db.Exec(`UPDATE verification_sessions SET verification_status = 'start_failed' WHERE id = $1`, id)
+	require.NoError(t, err)
+	status, out, _ = a.call("GET", fmt.Sprintf("/api/start-verification/%d", id), nil)
+	require.Equal(t, http.StatusBadGateway, status, out)
+	require.NotEmpty(t, out["message"])
+	require.Equal(t, out["message"], out["error"])
+}
+
 func TestStartVerificationAnswers202ThenThePollGivesTheURL(t *testing.T) {
 	t.Parallel()
 	e := lvSetup(t, func(d *api.Deps) { d.Levels.StartWait = 300 * time.Millisecond })

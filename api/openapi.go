@@ -178,10 +178,10 @@ var extraStatuses = map[string][]int{
 	"POST /api/admin/users/{id}/revoke":      {409},
 	"GET /api/wallet/google/{userId}":        {202, 409},
 	"POST /api/send-email-verification-link": {409, 429},
-	"POST /api/start-verification":           {202, 402, 409, 429},
+	"POST /api/start-verification":           {202, 402, 409, 429, 502},
 	"POST /api/payments/checkout":            {202, 409, 429, 502},
 	"POST /api/admin/payments/{id}/refund":   {202, 409},
-	"GET /api/start-verification/{id}":       {202},
+	"GET /api/start-verification/{id}":       {202, 502},
 	"POST /api/admin/partners":               {409},
 	"PUT /api/admin/partners/{id}/webhook":   {409},
 }

@@ -353,6 +353,27 @@ func TestADoubleClickCreatesOneCheckoutAndAnotherPlanReplacesIt(t *testing.T) {
 	}, 10*time.Second, 100*time.Millisecond, "the replaced checkout page is closed at the provider")
 }
 
+// The checkout job gave up (the provider refused to create the page) while the request waited:
+// the answer is 502 with a Spanish message, not a 202 to poll forever.
+func TestACheckoutThatFailedToStartAnswers502(t *testing.T) {
+	t.Parallel()
+	e := paySetup(t) // no worker: the attempt stays 'creating' until marked below
+	a := e.signedUp(t)
+	go func() {
+		require.Eventually(t, func() bool {
+			res, err := e.db.Exec(`UPDATE payments SET status = 'start_failed' WHERE user_id = $1 AND status = 'creating'`, a.id)
+			if err != nil {
+				return false
+			}
+			n, _ := res.RowsAffected()
+			return n == 1
+		}, 10*time.Second, 50*time.Millisecond)
+	}()
+	status, out, _ := a.call("POST", "/api/payments/checkout", map[string]any{"plan": "one_year"})
+	require.Equal(t, http.StatusBadGateway, status, out)
+	require.Equal(t, "No se pudo iniciar el pago. Intenta nuevamente.", out["message"])
+}
+
 func TestCheckoutRefusesBadPlansAndLeavesNothingWhenRedisIsDown(t *testing.T) {
 	t.Parallel()
 	e := paySetup(t)

@@ -4851,6 +4851,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description El proveedor rechazó la operación */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Servicio no disponible por un momento: reintente después de Retry-After */
             503: {
                 headers: {
@@ -4931,6 +4940,15 @@ export interface operations {
             };
             /** @description Error interno: {message} en español. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El proveedor rechazó la operación */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
