@@ -61,6 +61,13 @@ func TestFormatPesos(t *testing.T) {
 	}
 }
 
+func TestYearsText(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "1 año", YearsText(1))
+	require.Equal(t, "5 años", YearsText(5))
+	require.Equal(t, "10 años", YearsText(10))
+}
+
 func TestMexicoDateTime(t *testing.T) {
 	t.Parallel()
 	// 26 Nov 2026 03:30 UTC is still the 25th at 21:30 in Mexico City (UTC-6).

@@ -49,6 +49,14 @@ func FreeEligible(u User) bool {
 	return u.Origen == OriginCasaLista || u.Origen == OriginInvitation
 }
 
+// YearsText writes a validity as Mexicans read it: "1 año", "5 años".
+func YearsText(n int) string {
+	if n == 1 {
+		return "1 año"
+	}
+	return strconv.Itoa(n) + " años"
+}
+
 // PaymentNotice is what a person reads about a payment made away from the screen (OXXO).
 type PaymentNotice struct {
 	Expired  bool   // false: the payment arrived; true: the voucher expired unpaid

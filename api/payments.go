@@ -222,7 +222,7 @@ func (p *payments) paymentState(ctx context.Context, u perfilseguro.User) (Payme
 		if pm.Status == postgres.PaymentPaid && pm.ConsumedAt == nil {
 			j := paymentJSON(pm)
 			res.State, res.MayStartBiometric, res.Payment, res.Plan = payPaid, true, &j, pm.Plan
-			res.Message = fmt.Sprintf("Pago recibido. Completa tu verificación biométrica para activar tu vigencia de %s.", yearsText(pm.Years))
+			res.Message = fmt.Sprintf("Pago recibido. Completa tu verificación biométrica para activar tu vigencia de %s.", perfilseguro.YearsText(pm.Years))
 			return res, nil
 		}
 	}
@@ -272,13 +272,6 @@ func (p *payments) paymentState(ctx context.Context, u perfilseguro.User) (Payme
 		break
 	}
 	return res, nil
-}
-
-func yearsText(n int) string {
-	if n == 1 {
-		return "1 año"
-	}
-	return fmt.Sprintf("%d años", n)
 }
 
 func (p *payments) status(c fuego.ContextNoBody) (PaymentStatusResponse, error) {

@@ -444,10 +444,7 @@ func receiptEmail(to string, u perfilseguro.User, p postgres.Payment, plan perfi
 	if p.PaidAt != nil {
 		paid = *p.PaidAt
 	}
-	years := "1 año"
-	if p.Years != 1 {
-		years = fmt.Sprintf("%d años", p.Years)
-	}
+	years := perfilseguro.YearsText(p.Years)
 	ref := ""
 	if p.PaymentIntentID != nil {
 		ref = *p.PaymentIntentID
