@@ -16,3 +16,6 @@ export const PAID_PLANS: Record<PaidPlanCode, PaidPlan> = {
 export function paidPlanCode(value: string | null | undefined): PaidPlanCode | null {
   return value === 'one_year' || value === 'five_years' ? value : null
 }
+
+/** How a payment was made, as Mi Perfil and the admin panel name it. */
+export const PAYMENT_METHOD_LABEL = { card: 'Tarjeta', oxxo: 'Efectivo en OXXO' } as const

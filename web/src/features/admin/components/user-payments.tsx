@@ -4,6 +4,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { formatAmount, formatDateTimeMx } from '@/lib/format'
+import { PAYMENT_METHOD_LABEL } from '@/lib/plans'
 import { useUserPayments, type AdminPayment } from '../api/get-user-payments'
 import { useRefundPayment } from '../api/refund-payment'
 import { useAdminUnauthorized } from './use-admin-unauthorized'
@@ -20,8 +21,6 @@ export const paymentStatusLabel: Record<NonNullable<AdminPayment['status']>, str
   start_failed: 'No se pudo iniciar',
   refunded: 'Reembolsado',
 }
-
-const methodLabel = { card: 'Tarjeta', oxxo: 'Efectivo en OXXO' } as const
 
 function statusText(p: AdminPayment): string {
   const label = p.status ? paymentStatusLabel[p.status] : '—'
@@ -88,7 +87,7 @@ export function UserPayments({ userId }: { userId: number }) {
                   <td className="whitespace-nowrap">{formatDateTimeMx(p.createdAt)}</td>
                   <td>{p.planName ?? p.plan ?? '—'}</td>
                   <td className="whitespace-nowrap">{p.amount === undefined ? '—' : formatAmount(p.amount)}</td>
-                  <td>{p.method ? methodLabel[p.method] : '—'}</td>
+                  <td>{p.method ? PAYMENT_METHOD_LABEL[p.method] : '—'}</td>
                   <td>{statusText(p)}</td>
                   <td className="text-right">
                     {p.refundRequestedAt && !p.refundedAt ? (

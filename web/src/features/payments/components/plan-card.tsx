@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Card, CardBody, CardTitle } from '@/components/ui/card'
 import { formatAmount, formatDateMx } from '@/lib/format'
-import { paidPlanCode } from '@/lib/plans'
+import { PAYMENT_METHOD_LABEL, paidPlanCode } from '@/lib/plans'
 import { usePaymentStatus, type Payment, type PaymentStatus } from '../api/get-payment-status'
 import { OxxoVoucher } from './oxxo-voucher'
 import { PlanChooser } from './plan-chooser'
@@ -17,8 +17,6 @@ export type CheckoutReturn = 'success' | 'cancelled' | null
 export const CONFIRM_MAX_MS = 2 * 60 * 1000
 
 const FREE_PLAN_NAME = 'Validación gratuita'
-
-const methodLabel = { card: 'Tarjeta', oxxo: 'Efectivo en OXXO' } as const
 
 /** The checkout return of the profile's query string (?pago=exito, ?pago=cancelado). */
 export function checkoutReturn(params: URLSearchParams): CheckoutReturn {
@@ -152,7 +150,7 @@ function PaidPayment({ payment, message }: { payment: Payment; message: string }
         {payment.method && (
           <>
             <dt className="text-base-content/70">Método</dt>
-            <dd className="font-medium">{methodLabel[payment.method]}</dd>
+            <dd className="font-medium">{PAYMENT_METHOD_LABEL[payment.method]}</dd>
           </>
         )}
       </dl>
