@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { devServerEnv } from './server-env';
 
 // The specs drive the real binary (SPA + API + worker + scheduler in one
 // process) against its own database and Redis DB, in the Debian Chromium.
@@ -59,20 +60,6 @@ export default defineConfig({
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: {
-      APP_ENV: 'test',
-      HTTP_ADDR: `127.0.0.1:${port}`,
-      PUBLIC_BASE_URL: baseURL,
-      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}?sslmode=disable`,
-      REDIS_URL: `redis://127.0.0.1:6379/${redisDB}`,
-      // Every spec comes from 127.0.0.1: raise the per-IP code and public-lookup limits so
-      // the suite (and repeated local runs within the hour) never hits them.
-      RATE_LIMIT_SEND_PER_IP: '1000',
-      RATE_LIMIT_VERIFY_PER_IP: '2000',
-      PUBLIC_MISSES_PER_MINUTE: '1000',
-      PUBLIC_MISS_BURST: '1000',
-      PUBLIC_HITS_PER_MINUTE: '100000',
-      PUBLIC_HIT_BURST: '10000',
-    },
+    env: devServerEnv({ port, database, redisDB }),
   },
 });

@@ -3,6 +3,7 @@ import { openSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { devServerEnv } from '../server-env';
 import { approveOnSimulator, newPerson, registerInUI } from './helpers';
 
 // Issue 18, the partner-paid deployment: the same binary started with PAYMENTS=off beside the
@@ -43,17 +44,7 @@ test.describe('with PAYMENTS=off', () => {
     await flushRedisDB(redisDB);
     const log = openSync(path.resolve(__dirname, '..', 'server-sin-pagos.log'), 'w');
     server = spawn(path.resolve(__dirname, '..', '..', 'bin', 'perfilseguro'), ['dev'], {
-      env: {
-        ...process.env,
-        APP_ENV: 'test',
-        PAYMENTS: 'off',
-        HTTP_ADDR: `127.0.0.1:${port}`,
-        PUBLIC_BASE_URL: baseURL,
-        DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}?sslmode=disable`,
-        REDIS_URL: `redis://127.0.0.1:6379/${redisDB}`,
-        RATE_LIMIT_SEND_PER_IP: '1000',
-        RATE_LIMIT_VERIFY_PER_IP: '2000',
-      },
+      env: { ...process.env, ...devServerEnv({ port, database, redisDB }), PAYMENTS: 'off' },
       stdio: ['ignore', log, log],
     });
     await expect

@@ -1,0 +1,23 @@
+/**
+ * The environment of a `perfilseguro dev` server for the specs: test mode on its own address,
+ * database and Redis DB. Used by playwright.config.ts for the suite's server and by specs that
+ * start a second one (payments-off.spec.ts).
+ */
+export function devServerEnv(o: { port: number; database: string; redisDB: number | string }): Record<string, string> {
+  const baseURL = `http://127.0.0.1:${o.port}`;
+  return {
+    APP_ENV: 'test',
+    HTTP_ADDR: `127.0.0.1:${o.port}`,
+    PUBLIC_BASE_URL: baseURL,
+    DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${o.database}?sslmode=disable`,
+    REDIS_URL: `redis://127.0.0.1:6379/${o.redisDB}`,
+    // Every spec comes from 127.0.0.1: raise the per-IP code and public-lookup limits so
+    // the suite (and repeated local runs within the hour) never hits them.
+    RATE_LIMIT_SEND_PER_IP: '1000',
+    RATE_LIMIT_VERIFY_PER_IP: '2000',
+    PUBLIC_MISSES_PER_MINUTE: '1000',
+    PUBLIC_MISS_BURST: '1000',
+    PUBLIC_HITS_PER_MINUTE: '100000',
+    PUBLIC_HIT_BURST: '10000',
+  };
+}
