@@ -40,6 +40,7 @@ test('the 1-year plan chosen on the landing page is paid by card and the check e
   const tab = await tabOpened;
   await expect(tab).toHaveURL(/\/register\?plan=one_year$/);
   await expect(tab.getByText('Plan elegido: Validación 1 año')).toBeVisible();
+  await tab.screenshot({ path: path.join(screenshotDir, 'payments-register-plan.png'), fullPage: true });
   await completeRegistration(tab, p);
 
   const card = tab.getByTestId('plan-card');
@@ -69,7 +70,7 @@ test('the 1-year plan chosen on the landing page is paid by card and the check e
   await expect(card).toContainText('Validación 1 año');
 });
 
-test('an OXXO voucher stays pending with its reference and deadline until the cash arrives', async ({ page, context }) => {
+test('an OXXO voucher stays pending with its reference and deadline until the cash arrives', async ({ page, context, browser }) => {
   test.setTimeout(90_000);
   const p = newPerson('Óscar Oxxo Efectivo', 'payoxxo');
   await registerInUI(page, p);
@@ -100,6 +101,18 @@ test('an OXXO voucher stays pending with its reference and deadline until the ca
   await expect(card).toContainText('Efectivo en OXXO');
   await waitForMessage(page.request, p.e164, /recibimos tu pago de \$399\.00 MXN/);
   await waitForMessage(page.request, p.email, /Recibimos tu pago[\s\S]*Efectivo en OXXO/);
+
+  // Stripe cannot refund cash: the administrator sees the payment without a refund button.
+  const admin = await signInAsAdmin(browser);
+  await openUserInAdmin(admin, p);
+  const line = admin.getByTestId('admin-payment-row');
+  await expect(line).toContainText('Efectivo en OXXO');
+  await expect(line).toContainText('Sin reembolso (efectivo)');
+  await expect(line.getByRole('button', { name: 'Reembolsar' })).toHaveCount(0);
+  await line.scrollIntoViewIfNeeded();
+  await admin.screenshot({ path: path.join(screenshotDir, 'payments-admin-oxxo.png') });
+  await admin.close();
+
   await approve(page);
   await expect(card).toContainText('Validación 5 años');
   await expect(page.getByTestId('validity-alert')).toContainText(/Quedan 18\d\d días de vigencia/);
