@@ -127,6 +127,9 @@ test('an expired invitation shows the expired message; a cancelled one is refuse
 
   const cancelled = newPerson('Ernesto Cancelado', 'cancel');
   await sendInvitation(page, cancelled);
+  // The invitee has the e-mail before the inviter cancels: a cancelled invitation is never
+  // delivered afterwards, so waiting for it only after cancelling raced the delivery job.
+  const cancelledLink = await linkFor(page, cancelled.email);
   await page.getByRole('tab', { name: 'Gestionar' }).click();
   const row = page.locator(`[data-testid="invitation-row"][data-email="${cancelled.email}"]`);
   await row.getByRole('button', { name: 'Regenerar link' }).click();
@@ -137,7 +140,6 @@ test('an expired invitation shows the expired message; a cancelled one is refuse
   await expect(page.locator(`[data-testid="invitation-row"][data-email="${late.email}"]`).getByTestId('invitation-status')).toHaveText(
     'Expirada',
   );
-  const cancelledLink = await linkFor(page, cancelled.email);
 
   const ctx = await inviteeContext(browser);
   const guest = await ctx.newPage();
