@@ -111,10 +111,17 @@ type Google struct {
 	APIBaseURL, TokenURL                      string // the Wallet REST API and Google's OAuth token endpoint
 }
 
-// RateLimits overrides the API's per-hour limits on sending and verifying codes (0: the default).
+// RateLimits overrides the API's per-hour limits on sending and verifying codes and on
+// administrator sign-ins (0: the default).
 type RateLimits struct {
 	SendPerIP, SendPerPhone, SendPerEmail, VerifyPerIP, VerifyPerUser int
+	// AdminLoginPerIP may only be raised outside production (the test suite signs in from one
+	// address many times an hour); production refuses more than MaxAdminLoginsPerIP.
+	AdminLoginPerIP int
 }
+
+// MaxAdminLoginsPerIP is the administrator sign-ins per address and hour production allows.
+const MaxAdminLoginsPerIP = 10
 
 // PublicLimits overrides the limits of public lookups per client address (0: the default).
 type PublicLimits struct {
@@ -216,7 +223,7 @@ func Load(getenv func(string) string) (Config, error) {
 	for key, dst := range map[string]*int{
 		"RATE_LIMIT_SEND_PER_IP": &c.RateLimits.SendPerIP, "RATE_LIMIT_SEND_PER_PHONE": &c.RateLimits.SendPerPhone,
 		"RATE_LIMIT_SEND_PER_EMAIL": &c.RateLimits.SendPerEmail, "RATE_LIMIT_VERIFY_PER_IP": &c.RateLimits.VerifyPerIP,
-		"RATE_LIMIT_VERIFY_PER_USER": &c.RateLimits.VerifyPerUser,
+		"RATE_LIMIT_VERIFY_PER_USER": &c.RateLimits.VerifyPerUser, "RATE_LIMIT_ADMIN_LOGIN_PER_IP": &c.RateLimits.AdminLoginPerIP,
 	} {
 		if *dst, err = strconv.Atoi(get(key, "0")); err != nil || *dst < 0 {
 			return c, fmt.Errorf("%s must be a non-negative integer (0 keeps the default)", key)
@@ -334,6 +341,9 @@ func (c Config) validate() error {
 	}
 	// Production refuses every development default and every local stand-in.
 	var problems []string
+	if c.RateLimits.AdminLoginPerIP > MaxAdminLoginsPerIP {
+		problems = append(problems, fmt.Sprintf("RATE_LIMIT_ADMIN_LOGIN_PER_IP may not exceed %d (the administrator's brute-force limit)", MaxAdminLoginsPerIP))
+	}
 	if c.SecretKey == DevSecret || len(c.SecretKey) < 32 {
 		problems = append(problems, "SECRET_KEY must be set to a random value of at least 32 characters")
 	}

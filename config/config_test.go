@@ -64,6 +64,15 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 	_, err = Load(envOf(env))
 	require.ErrorContains(t, err, "PAYMENTS must be on or off")
 	require.Equal(t, "https://perfilseguro.mx", f["PUBLIC_BASE_URL"])
+
+	// The administrator's sign-in limit can be made stricter in production, never looser.
+	env["PAYMENTS"] = "off"
+	env["RATE_LIMIT_ADMIN_LOGIN_PER_IP"] = "11"
+	_, err = Load(envOf(env))
+	require.ErrorContains(t, err, "RATE_LIMIT_ADMIN_LOGIN_PER_IP may not exceed 10")
+	env["RATE_LIMIT_ADMIN_LOGIN_PER_IP"] = "5"
+	_, err = Load(envOf(env))
+	require.NoError(t, err)
 }
 
 func TestRejectsUnknownEnvironment(t *testing.T) {

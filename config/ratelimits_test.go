@@ -22,4 +22,9 @@ func TestRateLimitsFromEnvironment(t *testing.T) {
 
 	_, err = config.Load(env(map[string]string{"RATE_LIMIT_SEND_PER_EMAIL": "muchos"}))
 	require.ErrorContains(t, err, "RATE_LIMIT_SEND_PER_EMAIL")
+
+	// The administrator's sign-in limit can be raised for the test suite, never in production.
+	c, err = config.Load(env(map[string]string{"APP_ENV": "test", "RATE_LIMIT_ADMIN_LOGIN_PER_IP": "1000"}))
+	require.NoError(t, err)
+	require.Equal(t, 1000, c.RateLimits.AdminLoginPerIP)
 }

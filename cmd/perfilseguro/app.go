@@ -108,7 +108,7 @@ func apiLimits(rl config.RateLimits) *api.Limits {
 		v   int
 	}{
 		{&l.SendPerIP, rl.SendPerIP}, {&l.SendPerPhone, rl.SendPerPhone}, {&l.SendPerEmail, rl.SendPerEmail},
-		{&l.VerifyPerIP, rl.VerifyPerIP}, {&l.VerifyPerUser, rl.VerifyPerUser},
+		{&l.VerifyPerIP, rl.VerifyPerIP}, {&l.VerifyPerUser, rl.VerifyPerUser}, {&l.AdminLoginPerIP, rl.AdminLoginPerIP},
 	} {
 		if o.v > 0 {
 			*o.dst = o.v
