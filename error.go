@@ -13,6 +13,7 @@ const (
 	EUNAUTHORIZED = "unauthorized"
 	EFORBIDDEN    = "forbidden"
 	ETOOMANY      = "too_many_requests"
+	EGONE         = "gone" // it existed, and was used up or expired
 	EUNAVAILABLE  = "unavailable"
 	EINTERNAL     = "internal"
 )

@@ -111,7 +111,7 @@ type PassData struct {
 	ValidFrom  time.Time
 	ValidUntil time.Time // fecha_validacion + vigencia years
 	VerifyURL  string    // public link encoded in the QR
-	Status     string    // PassValid, PassExpired, PassRevoked or PassDeleted: a pass that is not valid is voided
+	Status     string    // PassValid, PassExpired, PassRevoked, PassAnnulled or PassDeleted: a pass that is not valid is voided
 	// WebServiceURL is where Apple Wallet asks for updates (PassKit web service); AuthToken
 	// authorizes those calls for this pass. Apple only; the token is added by the build job.
 	WebServiceURL string
@@ -124,6 +124,8 @@ const (
 	PassExpired = "expired"
 	PassRevoked = "revoked"
 	PassDeleted = "deleted" // the account was deleted: the pass shows no one, only that it is void
+	// PassAnnulled: the person changed their name, so the biometric result no longer matches it.
+	PassAnnulled = "annulled"
 )
 
 // ApplePassBuilder builds a signed .pkpass archive.

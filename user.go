@@ -50,8 +50,11 @@ type User struct {
 	ExpiredAt         *time.Time // when the expiry was recorded (profile:expire job)
 	RevokedAt         *time.Time // when an administrator revoked the validation
 	RevokedReason     *string    // the administrator's reason (never shown publicly)
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+	// RevalidationRequiredAt is when a change of name annulled the biometric validation: the
+	// next biometric check is not paid again and the passes say the validation was annulled.
+	RevalidationRequiredAt *time.Time
+	CreatedAt              time.Time
+	UpdatedAt              time.Time
 }
 
 // ValidUntil is the pass expiry: fecha_validacion plus vigencia years (nil when not validated).

@@ -41,6 +41,7 @@ func (s *Server) mountAdmin(d AdminDeps) {
 	s.mountAdminUsers()
 	s.mountAdminLifecycle()
 	s.mountAdminPartners()
+	s.mountAdminArco()
 }
 
 // AdminLoginRequest is the administrator's password.

@@ -36,7 +36,7 @@ func (s *Server) mountAdminUsers() {
 		option.DefaultStatusCode(http.StatusCreated))
 	fuego.Put(s.f, "/api/users/{id}", s.updateUser, tag, option.Summary("Editar usuario (administrador)"))
 	fuego.Delete(s.f, "/api/users/{id}", s.deleteUser, tag,
-		option.Summary("Eliminar usuario y sus datos personales (administrador)"))
+		option.Summary("Eliminar la cuenta y sus datos personales (administrador, o la persona tras confirmar con un código)"))
 }
 
 func (s *Server) listUsers(c fuego.ContextNoBody) ([]UserJSON, error) {
@@ -197,7 +197,7 @@ func passChanged(before, after perfilseguro.User) bool {
 // rebuildPasses enqueues both wallet pass builds for a user who may hold passes. It runs after the
 // commit: the edit stands even if Redis is down (logged; the builds are idempotent and can be re-run).
 func (s *Server) rebuildPasses(ctx context.Context, u perfilseguro.User) {
-	if u.VerificationLevel < perfilseguro.LevelBiometric {
+	if _, ok := jobs.PassDataFor(u, s.cfg.PublicBaseURL); !ok {
 		return // no pass exists or can be built yet
 	}
 	for _, build := range []func(int64) (*asynq.Task, error){jobs.NewBuildApplePassTask, jobs.NewBuildGooglePassTask} {
@@ -214,41 +214,68 @@ type DeleteUserResponse struct {
 	Message string `json:"message"`
 }
 
+// deleteUser deletes an account: an administrator any, a person their own after a fresh
+// confirmation code (the right of cancellation). Both are the same deletion (deleteAccount).
 func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
-		return DeleteUserResponse{}, err
-	}
 	id, err := pathUserID(c)
 	if err != nil {
 		return DeleteUserResponse{}, err
+	}
+	byAdmin := s.isAdmin(r)
+	if !byAdmin {
+		if err := s.requireOwner(r, id); err != nil {
+			return DeleteUserResponse{}, err
+		}
+		if err := s.requireFreshConfirmation(r); err != nil {
+			return DeleteUserResponse{}, err
+		}
 	}
 	who, err := s.store.UserByID(r.Context(), id)
 	if err != nil {
 		return DeleteUserResponse{}, err
 	}
-	if err := s.store.DeleteUser(r.Context(), id); err != nil {
+	if !byAdmin {
+		// Recorded first: the request outlives the account (with its profile ID only).
+		s.recordAnswered(r, id, perfilseguro.ArcoCancel, "Eliminación de la cuenta desde Mi Perfil")
+	}
+	if err := s.deleteAccount(r, who); err != nil {
 		return DeleteUserResponse{}, err
+	}
+	if byAdmin {
+		s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
+		return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
+	}
+	s.clearSessionCookie(c.Response())
+	s.logger.InfoContext(r.Context(), "person deleted their account", "user_id", id, "request_id", requestID(r.Context()))
+	return DeleteUserResponse{Success: true, Message: "Tu cuenta y tus datos personales fueron eliminados."}, nil
+}
+
+// deleteAccount removes a person's personal data and tokens for good, purges their queued jobs,
+// voids their wallet passes and revokes their credentials. Payment receipts stay, detached.
+func (s *Server) deleteAccount(r *http.Request, who perfilseguro.User) error {
+	ctx, id := r.Context(), who.ID
+	if err := s.store.DeleteUser(ctx, id); err != nil {
+		return err
 	}
 	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
 	// Jobs still queued with the person's contacts go too. The deletion stands if Redis is down
 	// (logged): the jobs would find no code or token to send, only their payloads linger.
-	if n, err := s.purgeQueuedJobsOf(r.Context(), deref(who.PhoneNumber), deref(who.Email), who.Nombre); err != nil {
-		s.logger.ErrorContext(r.Context(), "queued jobs of a deleted user not purged", "user_id", id, "purged", n, "error", err)
+	if n, err := s.purgeQueuedJobsOf(ctx, deref(who.PhoneNumber), deref(who.Email), who.Nombre); err != nil {
+		s.logger.ErrorContext(ctx, "queued jobs of a deleted user not purged", "user_id", id, "purged", n, "error", err)
 	} else if n > 0 {
-		s.logger.InfoContext(r.Context(), "queued jobs of a deleted user purged", "user_id", id, "purged", n)
+		s.logger.InfoContext(ctx, "queued jobs of a deleted user purged", "user_id", id, "purged", n)
 	}
 	// Their wallet passes are voided (the tombstone was written with the deletion; the wallet
 	// sweep queues this again if Redis is down now).
-	if who.VerificationLevel >= perfilseguro.LevelBiometric {
+	if who.VerificationLevel >= perfilseguro.LevelBiometric || who.RevalidationRequiredAt != nil {
 		t, err := jobs.NewVoidDeletedPassesTask(who.IDValidado)
-		if err := jobs.Enqueue(r.Context(), s.queue, t, err); err != nil {
-			s.logger.ErrorContext(r.Context(), "enqueue voiding of a deleted user's passes", "user_id", id, "error", err)
+		if err := jobs.Enqueue(ctx, s.queue, t, err); err != nil {
+			s.logger.ErrorContext(ctx, "enqueue voiding of a deleted user's passes", "user_id", id, "error", err)
 		}
 	}
-	s.rebuildStatusList(r.Context(), fmt.Sprintf("deleted:%d", id))
-	s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
-	return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
+	s.rebuildStatusList(ctx, fmt.Sprintf("deleted:%d", id))
+	return nil
 }
 
 func deref(s *string) string {

@@ -126,12 +126,26 @@ var (
 	errCodeNone      = perfilseguro.FieldError("code", "El código expiró o ya no es válido. Solicita un nuevo código.")
 )
 
-// checkCode finds the usable code that matches; wrong tries count against every usable code.
+// checkCode finds the usable sign-in code that matches; wrong tries count against every usable code.
 func (s *Server) checkCode(ctx context.Context, userID int64, code string) (postgres.ActiveCode, error) {
 	codes, err := s.store.ActiveCodes(ctx, userID)
 	if err != nil {
 		return postgres.ActiveCode{}, err
 	}
+	return s.matchCode(ctx, codes, code)
+}
+
+// checkCodeFor is checkCode among the codes of one purpose (a new contact address, a confirmation).
+func (s *Server) checkCodeFor(ctx context.Context, userID int64, purpose, code string) (postgres.ActiveCode, error) {
+	codes, err := s.store.ActiveCodesFor(ctx, userID, purpose)
+	if err != nil {
+		return postgres.ActiveCode{}, err
+	}
+	return s.matchCode(ctx, codes, code)
+}
+
+// matchCode finds the code among codes; a wrong one counts a try against each of them.
+func (s *Server) matchCode(ctx context.Context, codes []postgres.ActiveCode, code string) (postgres.ActiveCode, error) {
 	if len(codes) == 0 {
 		return postgres.ActiveCode{}, errCodeNone
 	}

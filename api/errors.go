@@ -25,6 +25,7 @@ var statusOf = map[string]int{
 	perfilseguro.EUNAUTHORIZED: http.StatusUnauthorized,
 	perfilseguro.EFORBIDDEN:    http.StatusForbidden,
 	perfilseguro.ETOOMANY:      http.StatusTooManyRequests,
+	perfilseguro.EGONE:         http.StatusGone,
 	perfilseguro.EUNAVAILABLE:  http.StatusServiceUnavailable,
 	perfilseguro.EINTERNAL:     http.StatusInternalServerError,
 }

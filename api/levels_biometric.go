@@ -64,6 +64,9 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 	case u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !u.Renewable(l.s.now()):
 		return StartVerificationResponse{}, errAlreadyBiometric
 	}
+	if err := l.s.requireBiometricConsent(r, userID); err != nil {
+		return StartVerificationResponse{}, err
+	}
 	if err := l.s.pay.requirePaidPlan(ctx, u); err != nil {
 		return StartVerificationResponse{}, err
 	}

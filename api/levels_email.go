@@ -85,13 +85,13 @@ func (l *levels) sendEmailLink(c fuego.ContextWithBody[LevelsUserRequest]) (Emai
 func (l *levels) verifyEmail(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("token")
 	if len(token) != 64 {
-		l.renderLinkPage(w, http.StatusNotFound, linkUnknown)
+		renderLinkPage(w, http.StatusNotFound, linkUnknown)
 		return
 	}
 	res, err := l.s.store.ConsumeEmailToken(r.Context(), secure.HashToken(token))
 	if err != nil {
 		l.s.logger.ErrorContext(r.Context(), "verify email link", "error", err, "request_id", requestID(r.Context()))
-		l.renderLinkPage(w, http.StatusInternalServerError, linkFailed)
+		renderLinkPage(w, http.StatusInternalServerError, linkFailed)
 		return
 	}
 	switch res.Outcome {
@@ -103,12 +103,12 @@ func (l *levels) verifyEmail(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		http.Redirect(w, r, target, http.StatusSeeOther)
 	case postgres.EmailTokenUsed:
-		l.renderLinkPage(w, http.StatusGone, linkUsed)
+		renderLinkPage(w, http.StatusGone, linkUsed)
 	case postgres.EmailTokenExpired:
-		l.renderLinkPage(w, http.StatusGone, linkExpired)
+		renderLinkPage(w, http.StatusGone, linkExpired)
 	case postgres.EmailTokenNeedsLevel1:
-		l.renderLinkPage(w, http.StatusForbidden, linkNeedsLevel1)
+		renderLinkPage(w, http.StatusForbidden, linkNeedsLevel1)
 	default:
-		l.renderLinkPage(w, http.StatusNotFound, linkUnknown)
+		renderLinkPage(w, http.StatusNotFound, linkUnknown)
 	}
 }

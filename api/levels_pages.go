@@ -42,7 +42,7 @@ a.button{display:inline-block;margin-top:1rem;background:#1d4ed8;color:#fff;text
 <a class="button" href="/profile">Ir a mi perfil</a>
 </main></body></html>`))
 
-func (l *levels) renderLinkPage(w http.ResponseWriter, status int, p linkPage) {
+func renderLinkPage(w http.ResponseWriter, status int, p linkPage) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)

@@ -216,6 +216,7 @@ func (s *Server) widgetVerify(c fuego.ContextNoBody) (WidgetStatus, error) {
 	if err != nil {
 		return WidgetStatus{}, err
 	}
+	s.recordPartnerLookup(c.Request(), u)
 	until := u.ValidUntil()
 	expired := until != nil && s.now().After(*until)
 	verified := u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !expired
@@ -227,4 +228,19 @@ func (s *Server) widgetVerify(c fuego.ContextNoBody) (WidgetStatus, error) {
 		msg = "Identidad verificada."
 	}
 	return WidgetStatus{Valid: !expired, Verified: verified, Name: u.Nombre, ProfileID: u.IDValidado, Vigencia: until, Message: msg}, nil
+}
+
+// recordPartnerLookup logs a partner's lookup of a person's profile, so that the person sees
+// which platform looked them up (Mi Perfil › Consultas a tu perfil).
+func (s *Server) recordPartnerLookup(r *http.Request, u perfilseguro.User) {
+	if s.lookupLog == nil {
+		return
+	}
+	e := jobs.VerifyLogEntry{RequestID: newLookupID(), UserID: &u.ID, IDValidado: u.IDValidado, ScannedAt: s.now().UTC(),
+		IP: clientIP(r), UserAgent: truncate(r.UserAgent(), 512), AccessType: jobs.AccessPartnerAPI, Granted: true,
+		HTTPRequestID: requestID(r.Context())}
+	if p := partnerFrom(r.Context()); p != nil {
+		e.PartnerID = &p.ID
+	}
+	s.lookupLog.record(e)
 }

@@ -35,6 +35,7 @@ type passesArea struct {
 func (s *Server) mountPasses(d PassesDeps) {
 	a := passesArea{buildWait: d.BuildWait, lookups: newLookupRecorder(s.queue, s.logger)}
 	s.closers = append(s.closers, a.lookups.close)
+	s.lookupLog = a.lookups
 	if a.buildWait <= 0 {
 		a.buildWait = DefaultPassBuildWait
 	}

@@ -226,6 +226,12 @@ func (p *payments) paymentState(ctx context.Context, u perfilseguro.User) (Payme
 			return res, nil
 		}
 	}
+	if u.RevalidationRequiredAt != nil && !validated {
+		// A change of name annulled a validation that was already paid for (or free).
+		res.State, res.MayStartBiometric = payActive, true
+		res.Message = "Tu plan sigue activo. Valida tu identidad de nuevo con tu nombre actualizado."
+		return res, nil
+	}
 	if validated && !renewing {
 		res.State, res.Message = payActive, "Tu plan está activo."
 		for _, pm := range list {

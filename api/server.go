@@ -75,6 +75,9 @@ type Server struct {
 	pay *payments
 	// lookups limits public lookups per client address (publiclimits.go)
 	lookups *publicLimiter
+	// lookupLog records lookups of profiles in verification_logs, off the response path
+	// (passes_logs.go; set by mountPasses, used by the public page and the partner API)
+	lookupLog *lookupRecorder
 	// asynqRedis reaches the job queues for the dashboard and for purges (purge.go)
 	asynqRedis asynq.RedisConnOpt
 	// closers run on graceful shutdown, after the last request finished.
@@ -152,6 +155,8 @@ func (s *Server) routes(d Deps) {
 	s.mountMonitoring(d.AsynqRedis)
 	s.mountAuth()
 	s.mountUsers()
+	s.mountLegal()
+	s.mountPrivacy()
 	s.mountDevInbox()
 	s.mountLevels(d.Levels)
 	s.mountPayments(d.Payments)

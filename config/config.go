@@ -45,13 +45,17 @@ type Config struct {
 	CredentialKeysPEM string
 	// HeartbeatInterval is how often the scheduler proves the pipeline (SCHEDULER_HEARTBEAT_INTERVAL).
 	HeartbeatInterval time.Duration
-	SecretKey         string        // SECRET_KEY: HMAC key for codes and tokens
-	AdminPassHash     string        // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
-	AdminPassDev      bool          // AdminPassHash is the hash of DevAdminPassword (development and test only)
-	SupportEmail      string        // SUPPORT_EMAIL
-	OnboardingURL     string        // ONBOARDING_URL
-	DataDir           string        // DATA_DIR: development certificates and keys
-	ShutdownGrace     time.Duration // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
+	SecretKey         string // SECRET_KEY: HMAC key for codes and tokens
+	AdminPassHash     string // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
+	AdminPassDev      bool   // AdminPassHash is the hash of DevAdminPassword (development and test only)
+	SupportEmail      string // SUPPORT_EMAIL
+	// The privacy notice's responsible party (DECISIONS.md 'Privacy and accountability').
+	LegalName     string        // LEGAL_NAME
+	LegalAddress  string        // LEGAL_ADDRESS
+	PrivacyEmail  string        // PRIVACY_EMAIL: where ARCO requests arrive by e-mail
+	OnboardingURL string        // ONBOARDING_URL
+	DataDir       string        // DATA_DIR: development certificates and keys
+	ShutdownGrace time.Duration // SHUTDOWN_GRACE: how long in-flight work may take on SIGTERM
 	// ShutdownDrain (SHUTDOWN_DRAIN) is how long the API keeps serving after SIGTERM while /readyz
 	// says 503, so that the load balancer stops sending before the listener closes.
 	ShutdownDrain time.Duration
@@ -146,6 +150,9 @@ func Load(getenv func(string) string) (Config, error) {
 		CredentialKeysPEM: get("CREDENTIAL_ISSUER_KEYS_PEM", ""),
 		AdminPassHash:     get("ADMIN_PASSWORD_HASH", ""),
 		SupportEmail:      get("SUPPORT_EMAIL", "soporte@perfilseguro.mx"),
+		LegalName:         get("LEGAL_NAME", "Perfil Seguro, S.A. de C.V."),
+		LegalAddress:      get("LEGAL_ADDRESS", "Av. Paseo de la Reforma 000, Col. Juárez, Cuauhtémoc, 06600, Ciudad de México"),
+		PrivacyEmail:      get("PRIVACY_EMAIL", "privacidad@perfilseguro.mx"),
 		OnboardingURL:     get("ONBOARDING_URL", "/register"),
 		DataDir:           get("DATA_DIR", ".dev"),
 		MetricsAddr:       get("METRICS_ADDR", ""),
@@ -401,6 +408,7 @@ func (c Config) Fields() map[string]string {
 		"APP_ENV": c.Env, "HTTP_ADDR": c.HTTPAddr, "PUBLIC_BASE_URL": c.PublicBaseURL,
 		"DATABASE_URL": c.DatabaseURL, "REDIS_URL": c.RedisURL, "REDIS": c.Redis.String(), "SECRET_KEY": c.SecretKey,
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
+		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
 		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),

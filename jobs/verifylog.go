@@ -14,6 +14,7 @@ const TypeVerifyLog = "verify:log"
 // Access types recorded in verification_logs.access_type.
 const (
 	AccessPublicPage = "public_page" // GET /api/verify/{profileId}
+	AccessPartnerAPI = "partner_api" // GET /api/widget/verify (a partner's key)
 )
 
 // VerifyLogEntry is one lookup as the API saw it. RequestID is unique per lookup and becomes
@@ -28,6 +29,7 @@ type VerifyLogEntry struct {
 	AccessType string    `json:"accessType"`
 	Granted    bool      `json:"granted"`
 	Reason     string    `json:"reason,omitempty"`
+	PartnerID  *int64    `json:"partnerId,omitempty"` // the partner that looked (partner_api)
 	// HTTPRequestID is the X-Request-Id of the lookup, kept to correlate with access logs.
 	HTTPRequestID string `json:"httpRequestId,omitempty"`
 }

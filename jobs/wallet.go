@@ -52,7 +52,9 @@ const passLayoutVersion = "2" // 2: the PassKit web service (passes of 1 are reb
 // pass: below level 3, or never validated. Expiry is fecha_validacion + vigencia years.
 func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassData, bool) {
 	until := u.ValidUntil()
-	if u.VerificationLevel < perfilseguro.LevelBiometric || until == nil {
+	// A validation annulled by a change of name keeps its pass, voided, until the new check.
+	annulled := u.RevalidationRequiredAt != nil
+	if (u.VerificationLevel < perfilseguro.LevelBiometric && !annulled) || until == nil {
 		return perfilseguro.PassData{}, false
 	}
 	return perfilseguro.PassData{
@@ -78,6 +80,8 @@ func passStatus(u perfilseguro.User) string {
 	switch {
 	case u.RevokedAt != nil:
 		return perfilseguro.PassRevoked
+	case u.RevalidationRequiredAt != nil:
+		return perfilseguro.PassAnnulled
 	case u.ExpiredAt != nil:
 		return perfilseguro.PassExpired
 	}

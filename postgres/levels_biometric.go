@@ -219,7 +219,7 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 	}
 	const grant = `UPDATE users SET biometric_verified = true, verification_level = 3,
 		fecha_validacion = COALESCE(fecha_validacion, now()), didit_session_id = $2,
-		verification_score = COALESCE($3, verification_score), updated_at = now()
+		verification_score = COALESCE($3, verification_score), revalidation_required_at = NULL, updated_at = now()
 		WHERE id = $1 AND NOT (biometric_verified AND verification_level = 3)`
 	r, err := tx.ExecContext(ctx, grant, cur.UserID, d.SessionID, d.Overall)
 	if err != nil {

@@ -103,6 +103,7 @@ type VerificationLog struct {
 	AccessType     string
 	Granted        bool
 	Reason         string
+	PartnerID      *int64 // the partner that looked, for lookups through the partner API
 	AdditionalData []byte // JSON or nil
 }
 
@@ -110,13 +111,14 @@ type VerificationLog struct {
 // how many rows were written. A user deleted since a lookup is recorded without its id.
 func (s *Store) InsertVerificationLogs(ctx context.Context, logs []VerificationLog) (int64, error) {
 	const q = `INSERT INTO verification_logs (user_id, id_validado, scanned_at, ip_address, user_agent,
-		access_type, granted, reason, additional_data, request_id)
+		access_type, granted, reason, additional_data, request_id, partner_id)
 		SELECT u.id, l.id_validado, l.scanned_at, l.ip, l.user_agent, l.access_type, l.granted,
-			NULLIF(l.reason, ''), l.additional_data, l.request_id
+			NULLIF(l.reason, ''), l.additional_data, l.request_id, k.id
 		FROM jsonb_to_recordset($1::jsonb) AS l(request_id text, user_id bigint, id_validado text,
 			scanned_at timestamptz, ip text, user_agent text, access_type text, granted boolean, reason text,
-			additional_data jsonb)
+			additional_data jsonb, partner_id bigint)
 		LEFT JOIN users u ON u.id = l.user_id
+		LEFT JOIN api_keys k ON k.id = l.partner_id
 		ON CONFLICT (request_id) DO NOTHING`
 	type row struct {
 		RequestID      string          `json:"request_id"`
@@ -129,11 +131,12 @@ func (s *Store) InsertVerificationLogs(ctx context.Context, logs []VerificationL
 		Granted        bool            `json:"granted"`
 		Reason         string          `json:"reason"`
 		AdditionalData json.RawMessage `json:"additional_data,omitempty"`
+		PartnerID      *int64          `json:"partner_id"`
 	}
 	rows := make([]row, len(logs))
 	for i, l := range logs {
 		rows[i] = row{l.RequestID, l.UserID, l.IDValidado, l.ScannedAt, l.IP, l.UserAgent, l.AccessType,
-			l.Granted, l.Reason, l.AdditionalData}
+			l.Granted, l.Reason, l.AdditionalData, l.PartnerID}
 	}
 	b, err := json.Marshal(rows)
 	if err != nil {

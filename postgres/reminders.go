@@ -45,6 +45,9 @@ func (s *Store) RecordDueReminders(ctx context.Context, now time.Time) (int64, e
 		CROSS JOIN LATERAL (VALUES ('email', u.email), ('whatsapp', u.phone_number)) c (channel, destination)
 		WHERE u.fecha_validacion IS NOT NULL AND u.expired_at IS NULL AND u.revoked_at IS NULL
 		  AND u.verification_level = 3 AND c.destination IS NOT NULL
+		  -- reminders are a secondary purpose: none for a person who objected to them
+		  AND COALESCE((SELECT granted FROM consents WHERE user_id = u.id AND purpose = 'reminders'
+		      ORDER BY accepted_at DESC, id DESC LIMIT 1), true)
 		  AND u.fecha_validacion <= $1::timestamptz - interval '1 year' + interval '30 days'
 		  AND $1 >= e.valid_until - make_interval(days => d.days) AND $1 < e.valid_until
 		  AND (d.days = 7 OR $1 < e.valid_until - interval '7 days')

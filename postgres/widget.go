@@ -58,6 +58,8 @@ type Delivery struct {
 	Secret     *string         `db:"webhook_secret"`
 	Delivered  *time.Time      `db:"delivered_at"`
 	PartnerAct bool            `db:"is_active"`
+	// Objected: the person switched partner notifications off (a secondary purpose).
+	Objected bool `db:"objected"`
 }
 
 // DueDeliveries lists undelivered notifications whose next attempt is due.
@@ -75,7 +77,9 @@ const MaxDeliveryAttempts = 12
 // DeliveryByID reads a notification with its partner's endpoint.
 func (s *Store) DeliveryByID(ctx context.Context, id int64) (*Delivery, error) {
 	var d Delivery
-	const q = `SELECT d.id, d.partner_id, d.event, d.payload, d.attempts, d.delivered_at, k.webhook_url, k.webhook_secret, k.is_active
+	const q = `SELECT d.id, d.partner_id, d.event, d.payload, d.attempts, d.delivered_at, k.webhook_url, k.webhook_secret, k.is_active,
+		COALESCE((SELECT NOT c.granted FROM consents c WHERE c.user_id = d.user_id AND c.purpose = 'partner_notifications'
+			ORDER BY c.accepted_at DESC, c.id DESC LIMIT 1), false) AS objected
 		FROM partner_deliveries d JOIN api_keys k ON k.id = d.partner_id WHERE d.id = $1`
 	if err := s.DB.GetContext(ctx, &d, q, id); err != nil {
 		if isNoRows(err) {
@@ -84,6 +88,12 @@ func (s *Store) DeliveryByID(ctx context.Context, id int64) (*Delivery, error) {
 		return nil, fmt.Errorf("delivery: %w", err)
 	}
 	return &d, nil
+}
+
+// DropDelivery deletes a notification that must not be sent (the person objected to it).
+func (s *Store) DropDelivery(ctx context.Context, id int64) error {
+	_, err := s.DB.ExecContext(ctx, `DELETE FROM partner_deliveries WHERE id = $1 AND delivered_at IS NULL`, id)
+	return err
 }
 
 // RecordDelivery logs one attempt; a failed one is scheduled again after backoff.

@@ -62,6 +62,9 @@ func (w *Worker) handlePartnerNotify(ctx context.Context, t *asynq.Task) error {
 	if d == nil || d.Delivered != nil || !d.PartnerAct || d.URL == nil || *d.URL == "" {
 		return nil
 	}
+	if d.Objected { // the person switched partner notifications off: nothing about them is sent
+		return store.DropDelivery(ctx, d.ID)
+	}
 	secret := ""
 	if d.Secret != nil {
 		secret = *d.Secret

@@ -63,7 +63,7 @@ func (w *Worker) handleVerifyLog(ctx context.Context, t *asynq.Task) error {
 		}
 		logs = append(logs, postgres.VerificationLog{RequestID: e.RequestID, UserID: e.UserID,
 			IDValidado: e.IDValidado, ScannedAt: e.ScannedAt, IP: e.IP, UserAgent: e.UserAgent,
-			AccessType: accessType, Granted: e.Granted, Reason: e.Reason, AdditionalData: extra})
+			AccessType: accessType, Granted: e.Granted, Reason: e.Reason, PartnerID: e.PartnerID, AdditionalData: extra})
 	}
 	store := postgres.Store{DB: w.deps.DB}
 	_, err := store.InsertVerificationLogs(ctx, logs)

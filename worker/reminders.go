@@ -77,6 +77,11 @@ func (w *Worker) handleSendReminder(ctx context.Context, t *asynq.Task) error {
 	if why := reminderObsolete(u, r, now); why != "" {
 		return store.MarkReminderFailed(ctx, r.ID, why)
 	}
+	if ok, err := store.AllowsSecondaryUse(ctx, w.deps.DB, u.ID, perfilseguro.PurposeReminders); err != nil {
+		return err
+	} else if !ok {
+		return store.MarkReminderFailed(ctx, r.ID, "la persona se opuso a los recordatorios")
+	}
 	msg := perfilseguro.RenewalReminder{Name: u.Nombre, ProfileID: u.IDValidado, ValidUntil: r.ValidUntil,
 		DaysLeft: int(math.Ceil(r.ValidUntil.Sub(now).Hours() / 24)), Link: w.deps.PublicBaseURL + "/profile"}
 	switch {

@@ -123,6 +123,7 @@ func (w *Worker) routes() {
 	w.routesReminders()
 	w.routesCredentials()
 	w.routesPayments()
+	w.routesPrivacy()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

@@ -64,7 +64,7 @@ type pass struct {
 
 // voidedStates are the words a voided pass shows (the spec's and DECISIONS.md's).
 var voidedStates = map[string]string{perfilseguro.PassExpired: "Expirado", perfilseguro.PassRevoked: "Revocado",
-	perfilseguro.PassDeleted: "Cuenta eliminada"}
+	perfilseguro.PassDeleted: "Cuenta eliminada", perfilseguro.PassAnnulled: "Validación anulada"}
 
 // passJSON renders pass.json for p.
 func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {

@@ -39,7 +39,7 @@ func (in Inbox) PushPassUpdate(ctx context.Context, pushToken string) error {
 // stand-in of Google Wallet (the dev key's objects never reach Google).
 func (in Inbox) UpdatePass(ctx context.Context, p perfilseguro.PassData) error {
 	state := map[string]string{perfilseguro.PassExpired: "EXPIRED", perfilseguro.PassRevoked: "INACTIVE",
-		perfilseguro.PassDeleted: "INACTIVE"}[p.Status]
+		perfilseguro.PassDeleted: "INACTIVE", perfilseguro.PassAnnulled: "INACTIVE"}[p.Status]
 	if state == "" {
 		state = "ACTIVE"
 	}

@@ -110,6 +110,9 @@ func (s *Signer) object(p perfilseguro.PassData) genericObject {
 	case perfilseguro.PassRevoked:
 		o.State = "INACTIVE"
 		o.TextModulesData[2] = textModule{ID: "status", Header: "Estado", Body: "Revocado"}
+	case perfilseguro.PassAnnulled:
+		o.State = "INACTIVE"
+		o.TextModulesData[2] = textModule{ID: "status", Header: "Estado", Body: "Validación anulada"}
 	case perfilseguro.PassDeleted: // shows no one: only its ID and that it is void
 		o.State = "INACTIVE"
 		o.Header = localized("—")

@@ -1,0 +1,51 @@
+package jobs
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// TypeBuildDataExport builds a person's data export (ZIP) and e-mails them its link.
+const TypeBuildDataExport = "privacy:build_export"
+
+// BuildDataExportPayload names the data_exports row; the link's token travels sealed because
+// only its hash is in Postgres.
+type BuildDataExportPayload struct {
+	ExportID    int64     `json:"exportId"`
+	SealedToken string    `json:"sealedToken"`
+	ExpiresAt   time.Time `json:"expiresAt"`
+}
+
+// NewBuildDataExportTask builds the export job; the TaskID makes a duplicate a no-op and the
+// deadline stops retries once the link would have expired.
+func NewBuildDataExportTask(p BuildDataExportPayload) (*asynq.Task, error) {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, err
+	}
+	return asynq.NewTask(TypeBuildDataExport, b,
+		asynq.Queue(QueueDefault), asynq.MaxRetry(10), asynq.Timeout(2*time.Minute), asynq.Deadline(p.ExpiresAt),
+		asynq.TaskID(fmt.Sprintf("%s:%d", TypeBuildDataExport, p.ExportID)), asynq.Retention(time.Hour)), nil
+}
+
+// TypeApplyRetention deletes what the privacy notice keeps for a limited time.
+const TypeApplyRetention = "privacy:retention"
+
+// ApplyRetentionPayload names the scheduler tick that caused the run.
+type ApplyRetentionPayload struct {
+	Tick string `json:"tick"`
+}
+
+// NewApplyRetentionTask builds the retention run for one tick (one per tick across schedulers).
+func NewApplyRetentionTask(tick string) (*asynq.Task, error) {
+	b, err := json.Marshal(ApplyRetentionPayload{Tick: tick})
+	if err != nil {
+		return nil, err
+	}
+	return asynq.NewTask(TypeApplyRetention, b,
+		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
+		asynq.TaskID(TypeApplyRetention+":"+tick), asynq.Retention(2*time.Hour)), nil
+}

@@ -1,0 +1,366 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// Consent is one recorded decision about a purpose.
+type Consent struct {
+	ID            int64     `db:"id"`
+	Purpose       string    `db:"purpose"`
+	Granted       bool      `db:"granted"`
+	NoticeVersion string    `db:"notice_version"`
+	RecordedAt    time.Time `db:"accepted_at"`
+	IP            *string   `db:"ip_address"`
+	UserAgent     *string   `db:"user_agent"`
+}
+
+// ConsentHistory lists a person's consent decisions, newest first.
+func (s *Store) ConsentHistory(ctx context.Context, userID int64) ([]Consent, error) {
+	const q = `SELECT id, purpose, granted, notice_version, accepted_at, ip_address, user_agent
+		FROM consents WHERE user_id = $1 ORDER BY accepted_at DESC, id DESC`
+	var out []Consent
+	if err := s.DB.SelectContext(ctx, &out, q, userID); err != nil {
+		return nil, fmt.Errorf("consent history %d: %w", userID, err)
+	}
+	return out, nil
+}
+
+// NewConsent is a decision to record.
+type NewConsent struct {
+	UserID        int64
+	Purpose       string
+	Granted       bool
+	NoticeVersion string
+	IP, UserAgent string
+}
+
+// AddConsent appends a decision (q: the store's pool or a transaction).
+func (s *Store) AddConsent(ctx context.Context, q sqlx.QueryerContext, c NewConsent) (Consent, error) {
+	const stmt = `INSERT INTO consents (user_id, purpose, granted, notice_version, ip_address, user_agent)
+		VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''))
+		RETURNING id, purpose, granted, notice_version, accepted_at, ip_address, user_agent`
+	var out Consent
+	if err := sqlx.GetContext(ctx, q, &out, stmt, c.UserID, c.Purpose, c.Granted, c.NoticeVersion, c.IP, c.UserAgent); err != nil {
+		return Consent{}, fmt.Errorf("add consent: %w", err)
+	}
+	return out, nil
+}
+
+// HasConsent reports whether the person's latest decision on purpose grants it for version.
+func (s *Store) HasConsent(ctx context.Context, userID int64, purpose, version string) (bool, error) {
+	const q = `SELECT COALESCE((SELECT granted AND notice_version = $3 FROM consents
+		WHERE user_id = $1 AND purpose = $2 ORDER BY accepted_at DESC, id DESC LIMIT 1), false)`
+	var ok bool
+	if err := s.DB.GetContext(ctx, &ok, q, userID, purpose, version); err != nil {
+		return false, fmt.Errorf("has consent: %w", err)
+	}
+	return ok, nil
+}
+
+// AllowsSecondaryUse reports whether the person has not objected to a secondary purpose (they
+// hold until the person's latest decision withdraws them).
+func (s *Store) AllowsSecondaryUse(ctx context.Context, q sqlx.QueryerContext, userID int64, purpose string) (bool, error) {
+	const stmt = `SELECT COALESCE((SELECT granted FROM consents WHERE user_id = $1 AND purpose = $2
+		ORDER BY accepted_at DESC, id DESC LIMIT 1), true)`
+	var ok bool
+	if err := sqlx.GetContext(ctx, q, &ok, stmt, userID, purpose); err != nil {
+		return false, fmt.Errorf("secondary use: %w", err)
+	}
+	return ok, nil
+}
+
+// ArcoRequest is one request under the ARCO rights.
+type ArcoRequest struct {
+	ID         int64      `db:"id"`
+	UserID     *int64     `db:"user_id"`
+	ProfileID  string     `db:"profile_id"`
+	Nombre     *string    `db:"nombre"` // the person's current name, when the account exists
+	Type       string     `db:"type"`
+	State      string     `db:"state"`
+	Channel    string     `db:"channel"`
+	Details    *string    `db:"details"`
+	Resolution *string    `db:"resolution"`
+	ReceivedAt time.Time  `db:"received_at"`
+	DueAt      time.Time  `db:"due_at"`
+	ResolvedAt *time.Time `db:"resolved_at"`
+}
+
+// NewArcoRequest is a request to record; a State of atendida records one already answered.
+type NewArcoRequest struct {
+	UserID     int64
+	Type       string
+	Channel    string
+	State      string // empty: recibida
+	Details    string
+	Resolution string
+	Now        time.Time
+}
+
+// AddArcoRequest records a request with its legal deadline.
+func (s *Store) AddArcoRequest(ctx context.Context, q sqlx.QueryerContext, r NewArcoRequest) (int64, error) {
+	state := r.State
+	if state == "" {
+		state = perfilseguro.ArcoReceived
+	}
+	var resolved *time.Time
+	if state == perfilseguro.ArcoDone || state == perfilseguro.ArcoRejected {
+		resolved = &r.Now
+	}
+	const stmt = `INSERT INTO arco_requests (user_id, profile_id, type, state, channel, details, resolution,
+		received_at, due_at, resolved_at)
+		SELECT id, id_validado, $2, $3, $4, NULLIF($5, ''), NULLIF($6, ''), $7, $8, $9 FROM users WHERE id = $1
+		RETURNING id`
+	var id int64
+	err := sqlx.GetContext(ctx, q, &id, stmt, r.UserID, r.Type, state, r.Channel, r.Details, r.Resolution,
+		r.Now, perfilseguro.AddBusinessDays(r.Now, perfilseguro.ArcoAnswerDays), resolved)
+	if isNoRows(err) {
+		return 0, ErrUserNotFound
+	}
+	if err != nil {
+		return 0, fmt.Errorf("add arco request: %w", err)
+	}
+	return id, nil
+}
+
+const arcoColumns = `a.id, a.user_id, a.profile_id, u.nombre, a.type, a.state, a.channel, a.details, a.resolution,
+	a.received_at, a.due_at, a.resolved_at FROM arco_requests a LEFT JOIN users u ON u.id = a.user_id`
+
+// ArcoRequestsOf lists a person's own requests, newest first.
+func (s *Store) ArcoRequestsOf(ctx context.Context, userID int64) ([]ArcoRequest, error) {
+	var out []ArcoRequest
+	if err := s.DB.SelectContext(ctx, &out, `SELECT `+arcoColumns+` WHERE a.user_id = $1 ORDER BY a.received_at DESC, a.id DESC`, userID); err != nil {
+		return nil, fmt.Errorf("arco requests of %d: %w", userID, err)
+	}
+	return out, nil
+}
+
+// ArcoRequests lists requests for the administrators, oldest first: only open ones unless all.
+func (s *Store) ArcoRequests(ctx context.Context, all bool, limit int) ([]ArcoRequest, error) {
+	q := `SELECT ` + arcoColumns + ` WHERE $1 OR a.state IN ('recibida', 'en_proceso') ORDER BY a.received_at, a.id LIMIT $2`
+	var out []ArcoRequest
+	if err := s.DB.SelectContext(ctx, &out, q, all, limit); err != nil {
+		return nil, fmt.Errorf("arco requests: %w", err)
+	}
+	return out, nil
+}
+
+// ArcoRequestByID reads one request.
+func (s *Store) ArcoRequestByID(ctx context.Context, id int64) (ArcoRequest, error) {
+	var out ArcoRequest
+	err := s.DB.GetContext(ctx, &out, `SELECT `+arcoColumns+` WHERE a.id = $1`, id)
+	if isNoRows(err) {
+		return ArcoRequest{}, ErrArcoNotFound
+	}
+	return out, err
+}
+
+// ResolveArcoRequest moves an open request to state (en_proceso, atendida or rechazada).
+// ErrArcoClosed: it was already answered.
+func (s *Store) ResolveArcoRequest(ctx context.Context, id int64, state, resolution string, now time.Time) (ArcoRequest, error) {
+	const q = `UPDATE arco_requests SET state = $2, resolution = NULLIF($3, ''),
+		resolved_at = CASE WHEN $2 IN ('atendida', 'rechazada') THEN $4::timestamptz END
+		WHERE id = $1 AND state IN ('recibida', 'en_proceso') RETURNING id`
+	var got int64
+	err := s.DB.GetContext(ctx, &got, q, id, state, resolution, now)
+	if isNoRows(err) {
+		var exists bool
+		if err := s.DB.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM arco_requests WHERE id = $1)`, id); err != nil {
+			return ArcoRequest{}, err
+		}
+		if !exists {
+			return ArcoRequest{}, ErrArcoNotFound
+		}
+		return ArcoRequest{}, ErrArcoClosed
+	}
+	if err != nil {
+		return ArcoRequest{}, fmt.Errorf("resolve arco request %d: %w", id, err)
+	}
+	return s.ArcoRequestByID(ctx, id)
+}
+
+// ARCO request errors.
+var (
+	ErrArcoNotFound = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No existe esa solicitud.")
+	ErrArcoClosed   = perfilseguro.Errorf(perfilseguro.ECONFLICT, "Esa solicitud ya fue respondida.")
+)
+
+// Consultation is one lookup of a person's profile as the person sees it: never an address.
+type Consultation struct {
+	ID          int64     `db:"id"`
+	At          time.Time `db:"scanned_at"`
+	Channel     string    `db:"access_type"`
+	PartnerName *string   `db:"partner_name"`
+}
+
+// Consultations lists lookups of the person's profile, newest first, before the keyset cursor
+// (beforeAt, beforeID; zero time: from the newest). The index (user_id, scanned_at DESC) serves it.
+func (s *Store) Consultations(ctx context.Context, userID int64, beforeAt time.Time, beforeID int64, limit int) ([]Consultation, error) {
+	const q = `SELECT l.id, l.scanned_at, l.access_type, k.partner_name
+		FROM verification_logs l LEFT JOIN api_keys k ON k.id = l.partner_id
+		WHERE l.user_id = $1 AND l.granted AND ($2::timestamptz IS NULL OR (l.scanned_at, l.id) < ($2, $3))
+		ORDER BY l.scanned_at DESC, l.id DESC LIMIT $4`
+	var before *time.Time
+	if !beforeAt.IsZero() {
+		before = &beforeAt
+	}
+	var out []Consultation
+	if err := s.DB.SelectContext(ctx, &out, q, userID, before, beforeID, limit); err != nil {
+		return nil, fmt.Errorf("consultations of %d: %w", userID, err)
+	}
+	return out, nil
+}
+
+// ConfirmSession records that the session's holder just entered a confirmation code.
+func (s *Store) ConfirmSession(ctx context.Context, q sqlx.ExecerContext, tokenHash string, at time.Time) error {
+	_, err := q.ExecContext(ctx, `UPDATE user_sessions SET confirmed_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL`, tokenHash, at)
+	return err
+}
+
+// SessionConfirmedAt is when the session last confirmed a sensitive action (nil: never).
+func (s *Store) SessionConfirmedAt(ctx context.Context, tokenHash string) (*time.Time, error) {
+	var at *time.Time
+	err := s.DB.GetContext(ctx, &at, `SELECT confirmed_at FROM user_sessions WHERE token_hash = $1 AND revoked_at IS NULL`, tokenHash)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	return at, err
+}
+
+// RenameUser changes a person's name. When annul is set (a validated person), the biometric
+// validation is annulled in the same transaction: the result belonged to the old name. The
+// users' triggers revoke credentials and notify the public cache as for any other change.
+func (s *Store) RenameUser(ctx context.Context, userID int64, nombre string, annul bool, now time.Time) (before, after perfilseguro.User, err error) {
+	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
+		if before, err = s.getUser(ctx, tx, "u.id = $1 FOR UPDATE OF u", userID); err != nil {
+			return err
+		}
+		const q = `UPDATE users SET nombre = $2, updated_at = now(),
+			biometric_verified = CASE WHEN $3 THEN false ELSE biometric_verified END,
+			verification_level = CASE WHEN $3 THEN LEAST(verification_level, 2) ELSE verification_level END,
+			fecha_validacion = CASE WHEN $3 THEN NULL ELSE fecha_validacion END,
+			revalidation_required_at = CASE WHEN $3 THEN $4::timestamptz ELSE revalidation_required_at END
+			WHERE id = $1`
+		if _, err := tx.ExecContext(ctx, q, userID, nombre, annul, now); err != nil {
+			return fmt.Errorf("rename user %d: %w", userID, err)
+		}
+		if annul { // the credentials name the old person
+			if _, err := tx.ExecContext(ctx, `UPDATE credentials SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`, userID, now); err != nil {
+				return fmt.Errorf("revoke credentials of %d: %w", userID, err)
+			}
+		}
+		after, err = s.getUser(ctx, tx, "u.id = $1", userID)
+		return err
+	})
+	return before, after, err
+}
+
+// ChangeContact replaces the person's e-mail or phone with a verified new one (the code proved
+// it). ErrAlreadyRegistered: another account holds it now.
+func (s *Store) ChangeContact(ctx context.Context, tx *sqlx.Tx, userID int64, channel, address string) error {
+	q := `UPDATE users SET email = $2, is_email_verified = true, updated_at = now() WHERE id = $1`
+	if channel == ChannelPhone {
+		q = `UPDATE users SET phone_number = $2, is_phone_verified = true, updated_at = now() WHERE id = $1`
+	}
+	if _, err := tx.ExecContext(ctx, q, userID, address); err != nil {
+		if _, ok := IsUniqueViolation(err); ok {
+			return ErrAlreadyRegistered
+		}
+		return fmt.Errorf("change contact of %d: %w", userID, err)
+	}
+	return nil
+}
+
+// ActiveCodeFor is the person's usable code of one purpose (nil when none).
+func (s *Store) ActiveCodesFor(ctx context.Context, userID int64, purpose string) ([]ActiveCode, error) {
+	const q = `SELECT id, 'phone' AS channel, destination, code_hash, attempts FROM verification_codes
+		WHERE user_id = $1 AND purpose = $3 AND NOT is_used AND expires_at > now() AND attempts < $2
+		UNION ALL
+		SELECT id, 'email' AS channel, destination, code_hash, attempts FROM email_verification_codes
+		WHERE user_id = $1 AND purpose = $3 AND NOT is_used AND expires_at > now() AND attempts < $2`
+	var codes []ActiveCode
+	if err := s.DB.SelectContext(ctx, &codes, q, userID, MaxCodeAttempts, purpose); err != nil {
+		return nil, fmt.Errorf("active codes: %w", err)
+	}
+	return codes, nil
+}
+
+// LatestCodeAt is when the person's newest usable code of purpose was made (nil: none), for
+// the resend cooldown.
+func (s *Store) LatestCodeAt(ctx context.Context, userID int64, purpose string) (*time.Time, error) {
+	const q = `SELECT max(created_at) FROM (
+		SELECT created_at FROM verification_codes WHERE user_id = $1 AND purpose = $2 AND NOT is_used AND expires_at > now()
+		UNION ALL
+		SELECT created_at FROM email_verification_codes WHERE user_id = $1 AND purpose = $2 AND NOT is_used AND expires_at > now()) c`
+	var at *time.Time
+	if err := s.DB.GetContext(ctx, &at, q, userID, purpose); err != nil {
+		return nil, fmt.Errorf("latest code: %w", err)
+	}
+	return at, nil
+}
+
+// PersonalData is everything held about one person, as the JSON of their data export: each key
+// a section, each value what the tables hold (never a secret: no code, token or key hashes, and
+// never a verifier's address).
+func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage, error) {
+	const q = `SELECT json_build_object(
+		'perfil', (SELECT row_to_json(p) FROM (SELECT u.id_validado AS id_perfil, u.nombre, u.email, u.phone_number AS telefono,
+			u.origen, inv.nombre AS invitado_por, k.partner_name AS plataforma_de_origen, u.vigencia AS vigencia_anos,
+			u.fecha_validacion, u.verification_level AS nivel_verificacion, u.is_phone_verified AS telefono_verificado,
+			u.is_email_verified AS correo_verificado, u.biometric_verified AS biometria_verificada, u.plan,
+			u.revoked_at AS revocado_en, u.revoked_reason AS motivo_revocacion, u.expired_at AS vencido_en,
+			u.created_at AS creado_en, u.updated_at AS actualizado_en
+			FROM users u LEFT JOIN users inv ON inv.id = u.invited_by LEFT JOIN api_keys k ON k.id = u.partner_id
+			WHERE u.id = $1) p),
+		'consentimientos', (SELECT COALESCE(json_agg(c ORDER BY c.fecha), '[]') FROM (SELECT purpose AS finalidad, granted AS otorgado,
+			notice_version AS version_aviso, accepted_at AS fecha, ip_address AS ip, user_agent AS navegador
+			FROM consents WHERE user_id = $1) c),
+		'verificaciones_biometricas', (SELECT COALESCE(json_agg(v ORDER BY v.creada_en), '[]') FROM (SELECT provider AS proveedor,
+			session_id AS sesion, verification_status AS estado, overall_score AS puntaje_general,
+			face_match_score AS puntaje_rostro, document_score AS puntaje_documento, liveness_score AS puntaje_vida,
+			environment AS ambiente, created_at AS creada_en, completed_at AS terminada_en
+			FROM verification_sessions WHERE user_id = $1) v),
+		'pagos', (SELECT COALESCE(json_agg(p ORDER BY p.creado_en), '[]') FROM (SELECT id AS folio, plan, years AS anos,
+			amount_centavos / 100.0 AS monto, upper(currency) AS moneda, payment_method AS metodo, status AS estado,
+			voucher_number AS referencia_oxxo, paid_at AS pagado_en, refunded_at AS reembolsado_en, created_at AS creado_en
+			FROM payments WHERE user_id = $1) p),
+		'invitaciones_enviadas', (SELECT COALESCE(json_agg(i ORDER BY i.creada_en), '[]') FROM (SELECT invitee_name AS nombre,
+			invitee_email AS correo, invitee_phone AS telefono, type AS tipo, status AS estado, company_name AS empresa,
+			personal_message AS mensaje, expires_at AS vence, accepted_at AS aceptada_en, created_at AS creada_en
+			FROM invitations WHERE inviter_id = $1) i),
+		'invitaciones_recibidas', (SELECT COALESCE(json_agg(i ORDER BY i.creada_en), '[]') FROM (SELECT inv.nombre AS de,
+			i.type AS tipo, i.status AS estado, i.accepted_at AS aceptada_en, i.created_at AS creada_en
+			FROM invitations i JOIN users inv ON inv.id = i.inviter_id WHERE i.accepted_user_id = $1) i),
+		'pases', (SELECT COALESCE(json_agg(w ORDER BY w.generado_en), '[]') FROM (SELECT kind AS tipo, built_at AS generado_en
+			FROM wallet_passes WHERE user_id = $1) w),
+		'credenciales', (SELECT COALESCE(json_agg(c ORDER BY c.creada_en), '[]') FROM (SELECT id AS numero, issued_at AS emitida_en,
+			expires_at AS vence, revoked_at AS revocada_en, holder_jwk IS NOT NULL AS ligada_a_tu_llave, created_at AS creada_en
+			FROM credentials WHERE user_id = $1) c),
+		'consultas_a_tu_perfil', (SELECT COALESCE(json_agg(l ORDER BY l.fecha), '[]') FROM (SELECT l.scanned_at AS fecha,
+			l.access_type AS canal, k.partner_name AS plataforma, l.reason AS resultado
+			FROM verification_logs l LEFT JOIN api_keys k ON k.id = l.partner_id WHERE l.user_id = $1 AND l.granted) l),
+		'sesiones', (SELECT COALESCE(json_agg(s ORDER BY s.iniciada_en), '[]') FROM (SELECT created_at AS iniciada_en,
+			expires_at AS vence, revoked_at AS cerrada_en, ip_address AS ip, user_agent AS navegador
+			FROM user_sessions WHERE user_id = $1) s),
+		'solicitudes_arco', (SELECT COALESCE(json_agg(a ORDER BY a.recibida_en), '[]') FROM (SELECT type AS tipo, state AS estado,
+			channel AS canal, received_at AS recibida_en, due_at AS fecha_limite, resolved_at AS respondida_en
+			FROM arco_requests WHERE user_id = $1) a),
+		'recordatorios', (SELECT COALESCE(json_agg(r ORDER BY r.enviado_en), '[]') FROM (SELECT days_before AS dias_antes,
+			channel AS canal, sent_at AS enviado_en FROM expiry_reminders WHERE user_id = $1) r)
+	) WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)`
+	var doc json.RawMessage
+	if err := s.DB.GetContext(ctx, &doc, q, userID); err != nil {
+		if isNoRows(err) {
+			return nil, ErrUserNotFound
+		}
+		return nil, fmt.Errorf("personal data of %d: %w", userID, err)
+	}
+	return doc, nil
+}

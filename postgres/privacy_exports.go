@@ -1,0 +1,185 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// Data export states.
+const (
+	ExportQueued     = "queued"
+	ExportReady      = "ready"
+	ExportDownloaded = "downloaded"
+	ExportExpired    = "expired"
+	ExportFailed     = "failed"
+)
+
+// ErrExportToday is the second export asked for the same day.
+var ErrExportToday = perfilseguro.Errorf(perfilseguro.ETOOMANY, "Ya pediste una copia de tus datos hoy. Podrás pedir otra mañana.")
+
+// DataExport is one requested copy of a person's data (the archive is not read here).
+type DataExport struct {
+	ID           int64      `db:"id"`
+	UserID       int64      `db:"user_id"`
+	ArcoID       *int64     `db:"arco_request_id"`
+	Status       string     `db:"status"`
+	RequestedAt  time.Time  `db:"requested_at"`
+	ReadyAt      *time.Time `db:"ready_at"`
+	NotifiedAt   *time.Time `db:"notified_at"`
+	ExpiresAt    time.Time  `db:"expires_at"`
+	DownloadedAt *time.Time `db:"downloaded_at"`
+}
+
+// AddDataExport records an export request in tx. ErrExportToday: the person already has one
+// (not failed) for day.
+func (s *Store) AddDataExport(ctx context.Context, tx *sqlx.Tx, userID, arcoID int64, day time.Time, tokenHash string,
+	now, expires time.Time) (int64, error) {
+	const q = `INSERT INTO data_exports (user_id, arco_request_id, requested_day, token_hash, requested_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`
+	var id int64
+	if err := tx.GetContext(ctx, &id, q, userID, arcoID, day, tokenHash, now, expires); err != nil {
+		if c, ok := IsUniqueViolation(err); ok && c == "data_exports_one_a_day" {
+			return 0, ErrExportToday
+		}
+		return 0, fmt.Errorf("add data export: %w", err)
+	}
+	return id, nil
+}
+
+const exportColumns = `id, user_id, arco_request_id, status, requested_at, ready_at, notified_at, expires_at, downloaded_at`
+
+// DataExportsOf lists a person's exports, newest first.
+func (s *Store) DataExportsOf(ctx context.Context, userID int64) ([]DataExport, error) {
+	var out []DataExport
+	if err := s.DB.SelectContext(ctx, &out, `SELECT `+exportColumns+` FROM data_exports WHERE user_id = $1
+		ORDER BY requested_at DESC, id DESC LIMIT 30`, userID); err != nil {
+		return nil, fmt.Errorf("data exports of %d: %w", userID, err)
+	}
+	return out, nil
+}
+
+// DataExportByID reads one export (nil when it does not exist).
+func (s *Store) DataExportByID(ctx context.Context, id int64) (*DataExport, error) {
+	var e DataExport
+	if err := s.DB.GetContext(ctx, &e, `SELECT `+exportColumns+` FROM data_exports WHERE id = $1`, id); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("data export %d: %w", id, err)
+	}
+	return &e, nil
+}
+
+// StoreExportArchive keeps a built archive, once: a queued export becomes ready. The ARCO
+// request it answers is marked answered in the same transaction.
+func (s *Store) StoreExportArchive(ctx context.Context, id int64, archive []byte, sha string, now time.Time) error {
+	return s.InTx(ctx, func(tx *sqlx.Tx) error {
+		var arco *int64
+		err := tx.GetContext(ctx, &arco, `UPDATE data_exports SET status = 'ready', archive = $2, archive_sha256 = $3, ready_at = $4
+			WHERE id = $1 AND status = 'queued' RETURNING arco_request_id`, id, archive, sha, now)
+		if isNoRows(err) {
+			return nil // built already, or expired meanwhile
+		}
+		if err != nil {
+			return fmt.Errorf("store export %d: %w", id, err)
+		}
+		if arco != nil {
+			_, err = tx.ExecContext(ctx, `UPDATE arco_requests SET state = 'atendida', resolved_at = $2,
+				resolution = 'Copia de los datos enviada por correo electrónico.' WHERE id = $1 AND resolved_at IS NULL`, *arco, now)
+		}
+		return err
+	})
+}
+
+// MarkExportNotified records that the link was e-mailed.
+func (s *Store) MarkExportNotified(ctx context.Context, id int64, now time.Time) error {
+	_, err := s.DB.ExecContext(ctx, `UPDATE data_exports SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL`, id, now)
+	return err
+}
+
+// FailExport gives up on an export: nothing of it is kept and the day's export is not spent.
+func (s *Store) FailExport(ctx context.Context, id int64) error {
+	_, err := s.DB.ExecContext(ctx, `UPDATE data_exports SET status = 'failed', archive = NULL
+		WHERE id = $1 AND status IN ('queued', 'ready') AND downloaded_at IS NULL`, id)
+	return err
+}
+
+// Export link errors.
+var (
+	ErrExportLinkUnknown = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "El enlace de descarga no es válido.")
+	ErrExportLinkSpent   = perfilseguro.Errorf(perfilseguro.EGONE, "El enlace de descarga ya se usó o venció. Pide una nueva copia de tus datos en Mi Perfil.")
+)
+
+// TakeExportArchive hands out a ready archive once: the same statement marks it downloaded
+// and erases it, so a second use of the link finds nothing.
+func (s *Store) TakeExportArchive(ctx context.Context, tokenHash string, now time.Time) ([]byte, DataExport, error) {
+	var row struct {
+		DataExport
+		Archive []byte `db:"archive"`
+	}
+	const q = `UPDATE data_exports d SET status = 'downloaded', archive = NULL, downloaded_at = $2
+		FROM (SELECT id, archive FROM data_exports WHERE token_hash = $1 FOR UPDATE) old
+		WHERE d.id = old.id AND d.status = 'ready' AND d.expires_at > $2
+		RETURNING d.id, d.user_id, d.arco_request_id, d.status, d.requested_at, d.ready_at, d.notified_at, d.expires_at,
+			d.downloaded_at, old.archive`
+	err := s.DB.GetContext(ctx, &row, q, tokenHash, now)
+	if isNoRows(err) {
+		var exists bool
+		if err := s.DB.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM data_exports WHERE token_hash = $1)`, tokenHash); err != nil {
+			return nil, DataExport{}, err
+		}
+		if exists {
+			return nil, DataExport{}, ErrExportLinkSpent
+		}
+		return nil, DataExport{}, ErrExportLinkUnknown
+	}
+	if err != nil {
+		return nil, DataExport{}, fmt.Errorf("take export: %w", err)
+	}
+	return row.Archive, row.DataExport, nil
+}
+
+// RetentionResult counts what one retention run deleted, by RetentionPeriods key.
+type RetentionResult map[string]int64
+
+// ApplyRetention deletes what is kept for a limited time, as of now (perfilseguro.RetentionPeriods).
+// This and the account deletion are the only deletions of these records.
+func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionResult, error) {
+	before := func(key string) time.Time { return now.Add(-perfilseguro.RetentionOf(key)) }
+	steps := []struct {
+		key  string
+		q    string
+		args []any
+	}{
+		// Raw provider webhooks: processed ones only (an unprocessed one is still work to do).
+		{perfilseguro.RetainProviderWebhooks, `DELETE FROM provider_webhooks WHERE received_at < $1 AND processed_at IS NOT NULL`,
+			[]any{before(perfilseguro.RetainProviderWebhooks)}},
+		{perfilseguro.RetainProviderWebhooks, `DELETE FROM payment_webhooks WHERE received_at < $1 AND processed_at IS NOT NULL`,
+			[]any{before(perfilseguro.RetainProviderWebhooks)}},
+		{perfilseguro.RetainLookupLogs, `DELETE FROM verification_logs WHERE scanned_at < $1`,
+			[]any{before(perfilseguro.RetainLookupLogs)}},
+		// Exports: the archive goes the moment the link expires; the row (no data) stays as the
+		// record of the request.
+		{perfilseguro.RetainDataExports, `UPDATE data_exports SET status = CASE WHEN status IN ('queued', 'ready') THEN 'expired' ELSE status END,
+			archive = NULL WHERE expires_at <= $1 AND (archive IS NOT NULL OR status IN ('queued', 'ready'))`, []any{now}},
+		{perfilseguro.RetainDeletedConsents, `DELETE FROM consents WHERE user_id IS NULL AND account_deleted_at < $1`,
+			[]any{before(perfilseguro.RetainDeletedConsents)}},
+		{perfilseguro.RetainReceipts, `DELETE FROM payments WHERE user_id IS NULL AND created_at < $1`,
+			[]any{before(perfilseguro.RetainReceipts)}},
+	}
+	out := RetentionResult{}
+	for _, st := range steps {
+		res, err := s.DB.ExecContext(ctx, st.q, st.args...)
+		if err != nil {
+			return out, fmt.Errorf("retention %s: %w", st.key, err)
+		}
+		n, _ := res.RowsAffected()
+		out[st.key] += n
+	}
+	return out, nil
+}

@@ -1,0 +1,190 @@
+package perfilseguro
+
+import (
+	"time"
+)
+
+// The privacy notice (aviso de privacidad). PrivacyNoticeVersion (user.go) names the version a
+// person accepts; PrivacyNoticeDate is the day that version took effect. A new version makes
+// Mi Perfil ask everyone to accept it again, and the biometric consent is asked again too.
+const PrivacyNoticeDate = "2026-11-24"
+
+// Consent purposes. The notice and the biometric check are primary purposes (the service needs
+// them); the secondary ones hold until the person objects (oposición) and can be switched back on.
+const (
+	PurposePrivacyNotice        = "privacy_notice"        // the general notice, accepted at registration
+	PurposeBiometric            = "biometric"             // express consent for sensitive data (LFPDPPP)
+	PurposePartnerNotifications = "partner_notifications" // tell the partner the person came from when the profile changes
+	PurposeReminders            = "reminders"             // expiry reminders by e-mail and WhatsApp
+)
+
+// ConsentPurposes lists every purpose in the order the person reads them.
+var ConsentPurposes = []string{PurposePrivacyNotice, PurposeBiometric, PurposePartnerNotifications, PurposeReminders}
+
+// SecondaryPurpose describes a purpose the person may object to without losing the service.
+type SecondaryPurpose struct {
+	Purpose     string
+	Label       string // as Mi Perfil and the notice name it
+	Description string
+}
+
+// SecondaryPurposes are the uses a person can switch off in Mi Perfil › Mis datos.
+var SecondaryPurposes = []SecondaryPurpose{
+	{PurposePartnerNotifications, "Avisos a plataformas aliadas",
+		"Avisamos a la plataforma por la que llegaste cuando tu validación cambia."},
+	{PurposeReminders, "Recordatorios de vigencia",
+		"Te avisamos 30 y 7 días antes de que venza tu validación."},
+}
+
+// IsSecondaryPurpose reports whether the person may object to purpose.
+func IsSecondaryPurpose(purpose string) bool {
+	for _, p := range SecondaryPurposes {
+		if p.Purpose == purpose {
+			return true
+		}
+	}
+	return false
+}
+
+// ValidConsentPurpose reports whether purpose is one the service records.
+func ValidConsentPurpose(purpose string) bool {
+	for _, p := range ConsentPurposes {
+		if p == purpose {
+			return true
+		}
+	}
+	return false
+}
+
+// Retention is how long one kind of data is kept; the retention job applies it and the notice
+// shows it (GET /api/legal), so the two cannot disagree.
+type Retention struct {
+	Key    string        // stable name, used by the retention job
+	Data   string        // what is kept, as the notice says it
+	Period string        // how long, as the notice says it
+	Keep   time.Duration // zero: as long as the account lives (deleted with it)
+}
+
+// Retention keys the retention job acts on.
+const (
+	RetainProviderWebhooks = "provider_webhooks"
+	RetainLookupLogs       = "lookup_logs"
+	RetainDataExports      = "data_exports"
+	RetainDeletedConsents  = "deleted_consents"
+	RetainReceipts         = "payment_receipts"
+)
+
+// Retention periods, the one table of them.
+var RetentionPeriods = []Retention{
+	{"account", "Tu perfil: nombre, correo, teléfono, niveles y resultado biométrico (decisión y puntajes, nunca imágenes)",
+		"Mientras tu cuenta exista; se borra al eliminarla", 0},
+	{RetainProviderWebhooks, "Avisos firmados de los proveedores (biometría y pagos), tal como llegan", "30 días", 30 * 24 * time.Hour},
+	{RetainLookupLogs, "Registro de consultas a tu perfil (fecha, canal y plataforma)", "12 meses", 365 * 24 * time.Hour},
+	{RetainDataExports, "Archivo con la descarga de tus datos", "24 horas o hasta que lo descargues", 24 * time.Hour},
+	{RetainDeletedConsents, "Registro de tus consentimientos", "Mientras tu cuenta exista y 5 años después de eliminarla (bloqueo)", 5 * 365 * 24 * time.Hour},
+	{RetainReceipts, "Comprobantes de pago (folio, monto, fecha y método)", "5 años, aun si eliminas tu cuenta (obligación fiscal)", 5 * 365 * 24 * time.Hour},
+}
+
+// RetentionOf returns the period kept for key (zero when the key is unknown).
+func RetentionOf(key string) time.Duration {
+	for _, r := range RetentionPeriods {
+		if r.Key == key {
+			return r.Keep
+		}
+	}
+	return 0
+}
+
+// ARCO request types, states and channels.
+const (
+	ArcoAccess       = "acceso"
+	ArcoRectify      = "rectificacion"
+	ArcoCancel       = "cancelacion"
+	ArcoOppose       = "oposicion"
+	ArcoReceived     = "recibida"
+	ArcoInProgress   = "en_proceso"
+	ArcoDone         = "atendida"
+	ArcoRejected     = "rechazada"
+	ArcoChannelApp   = "app"
+	ArcoChannelEmail = "correo"
+)
+
+// ArcoTypes lists the four rights.
+var ArcoTypes = []string{ArcoAccess, ArcoRectify, ArcoCancel, ArcoOppose}
+
+// ArcoAnswerDays is the legal deadline to answer an ARCO request, in business days.
+const ArcoAnswerDays = 20
+
+// ExportLinkLifetime is how long the e-mailed link to a data export works (once).
+const ExportLinkLifetime = 24 * time.Hour
+
+// ConfirmationLifetime is how long an entered confirmation code allows a sensitive action.
+const ConfirmationLifetime = 5 * time.Minute
+
+// MexicoDay is the calendar day of t in Mexico City (one export a day is counted by it).
+func MexicoDay(t time.Time) time.Time {
+	y, m, d := t.In(mexicoCity).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// AddBusinessDays returns the end of the n-th business day after t, in Mexico City: weekends and
+// the mandatory rest days of the Ley Federal del Trabajo (art. 74) do not count.
+func AddBusinessDays(t time.Time, n int) time.Time {
+	day := t.In(mexicoCity)
+	for n > 0 {
+		day = day.AddDate(0, 0, 1)
+		if isBusinessDay(day) {
+			n--
+		}
+	}
+	y, m, d := day.Date()
+	return time.Date(y, m, d, 23, 59, 59, 0, mexicoCity)
+}
+
+// BusinessDaysBetween counts the business days after from up to and including to's day (negative
+// when to is earlier): how many business days are left before a deadline.
+func BusinessDaysBetween(from, to time.Time) int {
+	a, b := MexicoDay(from), MexicoDay(to)
+	sign := 1
+	if b.Before(a) {
+		a, b, sign = b, a, -1
+	}
+	n := 0
+	for d := a.AddDate(0, 0, 1); !d.After(b); d = d.AddDate(0, 0, 1) {
+		if isBusinessDay(d) {
+			n++
+		}
+	}
+	return sign * n
+}
+
+func isBusinessDay(t time.Time) bool {
+	if wd := t.Weekday(); wd == time.Saturday || wd == time.Sunday {
+		return false
+	}
+	return !isRestDay(t.Year(), t.Month(), t.Day())
+}
+
+// isRestDay reports the mandatory rest days of LFT art. 74: 1 January, the first Monday of
+// February, the third Monday of March, 1 May, 16 September, the third Monday of November,
+// 1 October every six years from 2024 (the change of federal government) and 25 December.
+func isRestDay(y int, m time.Month, d int) bool {
+	switch {
+	case m == time.January && d == 1, m == time.May && d == 1, m == time.September && d == 16,
+		m == time.December && d == 25:
+		return true
+	case m == time.October && d == 1:
+		return (y-2024)%6 == 0
+	case m == time.February:
+		return d == nthMonday(y, m, 1)
+	case m == time.March, m == time.November:
+		return d == nthMonday(y, m, 3)
+	}
+	return false
+}
+
+func nthMonday(y int, m time.Month, n int) int {
+	first := time.Date(y, m, 1, 0, 0, 0, 0, time.UTC)
+	offset := (int(time.Monday) - int(first.Weekday()) + 7) % 7
+	return 1 + offset + 7*(n-1)
+}
