@@ -174,6 +174,9 @@ func (e *lvEnv) signedUp(t *testing.T) *lvClient {
 	status, out, _ := c.call("POST", "/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
 	require.Equal(t, http.StatusOK, status, out)
 	c.id = int64(out["userId"].(float64))
+	// The express consent the biometric check needs (its absence is tested in privacy_test.go).
+	status, out, _ = c.call("POST", fmt.Sprintf("/api/users/%d/consents", c.id), map[string]string{"purpose": "biometric"})
+	require.Equal(t, http.StatusCreated, status, out)
 	return c
 }
 

@@ -197,6 +197,7 @@ var extraStatuses = map[string][]int{
 	"POST /api/users/{id}/confirmation-code":     {429},
 	"POST /api/users/{id}/confirmation":          {429},
 	"PUT /api/admin/arco-requests/{id}":          {409},
+	"POST /api/admin/arco-requests":              {404},
 }
 
 // documentErrors lists the statuses an operation can answer: by its kind (a body can be

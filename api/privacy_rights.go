@@ -89,12 +89,12 @@ func (s *Server) requestDataExport(c fuego.ContextNoBody) (DataExportRequested, 
 		if err != nil {
 			return err
 		}
-		exportID, err = s.store.AddDataExport(ctx, tx, id, arco, perfilseguro.MexicoDay(now), secure.HashToken(token), now, expires)
+		exportID, err = s.store.AddDataExport(ctx, tx, id, arco, perfilseguro.MexicoDay(now), secure.HashToken(token),
+			s.sealer.Seal(token), now, expires)
 		if err != nil {
 			return err
 		}
-		task, err := jobs.NewBuildDataExportTask(jobs.BuildDataExportPayload{ExportID: exportID,
-			SealedToken: s.sealer.Seal(token), ExpiresAt: expires})
+		task, err := jobs.NewBuildDataExportTask(jobs.BuildDataExportPayload{ExportID: exportID, ExpiresAt: expires})
 		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
 			return fmt.Errorf("%v: %w", err, errUnavailable)
 		}

@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
@@ -33,7 +34,9 @@ func TestAPaymentEventArrivingWhileRedisIsDownIsAppliedAfterwards(t *testing.T) 
 	status, me := browser.post("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
 	require.Equal(t, http.StatusOK, status, me)
 	uid := me["userId"]
-	status, out := browser.post("/api/start-verification", map[string]any{"userId": uid})
+	status, out := browser.post(fmt.Sprintf("/api/users/%v/consents", uid), map[string]any{"purpose": "biometric"})
+	require.Equal(t, http.StatusCreated, status, out)
+	status, out = browser.post("/api/start-verification", map[string]any{"userId": uid})
 	require.Equal(t, http.StatusPaymentRequired, status, out)
 	status, out = browser.post("/api/payments/checkout", map[string]any{"plan": "one_year"})
 	require.Equal(t, http.StatusOK, status, out)

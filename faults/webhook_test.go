@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
@@ -35,6 +36,7 @@ func TestWebhookArrivingWhileRedisIsDownIsProcessedAfterwards(t *testing.T) {
 	reg := call("/api/register", nextRegistration())
 	me := call("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
 	uid := me["userId"]
+	call(fmt.Sprintf("/api/users/%v/consents", uid), map[string]any{"purpose": "biometric"})
 	start := call("/api/start-verification", map[string]any{"userId": uid})
 	pageURL, _ := start["verificationUrl"].(string)
 	require.NotEmpty(t, pageURL, start)

@@ -11,12 +11,11 @@ import (
 // TypeBuildDataExport builds a person's data export (ZIP) and e-mails them its link.
 const TypeBuildDataExport = "privacy:build_export"
 
-// BuildDataExportPayload names the data_exports row; the link's token travels sealed because
-// only its hash is in Postgres.
+// BuildDataExportPayload names the data_exports row (which holds the link's token, sealed,
+// until it is e-mailed): nothing personal sits in Redis.
 type BuildDataExportPayload struct {
-	ExportID    int64     `json:"exportId"`
-	SealedToken string    `json:"sealedToken"`
-	ExpiresAt   time.Time `json:"expiresAt"`
+	ExportID  int64     `json:"exportId"`
+	ExpiresAt time.Time `json:"expiresAt"`
 }
 
 // NewBuildDataExportTask builds the export job; the TaskID makes a duplicate a no-op and the

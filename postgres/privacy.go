@@ -239,7 +239,7 @@ func (s *Store) SessionConfirmedAt(ctx context.Context, tokenHash string) (*time
 // users' triggers revoke credentials and notify the public cache as for any other change.
 func (s *Store) RenameUser(ctx context.Context, userID int64, nombre string, annul bool, now time.Time) (before, after perfilseguro.User, err error) {
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
-		if before, err = s.getUser(ctx, tx, "u.id = $1 FOR UPDATE OF u", userID); err != nil {
+		if before, err = s.getUser(ctx, tx, "WHERE u.id = $1 FOR UPDATE OF u", userID); err != nil {
 			return err
 		}
 		const q = `UPDATE users SET nombre = $2, updated_at = now(),
@@ -256,7 +256,7 @@ func (s *Store) RenameUser(ctx context.Context, userID int64, nombre string, ann
 				return fmt.Errorf("revoke credentials of %d: %w", userID, err)
 			}
 		}
-		after, err = s.getUser(ctx, tx, "u.id = $1", userID)
+		after, err = s.getUser(ctx, tx, "WHERE u.id = $1", userID)
 		return err
 	})
 	return before, after, err

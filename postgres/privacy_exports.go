@@ -33,16 +33,17 @@ type DataExport struct {
 	NotifiedAt   *time.Time `db:"notified_at"`
 	ExpiresAt    time.Time  `db:"expires_at"`
 	DownloadedAt *time.Time `db:"downloaded_at"`
+	SealedToken  *string    `db:"sealed_token"` // until the link is e-mailed
 }
 
 // AddDataExport records an export request in tx. ErrExportToday: the person already has one
 // (not failed) for day.
-func (s *Store) AddDataExport(ctx context.Context, tx *sqlx.Tx, userID, arcoID int64, day time.Time, tokenHash string,
+func (s *Store) AddDataExport(ctx context.Context, tx *sqlx.Tx, userID, arcoID int64, day time.Time, tokenHash, sealedToken string,
 	now, expires time.Time) (int64, error) {
-	const q = `INSERT INTO data_exports (user_id, arco_request_id, requested_day, token_hash, requested_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`
+	const q = `INSERT INTO data_exports (user_id, arco_request_id, requested_day, token_hash, sealed_token, requested_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`
 	var id int64
-	if err := tx.GetContext(ctx, &id, q, userID, arcoID, day, tokenHash, now, expires); err != nil {
+	if err := tx.GetContext(ctx, &id, q, userID, arcoID, day, tokenHash, sealedToken, now, expires); err != nil {
 		if c, ok := IsUniqueViolation(err); ok && c == "data_exports_one_a_day" {
 			return 0, ErrExportToday
 		}
@@ -51,7 +52,7 @@ func (s *Store) AddDataExport(ctx context.Context, tx *sqlx.Tx, userID, arcoID i
 	return id, nil
 }
 
-const exportColumns = `id, user_id, arco_request_id, status, requested_at, ready_at, notified_at, expires_at, downloaded_at`
+const exportColumns = `id, user_id, arco_request_id, status, requested_at, ready_at, notified_at, expires_at, downloaded_at, sealed_token`
 
 // DataExportsOf lists a person's exports, newest first.
 func (s *Store) DataExportsOf(ctx context.Context, userID int64) ([]DataExport, error) {
@@ -98,13 +99,13 @@ func (s *Store) StoreExportArchive(ctx context.Context, id int64, archive []byte
 
 // MarkExportNotified records that the link was e-mailed.
 func (s *Store) MarkExportNotified(ctx context.Context, id int64, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE data_exports SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL`, id, now)
+	_, err := s.DB.ExecContext(ctx, `UPDATE data_exports SET notified_at = $2, sealed_token = NULL WHERE id = $1 AND notified_at IS NULL`, id, now)
 	return err
 }
 
 // FailExport gives up on an export: nothing of it is kept and the day's export is not spent.
 func (s *Store) FailExport(ctx context.Context, id int64) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE data_exports SET status = 'failed', archive = NULL
+	_, err := s.DB.ExecContext(ctx, `UPDATE data_exports SET status = 'failed', archive = NULL, sealed_token = NULL
 		WHERE id = $1 AND status IN ('queued', 'ready') AND downloaded_at IS NULL`, id)
 	return err
 }
@@ -126,7 +127,7 @@ func (s *Store) TakeExportArchive(ctx context.Context, tokenHash string, now tim
 		FROM (SELECT id, archive FROM data_exports WHERE token_hash = $1 FOR UPDATE) old
 		WHERE d.id = old.id AND d.status = 'ready' AND d.expires_at > $2
 		RETURNING d.id, d.user_id, d.arco_request_id, d.status, d.requested_at, d.ready_at, d.notified_at, d.expires_at,
-			d.downloaded_at, old.archive`
+			d.downloaded_at, d.sealed_token, old.archive`
 	err := s.DB.GetContext(ctx, &row, q, tokenHash, now)
 	if isNoRows(err) {
 		var exists bool
@@ -142,6 +143,19 @@ func (s *Store) TakeExportArchive(ctx context.Context, tokenHash string, now tim
 		return nil, DataExport{}, fmt.Errorf("take export: %w", err)
 	}
 	return row.Archive, row.DataExport, nil
+}
+
+// StrandedExports lists exports still to build or e-mail whose request is older than olderThan
+// (their job was lost with Redis, or is retrying): the retention run queues them again.
+func (s *Store) StrandedExports(ctx context.Context, now time.Time, olderThan time.Duration) ([]DataExport, error) {
+	var out []DataExport
+	err := s.DB.SelectContext(ctx, &out, `SELECT `+exportColumns+` FROM data_exports
+		WHERE status IN ('queued', 'ready') AND notified_at IS NULL AND expires_at > $1 AND requested_at < $2
+		ORDER BY id LIMIT 500`, now, now.Add(-olderThan))
+	if err != nil {
+		return nil, fmt.Errorf("stranded exports: %w", err)
+	}
+	return out, nil
 }
 
 // RetentionResult counts what one retention run deleted, by RetentionPeriods key.
@@ -166,7 +180,7 @@ func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionRes
 		// Exports: the archive goes the moment the link expires; the row (no data) stays as the
 		// record of the request.
 		{perfilseguro.RetainDataExports, `UPDATE data_exports SET status = CASE WHEN status IN ('queued', 'ready') THEN 'expired' ELSE status END,
-			archive = NULL WHERE expires_at <= $1 AND (archive IS NOT NULL OR status IN ('queued', 'ready'))`, []any{now}},
+			archive = NULL, sealed_token = NULL WHERE expires_at <= $1 AND (archive IS NOT NULL OR status IN ('queued', 'ready'))`, []any{now}},
 		{perfilseguro.RetainDeletedConsents, `DELETE FROM consents WHERE user_id IS NULL AND account_deleted_at < $1`,
 			[]any{before(perfilseguro.RetainDeletedConsents)}},
 		{perfilseguro.RetainReceipts, `DELETE FROM payments WHERE user_id IS NULL AND created_at < $1`,

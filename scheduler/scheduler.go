@@ -41,6 +41,8 @@ func Table(heartbeat time.Duration) []Entry {
 		// Renewal reminders 30 and 7 days ahead; each run also re-queues any whose enqueue was lost.
 		{Name: "profile-remind", Interval: 10 * time.Minute, Build: jobs.NewRecordRemindersTask},
 		// Wallet work lost with Redis: deleted accounts' passes to void, passes to rebuild.
+		// What the privacy notice keeps for a limited time is deleted; lost export jobs re-queued.
+		{Name: "privacy-retention", Interval: 5 * time.Minute, Build: jobs.NewApplyRetentionTask},
 		{Name: "wallet-sweep", Interval: 5 * time.Minute, Build: jobs.NewSweepWalletTask},
 		// The credential status list is re-signed before its token expires, and after lost enqueues.
 		{Name: "credential-status-list", Interval: 10 * time.Minute, Build: func(tick string) (*asynq.Task, error) {

@@ -36,7 +36,7 @@ var errExportNotYetVisible = errors.New("data export row not visible yet")
 // the person may ask again the same day).
 func (w *Worker) handleBuildDataExport(ctx context.Context, t *asynq.Task) error {
 	var p jobs.BuildDataExportPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.ExportID <= 0 || p.SealedToken == "" {
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.ExportID <= 0 {
 		return fmt.Errorf("data export payload: %w", asynq.SkipRetry)
 	}
 	store := postgres.Store{DB: w.deps.DB}
@@ -80,10 +80,10 @@ func (w *Worker) handleBuildDataExport(ctx context.Context, t *asynq.Task) error
 			return fail(err)
 		}
 	}
-	if exp.NotifiedAt != nil {
+	if exp.NotifiedAt != nil || exp.SealedToken == nil {
 		return nil
 	}
-	token, err := w.deps.Sealer.Open(p.SealedToken)
+	token, err := w.deps.Sealer.Open(*exp.SealedToken)
 	if err != nil {
 		return fail(fmt.Errorf("export token %d: %v: %w", exp.ID, err, asynq.SkipRetry))
 	}
@@ -255,9 +255,21 @@ El archivo <code>datos.json</code> tiene lo mismo en un formato que otros progra
 // handleApplyRetention deletes what the notice keeps for a limited time (RetentionPeriods).
 func (w *Worker) handleApplyRetention(ctx context.Context, t *asynq.Task) error {
 	store := postgres.Store{DB: w.deps.DB}
-	res, err := store.ApplyRetention(ctx, w.now())
+	now := w.now()
+	res, err := store.ApplyRetention(ctx, now)
 	if err != nil {
 		return err
+	}
+	// Exports whose job Redis lost are queued again (their TaskID makes a live one a no-op).
+	stranded, err := store.StrandedExports(ctx, now, 2*time.Minute)
+	if err != nil {
+		return err
+	}
+	for _, e := range stranded {
+		task, err := jobs.NewBuildDataExportTask(jobs.BuildDataExportPayload{ExportID: e.ID, ExpiresAt: e.ExpiresAt})
+		if err := jobs.Enqueue(ctx, w.deps.Enqueuer, task, err); err != nil {
+			return fmt.Errorf("re-queue export %d: %w", e.ID, err)
+		}
 	}
 	args := []any{}
 	for k, n := range res {

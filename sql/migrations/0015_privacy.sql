@@ -73,6 +73,9 @@ CREATE TABLE data_exports (
     requested_day   date NOT NULL,
     status          text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'ready', 'downloaded', 'expired', 'failed')),
     token_hash      char(64) NOT NULL UNIQUE,
+    -- The link's token sealed with SECRET_KEY until it is e-mailed (the retention run re-queues
+    -- an export whose job Redis lost); only its hash stays after.
+    sealed_token    text,
     archive         bytea,
     archive_sha256  text,
     requested_at    timestamptz NOT NULL DEFAULT now(),

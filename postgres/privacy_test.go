@@ -1,0 +1,97 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+)
+
+// TestRetentionDeletesWhatTheNoticeKeepsForALimitedTime runs the retention on a clock moved
+// past each period: each kind of record goes when its own period ends, and not before.
+func TestRetentionDeletesWhatTheNoticeKeepsForALimitedTime(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	store := &postgres.Store{DB: db}
+	ctx := context.Background()
+	start := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	user := validatedUser(t, db, "PS-1111-2222-33", start, 1, nil)
+	exec := func(q string, args ...any) {
+		t.Helper()
+		_, err := db.Exec(q, args...)
+		require.NoError(t, err)
+	}
+	exec(`INSERT INTO provider_webhooks (provider, body_sha256, session_id, body, received_at, processed_at) VALUES ('didit', repeat('1', 64), 's1', '{}', $1, $1)`, start)
+	exec(`INSERT INTO provider_webhooks (provider, body_sha256, session_id, body, received_at) VALUES ('didit', repeat('2', 64), 's2', '{}', $1)`, start) // never processed
+	exec(`INSERT INTO verification_logs (user_id, id_validado, scanned_at, granted, request_id) VALUES ($1, 'PS-1111-2222-33', $2, true, 'l1')`, user, start)
+	exec(`INSERT INTO data_exports (user_id, requested_day, token_hash, archive, status, requested_at, expires_at)
+		VALUES ($1, '2026-11-24', repeat('a', 64), '\x504b', 'ready', $2, $3)`, user, start, start.Add(24*time.Hour))
+	exec(`INSERT INTO consents (user_id, notice_version, accepted_at) VALUES ($1, '2026-11', $2)`, user, start)
+	exec(`INSERT INTO payments (user_id, plan, years, amount_centavos, provider, status, idempotency_key, created_at)
+		VALUES ($1, 'one_year', 1, 29900, 'devsim', 'paid', 'k1', $2)`, user, start)
+
+	count := func(q string) int {
+		t.Helper()
+		var n int
+		require.NoError(t, db.Get(&n, q))
+		return n
+	}
+	run := func(at time.Time) postgres.RetentionResult {
+		t.Helper()
+		res, err := store.ApplyRetention(ctx, at)
+		require.NoError(t, err)
+		return res
+	}
+
+	res := run(start.Add(23 * time.Hour))
+	require.Zero(t, res[perfilseguro.RetainDataExports], "the link still works")
+	res = run(start.Add(24 * time.Hour))
+	require.EqualValues(t, 1, res[perfilseguro.RetainDataExports])
+	require.Equal(t, 1, count(`SELECT count(*) FROM data_exports WHERE archive IS NULL AND status = 'expired'`), "erased at once, the row stays")
+
+	run(start.Add(29 * 24 * time.Hour))
+	require.Equal(t, 2, count(`SELECT count(*) FROM provider_webhooks`))
+	run(start.Add(31 * 24 * time.Hour))
+	require.Equal(t, 1, count(`SELECT count(*) FROM provider_webhooks`), "the processed one went; the unprocessed one is still work")
+
+	run(start.Add(364 * 24 * time.Hour))
+	require.Equal(t, 1, count(`SELECT count(*) FROM verification_logs`))
+	run(start.Add(366 * 24 * time.Hour))
+	require.Zero(t, count(`SELECT count(*) FROM verification_logs`), "lookups after 12 months")
+
+	// Consents and receipts outlive the account for the legal period, then go.
+	far := start.Add(6 * 365 * 24 * time.Hour)
+	run(far)
+	require.Equal(t, 1, count(`SELECT count(*) FROM consents`), "kept while the account lives")
+	require.Equal(t, 1, count(`SELECT count(*) FROM payments`))
+	exec(`DELETE FROM users WHERE id = $1`, user) // the deletion is stamped with the database's now()
+	require.Equal(t, 1, count(`SELECT count(*) FROM consents WHERE user_id IS NULL AND profile_id = 'PS-1111-2222-33'`))
+	now := time.Now()
+	run(now.Add(4 * 365 * 24 * time.Hour))
+	require.Equal(t, 1, count(`SELECT count(*) FROM consents`), "blocked, not yet erased")
+	require.Equal(t, 1, count(`SELECT count(*) FROM payments WHERE user_id IS NULL`), "the receipt stays, detached")
+	run(now.Add(6 * 365 * 24 * time.Hour))
+	require.Zero(t, count(`SELECT count(*) FROM consents`), "erased after the legal period")
+	require.Zero(t, count(`SELECT count(*) FROM payments`), "a detached receipt older than five years goes")
+}
+
+func TestBusinessDeadlinesSkipWeekendsAndRestDays(t *testing.T) {
+	t.Parallel()
+	mx, _ := time.LoadLocation("America/Mexico_City")
+	// Received Friday 13 November 2026: Monday 16 November is a rest day (third Monday).
+	got := perfilseguro.AddBusinessDays(time.Date(2026, 11, 13, 10, 0, 0, 0, mx), 1)
+	require.Equal(t, "2026-11-17", got.In(mx).Format("2006-01-02"))
+	// 20 business days from Tuesday 24 November 2026: four weeks of five, less the weekends.
+	got = perfilseguro.AddBusinessDays(time.Date(2026, 11, 24, 10, 0, 0, 0, mx), 20)
+	require.Equal(t, "2026-12-22", got.In(mx).Format("2006-01-02"))
+	got = perfilseguro.AddBusinessDays(time.Date(2026, 12, 18, 10, 0, 0, 0, mx), 5)
+	require.Equal(t, "2026-12-28", got.In(mx).Format("2006-01-02"), "25 December does not count")
+	from := time.Date(2026, 11, 24, 10, 0, 0, 0, mx)
+	require.Equal(t, 20, perfilseguro.BusinessDaysBetween(from, perfilseguro.AddBusinessDays(from, 20)))
+	require.Equal(t, -1, perfilseguro.BusinessDaysBetween(from, time.Date(2026, 11, 23, 9, 0, 0, 0, mx)))
+}
