@@ -103,6 +103,8 @@ test('axe-core finds no serious or critical issue on any screen', async ({ page,
   await check('/integration', '/integration');
   await check('/admin-login', '/admin-login');
   await check('/success', '/success');
+  await check('/privacidad', '/privacidad');
+  await check('/terminos', '/terminos');
   await check('/verification-complete', '/verification-complete');
   await check('/return', '/return');
   await check('404', '/esta-pagina-no-existe');

@@ -14,11 +14,13 @@ const AcceptInvitationRoute = lazyRoute(() => import('./routes/accept-invitation
 const InvitationsRoute = lazyRoute(() => import('./routes/invitations'), 'InvitationsRoute')
 const IntegrationRoute = lazyRoute(() => import('./routes/integration'), 'IntegrationRoute')
 const LoginRoute = lazyRoute(() => import('./routes/login'), 'LoginRoute')
+const PrivacyRoute = lazyRoute(() => import('./routes/privacy'), 'PrivacyRoute')
 const ProfileRoute = lazyRoute(() => import('./routes/profile'), 'ProfileRoute')
 const ProfileValidatedRoute = lazyRoute(() => import('./routes/profile-validated'), 'ProfileValidatedRoute')
 const RegisterRoute = lazyRoute(() => import('./routes/register'), 'RegisterRoute')
 const ReturnRoute = lazyRoute(() => import('./routes/return'), 'ReturnRoute')
 const SuccessRoute = lazyRoute(() => import('./routes/success'), 'SuccessRoute')
+const TermsRoute = lazyRoute(() => import('./routes/terms'), 'TermsRoute')
 const VerificationCompleteRoute = lazyRoute(() => import('./routes/verification-complete'), 'VerificationCompleteRoute')
 const VerifyCodeRoute = lazyRoute(() => import('./routes/verify-code'), 'VerifyCodeRoute')
 const VerifyCredentialRoute = lazyRoute(() => import('./routes/verify-credential'), 'VerifyCredentialRoute')
@@ -44,6 +46,8 @@ export const routes: RouteObject[] = [
       { path: '/admin-login', element: <AdminLoginRoute /> },
       { path: '/admin', element: <AdminRoute /> },
       { path: '/success', element: <SuccessRoute /> },
+      { path: '/privacidad', element: <PrivacyRoute /> },
+      { path: '/terminos', element: <TermsRoute /> },
       { path: '*', element: <NotFoundRoute /> },
     ],
   },

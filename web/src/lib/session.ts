@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { useNavigate } from 'react-router-dom'
 import { readStorage, removeStorage, storageKeys, USER_LOGGED_IN_EVENT } from './storage'
 
 // The signed-in user as the UI knows it: the userId key in localStorage
@@ -30,4 +32,19 @@ export function useStoredUserId(): string | null {
   }, [])
 
   return userId
+}
+
+/**
+ * Forgets the signed-in person in this browser, as signing out does: the stored user and every
+ * cached answer (someone else may sign in next), then goes to the landing page. Used after the
+ * sign-out call and after the account is deleted.
+ */
+export function useForgetSession(): () => void {
+  const queryClient = useQueryClient()
+  const navigate = useNavigate()
+  return useCallback(() => {
+    clearStoredUser()
+    queryClient.clear()
+    navigate('/')
+  }, [queryClient, navigate])
 }

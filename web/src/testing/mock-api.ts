@@ -16,12 +16,48 @@ const statusText: Record<number, string> = {
   200: 'OK',
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
 }
 
-/** Installs the mock as global fetch; returns the recorded calls. Keys may end in '*' to match a prefix. */
+/** The consents of a person who accepted everything asked of them (the notice in force and the biometric check). */
+export function grantedConsents(noticeVersion = '2026-11') {
+  const consent = (purpose: string, secondary: boolean) => ({
+    purpose,
+    granted: true,
+    noticeVersion: secondary ? null : noticeVersion,
+    recordedAt: secondary ? null : '2026-11-24T18:00:00Z',
+    current: !secondary,
+    secondary,
+  })
+  const consents = [
+    consent('privacy_notice', false),
+    consent('biometric', false),
+    consent('partner_notifications', true),
+    consent('reminders', true),
+  ]
+  return { noticeVersion, consents, history: consents.filter((c) => c.recordedAt) }
+}
+
+/**
+ * What the server answers, by default, to the reads every Mi Perfil makes besides the profile
+ * itself (the person's privacy): everything consented, nothing requested, nobody looked. A test
+ * that cares mocks the route itself; its handler wins.
+ */
+const DEFAULT_ROUTES: [RegExp, MockReply][] = [
+  [/^GET \/api\/users\/[^/]+\/consents$/, { json: grantedConsents() }],
+  [/^GET \/api\/users\/[^/]+\/data-exports$/, { json: [] }],
+  [/^GET \/api\/users\/[^/]+\/arco-requests$/, { json: [] }],
+  [/^GET \/api\/users\/[^/]+\/consultations$/, { json: { items: [], nextCursor: null } }],
+]
+
+/**
+ * Installs the mock as global fetch; returns the recorded calls. Keys may end in '*' to match a
+ * prefix. Unmatched calls fall back to DEFAULT_ROUTES, then answer 404.
+ */
 export function mockApi(handlers: Record<string, MockHandler>) {
   const calls: RecordedCall[] = []
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -33,7 +69,8 @@ export function mockApi(handlers: Record<string, MockHandler>) {
     const handler =
       handlers[key] ??
       Object.entries(handlers).find(([pattern]) => pattern.endsWith('*') && key.startsWith(pattern.slice(0, -1)))?.[1]
-    const reply: MockReply = !handler ? { status: 404, text: '' } : typeof handler === 'function' ? await handler(body, url) : handler
+    const fallback = DEFAULT_ROUTES.find(([pattern]) => pattern.test(key))?.[1] ?? { status: 404, text: '' }
+    const reply: MockReply = !handler ? fallback : typeof handler === 'function' ? await handler(body, url) : handler
     const status = reply.status ?? 200
     const text = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? '')
     return new Response(status === 204 ? null : text, { status, statusText: statusText[status] ?? '' })

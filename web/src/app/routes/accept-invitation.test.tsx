@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
@@ -41,6 +41,12 @@ describe('/accept-invitation', { timeout: 20_000 }, () => {
     expect(screen.getByLabelText('Nombre completo')).toHaveValue('Carlos Ruiz')
     expect(screen.getByRole('link', { name: 'Inicia sesión' })).toHaveAttribute('href', '/login')
     expect(calls[0].url.searchParams.get('code')).toBe('ABCDEFGHJKMN')
+    // The legal pages open in a new tab: the half-filled form stays.
+    for (const [name, href] of [[/Términos y condiciones/, '/terminos'], [/Aviso de privacidad/, '/privacidad']] as const) {
+      const link = within(screen.getByRole('main')).getByRole('link', { name })
+      expect(link).toHaveAttribute('href', href)
+      expect(link).toHaveAttribute('target', '_blank')
+    }
 
     await user.type(screen.getByLabelText('Teléfono (WhatsApp)'), '55 8765 4321')
     await user.click(screen.getByRole('button', { name: 'Aceptar invitación' }))

@@ -74,7 +74,17 @@ describe('/integration', () => {
     await user.click(screen.getByRole('tab', { name: 'Guía' }))
     panel = screen.getByRole('tabpanel')
     const steps = within(panel).getAllByRole('heading', { level: 2 }).map((h) => h.textContent)
-    expect(steps).toEqual(['Configuración CORS', 'Inicio de sesión / registro', 'Verificación SMS', 'Consulta de estado', 'Soporte técnico'])
+    expect(steps).toEqual([
+      'Configuración CORS',
+      'Inicio de sesión / registro',
+      'Verificación SMS',
+      'Consulta de estado',
+      'Aviso de privacidad',
+      'Soporte técnico',
+    ])
+    const privacyUrl = `${window.location.origin}/privacidad`
+    expect(within(panel).getByRole('link', { name: privacyUrl })).toHaveAttribute('href', privacyUrl)
+    expect(panel).toHaveTextContent(/enlaza nuestro aviso de privacidad en ese mismo formulario/)
     expect(within(panel).getByRole('link', { name: 'soporte@perfilseguro.mx' })).toHaveAttribute('href', 'mailto:soporte@perfilseguro.mx')
     expect(within(panel).getByRole('link', { name: 'Contactar al equipo técnico' }).getAttribute('href')).toMatch(
       /^mailto:soporte@perfilseguro\.mx\?subject=/,

@@ -36,7 +36,7 @@ describe('/profile after the e-mail link', () => {
     expect(await screen.findByText('Nivel 2 Completado', {}, { timeout: 5000 })).toBeInTheDocument()
     expect(screen.getByText('Email Verificado')).toBeInTheDocument()
     expect(open).not.toHaveBeenCalled()
-    await userEvent.click(screen.getByRole('button', { name: 'Continuar con la verificación biométrica' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Continuar con la verificación biométrica' }))
     expect(open).toHaveBeenCalledWith('', '_blank')
     await vi.waitFor(() => expect(popup.location.href).toBe('http://localhost/dev/biometric/x'))
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/start-verification')).toBe(true)

@@ -81,7 +81,8 @@ describe('/profile plan card', () => {
     expect(card).toHaveTextContent('$399 MXN')
     expect(within(card).getByRole('button', { name: 'Pagar $299 MXN' })).toBeEnabled()
 
-    const start = screen.getByRole('button', { name: 'Completar Verificación' })
+    // The start button waits for the consents (the biometric check needs the express consent first).
+    const start = await screen.findByRole('button', { name: 'Completar Verificación' })
     expect(start).toBeDisabled()
     expect(screen.getByText('Primero elige y paga tu plan.')).toBeInTheDocument()
 
@@ -191,7 +192,7 @@ describe('/profile plan card', () => {
     expect(voucher).toHaveAttribute('rel', expect.stringContaining('noopener'))
     expect(within(card).getByText('¿Prefieres pagar con tarjeta?')).toBeInTheDocument()
     expect(within(card).getByRole('radio', { name: 'Validación 5 años' })).toBeChecked()
-    expect(screen.getByRole('button', { name: 'Completar Verificación' })).toBeDisabled()
+    expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeDisabled()
 
     paid = true
     await vi.advanceTimersByTimeAsync(5000)
@@ -218,7 +219,7 @@ describe('/profile plan card', () => {
     expect(card).toHaveTextContent('Tarjeta')
     expect(card).toHaveTextContent('Pago recibido. Completa tu verificación biométrica para activar tu vigencia de 1 año.')
     expect(within(card).queryByRole('button', { name: /Pagar/ })).not.toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Completar Verificación' })).toBeEnabled()
+    expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeEnabled()
     expect(screen.queryByText('Primero elige y paga tu plan.')).not.toBeInTheDocument()
   })
 
@@ -239,7 +240,7 @@ describe('/profile plan card', () => {
     expect(card).toHaveTextContent('Tu validación es gratuita por llegar a través de CasaLista')
     expect(card).not.toHaveTextContent('$')
     expect(within(card).queryByRole('button', { name: /Pagar/ })).not.toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Completar Verificación' })).toBeEnabled()
+    expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeEnabled()
   })
 
   it('shows no card and no price when payments are off', async () => {
@@ -349,7 +350,7 @@ describe('/profile plan card', () => {
     })
     renderRoute('/profile')
     const card = await screen.findByTestId('plan-card')
-    const button = screen.getByRole('button', { name: 'Completar Verificación' })
+    const button = await screen.findByRole('button', { name: 'Completar Verificación' })
     vi.useFakeTimers({ shouldAdvanceTime: true })
     await userEvent.setup({ advanceTimers: vi.advanceTimersByTime }).click(button)
     await waitFor(() => expect(popup.location.href).toBe('http://localhost/provider'))

@@ -44,7 +44,8 @@ describe('/profile', () => {
     renderRoute('/profile')
     expect(await screen.findByRole('heading', { name: 'Mi Perfil', level: 1 })).toBeInTheDocument()
     expect(screen.getByTestId('verification-badge')).toHaveTextContent('Verificación en proceso')
-    expect(screen.getByRole('button', { name: 'Completar Verificación' })).toBeInTheDocument()
+    // The start button waits for the consents (the biometric check needs the express consent first).
+    expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeInTheDocument()
     expect(screen.getByTestId('digital-id-card')).toHaveTextContent('Pendiente de validación')
     expect(screen.getByRole('link', { name: 'soporte@perfilseguro.mx' })).toHaveAttribute('href', 'mailto:soporte@perfilseguro.mx')
     const emailCard = screen.getByTestId('email-verification-card')
@@ -199,14 +200,14 @@ describe('/profile validity', () => {
     api(verified(new Date(Date.now() + 10 * DAY)) as typeof baseUser)
     const { unmount } = renderRoute('/profile')
     expect(await screen.findByTestId('validity-alert')).toHaveTextContent('Quedan 10 días de vigencia.')
-    expect(screen.getByRole('button', { name: 'Renovar mi validación' })).toBeEnabled()
+    expect(await screen.findByRole('button', { name: 'Renovar mi validación' })).toBeEnabled()
     unmount()
 
     api(verified(new Date(Date.now() - 3 * DAY), { expiredAt: new Date().toISOString() }) as typeof baseUser)
     renderRoute('/profile')
     const alert = await screen.findByTestId('validity-alert')
     expect(alert).toHaveTextContent('Tu validación expiró')
-    expect(within(alert).getByRole('button', { name: 'Renovar mi validación' })).toBeEnabled()
+    expect(await within(alert).findByRole('button', { name: 'Renovar mi validación' })).toBeEnabled()
     expect(screen.getByTestId('card-status')).toHaveTextContent('Expirado')
   })
 

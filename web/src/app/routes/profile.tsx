@@ -4,6 +4,10 @@ import { useSearchParams } from 'react-router-dom'
 import { CredentialCard } from '@/features/credentials/components/credential-card'
 import { paymentStatusQueryOptions, type PaymentStatus } from '@/features/payments/api/get-payment-status'
 import { checkoutReturn, PlanCard } from '@/features/payments/components/plan-card'
+import { BiometricConsentGate } from '@/features/privacy/components/biometric-consent-gate'
+import { MyDataCard } from '@/features/privacy/components/my-data-card'
+import { NoticeConsentCard } from '@/features/privacy/components/notice-consent-card'
+import { userQueryOptions } from '@/features/profile/api/get-user'
 import { ProfileScreen } from '@/features/profile/components/profile-screen'
 import { usePageTitle } from '@/lib/page-title'
 
@@ -18,7 +22,10 @@ function biometricBlockedReason(status: PaymentStatus | undefined): string | und
   return status?.paymentsEnabled && !status.mayStartBiometric ? UNPAID_PLAN_HINT : undefined
 }
 
-/** /profile: the profile, with the credential card and the plan card composed in. */
+/**
+ * /profile: the profile, with the credential card, the plan card and the person's privacy
+ * (a new notice to accept, the express biometric consent before the check, Mis datos) composed in.
+ */
 export function ProfileRoute() {
   usePageTitle('Mi Perfil')
   const [params] = useSearchParams()
@@ -29,12 +36,25 @@ export function ProfileRoute() {
     () => void queryClient.invalidateQueries({ queryKey: paymentStatusQueryOptions.queryKey }),
     [queryClient],
   )
+  // A corrected name or contact: the user and everything under its key (status, requests), and
+  // the plan (a name change annuls the validation).
+  const refreshUser = (userId: string) => {
+    void queryClient.invalidateQueries({ queryKey: userQueryOptions(userId).queryKey })
+    refreshPayment()
+  }
   return (
     <ProfileScreen
       credential={(profileId) => <CredentialCard profileId={profileId} />}
       plan={<PlanCard returned={checkoutReturn(params)} />}
       biometricBlockedReason={biometricBlockedReason(payment.data)}
       onBiometricFinished={refreshPayment}
+      notice={(userId) => <NoticeConsentCard userId={userId} />}
+      biometricGate={(userId, start, { asCard }) => (
+        <BiometricConsentGate userId={userId} asCard={asCard}>
+          {start}
+        </BiometricConsentGate>
+      )}
+      myData={(user) => <MyDataCard user={user} onUserChanged={() => refreshUser(String(user.id))} />}
     />
   )
 }

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
@@ -28,6 +28,20 @@ describe('/register', () => {
     expect(screen.getByText('Correo electrónico no válido')).toBeInTheDocument()
     expect(screen.getByText('El número de teléfono debe tener al menos 8 dígitos')).toBeInTheDocument()
     expect(calls.filter((c) => c.path === '/api/register')).toHaveLength(0)
+  })
+
+  it('links the terms and the privacy notice in a new tab, so the half-filled form stays', async () => {
+    renderRoute('/register')
+    const main = within(await screen.findByRole('main'))
+    const terms = await main.findByRole('link', { name: /Términos y condiciones/ })
+    const privacy = main.getByRole('link', { name: /Aviso de privacidad/ })
+    expect(terms).toHaveAttribute('href', '/terminos')
+    expect(privacy).toHaveAttribute('href', '/privacidad')
+    for (const link of [terms, privacy]) {
+      expect(link).toHaveAttribute('target', '_blank')
+      expect(link).toHaveAttribute('rel', 'noopener')
+    }
+    expect(terms.closest('p')).toHaveTextContent(/^Al registrarte aceptas los Términos y condiciones/)
   })
 
   it('accepts only digits and spaces while typing the phone', async () => {

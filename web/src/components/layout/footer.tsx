@@ -1,16 +1,17 @@
 import { Link, useLocation } from 'react-router-dom'
 import { Code2, ShieldCheck } from 'lucide-react'
 import { buttonClass } from '@/components/ui/button'
-import { PRODUCT_NAME } from '@/lib/config'
+import { PRIVACY_PATH, TERMS_PATH } from '@/components/legal/legal-links'
+import { PRODUCT_NAME, SUPPORT_EMAIL } from '@/lib/config'
 import { sectionHref, type SectionLink } from './section-links'
 
-/** The site footer of SPEC §2, with the given landing anchors. */
+/** The site footer of SPEC §2, with the given landing anchors; left out of print. */
 export function Footer({ sectionLinks }: { sectionLinks: readonly SectionLink[] }) {
   const { pathname } = useLocation()
   const year = new Date().getFullYear()
 
   return (
-    <footer className="border-t border-base-300 bg-base-200">
+    <footer className="border-t border-base-300 bg-base-200 print:hidden">
       {pathname !== '/integration' && (
         <div className="border-b border-base-300 bg-primary/5" data-testid="developer-banner">
           <div className="mx-auto flex max-w-7xl flex-col items-start gap-3 px-4 py-5 sm:flex-row sm:items-center sm:justify-between">
@@ -54,17 +55,17 @@ export function Footer({ sectionLinks }: { sectionLinks: readonly SectionLink[] 
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-base-content/70">Legal</h2>
           <ul className="space-y-2 text-sm">
             <li>
-              <a href="#" className="link link-hover">
+              <Link to={TERMS_PATH} className="link link-hover">
                 Términos y condiciones
-              </a>
+              </Link>
             </li>
             <li>
-              <a href="#" className="link link-hover">
+              <Link to={PRIVACY_PATH} className="link link-hover">
                 Aviso de privacidad
-              </a>
+              </Link>
             </li>
             <li>
-              <a href="#" className="link link-hover">
+              <a href={`mailto:${SUPPORT_EMAIL}`} className="link link-hover">
                 Contacto técnico
               </a>
             </li>

@@ -32,6 +32,17 @@ describe('footer', () => {
     expect(footer).toHaveTextContent(`© ${new Date().getFullYear()} Perfil Seguro`)
   })
 
+  it('links the legal pages and the technical contact, and is left out of print', async () => {
+    renderRoute('/success')
+    const footer = await screen.findByRole('contentinfo')
+    const f = within(footer)
+    expect(f.getByRole('link', { name: 'Términos y condiciones' })).toHaveAttribute('href', '/terminos')
+    expect(f.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute('href', '/privacidad')
+    expect(f.getByRole('link', { name: 'Contacto técnico' })).toHaveAttribute('href', 'mailto:soporte@perfilseguro.mx')
+    expect(footer).toHaveClass('print:hidden')
+    expect(screen.getByRole('banner')).toHaveClass('print:hidden')
+  })
+
   it('hides the developer banner on /integration', async () => {
     renderRoute('/integration')
     const footer = await screen.findByRole('contentinfo')

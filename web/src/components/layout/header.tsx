@@ -15,13 +15,13 @@ export const INVITATIONS_LOCKED_HINT = 'Completa tu verificación biométrica pa
 /** Header refresh of the verification status (SPEC §9). */
 const STATUS_REFRESH_MS = 30_000
 
-/** The sticky site header of SPEC §2, with the given landing anchors. */
+/** The sticky site header of SPEC §2, with the given landing anchors; left out of print (with its nav and theme toggle). */
 export function Header({ sectionLinks }: { sectionLinks: readonly SectionLink[] }) {
   const { pathname } = useLocation()
   const userId = useStoredUserId()
 
   return (
-    <header className="sticky top-0 z-50 border-b border-base-300 bg-base-100/85 backdrop-blur">
+    <header className="sticky top-0 z-50 border-b border-base-300 bg-base-100/85 backdrop-blur print:hidden">
       <nav className="navbar mx-auto max-w-7xl gap-1 px-2 sm:gap-2 sm:px-4" aria-label="Principal">
         <div className="flex-1">
           <Link to="/" className="flex items-center gap-1.5 whitespace-nowrap text-base font-bold text-primary sm:gap-2 sm:text-lg">

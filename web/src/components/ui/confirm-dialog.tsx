@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
-import { Button } from './button'
+import { Button, type ButtonVariant } from './button'
 
 /** Props of ConfirmDialog. */
 export type ConfirmDialogProps = {
@@ -8,14 +8,25 @@ export type ConfirmDialogProps = {
   children: ReactNode
   /** The confirm button's text. */
   confirmLabel: string
+  /** The confirm button's look: destructive (red) unless the action is not one. */
+  confirmVariant?: ButtonVariant
   /** Disables both buttons and shows a spinner on the confirm one. */
   pending?: boolean
   onCancel: () => void
   onConfirm: () => void
 }
 
-/** A daisyUI modal asking to confirm a destructive action: Cancelar or the confirm button. */
-export function ConfirmDialog({ open, title, children, confirmLabel, pending = false, onCancel, onConfirm }: ConfirmDialogProps) {
+/** A daisyUI modal asking to confirm an action (destructive by default): Cancelar or the confirm button. */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  confirmVariant = 'destructive',
+  pending = false,
+  onCancel,
+  onConfirm,
+}: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null)
   const id = useId()
   useEffect(() => {
@@ -53,7 +64,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, pending = f
           <Button variant="outline" onClick={onCancel} disabled={pending}>
             Cancelar
           </Button>
-          <Button variant="destructive" onClick={onConfirm} disabled={pending}>
+          <Button variant={confirmVariant} onClick={onConfirm} disabled={pending}>
             {pending && <span className="loading loading-spinner loading-sm" />}
             {confirmLabel}
           </Button>

@@ -42,3 +42,20 @@ export const partnerSchema = z.object({
 
 /** Values of the partner form. */
 export type PartnerValues = z.infer<typeof partnerSchema>
+
+/** The form that records an ARCO request received by e-mail. */
+export const arcoRequestSchema = z.object({
+  profileId: z.string().trim().min(1, 'El ID de perfil es requerido'),
+  type: z.enum(['acceso', 'rectificacion', 'cancelacion', 'oposicion'], { error: 'Selecciona el tipo de solicitud' }),
+  details: z.string().trim().min(5, 'Describe la solicitud (de 5 a 2000 caracteres)').max(2000, 'Describe la solicitud (de 5 a 2000 caracteres)'),
+})
+
+/** Values of the ARCO request form. */
+export type ArcoRequestValues = z.infer<typeof arcoRequestSchema>
+
+/** The answer given when an ARCO request is closed. */
+export const arcoResolutionSchema = z
+  .string()
+  .trim()
+  .min(5, 'Escribe la respuesta dada (de 5 a 2000 caracteres)')
+  .max(2000, 'Escribe la respuesta dada (de 5 a 2000 caracteres)')

@@ -1,25 +1,10 @@
 import { z } from 'zod'
+import { digitCount, mxPhoneTypingFilter } from '@/lib/phone'
 
 // Form schemas of SPEC §5 'Send invitation' and 'Accept invitation'.
 
-/** Counts the digits of a string. */
-export function digitCount(value: string): number {
-  return value.replace(/\D/g, '').length
-}
-
 /** The invitation phone input rule (SPEC §5): only digits and spaces, at most 10 digits. */
-export function invitationPhoneFilter(value: string): string {
-  let digits = 0
-  let out = ''
-  for (const ch of value) {
-    if (ch === ' ') out += ch
-    else if (/\d/.test(ch) && digits < 10) {
-      out += ch
-      digits++
-    }
-  }
-  return out
-}
+export const invitationPhoneFilter = mxPhoneTypingFilter
 
 /** The send form. */
 export const sendInvitationSchema = z.object({

@@ -10,6 +10,7 @@ import { clearAdminFlags } from '../admin-session'
 import { adminLogout } from '../api/admin-logout'
 import { useDeleteUser } from '../api/delete-user'
 import type { AdminUser } from '../api/get-users'
+import { ArcoRequestsPanel } from './arco-requests-panel'
 import { DeleteUserDialog } from './delete-user-dialog'
 import { LifecycleDialog } from './lifecycle-dialog'
 import { PartnersSection } from './partners-section'
@@ -18,9 +19,9 @@ import { UserForm } from './user-form'
 import { UserPayments } from './user-payments'
 import { UsersTable } from './users-table'
 
-type Tab = 'users' | 'create' | 'edit'
+type Tab = 'users' | 'create' | 'edit' | 'arco'
 
-/** The admin panel (SPEC §2): header, three tabs, delete dialog, partners and the operators' link. */
+/** The admin panel (SPEC §2): header, the spec's three tabs and the ARCO queue, delete dialog, partners and the operators' link. */
 export function AdminPanel() {
   const navigate = useNavigate()
   const { toast } = useToast()
@@ -59,6 +60,7 @@ export function AdminPanel() {
     { id: 'users', label: 'Usuarios' },
     { id: 'create', label: 'Crear Usuario' },
     { id: 'edit', label: 'Editar Usuario', disabled: editId === null },
+    { id: 'arco', label: 'Solicitudes ARCO' },
   ]
 
   return (
@@ -115,6 +117,7 @@ export function AdminPanel() {
                 <UserPayments key={`payments-${editId}`} userId={editId} />
               </div>
             )}
+            {tab === 'arco' && <ArcoRequestsPanel />}
           </div>
         </CardBody>
       </Card>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { Tag } from 'lucide-react'
+import { AcceptanceNote } from '@/components/legal/legal-links'
 import { Alert } from '@/components/ui/alert'
 import { useToast } from '@/components/ui/toast'
 import { ApiError, errorBody, serverMessage } from '@/lib/api-client'
@@ -109,19 +110,8 @@ export function RegisterScreen({ plan = null, showPlan = true }: { plan?: PaidPl
     <AuthCard
       title="Registro"
       subtitle={step === 'register' ? 'Registra tus datos' : 'Verifica tu número de WhatsApp'}
-      footer={
-        <p className="text-xs leading-relaxed">
-          Al registrarte aceptas nuestros{' '}
-          <a href="#" className="link link-primary">
-            Términos y condiciones
-          </a>{' '}
-          y nuestro{' '}
-          <a href="#" className="link link-primary">
-            Aviso de privacidad
-          </a>
-          . Tus datos solo se comparten con las plataformas que tú autorices.
-        </p>
-      }
+      // The legal pages open in a new tab (AcceptanceNote): the same tab would lose the half-filled form.
+      footer={<AcceptanceNote lead="Al registrarte" />}
     >
       <ul className="steps w-full text-xs" aria-label="Pasos del registro">
         <li className="step step-primary">Tus datos</li>

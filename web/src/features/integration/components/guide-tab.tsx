@@ -1,4 +1,5 @@
-import { LifeBuoy, Mail } from 'lucide-react'
+import { LifeBuoy, Mail, ScrollText } from 'lucide-react'
+import { PRIVACY_PATH } from '@/components/legal/legal-links'
 import { buttonClass } from '@/components/ui/button'
 import { Card, CardBody } from '@/components/ui/card'
 import { SUPPORT_EMAIL } from '@/lib/config'
@@ -22,8 +23,12 @@ const steps = [
   },
 ]
 
-/** 'Guía': the four integration steps and the support contact. */
-export function GuideTab() {
+/**
+ * 'Guía': the four integration steps, the privacy notice partners must link to and the support
+ * contact. apiBase is this site's origin, which serves the notice.
+ */
+export function GuideTab({ apiBase }: { apiBase: string }) {
+  const privacyUrl = `${apiBase}${PRIVACY_PATH}`
   const mailto = `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Integración del Widget de Validación Universal')}`
   return (
     <div className="space-y-8">
@@ -44,6 +49,25 @@ export function GuideTab() {
           </li>
         ))}
       </ol>
+      {/* The widget is the partner's own form: the person gives us their data there, so the
+          notice must be one click away on that form, before the first call. */}
+      <Card>
+        <CardBody className="flex-row items-start gap-4">
+          <ScrollText className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden />
+          <div>
+            <h2 className="text-lg font-semibold">Aviso de privacidad</h2>
+            <p className="mt-1 text-sm text-base-content/80">
+              Antes de pedir el correo o el teléfono para el widget, enlaza nuestro aviso de privacidad en ese mismo formulario.
+              La persona debe poder leerlo antes de darnos sus datos.
+            </p>
+            <p className="mt-2 text-sm">
+              <a href={privacyUrl} target="_blank" rel="noopener" className="link link-primary font-medium break-all">
+                {privacyUrl}
+              </a>
+            </p>
+          </div>
+        </CardBody>
+      </Card>
       <Card className="border-primary/30 bg-primary/5">
         <CardBody className="gap-4 sm:flex-row sm:items-center sm:justify-between">
           <div className="flex items-start gap-3">

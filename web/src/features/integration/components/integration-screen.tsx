@@ -83,7 +83,7 @@ export function IntegrationScreen({ apiBase = window.location.origin }: { apiBas
           {active === 'resumen' && <OverviewTab />}
           {active === 'endpoints' && <EndpointsTab apiBase={apiBase} />}
           {active === 'ejemplos' && <ExamplesTab apiBase={apiBase} />}
-          {active === 'guia' && <GuideTab />}
+          {active === 'guia' && <GuideTab apiBase={apiBase} />}
         </div>
       </div>
     </div>

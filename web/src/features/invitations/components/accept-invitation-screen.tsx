@@ -3,6 +3,7 @@ import { Controller, useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { CalendarClock, CircleAlert, MailOpen } from 'lucide-react'
+import { AcceptanceNote } from '@/components/legal/legal-links'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
@@ -114,9 +115,8 @@ function AcceptForm({ invitation, onExpired }: { invitation: PublicInvitation; o
         {accept.isPending && <span className="loading loading-spinner loading-sm" />}
         {accept.isPending ? 'Aceptando...' : 'Aceptar invitación'}
       </Button>
-      <p className="text-xs text-base-content/70">
-        Al aceptar, aceptas nuestros términos y el aviso de privacidad. Tus datos solo se comparten con las plataformas que autorices.
-      </p>
+      {/* The legal pages open in a new tab (AcceptanceNote): the same tab would lose the half-filled form. */}
+      <AcceptanceNote lead="Al aceptar la invitación" className="text-xs leading-relaxed text-base-content/80" />
     </form>
   )
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { MailCheck, ScanFace } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -11,12 +12,15 @@ export function EmailVerifiedNotice({
   starting,
   blockedReason,
   onStart,
+  gate = (start) => start,
 }: {
   continueToBiometric: boolean
   starting: boolean
   /** Why the check cannot start yet: the button is disabled and says so. */
   blockedReason?: string
   onStart: () => void
+  /** Stands in front of the button (e.g. a consent to give first); shows it by default. */
+  gate?: (start: ReactNode) => ReactNode
 }) {
   return (
     <Alert variant="success" icon={<MailCheck className="size-5" aria-hidden />} title="Nivel 2 Completado">
@@ -24,11 +28,15 @@ export function EmailVerifiedNotice({
       {continueToBiometric && (
         <div className="mt-2 space-y-2">
           <p>Continúa con la verificación biométrica para completar tu Perfil Seguro.</p>
-          <Button size="sm" onClick={onStart} disabled={starting || Boolean(blockedReason)}>
-            {starting ? <span className="loading loading-spinner loading-xs" /> : <ScanFace className="size-4" aria-hidden />}
-            Continuar con la verificación biométrica
-          </Button>
-          {blockedReason && <p>{blockedReason}</p>}
+          {gate(
+            <>
+              <Button size="sm" onClick={onStart} disabled={starting || Boolean(blockedReason)}>
+                {starting ? <span className="loading loading-spinner loading-xs" /> : <ScanFace className="size-4" aria-hidden />}
+                Continuar con la verificación biométrica
+              </Button>
+              {blockedReason && <p>{blockedReason}</p>}
+            </>,
+          )}
         </div>
       )}
     </Alert>

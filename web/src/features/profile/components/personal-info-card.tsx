@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { CircleCheck, Clock, ScanFace, ShieldAlert } from 'lucide-react'
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -30,6 +31,7 @@ export function PersonalInfoCard({
   polling,
   blockedReason,
   onStartVerification,
+  gate = (start) => start,
 }: {
   user: ProfileUser
   state: VerificationState
@@ -38,6 +40,8 @@ export function PersonalInfoCard({
   /** Why the check cannot start yet: the button is disabled and says so. */
   blockedReason?: string
   onStartVerification: () => void
+  /** Stands in front of the start button (e.g. a consent to give first); shows it by default. */
+  gate?: (start: ReactNode) => ReactNode
 }) {
   const Icon = badgeIcon[state]
   const profileId = user.profileId ?? user.id_validado
@@ -72,19 +76,23 @@ export function PersonalInfoCard({
         </dl>
         {state !== 'complete' && (
           <div className="mt-2 space-y-1.5">
-            <Button
-              className="w-full sm:w-auto"
-              onClick={onStartVerification}
-              disabled={starting || polling || Boolean(blockedReason)}
-              aria-describedby={blockedReason ? 'start-verification-blocked' : undefined}
-            >
-              {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <ScanFace className="size-5" aria-hidden />}
-              Completar Verificación
-            </Button>
-            {blockedReason && (
-              <p id="start-verification-blocked" className="text-sm text-base-content/70">
-                {blockedReason}
-              </p>
+            {gate(
+              <>
+                <Button
+                  className="w-full sm:w-auto"
+                  onClick={onStartVerification}
+                  disabled={starting || polling || Boolean(blockedReason)}
+                  aria-describedby={blockedReason ? 'start-verification-blocked' : undefined}
+                >
+                  {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <ScanFace className="size-5" aria-hidden />}
+                  Completar Verificación
+                </Button>
+                {blockedReason && (
+                  <p id="start-verification-blocked" className="text-sm text-base-content/70">
+                    {blockedReason}
+                  </p>
+                )}
+              </>,
             )}
           </div>
         )}

@@ -11,7 +11,7 @@ import { Card, CardBody } from '@/components/ui/card'
 import { useToast } from '@/components/ui/toast'
 import { ApiError, isNetworkError, serverMessage } from '@/lib/api-client'
 import { SUPPORT_EMAIL } from '@/lib/config'
-import { clearStoredUser } from '@/lib/session'
+import { clearStoredUser, useForgetSession } from '@/lib/session'
 import { announceLogin, readStorage, storageKeys, writeStorage } from '@/lib/storage'
 import { useUser, userQueryOptions, type ProfileUser } from '../api/get-user'
 import { useLogout } from '../api/logout'
@@ -55,6 +55,16 @@ export type ProfileScreenProps = {
   biometricBlockedReason?: string
   /** Called when the biometric polling ends, whatever its outcome. */
   onBiometricFinished?: () => void
+  /** What the person must read first (e.g. a new privacy notice to accept), above everything else. */
+  notice?: (userId: string) => ReactNode
+  /**
+   * Stands in front of each button that starts the biometric check (e.g. the express consent for
+   * biometric data): returns start, or what must happen first. asCard is false for a second such
+   * button on the page, which should say less than the first.
+   */
+  biometricGate?: (userId: string, start: ReactNode, options: { asCard: boolean }) => ReactNode
+  /** The person's own data and rights (Mis datos), below the rest. */
+  myData?: (user: ProfileUser) => ReactNode
 }
 
 /** The profile screen (SPEC §2 'Profile'). */
@@ -124,12 +134,21 @@ function NotFound() {
   )
 }
 
-function ProfileView({ userId, credential, plan, biometricBlockedReason, onBiometricFinished }: { userId: string } & ProfileScreenProps) {
+function ProfileView({
+  userId,
+  credential,
+  plan,
+  biometricBlockedReason,
+  onBiometricFinished,
+  notice,
+  biometricGate,
+  myData,
+}: { userId: string } & ProfileScreenProps) {
   const { data: user } = useUser(userId)
   const [params] = useSearchParams()
   const status = useVerificationStatus(userId)
   const queryClient = useQueryClient()
-  const navigate = useNavigate()
+  const forgetSession = useForgetSession()
   const { toast } = useToast()
   const logout = useLogout()
   const [starting, setStarting] = useState(false)
@@ -163,10 +182,13 @@ function ProfileView({ userId, credential, plan, biometricBlockedReason, onBiome
     } catch {
       // Signed out locally whatever the server says (SPEC §4).
     }
-    clearStoredUser()
-    queryClient.clear()
-    navigate('/')
+    forgetSession()
   }
+
+  const continueToBiometric =
+    params.get('emailVerified') === '1' && params.get('startBiometric') === '1' && state !== 'complete' && !biometric.polling
+  // The first start button on the page gets the full gate (e.g. the consent card); a second one, a hint.
+  const gate = (asCard: boolean) => (start: ReactNode) => (biometricGate ? biometricGate(userId, start, { asCard }) : start)
 
   const beginVerification = async (renewal = false) => {
     // Open the window inside the click so popup blockers allow it, then point it at the provider.
@@ -213,12 +235,15 @@ function ProfileView({ userId, credential, plan, biometricBlockedReason, onBiome
         </Button>
       </div>
 
+      {notice?.(userId)}
+
       {params.get('emailVerified') === '1' && (
         <EmailVerifiedNotice
-          continueToBiometric={params.get('startBiometric') === '1' && state !== 'complete' && !biometric.polling}
+          continueToBiometric={continueToBiometric}
           starting={starting}
           blockedReason={biometricBlockedReason}
           onStart={() => void beginVerification()}
+          gate={gate(true)}
         />
       )}
 
@@ -236,6 +261,7 @@ function ProfileView({ userId, credential, plan, biometricBlockedReason, onBiome
           polling={biometric.polling}
           blockedReason={biometricBlockedReason}
           onRenew={() => void beginVerification(true)}
+          gate={gate(true)}
         />
       )}
 
@@ -261,6 +287,7 @@ function ProfileView({ userId, credential, plan, biometricBlockedReason, onBiome
             polling={biometric.polling}
             blockedReason={biometricBlockedReason}
             onStartVerification={() => void beginVerification()}
+            gate={gate(!continueToBiometric)}
           />
           {plan}
           <EmailVerificationCard userId={userId} level={user.verificationLevel ?? 0} email={user.email} />
@@ -277,6 +304,8 @@ function ProfileView({ userId, credential, plan, biometricBlockedReason, onBiome
           </Card>
         </div>
       </div>
+
+      {myData?.(user)}
     </div>
   )
 }

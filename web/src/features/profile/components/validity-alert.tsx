@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { CalendarClock, RefreshCw } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
@@ -29,6 +30,7 @@ export function ValidityAlert({
   polling,
   blockedReason,
   onRenew,
+  gate = (start) => start,
 }: {
   user: ProfileUser
   starting: boolean
@@ -36,6 +38,8 @@ export function ValidityAlert({
   /** Why the renewal check cannot start yet (a renewal is a new purchase): the button is disabled and says so. */
   blockedReason?: string
   onRenew: () => void
+  /** Stands in front of the renewal button (e.g. a consent to give first); shows it by default. */
+  gate?: (start: ReactNode) => ReactNode
 }) {
   const left = daysLeft(user.validUntil)
   if (left === null || !user.validUntil || user.revokedAt) return null
@@ -59,11 +63,17 @@ export function ValidityAlert({
       {renewable && (
         <>
           <p className="mt-1">Renovar es repetir la verificación biométrica; tu pase y tu página pública se actualizan solos.</p>
-          <Button className="mt-2" onClick={onRenew} disabled={starting || polling || Boolean(blockedReason)}>
-            {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <RefreshCw className="size-4" aria-hidden />}
-            Renovar mi validación
-          </Button>
-          {blockedReason && <p className="mt-1">{blockedReason}</p>}
+          <div className="mt-2">
+            {gate(
+              <>
+                <Button onClick={onRenew} disabled={starting || polling || Boolean(blockedReason)}>
+                  {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <RefreshCw className="size-4" aria-hidden />}
+                  Renovar mi validación
+                </Button>
+                {blockedReason && <p className="mt-1">{blockedReason}</p>}
+              </>,
+            )}
+          </div>
         </>
       )}
     </Alert>

@@ -1,0 +1,119 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { legalInfoFixture as legal } from '@/testing/legal-info'
+import { mockApi, screenCalls } from '@/testing/mock-api'
+import { renderRoute } from '@/testing/render-route'
+
+/** The heading levels in document order never skip one (h1 → h2 → h3). */
+function headingLevels(): number[] {
+  return screen.getAllByRole('heading').map((h) => Number(h.tagName.slice(1)))
+}
+
+describe('/privacidad', () => {
+  it('shows the notice with the version, the responsible party and every retention row from GET /api/legal', async () => {
+    const { calls } = mockApi({ 'GET /api/legal': { json: legal } })
+    renderRoute('/privacidad')
+
+    expect(await screen.findByText('Versión 2026-11 · vigente desde 24 de noviembre de 2026')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 1, name: 'Aviso de privacidad integral' })).toBeInTheDocument()
+    expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
+    expect(document.title).toBe('Aviso de privacidad | Perfil Seguro')
+    expect(screenCalls(calls).map((c) => `${c.method} ${c.path}`)).toEqual(['GET /api/legal'])
+
+    const responsible = screen.getByRole('heading', { level: 2, name: 'Responsable de tus datos' }).parentElement!
+    expect(responsible).toHaveTextContent(legal.legalName)
+    expect(responsible).toHaveTextContent(legal.legalAddress)
+    expect(within(responsible).getByRole('link', { name: legal.privacyEmail })).toHaveAttribute('href', 'mailto:privacidad@perfilseguro.mx')
+
+    const table = screen.getByRole('table', { name: 'Plazos de conservación de tus datos' })
+    expect(within(table).getAllByRole('columnheader').map((th) => th.textContent)).toEqual(['Dato', 'Plazo'])
+    const rows = within(table).getAllByRole('row').slice(1)
+    expect(rows).toHaveLength(legal.retention.length)
+    legal.retention.forEach((r, i) => {
+      expect(within(rows[i]).getByRole('rowheader')).toHaveTextContent(r.data)
+      expect(within(rows[i]).getByRole('cell')).toHaveTextContent(r.period)
+    })
+    expect(table.parentElement).toHaveClass('overflow-x-auto')
+  })
+
+  it('has a linkable h2 per section, headings in order and the sensitive-data promises', async () => {
+    mockApi({ 'GET /api/legal': { json: legal } })
+    renderRoute('/privacidad')
+    await screen.findByTestId('legal-version')
+
+    for (const id of ['responsable', 'datos', 'finalidades', 'datos-sensibles', 'transferencias', 'derechos-arco', 'revocacion', 'conservacion', 'cookies', 'cambios']) {
+      const heading = document.getElementById(id)
+      expect(heading?.tagName, id).toBe('H2')
+      expect(screen.getByRole('navigation', { name: 'Contenido' })).toContainElement(
+        screen.getAllByRole('link').find((a) => a.getAttribute('href') === `#${id}`) ?? null,
+      )
+    }
+    const levels = headingLevels()
+    levels.slice(1).forEach((level, i) => expect(level - levels[i]).toBeLessThanOrEqual(1))
+
+    const main = screen.getByRole('main')
+    expect(main).toHaveTextContent('Nunca guardamos imágenes de tu rostro ni de tu identificación.')
+    expect(main).toHaveTextContent(/datos personales sensibles/)
+    expect(main).toHaveTextContent(/consentimiento expreso para esa finalidad, por separado de este aviso/)
+    expect(main).toHaveTextContent(/Nunca recibimos ni guardamos el número de tu tarjeta/)
+    expect(main).toHaveTextContent(/Nunca mostramos a nadie la dirección IP de quien consultó un perfil/)
+    expect(main).toHaveTextContent(/20 días hábiles/)
+    expect(main).toHaveTextContent(/15 días hábiles/)
+    expect(main).toHaveTextContent(/No usamos cookies de publicidad ni herramientas de analítica de terceros/)
+    expect(main).not.toHaveTextContent(/certific|auditor|auditad/i)
+    expect(main).not.toHaveTextContent(/\bISO\b/)
+  })
+
+  it('lists both secondary purposes in their own list, apart from the primary ones, with the way to object', async () => {
+    mockApi({ 'GET /api/legal': { json: legal } })
+    renderRoute('/privacidad')
+    const secondary = await screen.findByTestId('secondary-purposes')
+    const primary = screen.getByTestId('primary-purposes')
+
+    const items = within(secondary).getAllByRole('listitem')
+    expect(items).toHaveLength(2)
+    legal.secondaryPurposes.forEach((p, i) => {
+      expect(items[i]).toHaveTextContent(p.label)
+      expect(items[i]).toHaveTextContent(p.description)
+      expect(primary).not.toHaveTextContent(p.label)
+    })
+    expect(screen.getByRole('heading', { level: 3, name: 'Finalidades primarias' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 3, name: 'Finalidades secundarias' })).toBeInTheDocument()
+    expect(secondary.nextElementSibling).toHaveTextContent(/Puedes oponerte a ellas en cualquier momento desde Mi Perfil › Mis datos/)
+    expect(secondary.nextElementSibling).toHaveTextContent(/Negarte no afecta tu validación ni el servicio/)
+  })
+
+  it('shows a skeleton while the facts load', async () => {
+    let answer!: (reply: { json: unknown }) => void
+    mockApi({ 'GET /api/legal': () => new Promise((resolve) => (answer = resolve)) })
+    renderRoute('/privacidad')
+
+    expect(await screen.findByTestId('legal-skeleton')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 1, name: 'Aviso de privacidad integral' })).toBeInTheDocument()
+    expect(screen.queryByTestId('legal-version')).not.toBeInTheDocument()
+
+    await waitFor(() => expect(answer).toBeDefined())
+    answer({ json: legal })
+    expect(await screen.findByTestId('legal-version')).toBeInTheDocument()
+    expect(screen.queryByTestId('legal-skeleton')).not.toBeInTheDocument()
+  })
+
+  it('shows an alert with a retry that fetches again after a failure', async () => {
+    let failures = 1
+    const { calls } = mockApi({
+      'GET /api/legal': () => (failures-- > 0 ? { status: 500, text: 'boom' } : { json: legal }),
+    })
+    const user = userEvent.setup()
+    renderRoute('/privacidad')
+
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('No pudimos cargar el documento')
+    expect(screen.queryByRole('table')).not.toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Reintentar' }))
+    expect(await screen.findByTestId('legal-version')).toHaveTextContent('Versión 2026-11')
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/api/legal')).toHaveLength(2)
+  })
+})

@@ -1,0 +1,169 @@
+import { useState } from 'react'
+import { Controller, useForm } from 'react-hook-form'
+import { zodResolver } from '@hookform/resolvers/zod'
+import { MailCheck } from 'lucide-react'
+import { Alert } from '@/components/ui/alert'
+import { Button } from '@/components/ui/button'
+import { CodeInput } from '@/components/ui/code-input'
+import { Field, Input, MxPhoneInput } from '@/components/ui/input'
+import { useToast } from '@/components/ui/toast'
+import { serverMessage } from '@/lib/api-client'
+import { mxPhoneTypingFilter, withMxPrefix } from '@/lib/phone'
+import { useRequestContactChange, type ContactChangeAccepted } from '../api/request-contact-change'
+import { useVerifyContactChange } from '../api/verify-contact-change'
+import { codeSchema, contactSchema, type ContactValues } from '../schemas'
+
+/** How long the development-only code toast stays (as in the registration). */
+export const TEST_CODE_TOAST_MS = 10_000
+
+const EMPTY: ContactValues = { channel: 'email', email: '', phoneNumber: '' }
+
+/**
+ * Changes one's e-mail or phone: a code goes to the new address and the change happens when it
+ * comes back, so nobody can point the account at an address they do not hold.
+ */
+export function ContactChangeForm({ userId, onUserChanged }: { userId: string; onUserChanged: () => void }) {
+  const request = useRequestContactChange()
+  const verify = useVerifyContactChange()
+  const { toast } = useToast()
+  const [sent, setSent] = useState<ContactChangeAccepted | null>(null)
+  const [requestError, setRequestError] = useState<string>()
+  const [code, setCode] = useState('')
+  const [codeError, setCodeError] = useState<string>()
+  const {
+    register,
+    control,
+    handleSubmit,
+    watch,
+    reset,
+    formState: { errors },
+  } = useForm<ContactValues>({ resolver: zodResolver(contactSchema), defaultValues: EMPTY })
+  const channel = watch('channel')
+
+  const onSubmit = (values: ContactValues) => {
+    setRequestError(undefined)
+    const change = values.channel === 'email' ? { email: values.email } : { phoneNumber: withMxPrefix(values.phoneNumber) }
+    request.mutate(
+      { userId, change },
+      {
+        onSuccess: (res) => {
+          setSent(res)
+          setCode('')
+          setCodeError(undefined)
+          if (res.verificationCode) toast({ title: 'Código para pruebas', description: res.verificationCode, duration: TEST_CODE_TOAST_MS })
+        },
+        onError: (err) => setRequestError(serverMessage(err, 'No pudimos enviar el código. Intenta de nuevo.')),
+      },
+    )
+  }
+
+  const submitCode = (e: React.FormEvent) => {
+    e.preventDefault()
+    const parsed = codeSchema.safeParse(code)
+    if (!parsed.success) {
+      setCodeError(parsed.error.issues[0]?.message)
+      return
+    }
+    verify.mutate(
+      { userId, code: parsed.data },
+      {
+        onSuccess: () => {
+          toast({
+            title: 'Datos actualizados',
+            description: sent?.channel === 'phone' ? 'Tu teléfono quedó actualizado.' : 'Tu correo electrónico quedó actualizado.',
+          })
+          setSent(null)
+          reset(EMPTY)
+          onUserChanged()
+        },
+        onError: (err) => setCodeError(serverMessage(err, 'Código de verificación incorrecto')),
+      },
+    )
+  }
+
+  if (sent) {
+    return (
+      <form className="space-y-3" onSubmit={submitCode} noValidate data-testid="contact-code">
+        <Alert variant="info" icon={<MailCheck className="size-5" aria-hidden />}>
+          {sent.message}
+        </Alert>
+        <Field label="Código de verificación" htmlFor="contact-code" error={codeError}>
+          <CodeInput
+            id="contact-code"
+            value={code}
+            disabled={verify.isPending}
+            invalid={!!codeError}
+            onChange={(v) => {
+              setCode(v)
+              setCodeError(undefined)
+            }}
+          />
+        </Field>
+        <div className="flex flex-wrap gap-2">
+          <Button type="submit" disabled={code.length !== 6 || verify.isPending}>
+            {verify.isPending && <span className="loading loading-spinner loading-sm" />}
+            Verificar código
+          </Button>
+          <Button variant="ghost" onClick={() => setSent(null)} disabled={verify.isPending}>
+            Cancelar
+          </Button>
+        </div>
+      </form>
+    )
+  }
+
+  return (
+    <form className="space-y-3" onSubmit={handleSubmit(onSubmit)} noValidate>
+      <fieldset className="flex flex-wrap gap-4">
+        <legend className="mb-1.5 text-sm font-medium">¿Qué quieres cambiar?</legend>
+        <label className="flex cursor-pointer items-center gap-2">
+          <input type="radio" className="radio radio-primary radio-sm" value="email" {...register('channel')} />
+          Correo electrónico
+        </label>
+        <label className="flex cursor-pointer items-center gap-2">
+          <input type="radio" className="radio radio-primary radio-sm" value="phone" {...register('channel')} />
+          Teléfono
+        </label>
+      </fieldset>
+      {channel === 'email' ? (
+        <Field label="Nuevo correo electrónico" htmlFor="contact-email" error={errors.email?.message}>
+          <Input
+            id="contact-email"
+            type="email"
+            autoComplete="email"
+            placeholder="tu@correo.com"
+            invalid={!!errors.email}
+            {...register('email')}
+          />
+        </Field>
+      ) : (
+        <Field
+          label="Nuevo teléfono (WhatsApp)"
+          htmlFor="contact-phone"
+          error={errors.phoneNumber?.message}
+          hint="10 dígitos; agregamos la lada +52 de México."
+        >
+          <Controller
+            control={control}
+            name="phoneNumber"
+            render={({ field }) => (
+              <MxPhoneInput
+                id="contact-phone"
+                field={field}
+                invalid={!!errors.phoneNumber}
+                filter={mxPhoneTypingFilter}
+                autoComplete="tel-national"
+                inputMode="numeric"
+              />
+            )}
+          />
+        </Field>
+      )}
+      {requestError && <Alert variant="destructive">{requestError}</Alert>}
+      <Button type="submit" variant="outline" disabled={request.isPending}>
+        {request.isPending && <span className="loading loading-spinner loading-sm" />}
+        Enviar código
+      </Button>
+    </form>
+  )
+}
