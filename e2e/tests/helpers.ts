@@ -202,10 +202,27 @@ export async function reachLevel3(page: Page, p: Person): Promise<void> {
   await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
 }
 
-/** approveOnSimulator presses button on Mi Perfil and approves the check in the biometric simulator's popup. */
+/**
+ * giveBiometricConsent ticks the express consent for biometric data on Mi Perfil and records it:
+ * until then the buttons that start the check stay disabled.
+ */
+export async function giveBiometricConsent(page: Page): Promise<void> {
+  const card = page.getByTestId('biometric-consent').first();
+  await card.getByRole('checkbox').check();
+  await card.getByRole('button', { name: 'Otorgar consentimiento' }).click();
+  await expect(page.getByTestId('biometric-consent')).toHaveCount(0);
+}
+
+/**
+ * approveOnSimulator presses button on Mi Perfil (giving the biometric consent first when it is
+ * still asked for) and approves the check in the biometric simulator's popup.
+ */
 export async function approveOnSimulator(page: Page, button = 'Completar Verificación'): Promise<void> {
+  const start = page.getByRole('button', { name: button });
+  await expect(start).toBeVisible({ timeout: 15_000 });
+  if ((await page.getByTestId('biometric-consent').count()) > 0) await giveBiometricConsent(page);
   const popupOpened = page.waitForEvent('popup');
-  await page.getByRole('button', { name: button }).click();
+  await start.click();
   const popup = await popupOpened;
   await popup.waitForURL(/\/dev\/biometric\//);
   await popup.getByRole('button', { name: 'Aprobar' }).click();

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { approveOnSimulator, newPerson, payByCard, registerInUI, waitForMessage } from './helpers';
+import { approveOnSimulator, giveBiometricConsent, newPerson, payByCard, registerInUI, waitForMessage } from './helpers';
 
 // Issue 4: level 2 by the e-mail link and level 3 with the development biometric provider,
 // against the real binary (worker jobs, signed webhook, reconciler-free happy path).
@@ -34,6 +34,7 @@ test('e-mail link gives level 2, then the simulator approves and the profile sho
   // The biometric check is refused until the plan is paid (issue 18), then it opens.
   await expect(page.getByRole('button', { name: 'Completar Verificación' })).toBeDisabled();
   await payByCard(page);
+  await giveBiometricConsent(page);
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Completar Verificación' }).click();
   const popup = await popupOpened;
@@ -59,6 +60,7 @@ test('a declined run shows the rejected-document guidance', async ({ page }) => 
   const p = newPerson('Rodrigo Niveles Soto', 'levels');
   await registerInUI(page, p);
   await payByCard(page);
+  await giveBiometricConsent(page);
 
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Completar Verificación' }).click();

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { devServerEnv } from '../server-env';
-import { approveOnSimulator, newPerson, registerInUI } from './helpers';
+import { approveOnSimulator, giveBiometricConsent, newPerson, registerInUI } from './helpers';
 
 // Issue 18, the partner-paid deployment: the same binary started with PAYMENTS=off beside the
 // suite's server, on its own database and Redis DB. Every validation is free and no screen
@@ -82,6 +82,8 @@ test.describe('with PAYMENTS=off', () => {
     await expect(page.getByTestId('plan-card')).toHaveCount(0);
     await expect(page.locator('body')).not.toContainText('MXN');
     const start = page.getByRole('button', { name: 'Completar Verificación' });
+    await expect(start).toBeDisabled(); // no price stands in the way, only the express consent
+    await giveBiometricConsent(page);
     await expect(start).toBeEnabled();
     await page.screenshot({ path: path.join(screenshotDir, 'payments-off-profile.png'), fullPage: true });
 

@@ -26,7 +26,8 @@ export function Header({ sectionLinks }: { sectionLinks: readonly SectionLink[] 
         <div className="flex-1">
           <Link to="/" className="flex items-center gap-1.5 whitespace-nowrap text-base font-bold text-primary sm:gap-2 sm:text-lg">
             <ShieldCheck className="size-6 shrink-0 sm:size-7" aria-hidden />
-            <span>{PRODUCT_NAME}</span>
+            {/* Below 420 px the name would push the sign-in buttons off the screen: the shield stays. */}
+            <span className="max-[419px]:sr-only">{PRODUCT_NAME}</span>
           </Link>
         </div>
         <ul className="hidden items-center gap-1 md:flex">
