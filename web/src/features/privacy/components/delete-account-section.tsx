@@ -96,7 +96,7 @@ export function DeleteAccountSection({ userId }: { userId: string }) {
       </div>
       {error && <Alert variant="destructive">{error}</Alert>}
       {step.kind === 'start' && (
-        <Button variant="outline" className="border-error text-error" onClick={requestCode} disabled={sendCode.isPending}>
+        <Button variant="outline" onClick={requestCode} disabled={sendCode.isPending}>
           {sendCode.isPending && <span className="loading loading-spinner loading-sm" />}
           Enviar código de confirmación
         </Button>

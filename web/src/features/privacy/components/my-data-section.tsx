@@ -23,8 +23,9 @@ export function MyDataSection({
       data-testid={testId}
       className={cn('space-y-3 text-sm', danger && 'rounded-box border border-error/40 bg-error/5 p-4')}
     >
-      <h3 id={id} className={cn('flex items-center gap-2 text-base font-semibold', danger && 'text-error')}>
-        <Icon className="size-5 shrink-0" aria-hidden />
+      {/* daisyUI's error red is too light for text on this background (axe color-contrast): only the icon is red. */}
+      <h3 id={id} className="flex items-center gap-2 text-base font-semibold">
+        <Icon className={cn('size-5 shrink-0', danger && 'text-error')} aria-hidden />
         {title}
       </h3>
       {children}
