@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-verify bench-passes scale fuzz audit clean
+.PHONY: help build run test bench bench-verify bench-consultations bench-passes scale fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -35,6 +35,7 @@ test: ## go vet, go test (real Postgres/Redis), vitest, Playwright; prints a sum
 bench: ## Run the Go benchmarks (once each) and the web-quality checks; append the results to BENCHMARKS.md
 	scripts/bench.sh
 	$(MAKE) --no-print-directory bench-verify
+	$(MAKE) --no-print-directory bench-consultations
 	$(MAKE) --no-print-directory bench-passes
 	scripts/web-quality.sh
 
@@ -42,6 +43,11 @@ bench-verify: ## wrk against the real `perfilseguro api` and a bare net/http bas
 	scripts/ensure-tools.sh --bench
 	scripts/ensure-services.sh perfilseguro_test
 	BENCH_VERIFY=1 go test -count=1 -run '^TestVerifyFromOutside$$' -timeout 30m -v ./bench/verify
+
+bench-consultations: ## wrk against GET /api/users/{id}/consultations of the real `perfilseguro api` (a month of lookups of people checked thousands of times) and a bare baseline; append to BENCHMARKS.md
+	scripts/ensure-tools.sh --bench
+	scripts/ensure-services.sh perfilseguro_test
+	BENCH_CONSULTATIONS=1 go test -count=1 -run '^TestConsultationsFromOutside$$' -timeout 20m -v ./bench/verify
 
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes

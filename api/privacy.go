@@ -17,11 +17,8 @@ import (
 // The person's side of their data (LFPDPPP): consents, ARCO requests and who looked them up.
 // The slow or sensitive rights (export, rectification, deletion) are in privacy_rights.go.
 
-// Limits of the privacy area, per hour and person.
-const (
-	consentChangesPerHour = 30
-	privacyReadsPerHour   = 600
-)
+// consentChangesPerHour limits a person's consent decisions (reads: Limits.PrivacyReadsPerUser).
+const consentChangesPerHour = 30
 
 func (s *Server) mountPrivacy() {
 	tag := option.Tags("Privacidad")
@@ -80,7 +77,7 @@ func (s *Server) ownerOf(c interface {
 }
 
 func (s *Server) listConsents(c fuego.ContextNoBody) (ConsentsResponse, error) {
-	id, err := s.ownerOf(c, "privacy-read", privacyReadsPerHour)
+	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
 	if err != nil {
 		return ConsentsResponse{}, err
 	}
@@ -194,7 +191,7 @@ func arcoJSON(a postgres.ArcoRequest) ArcoRequestJSON {
 }
 
 func (s *Server) ownArcoRequests(c fuego.ContextNoBody) ([]ArcoRequestJSON, error) {
-	id, err := s.ownerOf(c, "privacy-read", privacyReadsPerHour)
+	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +222,7 @@ type ConsultationsResponse struct {
 var errBadCursor = perfilseguro.FieldError("before", "Cursor no válido")
 
 func (s *Server) consultations(c fuego.ContextNoBody) (ConsultationsResponse, error) {
-	id, err := s.ownerOf(c, "privacy-read", privacyReadsPerHour)
+	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
 	if err != nil {
 		return ConsultationsResponse{}, err
 	}

@@ -122,7 +122,7 @@ type DataExportJSON struct {
 }
 
 func (s *Server) listDataExports(c fuego.ContextNoBody) ([]DataExportJSON, error) {
-	id, err := s.ownerOf(c, "privacy-read", privacyReadsPerHour)
+	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
 	if err != nil {
 		return nil, err
 	}

@@ -21,10 +21,13 @@ type Limits struct {
 	VerifyPerIP     int // verification attempts from one IP per hour
 	VerifyPerUser   int // verification attempts against one user per hour
 	AdminLoginPerIP int // admin password attempts per IP per hour
+	// PrivacyReadsPerUser: a person's reads of consents, ARCO requests, exports and consultations
+	PrivacyReadsPerUser int
 }
 
 // DefaultLimits are generous for people and tight for pumping and guessing.
-var DefaultLimits = Limits{SendPerIP: 30, SendPerPhone: 6, SendPerEmail: 6, VerifyPerIP: 60, VerifyPerUser: 20, AdminLoginPerIP: 10}
+var DefaultLimits = Limits{SendPerIP: 30, SendPerPhone: 6, SendPerEmail: 6, VerifyPerIP: 60, VerifyPerUser: 20, AdminLoginPerIP: 10,
+	PrivacyReadsPerUser: 600}
 
 // errUnavailable is what users read when Redis (limits, queue) is down: nothing was saved.
 var errUnavailable = perfilseguro.Errorf(perfilseguro.EUNAVAILABLE,

@@ -122,6 +122,9 @@ type RateLimits struct {
 	// AdminLoginPerIP may only be raised outside production (the test suite signs in from one
 	// address many times an hour); production refuses more than MaxAdminLoginsPerIP.
 	AdminLoginPerIP int
+	// PrivacyReadsPerUser limits a person's reads of their consents, requests, exports and
+	// consultations (the load benchmark raises it: every request there is one person's).
+	PrivacyReadsPerUser int
 }
 
 // MaxAdminLoginsPerIP is the administrator sign-ins per address and hour production allows.
@@ -231,6 +234,7 @@ func Load(getenv func(string) string) (Config, error) {
 		"RATE_LIMIT_SEND_PER_IP": &c.RateLimits.SendPerIP, "RATE_LIMIT_SEND_PER_PHONE": &c.RateLimits.SendPerPhone,
 		"RATE_LIMIT_SEND_PER_EMAIL": &c.RateLimits.SendPerEmail, "RATE_LIMIT_VERIFY_PER_IP": &c.RateLimits.VerifyPerIP,
 		"RATE_LIMIT_VERIFY_PER_USER": &c.RateLimits.VerifyPerUser, "RATE_LIMIT_ADMIN_LOGIN_PER_IP": &c.RateLimits.AdminLoginPerIP,
+		"RATE_LIMIT_PRIVACY_READS_PER_USER": &c.RateLimits.PrivacyReadsPerUser,
 	} {
 		if *dst, err = strconv.Atoi(get(key, "0")); err != nil || *dst < 0 {
 			return c, fmt.Errorf("%s must be a non-negative integer (0 keeps the default)", key)

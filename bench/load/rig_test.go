@@ -61,7 +61,7 @@ func newRig(b *testing.B) *rig {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	rc := redis.NewClient(ropts)
 	queue := asynq.NewClient(opt)
-	unlimited := api.Limits{SendPerIP: 1 << 30, SendPerPhone: 1 << 30, SendPerEmail: 1 << 30, VerifyPerIP: 1 << 30, VerifyPerUser: 1 << 30, AdminLoginPerIP: 1 << 30}
+	unlimited := api.Limits{SendPerIP: 1 << 30, SendPerPhone: 1 << 30, SendPerEmail: 1 << 30, VerifyPerIP: 1 << 30, VerifyPerUser: 1 << 30, AdminLoginPerIP: 1 << 30, PrivacyReadsPerUser: 1 << 30}
 	srv, err := api.New(api.Deps{Config: cfg, DB: db, Redis: rc, AsynqRedis: opt, Queue: queue, Logger: quiet, Limits: &unlimited,
 		Web: fstest.MapFS{"index.html": {Data: []byte("<!doctype html>")}}})
 	require.NoError(b, err)

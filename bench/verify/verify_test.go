@@ -9,6 +9,11 @@ package verify_test
 import (
 	"bufio"
 	"bytes"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
@@ -102,14 +107,7 @@ func TestVerifyFromOutside(t *testing.T) {
 	// provider settings (the API process never calls a provider) and the public-lookup limits raised
 	// out of the way: all of wrk's requests come from one address.
 	apiLog := filepath.Join(dir, "api.log")
-	start(t, bintest.Path(t), []string{"APP_ENV=production", "DATABASE_URL=" + dsn, "REDIS_URL=" + redistest.URL(opt),
-		"HTTP_ADDR=" + apiAddr, "METRICS_ADDR=" + metricsAddr, "PUBLIC_BASE_URL=https://perfilseguro.bench",
-		"SECRET_KEY=bench-secret-0123456789abcdef0123456789abcdef", "ADMIN_PASSWORD_HASH=$2a$10$benchbenchbenchbenchbeuZ8nGJ2r1xVtq1mR8c8W3vT5oQe1yK",
-		"WHATSAPP_ACCESS_TOKEN=bench", "WHATSAPP_PHONE_NUMBER_ID=1", "TWILIO_ACCOUNT_SID=bench", "TWILIO_AUTH_TOKEN=bench",
-		"TWILIO_FROM=+15550000000", "SMTP_HOST=127.0.0.1", "DIDIT_API_KEY=bench", "DIDIT_WORKFLOW_ID=bench", "PAYMENTS=off",
-		"DIDIT_WEBHOOK_SECRET=bench", "APPLE_PASS_CERT_PEM=bench", "APPLE_PASS_KEY_PEM=bench", "APPLE_WWDR_PEM=bench", "APNS_KEY_ID=bench", "APNS_PRIVATE_KEY_PEM=bench",
-		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON={}",
-		"PUBLIC_MISSES_PER_MINUTE=100000000", "PUBLIC_HITS_PER_MINUTE=100000000", "PUBLIC_MISS_BURST=100000", "PUBLIC_HIT_BURST=100000", "SHUTDOWN_GRACE=2s"}, apiLog)
+	start(t, bintest.Path(t), apiEnv(dsn, redistest.URL(opt), apiAddr, metricsAddr), apiLog)
 	targets := []struct{ name, url string }{
 		{"bare net/http + 1 prepared SELECT", "http://" + bareAddr},
 		{"perfilseguro api (Procfile, production)", "http://" + apiAddr},
@@ -150,6 +148,35 @@ func TestVerifyFromOutside(t *testing.T) {
 	logLines := countLines(t, apiLog)
 	queued := pendingLogs(t, opt)
 	writeReport(t, users, conns, threads, secs, rounds, targets[0].name, targets[1].name, results, loadBefore, busy, logLines, queued)
+}
+
+// apiEnv is the environment of `perfilseguro api` as the Procfile's `web:` process runs it in
+// production, with made-up provider settings (the API process never calls a provider) and the
+// per-address and per-person read limits raised out of the way: all of wrk's requests come from
+// one address, and from a few people.
+func apiEnv(dsn, redisURL, apiAddr, metricsAddr string) []string {
+	return []string{"APP_ENV=production", "DATABASE_URL=" + dsn, "REDIS_URL=" + redisURL,
+		"HTTP_ADDR=" + apiAddr, "METRICS_ADDR=" + metricsAddr, "PUBLIC_BASE_URL=https://perfilseguro.bench",
+		"SECRET_KEY=bench-secret-0123456789abcdef0123456789abcdef", "ADMIN_PASSWORD_HASH=$2a$10$benchbenchbenchbenchbeuZ8nGJ2r1xVtq1mR8c8W3vT5oQe1yK",
+		"WHATSAPP_ACCESS_TOKEN=bench", "WHATSAPP_PHONE_NUMBER_ID=1", "TWILIO_ACCOUNT_SID=bench", "TWILIO_AUTH_TOKEN=bench",
+		"TWILIO_FROM=+15550000000", "SMTP_HOST=127.0.0.1", "DIDIT_API_KEY=bench", "DIDIT_WORKFLOW_ID=bench", "PAYMENTS=off",
+		"DIDIT_WEBHOOK_SECRET=bench", "APPLE_PASS_CERT_PEM=bench", "APPLE_PASS_KEY_PEM=bench", "APPLE_WWDR_PEM=bench", "APNS_KEY_ID=bench", "APNS_PRIVATE_KEY_PEM=bench",
+		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON={}",
+		"PUBLIC_MISSES_PER_MINUTE=100000000", "PUBLIC_HITS_PER_MINUTE=100000000", "PUBLIC_MISS_BURST=100000", "PUBLIC_HIT_BURST=100000",
+		"RATE_LIMIT_PRIVACY_READS_PER_USER=1000000000", "SHUTDOWN_GRACE=2s", "CREDENTIAL_ISSUER_KEYS_PEM=" + issuerKeyPEM()}
+}
+
+// issuerKeyPEM is a throwaway P-256 key for the credential issuer production requires.
+func issuerKeyPEM() string {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		panic(err)
+	}
+	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 }
 
 func freeAddr(t *testing.T) string {

@@ -109,6 +109,7 @@ func apiLimits(rl config.RateLimits) *api.Limits {
 	}{
 		{&l.SendPerIP, rl.SendPerIP}, {&l.SendPerPhone, rl.SendPerPhone}, {&l.SendPerEmail, rl.SendPerEmail},
 		{&l.VerifyPerIP, rl.VerifyPerIP}, {&l.VerifyPerUser, rl.VerifyPerUser}, {&l.AdminLoginPerIP, rl.AdminLoginPerIP},
+		{&l.PrivacyReadsPerUser, rl.PrivacyReadsPerUser},
 	} {
 		if o.v > 0 {
 			*o.dst = o.v

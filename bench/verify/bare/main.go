@@ -1,6 +1,8 @@
 // Command bare is the baseline of `make bench-verify`: plain net/http and one prepared, indexed
 // SELECT on the users table per request, JSON out. It does what the cheapest possible public
 // verification server would do, so the real API's figures have something to be compared with.
+// For the consultations benchmark it also serves a person's lookup history the cheapest way:
+// one prepared session lookup and one prepared keyset page per request.
 //
 //	DATABASE_URL=postgres://… ADDR=127.0.0.1:9000 bare
 package main
@@ -8,9 +10,13 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"crypto/sha256"
+	"encoding/hex"
 	"log"
 	"net/http"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	_ "github.com/lib/pq" // driver
@@ -45,6 +51,64 @@ func main() {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(p)
+	})
+	session, err := db.Prepare(`SELECT user_id FROM user_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > now()`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	page, err := db.Prepare(`SELECT l.id, l.scanned_at, l.access_type, k.partner_name FROM verification_logs l
+		LEFT JOIN api_keys k ON k.id = l.partner_id
+		WHERE l.user_id = $1 AND l.granted AND ($2::timestamptz IS NULL OR (l.scanned_at, l.id) < ($2, $3))
+		ORDER BY l.scanned_at DESC, l.id DESC LIMIT 21`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux.HandleFunc("GET /api/users/{id}/consultations", func(w http.ResponseWriter, r *http.Request) {
+		c, err := r.Cookie("ps_session")
+		if err != nil {
+			http.Error(w, `{"message":"signed out"}`, http.StatusUnauthorized)
+			return
+		}
+		sum := sha256.Sum256([]byte(c.Value))
+		var me int64
+		if err := session.QueryRowContext(r.Context(), hex.EncodeToString(sum[:])).Scan(&me); err != nil || strconv.FormatInt(me, 10) != r.PathValue("id") {
+			http.Error(w, `{"message":"forbidden"}`, http.StatusForbidden)
+			return
+		}
+		var before *time.Time
+		var beforeID int64
+		if micros, id, ok := strings.Cut(r.URL.Query().Get("before"), "_"); ok {
+			us, _ := strconv.ParseInt(micros, 10, 64)
+			beforeID, _ = strconv.ParseInt(id, 10, 64)
+			t := time.UnixMicro(us)
+			before = &t
+		}
+		rows, err := page.QueryContext(r.Context(), me, before, beforeID)
+		if err != nil {
+			http.Error(w, `{"message":"error"}`, http.StatusInternalServerError)
+			return
+		}
+		defer rows.Close()
+		type item struct {
+			At      time.Time `json:"at"`
+			Channel string    `json:"channel"`
+			Partner *string   `json:"partnerName"`
+		}
+		items := []item{}
+		for rows.Next() {
+			var it item
+			var id int64
+			if err := rows.Scan(&id, &it.At, &it.Channel, &it.Partner); err != nil {
+				http.Error(w, `{"message":"error"}`, http.StatusInternalServerError)
+				return
+			}
+			items = append(items, it)
+		}
+		if len(items) > 20 {
+			items = items[:20]
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"items": items})
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	log.Fatal(http.ListenAndServe(os.Getenv("ADDR"), mux))
