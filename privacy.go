@@ -72,6 +72,7 @@ const (
 	RetainDataExports      = "data_exports"
 	RetainDeletedConsents  = "deleted_consents"
 	RetainReceipts         = "payment_receipts"
+	RetainAuditTrail       = "audit_trail"
 )
 
 // Retention periods, the one table of them.
@@ -83,6 +84,8 @@ var RetentionPeriods = []Retention{
 	{RetainDataExports, "Archivo con la descarga de tus datos", "24 horas o hasta que lo descargues", 24 * time.Hour},
 	{RetainDeletedConsents, "Registro de tus consentimientos", "Mientras tu cuenta exista y 5 años después de eliminarla (bloqueo)", 5 * 365 * 24 * time.Hour},
 	{RetainReceipts, "Comprobantes de pago (folio, monto, fecha y método)", "5 años, aun si eliminas tu cuenta (obligación fiscal)", 5 * 365 * 24 * time.Hour},
+	{RetainAuditTrail, "Bitácora de seguridad: tus inicios de sesión y lo que nuestro equipo hizo en tu cuenta (quién, qué, cuándo y desde dónde)",
+		"2 años", 2 * 365 * 24 * time.Hour},
 }
 
 // RetentionOf returns the period kept for key (zero when the key is unknown).

@@ -47,7 +47,7 @@ func (s *Server) adminArcoJSON(a postgres.ArcoRequest) AdminArcoRequestJSON {
 
 func (s *Server) adminArcoRequests(c fuego.ContextNoBody) ([]AdminArcoRequestJSON, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
+	if _, err := s.requireRole(r, rolesPrivacy...); err != nil {
 		return nil, err
 	}
 	state := r.URL.Query().Get("state")
@@ -75,7 +75,8 @@ type AdminArcoCreateRequest struct {
 func (s *Server) adminRecordArco(c fuego.ContextWithBody[AdminArcoCreateRequest]) (AdminArcoRequestJSON, error) {
 	r := c.Request()
 	ctx := r.Context()
-	if err := s.requireAdmin(r); err != nil {
+	sess, err := s.authorize(r, guard{action: "arco.create", targetKind: "arco", roles: rolesPrivacy})
+	if err != nil {
 		return AdminArcoRequestJSON{}, err
 	}
 	req, err := decodeJSON[AdminArcoCreateRequest](r)
@@ -107,6 +108,8 @@ func (s *Server) adminRecordArco(c fuego.ContextWithBody[AdminArcoCreateRequest]
 		return AdminArcoRequestJSON{}, err
 	}
 	s.logger.InfoContext(ctx, "admin recorded arco request", "arco_id", id, "user_id", u.ID, "request_id", requestID(ctx))
+	s.auditAdmin(r, sess, "arco.create", "arco", strconv.FormatInt(id, 10), map[string]postgres.Change{
+		"type": {After: req.Type}, "profileId": {After: req.ProfileID}})
 	a, err := s.store.ArcoRequestByID(ctx, id)
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
@@ -123,12 +126,13 @@ type AdminArcoResolveRequest struct {
 
 func (s *Server) adminResolveArco(c fuego.ContextWithBody[AdminArcoResolveRequest]) (AdminArcoRequestJSON, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
-		return AdminArcoRequestJSON{}, err
-	}
 	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return AdminArcoRequestJSON{}, perfilseguro.FieldError("id", "ID de solicitud no válido")
+	}
+	sess, err := s.authorize(r, guard{action: "arco.resolve", targetKind: "arco", targetID: strconv.FormatInt(id, 10), roles: rolesPrivacy})
+	if err != nil {
+		return AdminArcoRequestJSON{}, err
 	}
 	req, err := decodeJSON[AdminArcoResolveRequest](r)
 	if err != nil {
@@ -150,5 +154,6 @@ func (s *Server) adminResolveArco(c fuego.ContextWithBody[AdminArcoResolveReques
 		return AdminArcoRequestJSON{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin answered arco request", "arco_id", id, "state", req.State, "request_id", requestID(r.Context()))
+	s.auditAdmin(r, sess, "arco.resolve", "arco", strconv.FormatInt(id, 10), map[string]postgres.Change{"state": {After: req.State}})
 	return s.adminArcoJSON(a), nil
 }

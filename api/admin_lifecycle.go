@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -10,6 +11,7 @@ import (
 	"github.com/go-fuego/fuego/option"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
 // maxRevocationReason is the longest reason an administrator may give (profile_events, users).
@@ -30,10 +32,12 @@ type RevokeRequest struct {
 
 func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
+	id, err := pathUserID(c)
+	if err != nil {
 		return UserJSON{}, err
 	}
-	id, err := pathUserID(c)
+	target := strconv.FormatInt(id, 10)
+	sess, err := s.authorize(r, guard{action: "user.revoke", targetKind: "user", targetID: target, roles: rolesManage, fresh: true})
 	if err != nil {
 		return UserJSON{}, err
 	}
@@ -48,7 +52,11 @@ func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON
 	case utf8.RuneCountInString(reason) > maxRevocationReason:
 		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo no puede exceder 500 caracteres")
 	}
-	u, err := s.store.RevokeProfile(r.Context(), id, reason, clientIP(r))
+	// The audit event is written in the revocation's own transaction.
+	e := s.withRequest(r, adminEvent(sess.Admin, "user.revoke", "user", target, postgres.OutcomeOK))
+	e.Changes = map[string]postgres.Change{"motivo": {After: reason}}
+	u, err := s.store.Revoke(r.Context(), postgres.Revocation{UserID: id, Reason: reason, ActorIP: clientIP(r),
+		AdminID: sess.Admin.ID, AdminLabel: sess.Admin.Label(), Audit: &e})
 	if err != nil {
 		return UserJSON{}, err
 	}
@@ -61,11 +69,13 @@ func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON
 
 // LifecycleEventJSON is one step of a profile's lifecycle.
 type LifecycleEventJSON struct {
-	Tipo   string    `json:"tipo" enum:"expired,revoked,renewed"`
-	Motivo *string   `json:"motivo"`
-	Quien  string    `json:"quien" enum:"system,admin"`
-	IP     *string   `json:"ip"` // the administrator's address
-	Fecha  time.Time `json:"fecha"`
+	Tipo   string  `json:"tipo" enum:"expired,revoked,renewed"`
+	Motivo *string `json:"motivo"`
+	Quien  string  `json:"quien" enum:"system,admin"`
+	// Administrador is the e-mail of the administrator who acted (nil: the system, or before named administrators).
+	Administrador *string   `json:"administrador"`
+	IP            *string   `json:"ip"` // the administrator's address
+	Fecha         time.Time `json:"fecha"`
 }
 
 // LifecycleResponse is a profile's lifecycle, newest first.
@@ -91,7 +101,8 @@ func (s *Server) profileLifecycle(c fuego.ContextNoBody) (LifecycleResponse, err
 	}
 	out := LifecycleResponse{Events: make([]LifecycleEventJSON, len(events))}
 	for i, e := range events {
-		out.Events[i] = LifecycleEventJSON{Tipo: e.Kind, Motivo: e.Reason, Quien: e.Actor, IP: e.ActorIP, Fecha: e.CreatedAt}
+		out.Events[i] = LifecycleEventJSON{Tipo: e.Kind, Motivo: e.Reason, Quien: e.Actor, Administrador: e.AdminName,
+			IP: e.ActorIP, Fecha: e.CreatedAt}
 	}
 	return out, nil
 }

@@ -30,7 +30,7 @@ type PartnerRequest struct {
 }
 
 func (s *Server) listPartners(c fuego.ContextNoBody) ([]postgres.Partner, error) {
-	if err := s.requireAdmin(c.Request()); err != nil {
+	if _, err := s.requireRole(c.Request(), rolesManage...); err != nil {
 		return nil, err
 	}
 	return s.store.Partners(c.Request().Context())
@@ -38,7 +38,8 @@ func (s *Server) listPartners(c fuego.ContextNoBody) ([]postgres.Partner, error)
 
 func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgres.Partner, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
+	sess, err := s.authorize(r, guard{action: "partner.create", targetKind: "partner", roles: rolesManage, fresh: true})
+	if err != nil {
 		return postgres.Partner{}, err
 	}
 	req, err := decodeJSON[PartnerRequest](r)
@@ -55,6 +56,8 @@ func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgre
 		return postgres.Partner{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin created partner", "partner_id", p.ID, "domain", p.Domain)
+	s.auditAdmin(r, sess, "partner.create", "partner", strconv.FormatInt(p.ID, 10), map[string]postgres.Change{
+		"partnerName": {After: p.PartnerName}, "domain": {After: p.Domain}})
 	setStatus(c, http.StatusCreated)
 	return p, nil
 }
@@ -71,14 +74,21 @@ func pathPartnerID(c interface{ PathParam(string) string }) (int64, error) {
 
 func (s *Server) deactivatePartner(c fuego.ContextNoBody) (postgres.Partner, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
-		return postgres.Partner{}, err
-	}
 	id, err := pathPartnerID(c)
 	if err != nil {
 		return postgres.Partner{}, err
 	}
-	return s.store.DeactivatePartner(r.Context(), id)
+	target := strconv.FormatInt(id, 10)
+	sess, err := s.authorize(r, guard{action: "partner.disable", targetKind: "partner", targetID: target, roles: rolesManage})
+	if err != nil {
+		return postgres.Partner{}, err
+	}
+	p, err := s.store.DeactivatePartner(r.Context(), id)
+	if err != nil {
+		return postgres.Partner{}, err
+	}
+	s.auditAdmin(r, sess, "partner.disable", "partner", target, nil)
+	return p, nil
 }
 
 // DeletePartnerResponse confirms a partner deletion.
@@ -89,15 +99,18 @@ type DeletePartnerResponse struct {
 
 func (s *Server) deletePartner(c fuego.ContextNoBody) (DeletePartnerResponse, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
+	id, err := pathPartnerID(c)
+	if err != nil {
 		return DeletePartnerResponse{}, err
 	}
-	id, err := pathPartnerID(c)
+	target := strconv.FormatInt(id, 10)
+	sess, err := s.authorize(r, guard{action: "partner.delete", targetKind: "partner", targetID: target, roles: rolesManage, fresh: true})
 	if err != nil {
 		return DeletePartnerResponse{}, err
 	}
 	if err := s.store.DeletePartner(r.Context(), id); err != nil {
 		return DeletePartnerResponse{}, err
 	}
+	s.auditAdmin(r, sess, "partner.delete", "partner", target, nil)
 	return DeletePartnerResponse{Success: true, Message: "Socio eliminado"}, nil
 }

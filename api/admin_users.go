@@ -130,7 +130,8 @@ func (req AdminUserRequest) validate(keepOrigen string) (postgres.AdminUser, err
 
 func (s *Server) createUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
+	sess, err := s.authorize(r, guard{action: "user.create", targetKind: "user", roles: rolesManage})
+	if err != nil {
 		return UserJSON{}, err
 	}
 	req, err := decodeJSON[AdminUserRequest](r)
@@ -146,6 +147,7 @@ func (s *Server) createUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 		return UserJSON{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin created user", "user_id", created.ID, "request_id", requestID(r.Context()))
+	s.auditAdmin(r, sess, "user.create", "user", strconv.FormatInt(created.ID, 10), userChanges(perfilseguro.User{}, created))
 	setStatus(c, http.StatusCreated)
 	return toUserJSON(created), nil
 }
@@ -153,10 +155,11 @@ func (s *Server) createUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON, error) {
 	r := c.Request()
 	ctx := r.Context()
-	if err := s.requireAdmin(r); err != nil {
+	id, err := pathUserID(c)
+	if err != nil {
 		return UserJSON{}, err
 	}
-	id, err := pathUserID(c)
+	sess, err := s.authorize(r, guard{action: "user.update", targetKind: "user", targetID: strconv.FormatInt(id, 10), roles: rolesManage})
 	if err != nil {
 		return UserJSON{}, err
 	}
@@ -181,6 +184,7 @@ func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 		return UserJSON{}, err
 	}
 	s.public.forgetUser(id) // other replicas hear it from Postgres
+	s.auditAdmin(r, sess, "user.update", "user", strconv.FormatInt(id, 10), userChanges(before, after))
 	if passChanged(before, after) {
 		s.rebuildPasses(ctx, after)
 	}
@@ -223,7 +227,13 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 		return DeleteUserResponse{}, err
 	}
 	byAdmin := s.isAdmin(r)
-	if !byAdmin {
+	var sess *postgres.AdminSession
+	if byAdmin {
+		if sess, err = s.authorize(r, guard{action: "user.delete", targetKind: "user", targetID: strconv.FormatInt(id, 10),
+			roles: rolesManage, fresh: true}); err != nil {
+			return DeleteUserResponse{}, err
+		}
+	} else {
 		if err := s.requireOwner(r, id); err != nil {
 			return DeleteUserResponse{}, err
 		}
@@ -244,9 +254,14 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 	}
 	if byAdmin {
 		s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
+		s.auditAdmin(r, sess, "user.delete", "user", strconv.FormatInt(id, 10),
+			map[string]postgres.Change{"profileId": {Before: who.IDValidado}})
 		return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
 	}
 	s.clearSessionCookie(c.Response())
+	pid := id
+	s.audit(r, postgres.AuditEvent{ActorKind: postgres.ActorPerson, ActorID: &pid, ActorLabel: who.IDValidado,
+		Action: "user.delete.self", TargetKind: "user", TargetID: strconv.FormatInt(id, 10)})
 	s.logger.InfoContext(r.Context(), "person deleted their account", "user_id", id, "request_id", requestID(r.Context()))
 	return DeleteUserResponse{Success: true, Message: "Tu cuenta y tus datos personales fueron eliminados."}, nil
 }
@@ -283,4 +298,14 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
+}
+
+// userChanges lists what an administrator changed on a user record (nothing secret is kept there).
+func userChanges(before, after perfilseguro.User) map[string]postgres.Change {
+	return diff(map[string][2]any{
+		"nombre":   {before.Nombre, after.Nombre},
+		"email":    {deref(before.Email), deref(after.Email)},
+		"origen":   {before.Origen, after.Origen},
+		"vigencia": {before.Vigencia, after.Vigencia},
+	})
 }

@@ -200,6 +200,7 @@ func (s *Server) verifyCode(c fuego.ContextWithBody[VerifyCodeRequest]) (VerifyC
 		return VerifyCodeResponse{}, err
 	}
 	res, token, err := s.verify(r, req)
+	s.auditCodeSignIn(r, "person.signin.code", int64(req.UserID), res, err)
 	if err != nil {
 		return VerifyCodeResponse{}, err
 	}
@@ -238,7 +239,7 @@ func (s *Server) verify(r *http.Request, req VerifyCodeRequest) (VerifyCodeRespo
 	if err != nil {
 		return VerifyCodeResponse{}, "", err
 	}
-	session := secure.NewToken(32)
+	var session string
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
 		ok, err := s.store.ConsumeCode(ctx, tx, code)
 		if err != nil {
@@ -257,7 +258,8 @@ func (s *Server) verify(r *http.Request, req VerifyCodeRequest) (VerifyCodeRespo
 				return err
 			}
 		}
-		return s.store.InsertUserSession(ctx, tx, userID, secure.HashToken(session), s.now().Add(sessionLifetime), clientIP(r), r.UserAgent())
+		session, err = s.openSession(ctx, tx, r, userID)
+		return err
 	})
 	if err != nil {
 		return VerifyCodeResponse{}, "", err
@@ -266,9 +268,15 @@ func (s *Server) verify(r *http.Request, req VerifyCodeRequest) (VerifyCodeRespo
 	if err != nil {
 		return VerifyCodeResponse{}, "", err
 	}
+	return signedInResponse(u, code.Channel), session, nil
+}
+
+// signedInResponse answers every sign-in the same way (a code, or a passkey: verificationType
+// "passkey"), so the app stores the user the same way.
+func signedInResponse(u perfilseguro.User, verificationType string) VerifyCodeResponse {
 	return VerifyCodeResponse{Success: true, Verified: true, Message: "Tu identidad ha sido verificada correctamente.",
 		UserID: u.ID, ProfileID: u.IDValidado, Data: VerifyData{UserID: u.ID, Verified: true,
-			VerificationLevel: u.VerificationLevel, VerificationType: code.Channel, NextStep: nextStep(u)}}, session, nil
+			VerificationLevel: u.VerificationLevel, VerificationType: verificationType, NextStep: nextStep(u)}}
 }
 
 // nextStep tells a client what the user can do next.

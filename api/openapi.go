@@ -198,6 +198,28 @@ var extraStatuses = map[string][]int{
 	"POST /api/users/{id}/confirmation":          {429},
 	"PUT /api/admin/arco-requests/{id}":          {409},
 	"POST /api/admin/arco-requests":              {404},
+
+	// Passkeys (passkeys.go).
+	"POST /api/auth/passkey/options":                    {429},
+	"POST /api/auth/passkey/verify":                     {401, 410, 429},
+	"GET /api/users/{id}/passkeys":                      {429},
+	"POST /api/users/{id}/passkeys/options":             {429},
+	"POST /api/users/{id}/passkeys":                     {409, 410, 429},
+	"PATCH /api/users/{id}/passkeys/{credentialId}":     {429},
+	"DELETE /api/users/{id}/passkeys/{credentialId}":    {429},
+	"POST /api/users/{id}/confirmation/passkey/options": {409, 429},
+	"POST /api/users/{id}/confirmation/passkey":         {410, 429},
+	// Administrators and their passkeys (admin_accounts.go, admin_passkeys.go).
+	"POST /api/admin/admins":                {409},
+	"PUT /api/admin/admins/{id}":            {409},
+	"POST /api/admin/admins/{id}/disable":   {409},
+	"POST /api/admin/admins/{id}/enrolment": {409},
+	"GET /api/admin/enrol":                  {410},
+	"POST /api/admin/enrol/options":         {410},
+	"POST /api/admin/enrol/verify":          {401, 409, 410},
+	"POST /api/admin/passkey/verify":        {401, 410, 429},
+	"POST /api/admin/reauth/options":        {409},
+	"POST /api/admin/reauth":                {409, 410},
 }
 
 // documentErrors lists the statuses an operation can answer: by its kind (a body can be
@@ -258,8 +280,8 @@ func securityFor(path string) openapi3.SecurityRequirements {
 	switch {
 	case path == "/metrics":
 		return require(secAdmin)
-	case path == "/api/admin/login":
-		return openapi3.SecurityRequirements{}
+	case path == "/api/admin/login", strings.HasPrefix(path, "/api/admin/enrol"), strings.HasPrefix(path, "/api/admin/passkey/"):
+		return openapi3.SecurityRequirements{} // they open a session (enrolment link, passkey, development password)
 	case strings.HasPrefix(path, "/api/admin/"):
 		return require(secAdmin)
 	case path == "/api/widget/verify":

@@ -187,6 +187,7 @@ func (s *Server) widgetVerifyCode(c fuego.ContextWithBody[WidgetVerifyCodeReques
 		return VerifyCodeResponse{}, err
 	}
 	res, token, err := s.verify(r, VerifyCodeRequest{UserID: req.UserID, Code: req.Code})
+	s.auditCodeSignIn(r, "person.signin.widget", int64(req.UserID), res, err)
 	if err != nil {
 		return VerifyCodeResponse{}, err
 	}

@@ -2,12 +2,14 @@ package api
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/go-fuego/fuego"
 	"github.com/go-fuego/fuego/option"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/secure"
 )
 
@@ -31,12 +33,15 @@ type PartnerWebhookResponse struct {
 
 func (s *Server) setPartnerWebhook(c fuego.ContextWithBody[PartnerWebhookRequest]) (PartnerWebhookResponse, error) {
 	r := c.Request()
-	if err := s.requireAdmin(r); err != nil {
-		return PartnerWebhookResponse{}, err
-	}
 	id, err := pathUserID(c)
 	if err != nil {
 		return PartnerWebhookResponse{}, perfilseguro.FieldError("id", "ID de socio no válido")
+	}
+	// A new signing secret is a rotation: it wants a fresh passkey confirmation.
+	sess, err := s.authorize(r, guard{action: "partner.webhook", targetKind: "partner", targetID: strconv.FormatInt(id, 10),
+		roles: rolesManage, fresh: true})
+	if err != nil {
+		return PartnerWebhookResponse{}, err
 	}
 	req, err := decodeJSON[PartnerWebhookRequest](r)
 	if err != nil {
@@ -58,6 +63,8 @@ func (s *Server) setPartnerWebhook(c fuego.ContextWithBody[PartnerWebhookRequest
 	if !found {
 		return PartnerWebhookResponse{}, perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No existe ese socio.")
 	}
+	s.auditAdmin(r, sess, "partner.webhook", "partner", strconv.FormatInt(id, 10),
+		map[string]postgres.Change{"webhookUrl": {After: hook}}) // the secret is never recorded
 	msg := "Webhook configurado. Guarda el secreto: no se volverá a mostrar."
 	if hook == "" {
 		msg = "Webhook eliminado."

@@ -467,7 +467,7 @@ type AdminPaymentsResponse struct {
 
 func (p *payments) adminPayments(c fuego.ContextNoBody) (AdminPaymentsResponse, error) {
 	r := c.Request()
-	if err := p.s.requireAdmin(r); err != nil {
+	if _, err := p.s.requireRole(r, rolesAny...); err != nil { // every role reads payments
 		return AdminPaymentsResponse{}, err
 	}
 	id, err := pathUserID(c)
@@ -508,12 +508,14 @@ type RefundResponse struct {
 func (p *payments) adminRefund(c fuego.ContextNoBody) (RefundResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	if err := p.s.requireAdmin(r); err != nil {
-		return RefundResponse{}, err
-	}
 	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return RefundResponse{}, errNoPayment
+	}
+	sess, err := p.s.authorize(r, guard{action: "payment.refund", targetKind: "payment", targetID: strconv.FormatInt(id, 10),
+		roles: rolesRefund, fresh: true})
+	if err != nil {
+		return RefundResponse{}, err
 	}
 	pm, err := p.s.store.PaymentByID(ctx, id)
 	if err != nil {
@@ -542,6 +544,7 @@ func (p *payments) adminRefund(c fuego.ContextNoBody) (RefundResponse, error) {
 		return RefundResponse{}, fmt.Errorf("%v: %w", err, errUnavailable)
 	}
 	p.s.logger.InfoContext(ctx, "admin requested refund", "payment_id", id, "request_id", requestID(ctx))
+	p.s.auditAdmin(r, sess, "payment.refund", "payment", strconv.FormatInt(id, 10), nil)
 	setStatus(c, http.StatusAccepted)
 	return RefundResponse{Message: "Reembolso solicitado. Se reflejará en el pago cuando el proveedor lo confirme."}, nil
 }

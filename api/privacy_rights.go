@@ -54,6 +54,11 @@ func (s *Server) mountPrivacyRights() {
 		option.Summary("Enviar un código para confirmar una acción delicada (eliminar mi cuenta)"))
 	fuego.Post(s.f, "/api/users/{id}/confirmation", s.confirmWithCode, tag,
 		option.Summary("Confirmar con el código: permite eliminar la cuenta durante 5 minutos en esta sesión"))
+	// The same confirmation with a fresh passkey assertion instead of a code (passkeys.go).
+	fuego.Post(s.f, "/api/users/{id}/confirmation/passkey/options", s.passkeyConfirmationOptions, tag,
+		option.Summary("Confirmar con una llave de acceso: opciones para navigator.credentials.get (solo mis llaves)"))
+	fuego.Post(s.f, "/api/users/{id}/confirmation/passkey", s.confirmWithPasskey, tag,
+		option.Summary("Confirmar con una llave de acceso: permite eliminar la cuenta durante 5 minutos en esta sesión"))
 }
 
 // DataExportRequested acknowledges an export request.

@@ -23,6 +23,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/credential"
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/passkey"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
 	"github.com/perfilseguro/perfilseguro/secure"
@@ -78,6 +79,9 @@ type Server struct {
 	// lookupLog records lookups of profiles in verification_logs, off the response path
 	// (passes_logs.go; set by mountPasses, used by the public page and the partner API)
 	lookupLog *lookupRecorder
+	// passkeys runs WebAuthn ceremonies (passkeys.go); nil when PUBLIC_BASE_URL cannot be a
+	// relying party (an IP address)
+	passkeys *passkey.Service
 	// asynqRedis reaches the job queues for the dashboard and for purges (purge.go)
 	asynqRedis asynq.RedisConnOpt
 	// closers run on graceful shutdown, after the last request finished.
@@ -154,6 +158,7 @@ func (s *Server) routes(d Deps) {
 	s.handle("GET /api/docs", http.HandlerFunc(handleDocs), nil)
 	s.mountMonitoring(d.AsynqRedis)
 	s.mountAuth()
+	s.mountPasskeys()
 	s.mountUsers()
 	s.mountLegal()
 	s.mountPrivacy()

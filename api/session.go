@@ -1,10 +1,13 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/secure"
@@ -30,6 +33,14 @@ func (s *Server) setSessionCookie(w http.ResponseWriter, token string) {
 func (s *Server) clearSessionCookie(w http.ResponseWriter) {
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: "", Path: "/", HttpOnly: true,
 		Secure: s.cfg.Production(), SameSite: http.SameSiteLaxMode, MaxAge: -1})
+}
+
+// openSession starts a sign-in session for userID inside tx and returns its token (the cookie's
+// value). Every way of signing in (a code, a passkey) goes through here.
+func (s *Server) openSession(ctx context.Context, tx *sqlx.Tx, r *http.Request, userID int64) (string, error) {
+	token := secure.NewToken(32)
+	err := s.store.InsertUserSession(ctx, tx, userID, secure.HashToken(token), s.now().Add(sessionLifetime), clientIP(r), r.UserAgent())
+	return token, err
 }
 
 // sessionUserID returns the signed-in user's id, or 0.

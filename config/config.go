@@ -46,7 +46,7 @@ type Config struct {
 	// HeartbeatInterval is how often the scheduler proves the pipeline (SCHEDULER_HEARTBEAT_INTERVAL).
 	HeartbeatInterval time.Duration
 	SecretKey         string // SECRET_KEY: HMAC key for codes and tokens
-	AdminPassHash     string // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the admin password
+	AdminPassHash     string // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the development password (development and test only; production refuses it)
 	AdminPassDev      bool   // AdminPassHash is the hash of DevAdminPassword (development and test only)
 	SupportEmail      string // SUPPORT_EMAIL
 	// The privacy notice's responsible party (DECISIONS.md 'Privacy and accountability').
@@ -270,7 +270,7 @@ func Load(getenv func(string) string) (Config, error) {
 	if err := c.validate(); err != nil {
 		return c, err
 	}
-	if c.AdminPassHash == "" { // never in production: validate refused it above
+	if c.AdminPassHash == "" && !c.Production() { // production signs in with passkeys only
 		// Minimum cost: the password is public and this runs at every start (and in every API test).
 		h, err := bcrypt.GenerateFromPassword([]byte(DevAdminPassword), bcrypt.MinCost)
 		if err != nil {
@@ -358,8 +358,10 @@ func (c Config) validate() error {
 	if c.SecretKey == DevSecret || len(c.SecretKey) < 32 {
 		problems = append(problems, "SECRET_KEY must be set to a random value of at least 32 characters")
 	}
-	if c.AdminPassHash == "" {
-		problems = append(problems, "ADMIN_PASSWORD_HASH is required (perfilseguro admin hash-password)")
+	if c.AdminPassHash != "" {
+		problems = append(problems, "ADMIN_PASSWORD_HASH must not be set in production: administrators sign in with a passkey. "+
+			"Remove it and enrol each administrator with `perfilseguro admin create --email … --name … --role administrador` "+
+			"(it prints a single-use link valid 24 hours; see the README's upgrade note)")
 	}
 	if c.WhatsApp.AccessToken == "" || c.WhatsApp.PhoneNumberID == "" {
 		problems = append(problems, "WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID are required (no development inbox in production)")

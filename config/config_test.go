@@ -24,23 +24,14 @@ func TestProductionRefusesDevelopmentSecretsAndProviders(t *testing.T) {
 	t.Parallel()
 	_, err := Load(envOf(map[string]string{"APP_ENV": "production"}))
 	require.Error(t, err)
-	for _, want := range []string{"SECRET_KEY", "ADMIN_PASSWORD_HASH", "WHATSAPP_ACCESS_TOKEN", "DIDIT_API_KEY", "APPLE_PASS_CERT_PEM", "PUBLIC_BASE_URL", "CREDENTIAL_ISSUER_KEYS_PEM", "STRIPE_SECRET_KEY"} {
+	for _, want := range []string{"SECRET_KEY", "WHATSAPP_ACCESS_TOKEN", "DIDIT_API_KEY", "APPLE_PASS_CERT_PEM", "PUBLIC_BASE_URL", "CREDENTIAL_ISSUER_KEYS_PEM", "STRIPE_SECRET_KEY"} {
 		require.Contains(t, err.Error(), want)
 	}
 }
 
 func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 	t.Parallel()
-	env := map[string]string{
-		"APP_ENV": "production", "SECRET_KEY": strings.Repeat("k", 40), "ADMIN_PASSWORD_HASH": "$2a$10$abc",
-		"WHATSAPP_ACCESS_TOKEN": "t", "WHATSAPP_PHONE_NUMBER_ID": "1", "TWILIO_ACCOUNT_SID": "AC1",
-		"TWILIO_AUTH_TOKEN": "x", "TWILIO_FROM": "+15550001", "SMTP_HOST": "smtp.example",
-		"DIDIT_API_KEY": "k", "DIDIT_WORKFLOW_ID": "w", "DIDIT_WEBHOOK_SECRET": "s",
-		"APPLE_PASS_CERT_PEM": "c", "APPLE_PASS_KEY_PEM": "k", "APPLE_WWDR_PEM": "w", "APNS_KEY_ID": "ABCDE12345", "APNS_PRIVATE_KEY_PEM": "p8",
-		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": "{}", "PUBLIC_BASE_URL": "https://perfilseguro.mx",
-		"CREDENTIAL_ISSUER_KEYS_PEM": "-----BEGIN PRIVATE KEY-----",
-		"STRIPE_SECRET_KEY":          "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_live",
-	}
+	env := productionEnv()
 	c, err := Load(envOf(env))
 	require.NoError(t, err)
 	require.True(t, c.Production())
@@ -73,6 +64,19 @@ func TestProductionAcceptsCompleteConfiguration(t *testing.T) {
 	env["RATE_LIMIT_ADMIN_LOGIN_PER_IP"] = "5"
 	_, err = Load(envOf(env))
 	require.NoError(t, err)
+}
+
+func TestProductionRefusesThePasswordSignIn(t *testing.T) {
+	t.Parallel()
+	env := productionEnv()
+	c, err := Load(envOf(env))
+	require.NoError(t, err)
+	require.Empty(t, c.AdminPassHash, "no development password in production")
+	require.False(t, c.AdminPassDev)
+	env["ADMIN_PASSWORD_HASH"] = "$2a$12$abcdefghijklmnopqrstuv"
+	_, err = Load(envOf(env))
+	require.ErrorContains(t, err, "ADMIN_PASSWORD_HASH must not be set in production")
+	require.ErrorContains(t, err, "perfilseguro admin create --email")
 }
 
 func TestRejectsUnknownEnvironment(t *testing.T) {
@@ -152,5 +156,19 @@ func TestRedisTopologiesFromTheEnvironment(t *testing.T) {
 		_, err := Load(envOf(want))
 		require.Error(t, err, env)
 		require.Contains(t, err.Error(), env)
+	}
+}
+
+// productionEnv is a complete production configuration (made-up values).
+func productionEnv() map[string]string {
+	return map[string]string{
+		"APP_ENV": "production", "SECRET_KEY": strings.Repeat("k", 40),
+		"WHATSAPP_ACCESS_TOKEN": "t", "WHATSAPP_PHONE_NUMBER_ID": "1", "TWILIO_ACCOUNT_SID": "AC1",
+		"TWILIO_AUTH_TOKEN": "x", "TWILIO_FROM": "+15550001", "SMTP_HOST": "smtp.example",
+		"DIDIT_API_KEY": "k", "DIDIT_WORKFLOW_ID": "w", "DIDIT_WEBHOOK_SECRET": "s",
+		"APPLE_PASS_CERT_PEM": "c", "APPLE_PASS_KEY_PEM": "k", "APPLE_WWDR_PEM": "w", "APNS_KEY_ID": "ABCDE12345", "APNS_PRIVATE_KEY_PEM": "p8",
+		"GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": "{}", "PUBLIC_BASE_URL": "https://perfilseguro.mx",
+		"CREDENTIAL_ISSUER_KEYS_PEM": "-----BEGIN PRIVATE KEY-----",
+		"STRIPE_SECRET_KEY":          "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_live",
 	}
 }

@@ -13,39 +13,6 @@ import (
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
 
-// InsertAdminSession starts an administrator session (the token is stored hashed).
-func (s *Store) InsertAdminSession(ctx context.Context, tokenHash string, created, expires time.Time, ip string) error {
-	const q = `INSERT INTO admin_sessions (token_hash, created_at, expires_at, ip_address) VALUES ($1, $2, $3, $4)`
-	_, err := s.DB.ExecContext(ctx, q, tokenHash, created, expires, ip)
-	if err != nil {
-		return fmt.Errorf("insert admin session: %w", err)
-	}
-	return nil
-}
-
-// AdminSessionExpiry returns when a live administrator session ends, or nil when there is none
-// at now (the caller's clock, so tests can move time forward).
-func (s *Store) AdminSessionExpiry(ctx context.Context, tokenHash string, now time.Time) (*time.Time, error) {
-	const q = `SELECT expires_at FROM admin_sessions WHERE token_hash = $1 AND revoked_at IS NULL AND expires_at > $2`
-	var t time.Time
-	if err := s.DB.GetContext(ctx, &t, q, tokenHash, now); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("admin session: %w", err)
-	}
-	return &t, nil
-}
-
-// RevokeAdminSession ends an administrator session for good.
-func (s *Store) RevokeAdminSession(ctx context.Context, tokenHash string, now time.Time) error {
-	const q = `UPDATE admin_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL`
-	if _, err := s.DB.ExecContext(ctx, q, tokenHash, now); err != nil {
-		return fmt.Errorf("revoke admin session: %w", err)
-	}
-	return nil
-}
-
 // UserFilter pages and searches the administrators' user list.
 type UserFilter struct {
 	Query  string // case-insensitive substring of nombre, id_validado, email or origen; empty: all
@@ -173,6 +140,12 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 			{`DELETE FROM invitations WHERE accepted_user_id = $1 OR lower(invitee_email) = $2 OR invitee_phone = $3`,
 				[]any{id, who.Email, who.Phone}},
 			{`DELETE FROM dev_messages WHERE recipient = $1 OR recipient = $2`, []any{who.Email, who.Phone}},
+			// The audit trail keeps who did what to the account, not its old name or e-mail: the
+			// before/after values are blanked (the trigger allows only that, and only here).
+			{`SET LOCAL perfilseguro.erasure = 'on'`, nil},
+			{`UPDATE audit_events SET changes = (SELECT jsonb_object_agg(k, '{"before": "[eliminado]", "after": "[eliminado]"}'::jsonb)
+				FROM jsonb_object_keys(changes) k) WHERE target_kind = 'user' AND target_id = $1::text AND changes IS NOT NULL`, []any{id}},
+			{`SET LOCAL perfilseguro.erasure = 'off'`, nil},
 			{`DELETE FROM users WHERE id = $1`, []any{id}},
 		}
 		for _, st := range steps {

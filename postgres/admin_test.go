@@ -8,30 +8,50 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 func ptr[T any](v T) *T { return &v }
 
-func TestAdminSessionsExpireAndRevoke(t *testing.T) {
+func TestAdminSessionsExpireIdleAndRevoke(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := pgtest.New(t)
 	s := &postgres.Store{DB: db}
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
-	require.NoError(t, s.InsertAdminSession(ctx, "h1", now, now.Add(4*time.Hour), "1.2.3.4"))
-	exp, err := s.AdminSessionExpiry(ctx, "h1", now.Add(3*time.Hour))
+	a, err := s.EnsureAdmin(ctx, "ana@example.com", "Ana", perfilseguro.RoleAdministrator)
 	require.NoError(t, err)
-	require.NotNil(t, exp)
-	require.True(t, exp.Equal(now.Add(4*time.Hour)))
-	exp, err = s.AdminSessionExpiry(ctx, "h1", now.Add(4*time.Hour+time.Second))
+	require.NoError(t, s.InsertAdminSession(ctx, postgres.AdminSessionStart{TokenHash: "h1", AdminID: a.ID, Created: now,
+		Expires: now.Add(4 * time.Hour), IP: "1.2.3.4"}))
+	idle := 30 * time.Minute
+	// Seen every 20 minutes: alive up to the absolute end, never past it.
+	for at := now.Add(20 * time.Minute); at.Before(now.Add(4 * time.Hour)); at = at.Add(20 * time.Minute) {
+		sess, err := s.AdminSessionByToken(ctx, "h1", at, idle)
+		require.NoError(t, err)
+		require.NotNil(t, sess, "alive at %s", at)
+		require.Equal(t, "ana@example.com", sess.Email)
+	}
+	sess, err := s.AdminSessionByToken(ctx, "h1", now.Add(4*time.Hour+time.Second), idle)
 	require.NoError(t, err)
-	require.Nil(t, exp, "expired")
-	require.NoError(t, s.RevokeAdminSession(ctx, "h1", now))
-	exp, err = s.AdminSessionExpiry(ctx, "h1", now)
+	require.Nil(t, sess, "past the absolute end")
+
+	require.NoError(t, s.InsertAdminSession(ctx, postgres.AdminSessionStart{TokenHash: "h2", AdminID: a.ID, Created: now,
+		Expires: now.Add(4 * time.Hour)}))
+	sess, err = s.AdminSessionByToken(ctx, "h2", now.Add(29*time.Minute), idle)
 	require.NoError(t, err)
-	require.Nil(t, exp, "revoked")
+	require.NotNil(t, sess)
+	sess, err = s.AdminSessionByToken(ctx, "h2", now.Add(60*time.Minute), idle)
+	require.NoError(t, err)
+	require.Nil(t, sess, "idle for 31 minutes")
+
+	require.NoError(t, s.InsertAdminSession(ctx, postgres.AdminSessionStart{TokenHash: "h3", AdminID: a.ID, Created: now,
+		Expires: now.Add(4 * time.Hour)}))
+	require.NoError(t, s.RevokeAdminSession(ctx, "h3", now))
+	sess, err = s.AdminSessionByToken(ctx, "h3", now, idle)
+	require.NoError(t, err)
+	require.Nil(t, sess, "revoked")
 }
 
 func TestListUsersSearchesAndPages(t *testing.T) {

@@ -353,7 +353,10 @@ func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage
 			channel AS canal, received_at AS recibida_en, due_at AS fecha_limite, resolved_at AS respondida_en
 			FROM arco_requests WHERE user_id = $1) a),
 		'recordatorios', (SELECT COALESCE(json_agg(r ORDER BY r.enviado_en), '[]') FROM (SELECT days_before AS dias_antes,
-			channel AS canal, sent_at AS enviado_en FROM expiry_reminders WHERE user_id = $1) r)
+			channel AS canal, sent_at AS enviado_en FROM expiry_reminders WHERE user_id = $1) r),
+		'llaves_de_acceso', (SELECT COALESCE(json_agg(k ORDER BY k.creada_en), '[]') FROM (SELECT name AS nombre,
+			backup_state AS sincronizada, created_at AS creada_en, last_used_at AS ultimo_uso
+			FROM webauthn_credentials WHERE user_id = $1) k)
 	) WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)`
 	var doc json.RawMessage
 	if err := s.DB.GetContext(ctx, &doc, q, userID); err != nil {

@@ -195,5 +195,11 @@ func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionRes
 		n, _ := res.RowsAffected()
 		out[st.key] += n
 	}
+	// The audit trail is append-only; its retention is the one deletion the trigger allows (0017).
+	n, err := s.deleteOldAudit(ctx, before(perfilseguro.RetainAuditTrail))
+	if err != nil {
+		return out, err
+	}
+	out[perfilseguro.RetainAuditTrail] += n
 	return out, nil
 }

@@ -95,3 +95,30 @@ func TestBusinessDeadlinesSkipWeekendsAndRestDays(t *testing.T) {
 	require.Equal(t, 20, perfilseguro.BusinessDaysBetween(from, perfilseguro.AddBusinessDays(from, 20)))
 	require.Equal(t, -1, perfilseguro.BusinessDaysBetween(from, time.Date(2026, 11, 23, 9, 0, 0, 0, mx)))
 }
+
+// TestDeletionBlanksTheDeletedPersonsOldValuesInTheAuditTrail: the trail keeps who did what to
+// the account, but not its old name or e-mail; nothing else of the row may change, and without
+// the deletion's setting not even that.
+func TestDeletionBlanksTheDeletedPersonsOldValuesInTheAuditTrail(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	store := &postgres.Store{DB: db}
+	user := validatedUser(t, db, "PS-2222-3333-44", time.Now(), 1, nil)
+	_, err := db.Exec(`INSERT INTO audit_events (actor_kind, actor_label, action, target_kind, target_id, ip, changes)
+		VALUES ('admin', 'ops@perfilseguro.mx', 'user.update', 'user', $1::text, '198.51.100.1',
+		'{"nombre": {"before": "Ana López", "after": "Ana María López"}}')`, user)
+	require.NoError(t, err)
+	_, err = db.Exec(`UPDATE audit_events SET changes = NULL`)
+	require.Error(t, err, "append-only outside the deletion")
+	_, err = db.Exec(`BEGIN; SET LOCAL perfilseguro.erasure = 'on'; UPDATE audit_events SET ip = '0.0.0.0'; COMMIT`)
+	require.Error(t, err, "the deletion's setting allows blanking the values, nothing else")
+	db.Exec(`ROLLBACK`)
+
+	require.NoError(t, store.DeleteUser(context.Background(), user))
+	var changes, actor, ip string
+	require.NoError(t, db.QueryRow(`SELECT changes::text, actor_label, ip FROM audit_events`).Scan(&changes, &actor, &ip))
+	require.NotContains(t, changes, "Ana")
+	require.Contains(t, changes, "nombre")
+	require.Equal(t, "ops@perfilseguro.mx", actor)
+	require.Equal(t, "198.51.100.1", ip)
+}

@@ -133,6 +133,7 @@ var exportSections = []struct{ key, title string }{
 	{"sesiones", "Inicios de sesión"},
 	{"solicitudes_arco", "Tus solicitudes de derechos ARCO"},
 	{"recordatorios", "Recordatorios enviados"},
+	{"llaves_de_acceso", "Llaves de acceso (solo su nombre y fechas; la llave nunca sale de tu dispositivo)"},
 }
 
 // BuildExportArchive packs the person's data as datos.json (machine-readable, as held) and

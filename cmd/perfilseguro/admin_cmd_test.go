@@ -4,26 +4,31 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 func TestAdminHashPasswordPrintsAHashTheAPIAccepts(t *testing.T) {
 	t.Parallel()
 	var out, errOut bytes.Buffer
-	require.NoError(t, runAdmin([]string{"hash-password"}, strings.NewReader("clave-de-equipo\n"), &out, &errOut))
+	require.NoError(t, runAdmin(context.Background(), []string{"hash-password"}, strings.NewReader("clave-de-equipo\n"), &out, &errOut))
 	hash := strings.TrimSpace(out.String())
 	require.True(t, strings.HasPrefix(hash, "$2a$12$"), hash)
 	require.True(t, api.CheckAdminPassword(hash, "clave-de-equipo"))
 	require.False(t, api.CheckAdminPassword(hash, "clave-de-equipo\n"))
 
-	require.Error(t, runAdmin([]string{"hash-password"}, strings.NewReader("  \n"), &out, &errOut), "blank password")
-	err := runAdmin(nil, strings.NewReader(""), &out, &errOut)
+	require.Error(t, runAdmin(context.Background(), []string{"hash-password"}, strings.NewReader("  \n"), &out, &errOut), "blank password")
+	err := runAdmin(context.Background(), nil, strings.NewReader(""), &out, &errOut)
 	require.True(t, errors.Is(err, errUsage))
 	require.Contains(t, errOut.String(), "hash-password")
 }
@@ -54,4 +59,43 @@ func TestPartnerAddListDisable(t *testing.T) {
 	require.NoError(t, runPartner(ctx, []string{"list"}, &out, &errOut))
 	require.Regexp(t, `https://casalista.mx\s+false`, out.String())
 	require.Error(t, runPartner(ctx, []string{"disable", "pk_missing"}, &out, &errOut))
+}
+
+func TestAdminCreatePrintsASingleUseEnrolmentLink(t *testing.T) {
+	db, dsn := pgtest.New(t)
+	t.Setenv("DATABASE_URL", dsn)
+	t.Setenv("APP_ENV", "test")
+	t.Setenv("PUBLIC_BASE_URL", "https://panel.example")
+	ctx := context.Background()
+	var out, errOut bytes.Buffer
+	require.NoError(t, runAdmin(ctx, []string{"create", "--email", "Ana@Example.com", "--name", "Ana López", "--role", "soporte"},
+		nil, &out, &errOut), errOut.String())
+	require.Contains(t, out.String(), "Ana López <ana@example.com>, role soporte")
+	m := regexp.MustCompile(`https://panel\.example/admin-enrol\?token=([0-9a-f]{64})`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	token := m[1]
+
+	store := &postgres.Store{DB: db}
+	a, err := store.AdminEnrolment(ctx, secure.HashToken(token), time.Now())
+	require.NoError(t, err)
+	require.Equal(t, "ana@example.com", a.Email)
+	_, err = store.AdminEnrolment(ctx, secure.HashToken(token), time.Now().Add(24*time.Hour+time.Minute))
+	require.ErrorIs(t, err, postgres.ErrEnrolmentNotUsable, "expired after 24 hours")
+	id, err := store.ConsumeAdminEnrolment(ctx, db, secure.HashToken(token), time.Now())
+	require.NoError(t, err)
+	require.Equal(t, a.ID, id)
+	_, err = store.ConsumeAdminEnrolment(ctx, db, secure.HashToken(token), time.Now())
+	require.ErrorIs(t, err, postgres.ErrEnrolmentNotUsable, "single use")
+
+	// The same e-mail twice is refused; a bad role is refused; a new link for an existing one works.
+	err = runAdmin(ctx, []string{"create", "--email", "ana@example.com", "--name", "Otra"}, nil, &out, &errOut)
+	require.ErrorContains(t, err, "Ya existe un administrador")
+	err = runAdmin(ctx, []string{"create", "--email", "b@example.com", "--name", "Beto", "--role", "jefe"}, nil, &out, &errOut)
+	require.ErrorContains(t, err, "Rol no válido")
+	out.Reset()
+	require.NoError(t, runAdmin(ctx, []string{"enrol", "--email", "ana@example.com"}, nil, &out, &errOut))
+	require.Regexp(t, `admin-enrol\?token=[0-9a-f]{64}`, out.String())
+	var n int
+	require.NoError(t, db.Get(&n, `SELECT count(*) FROM audit_events WHERE actor_kind = 'system' AND target_id = $1`, fmt.Sprint(a.ID)))
+	require.Equal(t, 2, n, "create and enrolment recorded")
 }

@@ -139,6 +139,9 @@ func (a *app) runDev(ctx context.Context) error {
 	if err := a.migrate(ctx); err != nil {
 		return err
 	}
+	if err := a.seedDevAdmin(ctx); err != nil {
+		return err
+	}
 	// The worker gets its own connection pool, as its own process has in production: API requests
 	// waiting for a connection must not starve the jobs that deliver their codes.
 	workerDB, err := postgres.Open(ctx, a.cfg.DatabaseURL)

@@ -20,7 +20,10 @@ Usage:
   perfilseguro scheduler   enqueue periodic jobs
   perfilseguro migrate     apply database migrations (idempotent)
   perfilseguro dev         migrate, then api + worker + scheduler in one process (local use)
-  perfilseguro admin hash-password   print a hash for ADMIN_PASSWORD_HASH (password on stdin)
+  perfilseguro admin create --email … --name … --role administrador
+                           create an administrator; prints a single-use passkey enrolment link
+  perfilseguro admin enrol --email …   a new enrolment link for an administrator
+  perfilseguro admin hash-password   print a hash for ADMIN_PASSWORD_HASH (development only)
   perfilseguro partner add|list|disable   manage widget partners (api_keys)
   perfilseguro openapi     print the API's OpenAPI 3.1 document (no database needed)
 
@@ -66,7 +69,7 @@ func run(ctx context.Context, cmd string, args []string) error {
 	case "dev":
 		return withApp(ctx, func(a *app) error { return a.runDev(ctx) })
 	case "admin":
-		return runAdmin(args, os.Stdin, os.Stdout, os.Stderr)
+		return runAdmin(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	case "partner":
 		return runPartner(ctx, args, os.Stdout, os.Stderr)
 	case "openapi":
