@@ -10,6 +10,7 @@ import { lazyRoute } from './lazy-route'
 // JavaScript stays small (issue 9, web quality).
 const AdminRoute = lazyRoute(() => import('./routes/admin'), 'AdminRoute')
 const AdminLoginRoute = lazyRoute(() => import('./routes/admin-login'), 'AdminLoginRoute')
+const AdminEnrolRoute = lazyRoute(() => import('./routes/admin-enrol'), 'AdminEnrolRoute')
 const AcceptInvitationRoute = lazyRoute(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute')
 const InvitationsRoute = lazyRoute(() => import('./routes/invitations'), 'InvitationsRoute')
 const IntegrationRoute = lazyRoute(() => import('./routes/integration'), 'IntegrationRoute')
@@ -44,6 +45,7 @@ export const routes: RouteObject[] = [
       { path: '/verification-complete', element: <VerificationCompleteRoute /> },
       { path: '/integration', element: <IntegrationRoute /> },
       { path: '/admin-login', element: <AdminLoginRoute /> },
+      { path: '/admin-enrol', element: <AdminEnrolRoute /> },
       { path: '/admin', element: <AdminRoute /> },
       { path: '/success', element: <SuccessRoute /> },
       { path: '/privacidad', element: <PrivacyRoute /> },

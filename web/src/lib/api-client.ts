@@ -20,7 +20,7 @@ export class ApiError extends Error {
 }
 
 /** HTTP methods the app uses. */
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE'
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
 /** Throws an ApiError for a non-2xx response, consuming its body. */
 export async function throwIfNotOk(res: Response): Promise<void> {

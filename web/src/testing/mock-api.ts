@@ -44,14 +44,15 @@ export function grantedConsents(noticeVersion = '2026-11') {
 
 /**
  * What the server answers, by default, to the reads every Mi Perfil makes besides the profile
- * itself (the person's privacy): everything consented, nothing requested, nobody looked. A test
- * that cares mocks the route itself; its handler wins.
+ * itself (the person's privacy, their passkeys): everything consented, nothing requested, nobody
+ * looked, no passkey. A test that cares mocks the route itself; its handler wins.
  */
 const DEFAULT_ROUTES: [RegExp, MockReply][] = [
   [/^GET \/api\/users\/[^/]+\/consents$/, { json: grantedConsents() }],
   [/^GET \/api\/users\/[^/]+\/data-exports$/, { json: [] }],
   [/^GET \/api\/users\/[^/]+\/arco-requests$/, { json: [] }],
   [/^GET \/api\/users\/[^/]+\/consultations$/, { json: { items: [], nextCursor: null } }],
+  [/^GET \/api\/users\/[^/]+\/passkeys$/, { json: [] }],
 ]
 
 /**

@@ -58,7 +58,14 @@ describe('/admin ARCO requests', () => {
     const { calls } = api()
     renderRoute('/admin')
     await screen.findByRole('tab', { name: 'Usuarios' })
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Usuarios', 'Crear Usuario', 'Editar Usuario', 'Solicitudes ARCO'])
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual([
+      'Usuarios',
+      'Crear Usuario',
+      'Editar Usuario',
+      'Solicitudes ARCO',
+      'Bitácora',
+      'Administradores',
+    ])
     expect(calls.some((c) => c.path === '/api/admin/arco-requests')).toBe(false)
 
     await userEvent.click(screen.getByRole('tab', { name: 'Solicitudes ARCO' }))

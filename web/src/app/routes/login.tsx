@@ -1,8 +1,9 @@
 import { LoginScreen } from '@/features/auth/components/login-screen'
+import { PasskeySignIn } from '@/features/passkeys/components/passkey-sign-in'
 import { usePageTitle } from '@/lib/page-title'
 
-/** /login */
+/** /login: the code sign-in, with the passkey sign-in beside it. */
 export function LoginRoute() {
   usePageTitle('Iniciar Sesión')
-  return <LoginScreen />
+  return <LoginScreen alternative={<PasskeySignIn />} />
 }

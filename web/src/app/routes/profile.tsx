@@ -2,6 +2,7 @@ import { useCallback } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router-dom'
 import { CredentialCard } from '@/features/credentials/components/credential-card'
+import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 import { paymentStatusQueryOptions, type PaymentStatus } from '@/features/payments/api/get-payment-status'
 import { checkoutReturn, PlanCard } from '@/features/payments/components/plan-card'
 import { BiometricConsentGate } from '@/features/privacy/components/biometric-consent-gate'
@@ -24,7 +25,8 @@ function biometricBlockedReason(status: PaymentStatus | undefined): string | und
 
 /**
  * /profile: the profile, with the credential card, the plan card and the person's privacy
- * (a new notice to accept, the express biometric consent before the check, Mis datos) composed in.
+ * (a new notice to accept, the express biometric consent before the check, Mis datos) and the
+ * person's passkeys composed in.
  */
 export function ProfileRoute() {
   usePageTitle('Mi Perfil')
@@ -55,6 +57,7 @@ export function ProfileRoute() {
         </BiometricConsentGate>
       )}
       myData={(user) => <MyDataCard user={user} onUserChanged={() => refreshUser(String(user.id))} />}
+      signInMethods={(userId) => <PasskeysCard userId={userId} />}
     />
   )
 }

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiFetch } from '@/lib/api-client'
 import { usersQueryOptions } from './get-users'
+import { withFreshPasskey } from './admin-passkey'
 
 /** DELETE /api/users/{id}; the body is not read (SPEC §7). */
 export async function deleteUser(id: number): Promise<void> {
@@ -15,7 +16,7 @@ export async function deleteUser(id: number): Promise<void> {
 export function useDeleteUser({ onDeleted, onFailed }: { onDeleted?: () => void; onFailed?: (err: Error) => void } = {}) {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: deleteUser,
+    mutationFn: (id: number) => withFreshPasskey(() => deleteUser(id)),
     onSuccess: () => {
       onDeleted?.()
       return client.invalidateQueries({ queryKey: usersQueryOptions.queryKey })

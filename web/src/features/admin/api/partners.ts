@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { apiFetch, apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
+import { withFreshPasskey } from './admin-passkey'
 
 // The partner (api_keys) calls of the admin panel; one small module because
 // the four calls share one key and one type.
@@ -28,7 +29,7 @@ export function usePartnerMutations() {
   const onSuccess = () => client.invalidateQueries({ queryKey: partnersQueryOptions.queryKey })
   return {
     create: useMutation({
-      mutationFn: (input: PartnerInput) => apiRequest<Partner>('POST', '/api/admin/partners', input),
+      mutationFn: (input: PartnerInput) => withFreshPasskey(() => apiRequest<Partner>('POST', '/api/admin/partners', input)),
       onSuccess,
     }),
     deactivate: useMutation({
@@ -36,9 +37,10 @@ export function usePartnerMutations() {
       onSuccess,
     }),
     remove: useMutation({
-      mutationFn: async (id: number) => {
-        await apiFetch('DELETE', `/api/admin/partners/${id}`)
-      },
+      mutationFn: (id: number) =>
+        withFreshPasskey(async () => {
+          await apiFetch('DELETE', `/api/admin/partners/${id}`)
+        }),
       onSuccess,
     }),
   }

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
 import { userPaymentsQueryOptions } from './get-user-payments'
+import { withFreshPasskey } from './admin-passkey'
 
 /** POST /api/admin/payments/{id}/refund answer (202: the refund completes when the provider confirms it). */
 export type RefundResponse = Schema<'RefundResponse'>
@@ -15,7 +16,7 @@ export function refundPayment({ paymentId }: { paymentId: number; userId: number
 export function useRefundPayment() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: refundPayment,
+    mutationFn: (v: { paymentId: number; userId: number }) => withFreshPasskey(() => refundPayment(v)),
     onSettled: (_, __, { userId }) => client.invalidateQueries({ queryKey: userPaymentsQueryOptions(userId).queryKey }),
   })
 }

@@ -3,6 +3,7 @@ import { apiRequest } from '@/lib/api-client'
 import type { AdminUser } from './get-users'
 import { lifecycleQueryKey } from './get-lifecycle'
 import { usersQueryOptions } from './get-users'
+import { withFreshPasskey } from './admin-passkey'
 
 /** POST /api/admin/users/{id}/revoke: revokes the validation with a reason; the account stays. */
 export function revokeProfile({ id, motivo }: { id: number; motivo: string }): Promise<AdminUser> {
@@ -13,7 +14,7 @@ export function revokeProfile({ id, motivo }: { id: number; motivo: string }): P
 export function useRevokeProfile() {
   const client = useQueryClient()
   return useMutation({
-    mutationFn: revokeProfile,
+    mutationFn: (v: { id: number; motivo: string }) => withFreshPasskey(() => revokeProfile(v)),
     onSuccess: (_, { id }) => {
       void client.invalidateQueries({ queryKey: usersQueryOptions.queryKey })
       void client.invalidateQueries({ queryKey: lifecycleQueryKey(id) })

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { CircleAlert, Eye, EyeOff, LockKeyhole } from 'lucide-react'
+import { CircleAlert, Eye, EyeOff, KeyRound, LockKeyhole } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardDescription } from '@/components/ui/card'
@@ -8,6 +8,7 @@ import { Field, Input } from '@/components/ui/input'
 import { serverMessage } from '@/lib/api-client'
 import { markAdminSignedIn } from '../admin-session'
 import { useAdminLogin } from '../api/admin-login'
+import { signInAdminWithPasskey } from '../api/admin-passkey'
 
 /** Administrator login (SPEC §2): one password with show/hide, 'Acceder' / 'Verificando...'. */
 export function AdminLoginScreen() {
@@ -16,7 +17,22 @@ export function AdminLoginScreen() {
   const [password, setPassword] = useState('')
   const [visible, setVisible] = useState(false)
   const [error, setError] = useState<string | null>(null)
+  const [passkeyBusy, setPasskeyBusy] = useState(false)
   const sending = login.isPending
+
+  const withPasskey = async () => {
+    setError(null)
+    setPasskeyBusy(true)
+    try {
+      await signInAdminWithPasskey()
+      markAdminSignedIn()
+      navigate('/admin')
+    } catch (err) {
+      setError(serverMessage(err, 'No pudimos verificar tu llave de acceso. Intenta de nuevo.'))
+    } finally {
+      setPasskeyBusy(false)
+    }
+  }
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault()
@@ -47,6 +63,11 @@ export function AdminLoginScreen() {
               {error}
             </Alert>
           )}
+          <Button variant="outline" className="w-full" onClick={withPasskey} disabled={passkeyBusy}>
+            {passkeyBusy ? <span className="loading loading-spinner loading-sm" /> : <KeyRound className="size-4" aria-hidden />}
+            Entrar con llave de acceso
+          </Button>
+          <div className="divider text-xs text-base-content/60">o con la contraseña de desarrollo</div>
           <form className="space-y-4" onSubmit={onSubmit} noValidate>
             <Field label="Contraseña" htmlFor="admin-password">
               <div className="relative">

@@ -9,6 +9,10 @@ import { cn } from '@/lib/cn'
 import { clearAdminFlags } from '../admin-session'
 import { adminLogout } from '../api/admin-logout'
 import { useDeleteUser } from '../api/delete-user'
+import { useAdminSession } from '../api/get-admin-session'
+import { can, ROLE_LABEL } from '../roles'
+import { AdminsSection } from './admins-section'
+import { AuditLog } from './audit-log'
 import type { AdminUser } from '../api/get-users'
 import { ArcoRequestsPanel } from './arco-requests-panel'
 import { DeleteUserDialog } from './delete-user-dialog'
@@ -19,7 +23,7 @@ import { UserForm } from './user-form'
 import { UserPayments } from './user-payments'
 import { UsersTable } from './users-table'
 
-type Tab = 'users' | 'create' | 'edit' | 'arco'
+type Tab = 'users' | 'create' | 'edit' | 'arco' | 'audit' | 'admins'
 
 /** The admin panel (SPEC §2): header, the spec's three tabs and the ARCO queue, delete dialog, partners and the operators' link. */
 export function AdminPanel() {
@@ -30,6 +34,10 @@ export function AdminPanel() {
   const [editId, setEditId] = useState<number | null>(null)
   const [deleteId, setDeleteId] = useState<number | null>(null)
   const [lifecycleUser, setLifecycleUser] = useState<AdminUser | null>(null)
+  // The role decides what is shown; the server refuses the rest anyway (403).
+  const session = useAdminSession()
+  const me = session.data?.admin
+  const role = me?.role
   const deleteUser = useDeleteUser({
     onDeleted: () => toast({ title: 'Usuario eliminado', description: 'El usuario ha sido eliminado correctamente' }),
     onFailed: (err) => {
@@ -56,22 +64,33 @@ export function AdminPanel() {
     deleteUser.mutate(id)
   }
 
-  const tabs: { id: Tab; label: string; disabled?: boolean }[] = [
+  const tabs: { id: Tab; label: string; disabled?: boolean; hidden?: boolean }[] = [
     { id: 'users', label: 'Usuarios' },
-    { id: 'create', label: 'Crear Usuario' },
-    { id: 'edit', label: 'Editar Usuario', disabled: editId === null },
-    { id: 'arco', label: 'Solicitudes ARCO' },
+    { id: 'create', label: 'Crear Usuario', hidden: !can(role, 'editUsers') },
+    { id: 'edit', label: can(role, 'editUsers') ? 'Editar Usuario' : 'Ver Usuario', disabled: editId === null },
+    { id: 'arco', label: 'Solicitudes ARCO', hidden: !can(role, 'arco') },
+    { id: 'audit', label: 'Bitácora', hidden: !can(role, 'audit') },
+    { id: 'admins', label: 'Administradores', hidden: !can(role, 'admins') },
   ]
 
   return (
     <div className="mx-auto max-w-6xl space-y-6 px-4 py-10">
       <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold">Panel de Administración</h1>
+        <div>
+          <h1 className="text-3xl font-bold">Panel de Administración</h1>
+          {me && (
+            <p className="text-sm text-base-content/70" data-testid="admin-identity">
+              {me.name} · {me.email} · {ROLE_LABEL[me.role]}
+            </p>
+          )}
+        </div>
         <div className="flex flex-wrap gap-2">
-          <a href="/admin/monitoring" target="_blank" rel="noopener noreferrer" className={buttonClass('outline')}>
-            <Activity className="size-4" aria-hidden />
-            Monitoreo de tareas
-          </a>
+          {can(role, 'monitoring') && (
+            <a href="/admin/monitoring" target="_blank" rel="noopener noreferrer" className={buttonClass('outline')}>
+              <Activity className="size-4" aria-hidden />
+              Monitoreo de tareas
+            </a>
+          )}
           <Button variant="outline" onClick={signOut}>
             <LogOut className="size-4" aria-hidden />
             Cerrar Sesión
@@ -82,7 +101,7 @@ export function AdminPanel() {
       <Card>
         <CardBody className="gap-6">
           <div role="tablist" className="tabs tabs-border">
-            {tabs.map((t) => (
+            {tabs.filter((t) => !t.hidden).map((t) => (
               <button
                 key={t.id}
                 type="button"
@@ -108,34 +127,41 @@ export function AdminPanel() {
                 }}
                 onDelete={setDeleteId}
                 onLifecycle={setLifecycleUser}
+                canEdit={can(role, 'editUsers')}
+                canDelete={can(role, 'deleteUsers')}
               />
             )}
             {tab === 'create' && <UserForm key="create" userId={null} onDone={backToList} />}
             {tab === 'edit' && editId !== null && (
               <div className="space-y-8">
-                <UserForm key={`edit-${editId}`} userId={editId} onDone={backToList} />
-                <UserPayments key={`payments-${editId}`} userId={editId} />
+                {can(role, 'editUsers') && <UserForm key={`edit-${editId}`} userId={editId} onDone={backToList} />}
+                <UserPayments key={`payments-${editId}`} userId={editId} canRefund={can(role, 'refund')} />
               </div>
             )}
             {tab === 'arco' && <ArcoRequestsPanel />}
+            {tab === 'audit' && <AuditLog />}
+            {tab === 'admins' && <AdminsSection myId={me?.id} />}
           </div>
         </CardBody>
       </Card>
 
-      <Card>
-        <CardBody className="gap-4">
-          <div>
-            <CardTitle>Socios de integración</CardTitle>
-            <CardDescription>Plataformas autorizadas a usar el widget desde su dominio.</CardDescription>
-          </div>
-          <PartnersSection />
-        </CardBody>
-      </Card>
+      {can(role, 'partners') && (
+        <Card>
+          <CardBody className="gap-4">
+            <div>
+              <CardTitle>Socios de integración</CardTitle>
+              <CardDescription>Plataformas autorizadas a usar el widget desde su dominio.</CardDescription>
+            </div>
+            <PartnersSection />
+          </CardBody>
+        </Card>
+      )}
 
       <LifecycleDialog
         user={lifecycleUser}
         onClose={() => setLifecycleUser(null)}
         onUnauthorized={onUnauthorized}
+        canRevoke={can(role, 'revoke')}
         onRevoked={(u) => {
           setLifecycleUser(u)
           toast({ title: 'Validación revocada', description: `La validación de ${u.nombre} fue revocada.` })

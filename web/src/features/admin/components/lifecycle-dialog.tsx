@@ -22,8 +22,11 @@ export function LifecycleDialog({
   onClose,
   onRevoked,
   onUnauthorized,
+  canRevoke = true,
 }: {
   user: AdminUser | null
+  /** The role may revoke (the server checks it too). */
+  canRevoke?: boolean
   onClose: () => void
   onRevoked: (user: AdminUser) => void
   onUnauthorized: (err: unknown) => boolean
@@ -103,7 +106,9 @@ export function LifecycleDialog({
                     {EVENT_LABEL[ev.tipo]} · {formatDateTime(ev.fecha)}
                   </div>
                   <div className="text-base-content/70">
-                    {ev.quien === 'admin' ? `Por un administrador${ev.ip ? ` (${ev.ip})` : ''}` : 'Por el sistema, al terminar la vigencia'}
+                    {ev.quien === 'admin'
+                      ? `Por un administrador${ev.administrador ? `: ${ev.administrador}` : ''}${ev.ip ? ` (${ev.ip})` : ''}`
+                      : 'Por el sistema, al terminar la vigencia'}
                   </div>
                   {ev.motivo && <div>Motivo: {ev.motivo}</div>}
                 </li>
@@ -116,7 +121,7 @@ export function LifecycleDialog({
 
         {revoked ? (
           <p className="text-sm text-error">Esta validación está revocada.</p>
-        ) : (
+        ) : !canRevoke ? null : (
           <form
             className="space-y-2"
             onSubmit={(e) => {

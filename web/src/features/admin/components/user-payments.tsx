@@ -28,7 +28,7 @@ function statusText(p: AdminPayment): string {
 }
 
 /** 'Pagos' in the user edit tab: the user's payments, and refunding one with a confirmation. */
-export function UserPayments({ userId }: { userId: number }) {
+export function UserPayments({ userId, canRefund = true }: { userId: number; canRefund?: boolean }) {
   const payments = useUserPayments(userId)
   const refund = useRefundPayment()
   const onUnauthorized = useAdminUnauthorized()
@@ -98,6 +98,7 @@ export function UserPayments({ userId }: { userId: number }) {
                         Sin reembolso (efectivo)
                       </span>
                     ) : (
+                      canRefund &&
                       p.refundable &&
                       p.id !== undefined && (
                         <Button variant="outline" size="sm" onClick={() => setRefundId(p.id ?? null)} disabled={refund.isPending}>

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react'
-import { Pencil, RefreshCw, Search, ShieldOff, Trash2 } from 'lucide-react'
+import { Eye, Pencil, RefreshCw, Search, ShieldOff, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -26,10 +26,16 @@ export function UsersTable({
   onEdit,
   onDelete,
   onLifecycle,
+  canEdit = true,
+  canDelete = true,
 }: {
   onEdit: (id: number) => void
   onDelete: (id: number) => void
   onLifecycle: (user: AdminUser) => void
+  /** The role may edit users (the server checks it too). */
+  canEdit?: boolean
+  /** The role may delete users. */
+  canDelete?: boolean
 }) {
   const users = useUsers()
   const onUnauthorized = useAdminUnauthorized()
@@ -120,8 +126,14 @@ export function UsersTable({
                   </td>
                   <td className="w-[100px]">
                     <div className="flex gap-1">
-                      <Button variant="ghost" size="icon" className="btn-sm" onClick={() => onEdit(u.id)} aria-label={`Editar ${u.nombre}`}>
-                        <Pencil className="size-4" aria-hidden />
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="btn-sm"
+                        onClick={() => onEdit(u.id)}
+                        aria-label={`${canEdit ? 'Editar' : 'Ver'} ${u.nombre}`}
+                      >
+                        {canEdit ? <Pencil className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
                       </Button>
                       {u.fecha_validacion && (
                         <Button
@@ -135,15 +147,17 @@ export function UsersTable({
                           <ShieldOff className="size-4" aria-hidden />
                         </Button>
                       )}
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        className="btn-sm text-error"
-                        onClick={() => onDelete(u.id)}
-                        aria-label={`Eliminar ${u.nombre}`}
-                      >
-                        <Trash2 className="size-4" aria-hidden />
-                      </Button>
+                      {canDelete && (
+                        <Button
+                          variant="ghost"
+                          size="icon"
+                          className="btn-sm text-error"
+                          onClick={() => onDelete(u.id)}
+                          aria-label={`Eliminar ${u.nombre}`}
+                        >
+                          <Trash2 className="size-4" aria-hidden />
+                        </Button>
+                      )}
                     </div>
                   </td>
                 </tr>

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { Link, useNavigate } from 'react-router-dom'
 import { zodResolver } from '@hookform/resolvers/zod'
@@ -26,8 +26,17 @@ export const PHONE_COUNTRIES: Country[] = [
 /** Delay before the code screen after a successful sign-in request (SPEC §9). */
 export const LOGIN_REDIRECT_MS = 1500
 
+/** Props of LoginScreen: what other features add to it (the route composes them). */
+export type LoginScreenProps = {
+  /**
+   * Another way in, below the code form (e.g. "Entrar con llave de acceso"). The e-mail field's
+   * autocomplete says "username webauthn", so such a way may also offer itself in its suggestions.
+   */
+  alternative?: ReactNode
+}
+
 /** Sign-in (SPEC §2): e-mail, WhatsApp phone or both; a code is sent by WhatsApp. */
-export function LoginScreen() {
+export function LoginScreen({ alternative }: LoginScreenProps = {}) {
   const navigate = useNavigate()
   const { toast } = useToast()
   const login = useLogin()
@@ -78,7 +87,7 @@ export function LoginScreen() {
     >
       <form className="space-y-4" onSubmit={handleSubmit(onSubmit)} noValidate>
         <Field label="Correo electrónico (opcional)" htmlFor="email" error={errors.email?.message}>
-          <Input id="email" type="email" autoComplete="email" placeholder="tu@correo.com" invalid={!!errors.email} {...register('email')} />
+          <Input id="email" type="email" autoComplete="username webauthn" placeholder="tu@correo.com" invalid={!!errors.email} {...register('email')} />
         </Field>
         <Field label="Teléfono WhatsApp (opcional)" htmlFor="phoneNumber">
           <Controller
@@ -111,6 +120,12 @@ export function LoginScreen() {
           {waiting ? 'Enviando código...' : 'Enviar código'}
         </Button>
       </form>
+      {alternative && (
+        <>
+          <div className="divider text-sm text-base-content/60">o</div>
+          {alternative}
+        </>
+      )}
     </AuthCard>
   )
 }

@@ -65,6 +65,8 @@ export type ProfileScreenProps = {
   biometricGate?: (userId: string, start: ReactNode, options: { asCard: boolean }) => ReactNode
   /** The person's own data and rights (Mis datos), below the rest. */
   myData?: (user: ProfileUser) => ReactNode
+  /** How the person signs in (e.g. their passkeys), under the e-mail card. */
+  signInMethods?: (userId: string) => ReactNode
 }
 
 /** The profile screen (SPEC §2 'Profile'). */
@@ -143,6 +145,7 @@ function ProfileView({
   notice,
   biometricGate,
   myData,
+  signInMethods,
 }: { userId: string } & ProfileScreenProps) {
   const { data: user } = useUser(userId)
   const [params] = useSearchParams()
@@ -291,6 +294,7 @@ function ProfileView({
           />
           {plan}
           <EmailVerificationCard userId={userId} level={user.verificationLevel ?? 0} email={user.email} />
+          {signInMethods?.(userId)}
           <Card>
             <CardBody className="flex-row items-center gap-3">
               <LifeBuoy className="size-6 shrink-0 text-primary" aria-hidden />

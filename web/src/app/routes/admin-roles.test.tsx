@@ -1,0 +1,116 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { mockApi } from '@/testing/mock-api'
+import { renderRoute } from '@/testing/render-route'
+
+vi.setConfig({ testTimeout: 30_000 })
+
+const users = [{ id: 1, nombre: 'Ana López', email: 'ana@casalista.mx', origen: 'CasaLista', vigencia: 1, id_validado: 'PS-1111-2222-33', fecha_validacion: '2026-01-01T00:00:00Z' }]
+
+function signIn() {
+  localStorage.setItem('adminAuthenticated', 'true')
+  localStorage.setItem('adminLoginTime', String(Date.now()))
+}
+
+function session(role: 'administrador' | 'soporte' | 'finanzas') {
+  return {
+    json: {
+      success: true,
+      authenticated: true,
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+      admin: { id: 7, email: `${role}@perfilseguro.mx`, name: `Prueba ${role}`, role },
+    },
+  }
+}
+
+const payments = {
+  json: {
+    payments: [{ id: 9, status: 'paid', amount: 29900, method: 'card', plan: 'anual', createdAt: '2026-01-02T00:00:00Z', refundable: true, provider: 'stripe' }],
+  },
+}
+
+describe('/admin by role', () => {
+  it('soporte sees users and ARCO, but no edit, delete, revoke, partners, Bitácora or monitoring', async () => {
+    signIn()
+    mockApi({
+      'GET /api/admin/session': session('soporte'),
+      'GET /api/users': { json: users },
+      'GET /api/admin/users/1/lifecycle': { json: { events: [] } },
+      'GET /api/admin/users/1/payments': payments,
+    })
+    renderRoute('/admin')
+    expect(await screen.findByTestId('admin-identity')).toHaveTextContent('Prueba soporte · soporte@perfilseguro.mx · Soporte')
+    await screen.findByText('Ana López')
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Usuarios', 'Ver Usuario', 'Solicitudes ARCO'])
+    expect(screen.queryByRole('button', { name: 'Editar Ana López' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Eliminar Ana López' })).not.toBeInTheDocument()
+    expect(screen.queryByText('Socios de integración')).not.toBeInTheDocument()
+    expect(screen.queryByText('Monitoreo de tareas')).not.toBeInTheDocument()
+
+    await userEvent.click(screen.getByRole('button', { name: 'Validación de Ana López' }))
+    await screen.findByText('Sin cambios desde la validación.')
+    expect(screen.queryByRole('button', { name: 'Revocar validación' })).not.toBeInTheDocument()
+  })
+
+  it('finanzas reads a user and refunds, without the user form', async () => {
+    signIn()
+    mockApi({
+      'GET /api/admin/session': session('finanzas'),
+      'GET /api/users': { json: users },
+      'GET /api/admin/users/1/payments': payments,
+    })
+    renderRoute('/admin')
+    await screen.findByText('Ana López')
+    await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Usuarios', 'Ver Usuario']))
+    await userEvent.click(screen.getByRole('button', { name: 'Ver Ana López' }))
+    const row = await screen.findByTestId('admin-payment-row')
+    expect(within(row).getByRole('button', { name: 'Reembolsar' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /Guardar|Actualizar/ })).not.toBeInTheDocument()
+  })
+
+  it('administrador gets Bitácora with filters, paging and the CSV link', async () => {
+    signIn()
+    const { calls } = mockApi({
+      'GET /api/admin/session': session('administrador'),
+      'GET /api/users': { json: users },
+      'GET /api/admin/partners': { json: [] },
+      'GET /api/admin/audit': {
+        json: {
+          total: 51,
+          page: 1,
+          pageSize: 50,
+          events: [
+            {
+              id: 1,
+              at: '2026-05-01T15:00:00Z',
+              actorKind: 'admin',
+              actorId: 7,
+              actorLabel: 'administrador@perfilseguro.mx',
+              action: 'user.revoke',
+              targetKind: 'user',
+              targetId: '1',
+              ip: '203.0.113.9',
+              userAgent: 'Prueba',
+              outcome: 'ok',
+              changes: { motivo: { after: 'Fraude' } },
+            },
+          ],
+        },
+      },
+    })
+    renderRoute('/admin')
+    await userEvent.click(await screen.findByRole('tab', { name: 'Bitácora' }))
+    const row = await screen.findByTestId('audit-row')
+    expect(row).toHaveTextContent('administrador@perfilseguro.mx')
+    expect(row).toHaveTextContent('user.revoke')
+    expect(row).toHaveTextContent('motivo: Fraude')
+    expect(row).toHaveTextContent('203.0.113.9')
+    expect(screen.getByText('51 eventos · página 1 de 2')).toBeInTheDocument()
+
+    await userEvent.type(screen.getByLabelText('Acción'), 'user.revoke')
+    await userEvent.click(screen.getByRole('button', { name: 'Filtrar' }))
+    await waitFor(() => expect(calls.some((c) => c.path === '/api/admin/audit' && c.url.search.includes('action=user.revoke'))).toBe(true))
+    expect(screen.getByRole('link', { name: 'Exportar CSV' })).toHaveAttribute('href', '/api/admin/audit?action=user.revoke&format=csv')
+  })
+})

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import { passkeysQueryOptions, type Passkey } from './get-passkeys'
+
+/** PATCH /api/users/{id}/passkeys/{credentialId}: a new name (1 to 60 characters). */
+export function renamePasskey({ userId, id, name }: { userId: string; id: number; name: string }): Promise<Passkey> {
+  return apiRequest<Passkey>('PATCH', `/api/users/${encodeURIComponent(userId)}/passkeys/${id}`, { name })
+}
+
+/** Mutation hook for renamePasskey; refreshes the list. */
+export function useRenamePasskey(userId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, name }: { id: number; name: string }) => renamePasskey({ userId, id, name }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysQueryOptions(userId).queryKey }),
+  })
+}

@@ -1,0 +1,79 @@
+import { useEffect, useRef } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { KeyRound } from 'lucide-react'
+import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, WebAuthnAbortService } from '@simplewebauthn/browser'
+import { Button } from '@/components/ui/button'
+import { useToast } from '@/components/ui/toast'
+import { announceLogin, removeStorage, storageKeys, writeStorage } from '@/lib/storage'
+import { signInWithPasskey, useSignInWithPasskey, type PasskeySignInResponse } from '../api/sign-in-with-passkey'
+import { isCancelled, passkeyErrorMessage } from '../lib/passkey-errors'
+
+/** The signed-in user id of a sign-in answer. */
+function signedInUserId(res: PasskeySignInResponse): string | null {
+  const id = res.userId ?? res.data?.userId
+  return id === undefined || id === null ? null : String(id)
+}
+
+/**
+ * "Entrar con llave de acceso" on the sign-in page, and the same passkeys offered in the e-mail
+ * field's suggestions (conditional UI) where the browser can. Success stores the user as a code
+ * sign-in does and goes to /profile; any failure leaves the code sign-in as it was.
+ */
+export function PasskeySignIn() {
+  const navigate = useNavigate()
+  const { toast } = useToast()
+  const signIn = useSignInWithPasskey()
+  const finished = useRef(false)
+
+  const onSignedIn = (res: PasskeySignInResponse) => {
+    const userId = signedInUserId(res)
+    if (!userId) return
+    finished.current = true
+    writeStorage(storageKeys.userId, userId)
+    removeStorage(storageKeys.pendingUserId, storageKeys.loginEmail, storageKeys.loginPhone)
+    announceLogin()
+    toast({ title: 'Sesión iniciada', description: 'Entraste con tu llave de acceso.' })
+    navigate('/profile')
+  }
+
+  const onFailed = (err: unknown) => {
+    toast({
+      title: isCancelled(err) ? 'Llave de acceso cancelada' : 'No pudiste entrar con tu llave',
+      description: passkeyErrorMessage(err, 'No pudimos verificar tu llave de acceso. Entra con tu código.'),
+      variant: isCancelled(err) ? undefined : 'destructive',
+    })
+  }
+
+  // Conditional UI: the browser lists the person's passkeys among the e-mail field's suggestions.
+  useEffect(() => {
+    let active = true
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill()) || !active) return
+      try {
+        const res = await signInWithPasskey({ autofill: true })
+        if (active) onSignedIn(res)
+      } catch (err) {
+        // The autofill request is cancelled whenever the button starts its own: say nothing then.
+        if (active && !isCancelled(err)) onFailed(err)
+      }
+    })()
+    return () => {
+      active = false
+      if (!finished.current) WebAuthnAbortService.cancelCeremony()
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  if (!browserSupportsWebAuthn()) return null
+  return (
+    <Button
+      variant="outline"
+      className="w-full"
+      disabled={signIn.isPending}
+      onClick={() => signIn.mutate(undefined, { onSuccess: onSignedIn, onError: onFailed })}
+    >
+      {signIn.isPending ? <span className="loading loading-spinner loading-sm" /> : <KeyRound className="size-4" aria-hidden />}
+      Entrar con llave de acceso
+    </Button>
+  )
+}
