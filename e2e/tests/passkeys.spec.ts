@@ -143,4 +143,101 @@ test.describe('passkeys', () => {
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole('button', { name: 'Enviar código' })).toBeEnabled();
   });
+  test('an administrator enrolled from the CLI signs in with a passkey, revokes after a fresh assertion, and the Bitácora shows it; soporte cannot revoke', async ({ browser }) => {
+    test.setTimeout(120_000);
+    const stamp = Date.now().toString().slice(-6);
+    const env = { ...process.env, ...devServerEnv({ port, database, redisDB }), PUBLIC_BASE_URL: baseURL };
+    const bin = path.resolve(__dirname, '..', '..', 'bin', 'perfilseguro');
+    const enrolLink = (email: string, name: string, role: string): string => {
+      const out = execFileSync(bin, ['admin', 'create', '--email', email, '--name', name, '--role', role], { env, encoding: 'utf8' });
+      const link = /https?:\/\/\S+\/admin-enrol\?token=\S+/.exec(out)?.[0];
+      expect(link, out).toBeTruthy();
+      return link!;
+    };
+    /** A browser with its own virtual authenticator, as each administrator has their own device. */
+    const withAuthenticator = async () => {
+      const context = await browser.newContext({ baseURL });
+      const page = await context.newPage();
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      });
+      return { context, page };
+    };
+    const psql = (sql: string) =>
+      execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', database, '-w', '-X', '-q', '-A', '-t', '-v', 'ON_ERROR_STOP=1', '-c', sql], {
+        encoding: 'utf8',
+      }).trim();
+
+    // The first administrator: enrolled from the link the CLI printed.
+    const opsEmail = `ops.${stamp}@perfilseguro.mx`;
+    const { context, page } = await withAuthenticator();
+    await page.goto(enrolLink(opsEmail, 'Olga Operaciones', 'administrador'));
+    await expect(page.getByRole('heading', { name: 'Registra tu llave de acceso' })).toBeVisible();
+    await expect(page.getByText('Olga Operaciones')).toBeVisible();
+    await page.screenshot({ path: path.join(screenshotDir, 'admin-enrol.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Crear llave de acceso' }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+
+    // Signs out and back in with the passkey alone.
+    await page.getByRole('button', { name: 'Cerrar Sesión' }).click();
+    await expect(page).toHaveURL(/\/admin-login$/);
+    await page.getByRole('button', { name: 'Entrar con llave de acceso' }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByRole('heading', { name: 'Panel de Administración' })).toBeVisible();
+
+    // A user to revoke.
+    const name = `Revocable ${stamp}`;
+    await page.getByRole('tab', { name: 'Crear Usuario' }).click();
+    await page.getByLabel('Nombre', { exact: true }).fill(name);
+    await page.getByLabel('Email', { exact: true }).fill(`revocable.${stamp}@example.mx`);
+    await page.getByRole('button', { name: 'Crear Usuario' }).click();
+    const toast = page.getByTestId('toast');
+    await expect(toast).toContainText('Usuario creado');
+    const profileId = /PS-\d{4}-\d{4}-\d{2}/.exec(await toast.innerText())![0];
+
+    // The sign-in's assertion is no longer fresh: the revoke asks for the passkey again (the
+    // virtual authenticator answers), then goes through.
+    psql(`UPDATE admin_sessions SET asserted_at = now() - interval '10 minutes' WHERE admin_id = (SELECT id FROM admins WHERE email = '${opsEmail}')`);
+    await page.getByPlaceholder('Buscar usuarios...').fill(profileId);
+    const row = page.getByTestId('user-row').filter({ hasText: name });
+    await row.getByRole('button', { name: `Validación de ${name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Validación de ${name}` });
+    await dialog.getByRole('textbox', { name: 'Motivo de la revocación' }).fill('Documento reportado como robado');
+    await dialog.getByRole('button', { name: 'Revocar validación' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Validación revocada' })).toBeVisible({ timeout: 15_000 });
+    await expect(dialog.getByTestId('lifecycle-events')).toContainText(opsEmail);
+    await dialog.getByRole('button', { name: 'Cerrar' }).first().click();
+    expect(psql(`SELECT outcome FROM audit_events WHERE action = 'user.revoke' ORDER BY id`)).toBe('denied\nok');
+
+    // The Bitácora shows who revoked what, from where.
+    await page.getByRole('tab', { name: 'Bitácora' }).click();
+    await page.getByLabel('Acción').fill('user.revoke');
+    await page.getByRole('button', { name: 'Filtrar' }).click();
+    const revokeRow = page.getByTestId('audit-row').first();
+    await expect(revokeRow).toContainText(opsEmail);
+    await expect(revokeRow).toContainText('user.revoke');
+    await page.screenshot({ path: path.join(screenshotDir, 'admin-bitacora.png'), fullPage: true });
+
+    // A soporte administrator: sees the user, no revoke button, and the server refuses it anyway.
+    const support = await withAuthenticator();
+    await support.page.goto(enrolLink(`soporte.${stamp}@perfilseguro.mx`, 'Samuel Soporte', 'soporte'));
+    await support.page.getByRole('button', { name: 'Crear llave de acceso' }).click();
+    await expect(support.page).toHaveURL(/\/admin$/);
+    await support.page.getByPlaceholder('Buscar usuarios...').fill(profileId);
+    const supportRow = support.page.getByTestId('user-row').filter({ hasText: name });
+    await expect(supportRow).toHaveCount(1);
+    await expect(supportRow.getByRole('button', { name: `Eliminar ${name}` })).toHaveCount(0);
+    await supportRow.getByRole('button', { name: `Validación de ${name}` }).click();
+    await expect(support.page.getByRole('button', { name: 'Revocar validación' })).toHaveCount(0);
+    await support.page.screenshot({ path: path.join(screenshotDir, 'admin-soporte.png'), fullPage: true });
+    const users = await (await support.page.request.get(`/api/users?q=${profileId}`)).json();
+    const refused = await support.page.request.post(`/api/admin/users/${users[0].id}/revoke`, { data: { motivo: 'No debería poder' } });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).message).toMatch(/rol|permiso/i);
+
+    await support.context.close();
+    await context.close();
+  });
 });
