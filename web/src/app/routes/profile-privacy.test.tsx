@@ -4,6 +4,12 @@ import { describe, expect, it, vi } from 'vitest'
 import { grantedConsents, mockApi, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
+const webauthn = vi.hoisted(() => ({ startAuthentication: vi.fn() }))
+vi.mock('@simplewebauthn/browser', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('@simplewebauthn/browser')>()
+  return { ...actual, startAuthentication: webauthn.startAuthentication }
+})
+
 // These tests type a lot; give them room on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 })
 
@@ -370,6 +376,40 @@ describe('/profile Mis datos: deletion', () => {
     const toast = await screen.findByTestId('toast')
     expect(toast).toHaveTextContent('Tu cuenta fue eliminada')
     expect(toast).toHaveTextContent('Tu cuenta y tus datos personales fueron eliminados.')
+  })
+
+  it('confirms with a passkey instead of a code', async () => {
+    signIn()
+    const assertion = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {}, clientExtensionResults: {} }
+    webauthn.startAuthentication.mockResolvedValueOnce(assertion)
+    const { calls } = api({
+      'POST /api/users/7/confirmation/passkey/options': { json: { publicKey: { challenge: 'abc', allowCredentials: [] } } },
+      'POST /api/users/7/confirmation/passkey': { json: { confirmedUntil: '2026-11-24T18:05:00Z' } },
+    })
+    renderRoute('/profile')
+    const section = await screen.findByTestId('delete-account')
+    await userEvent.click(within(section).getByRole('button', { name: 'Confirmar con mi llave de acceso' }))
+    expect(await within(section).findByRole('button', { name: 'Eliminar mi cuenta' })).toBeInTheDocument()
+    expect(webauthn.startAuthentication).toHaveBeenCalledWith({ optionsJSON: { challenge: 'abc', allowCredentials: [] } })
+    expect(calls.find((c) => c.path === '/api/users/7/confirmation/passkey')!.body).toEqual(assertion)
+    expect(calls.some((c) => c.path === '/api/users/7/confirmation-code')).toBe(false)
+  })
+
+  it("says so when the person has no passkey, and the code stays", async () => {
+    signIn()
+    webauthn.startAuthentication.mockClear()
+    api({
+      'POST /api/users/7/confirmation/passkey/options': {
+        status: 409,
+        json: { message: 'Aún no tienes llaves de acceso. Confirma con un código.' },
+      },
+    })
+    renderRoute('/profile')
+    const section = await screen.findByTestId('delete-account')
+    await userEvent.click(within(section).getByRole('button', { name: 'Confirmar con mi llave de acceso' }))
+    expect(await within(section).findByText('Aún no tienes llaves de acceso. Confirma con un código.')).toBeInTheDocument()
+    expect(within(section).getByRole('button', { name: 'Enviar código de confirmación' })).toBeEnabled()
+    expect(webauthn.startAuthentication).not.toHaveBeenCalled()
   })
 
   it('starts over when the server says the confirmation is missing or old', async () => {

@@ -10,6 +10,7 @@ import { serverMessage } from '@/lib/api-client'
 import { formatDateTimeMx } from '@/lib/format'
 import { useForgetSession } from '@/lib/session'
 import { useConfirmIdentity } from '../api/confirm-identity'
+import { useConfirmWithPasskey } from '../api/confirm-with-passkey'
 import { useDeleteAccount } from '../api/delete-account'
 import { useSendConfirmationCode } from '../api/send-confirmation-code'
 import { codeSchema } from '../schemas'
@@ -26,6 +27,7 @@ type Step = { kind: 'start' } | { kind: 'code'; message: string } | { kind: 'con
 export function DeleteAccountSection({ userId }: { userId: string }) {
   const sendCode = useSendConfirmationCode()
   const confirm = useConfirmIdentity()
+  const byPasskey = useConfirmWithPasskey()
   const remove = useDeleteAccount()
   const forgetSession = useForgetSession()
   const { toast } = useToast()
@@ -43,6 +45,20 @@ export function DeleteAccountSection({ userId }: { userId: string }) {
         if (res.verificationCode) toast({ title: 'Código para pruebas', description: res.verificationCode, duration: TEST_CODE_TOAST_MS })
       },
       onError: (err) => setError(serverMessage(err, 'No pudimos enviar el código. Intenta de nuevo.')),
+    })
+  }
+
+  // A passkey confirms as well as a code, without waiting for a message.
+  const confirmByPasskey = () => {
+    setError(undefined)
+    byPasskey.mutate(userId, {
+      onSuccess: (res) => setStep({ kind: 'confirmed', until: res.confirmedUntil }),
+      onError: (err) =>
+        setError(
+          err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')
+            ? 'Cancelaste la llave de acceso. Puedes intentarlo de nuevo o pedir un código.'
+            : serverMessage(err, 'No pudimos confirmar con tu llave de acceso. Pide un código.'),
+        ),
     })
   }
 
@@ -99,6 +115,12 @@ export function DeleteAccountSection({ userId }: { userId: string }) {
         <Button variant="outline" onClick={requestCode} disabled={sendCode.isPending}>
           {sendCode.isPending && <span className="loading loading-spinner loading-sm" />}
           Enviar código de confirmación
+        </Button>
+      )}
+      {step.kind === 'start' && (
+        <Button variant="ghost" onClick={confirmByPasskey} disabled={byPasskey.isPending}>
+          {byPasskey.isPending && <span className="loading loading-spinner loading-sm" />}
+          Confirmar con mi llave de acceso
         </Button>
       )}
       {step.kind === 'code' && (
