@@ -1,6 +1,10 @@
 package api_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -60,7 +64,7 @@ func (e *pkEnv) addPasskey(t *testing.T, c *lvClient, opts virtualwebauthn.Authe
 	require.NoError(t, err)
 	require.Equal(t, fmt.Sprintf("user:%d", c.id), ao.UserID)
 	opts.UserHandle = []byte(ao.UserID)
-	d := &pkDevice{auth: virtualwebauthn.NewAuthenticatorWithOptions(opts), cred: virtualwebauthn.NewCredential(virtualwebauthn.KeyTypeEC2)}
+	d := &pkDevice{auth: virtualwebauthn.NewAuthenticatorWithOptions(opts), cred: newEC2Credential(t)}
 	answer := virtualwebauthn.CreateAttestationResponse(e.rp, d.auth, d.cred, *ao)
 	status, out, _ = c.call("POST", c.path("/api/users/%d/passkeys"), map[string]any{"credential": json.RawMessage(answer)})
 	require.Equal(t, http.StatusCreated, status, out)
@@ -262,7 +266,7 @@ func TestPasskeyRefusals(t *testing.T) {
 		require.Equal(t, http.StatusOK, status, out)
 		ao, err := virtualwebauthn.ParseAttestationOptions(out["_raw"].(string))
 		require.NoError(t, err)
-		other := virtualwebauthn.NewCredential(virtualwebauthn.KeyTypeEC2)
+		other := newEC2Credential(t)
 		var answer map[string]any
 		require.NoError(t, json.Unmarshal([]byte(virtualwebauthn.CreateAttestationResponse(e.rp, d.auth, other, *ao)), &answer))
 		answer["response"].(map[string]any)["attestationObject"] = base64.RawURLEncoding.EncodeToString([]byte{0xa3, 0x63, 0x66, 0x6d, 0xff, 0x00})
@@ -329,4 +333,22 @@ func TestPasskeyConfirmationIsTheOwnersOnly(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, out)
 	require.NotEmpty(t, out["confirmedUntil"])
 	require.Equal(t, 1, e.count(t, confirmed, a.id))
+}
+
+// newEC2Credential is virtualwebauthn.NewCredential(KeyTypeEC2) with a key whose coordinates are
+// both 32 bytes long: the library writes X.Bytes() and Y.Bytes() into the COSE key, which drops
+// leading zero bytes, and a verifier rightly refuses a P-256 coordinate of 31 bytes (about one
+// key in 128, which made these tests fail now and then).
+func newEC2Credential(t *testing.T) virtualwebauthn.Credential {
+	t.Helper()
+	for {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		require.NoError(t, err)
+		if len(key.X.Bytes()) != 32 || len(key.Y.Bytes()) != 32 {
+			continue
+		}
+		der, err := x509.MarshalPKCS8PrivateKey(key)
+		require.NoError(t, err)
+		return virtualwebauthn.NewCredentialWithImportedKey(virtualwebauthn.KeyTypeEC2, der)
+	}
 }

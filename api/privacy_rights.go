@@ -375,26 +375,11 @@ func (s *Server) verifyContactChange(c fuego.ContextWithBody[CodeRequest]) (User
 	if err != nil {
 		return UserJSON{}, err
 	}
-	code, err := s.codeFromBody(r, id)
-	if err != nil {
-		return UserJSON{}, err
-	}
-	match, err := s.checkCodeFor(ctx, id, purposeContactChange, code)
-	if err != nil {
-		return UserJSON{}, err
-	}
 	before, err := s.store.UserByID(ctx, id)
 	if err != nil {
 		return UserJSON{}, err
 	}
-	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		ok, err := s.store.ConsumeCode(ctx, tx, match)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errCodeNone
-		}
+	match, err := s.enterCode(r, id, purposeContactChange, func(tx *sqlx.Tx, match postgres.ActiveCode) error {
 		return s.store.ChangeContact(ctx, tx, id, match.Channel, match.Destination)
 	})
 	if errors.Is(err, postgres.ErrAlreadyRegistered) {
@@ -414,6 +399,31 @@ func (s *Server) verifyContactChange(c fuego.ContextWithBody[CodeRequest]) (User
 		return UserJSON{}, err
 	}
 	return toUserJSON(after), nil
+}
+
+// enterCode checks the code of purpose in the body, typed by the signed-in person id, and in one
+// transaction uses it up and applies what it proves (then): a code works once, and nothing is
+// applied without it.
+func (s *Server) enterCode(r *http.Request, id int64, purpose string, then func(*sqlx.Tx, postgres.ActiveCode) error) (postgres.ActiveCode, error) {
+	ctx := r.Context()
+	code, err := s.codeFromBody(r, id)
+	if err != nil {
+		return postgres.ActiveCode{}, err
+	}
+	match, err := s.checkCodeFor(ctx, id, purpose, code)
+	if err != nil {
+		return postgres.ActiveCode{}, err
+	}
+	return match, s.store.InTx(ctx, func(tx *sqlx.Tx) error {
+		ok, err := s.store.ConsumeCode(ctx, tx, match)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errCodeNone
+		}
+		return then(tx, match)
+	})
 }
 
 func (s *Server) sendConfirmationCode(c fuego.ContextNoBody) (CodeSentResponse, error) {
@@ -440,29 +450,13 @@ type ConfirmationResponse struct {
 
 func (s *Server) confirmWithCode(c fuego.ContextWithBody[CodeRequest]) (ConfirmationResponse, error) {
 	r := c.Request()
-	ctx := r.Context()
 	id, err := s.ownerOf(c, "confirm", rectificationsPerHour)
 	if err != nil {
 		return ConfirmationResponse{}, err
 	}
-	code, err := s.codeFromBody(r, id)
-	if err != nil {
-		return ConfirmationResponse{}, err
-	}
-	match, err := s.checkCodeFor(ctx, id, purposeConfirmation, code)
-	if err != nil {
-		return ConfirmationResponse{}, err
-	}
 	now := s.now()
-	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		ok, err := s.store.ConsumeCode(ctx, tx, match)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return errCodeNone
-		}
-		return s.store.ConfirmSession(ctx, tx, sessionHash(r), now)
+	_, err = s.enterCode(r, id, purposeConfirmation, func(tx *sqlx.Tx, _ postgres.ActiveCode) error {
+		return s.store.ConfirmSession(r.Context(), tx, sessionHash(r), now)
 	})
 	if err != nil {
 		return ConfirmationResponse{}, err
