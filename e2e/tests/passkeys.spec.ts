@@ -1,9 +1,7 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { openSync } from 'node:fs';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { devServerEnv } from '../server-env';
+import { useSecondServer } from '../second-server';
 import { newPerson, registerInUI } from './helpers';
 
 // Issue 26, passkeys for people, in Chromium's virtual authenticator (CDP WebAuthn domain).
@@ -11,29 +9,7 @@ import { newPerson, registerInUI } from './helpers';
 // suite's server is http://127.0.0.1:…; so this spec starts the same binary beside it with
 // PUBLIC_BASE_URL=http://localhost:…, on its own database and Redis DB, as payments-off does.
 
-const port = Number(process.env.E2E_PORT ?? 8089) + 2;
-const baseURL = `http://localhost:${port}`;
-const database = `${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}_llaves`;
-const redisDB = Number(process.env.E2E_REDIS_DB ?? 5) + 2;
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
-let server: ChildProcess | undefined;
-
-/** flushRedisDB empties Redis DB n (no redis-cli needed). */
-function flushRedisDB(n: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const socket = net.createConnection(6379, '127.0.0.1', () => socket.write(`SELECT ${n}\r\nFLUSHDB\r\n`));
-    let replies = '';
-    socket.on('data', (chunk) => {
-      replies += chunk.toString();
-      if ((replies.match(/\r\n/g) ?? []).length >= 2) {
-        socket.end();
-        if (replies.startsWith('+OK\r\n+OK')) resolve();
-        else reject(new Error(`Redis answered ${JSON.stringify(replies)}`));
-      }
-    });
-    socket.on('error', reject);
-  });
-}
 
 /** inboxCount is how many development-inbox messages went to `to`. */
 async function inboxCount(request: APIRequestContext, to: string): Promise<number> {
@@ -43,29 +19,7 @@ async function inboxCount(request: APIRequestContext, to: string): Promise<numbe
 }
 
 test.describe('passkeys', () => {
-  test.use({ baseURL });
-
-  test.beforeAll(async () => {
-    test.setTimeout(90_000);
-    execFileSync('psql', ['-h', '127.0.0.1', '-U', 'postgres', '-d', 'postgres', '-w', '-X', '-q', '-v', 'ON_ERROR_STOP=1',
-      '-c', `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`, '-c', `CREATE DATABASE ${database}`], { stdio: 'pipe' });
-    await flushRedisDB(redisDB);
-    const log = openSync(path.resolve(__dirname, '..', 'server-llaves.log'), 'w');
-    server = spawn(path.resolve(__dirname, '..', '..', 'bin', 'perfilseguro'), ['dev'], {
-      env: { ...process.env, ...devServerEnv({ port, database, redisDB }), PUBLIC_BASE_URL: baseURL },
-      stdio: ['ignore', log, log],
-    });
-    await expect
-      .poll(async () => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0), { timeout: 60_000 })
-      .toBe(200);
-  });
-
-  test.afterAll(async () => {
-    if (!server) return;
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  });
+  const server = useSecondServer({ offset: 2, suffix: 'llaves', host: 'localhost' });
 
   test('a person creates a passkey, signs out, signs in with it without any message, and deletes it', async ({ page }) => {
     test.setTimeout(90_000);
@@ -146,7 +100,7 @@ test.describe('passkeys', () => {
   test('an administrator enrolled from the CLI signs in with a passkey, revokes after a fresh assertion, and the Bitácora shows it; soporte cannot revoke', async ({ browser }) => {
     test.setTimeout(120_000);
     const stamp = Date.now().toString().slice(-6);
-    const env = { ...process.env, ...devServerEnv({ port, database, redisDB }), PUBLIC_BASE_URL: baseURL };
+    const { env, baseURL, database } = server;
     const bin = path.resolve(__dirname, '..', '..', 'bin', 'perfilseguro');
     const enrolLink = (email: string, name: string, role: string): string => {
       const out = execFileSync(bin, ['admin', 'create', '--email', email, '--name', name, '--role', role], { env, encoding: 'utf8' });
