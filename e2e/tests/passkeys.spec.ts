@@ -165,6 +165,15 @@ test.describe('passkeys', () => {
     await dialog.getByRole('button', { name: 'Cerrar' }).first().click();
     expect(psql(`SELECT outcome FROM audit_events WHERE action = 'user.revoke' ORDER BY id`)).toBe('denied\nok');
 
+    // A second user, left valid, for the soporte administrator to look at.
+    const intact = `Intacto ${stamp}`;
+    await page.getByRole('tab', { name: 'Crear Usuario' }).click();
+    await page.getByLabel('Nombre', { exact: true }).fill(intact);
+    await page.getByLabel('Email', { exact: true }).fill(`intacto.${stamp}@example.mx`);
+    await page.getByRole('button', { name: 'Crear Usuario' }).click();
+    await expect(page.getByTestId('toast').filter({ hasText: 'Usuario creado' }).last()).toBeVisible();
+    const intactId = /PS-\d{4}-\d{4}-\d{2}/.exec(await page.getByTestId('toast').filter({ hasText: 'Usuario creado' }).last().innerText())![0];
+
     // The Bitácora shows who revoked what, from where.
     await page.getByRole('tab', { name: 'Bitácora' }).click();
     await page.getByLabel('Acción').fill('user.revoke');
@@ -179,17 +188,23 @@ test.describe('passkeys', () => {
     await support.page.goto(enrolLink(`soporte.${stamp}@perfilseguro.mx`, 'Samuel Soporte', 'soporte'));
     await support.page.getByRole('button', { name: 'Crear llave de acceso' }).click();
     await expect(support.page).toHaveURL(/\/admin$/);
-    await support.page.getByPlaceholder('Buscar usuarios...').fill(profileId);
-    const supportRow = support.page.getByTestId('user-row').filter({ hasText: name });
+    await support.page.getByPlaceholder('Buscar usuarios...').fill(intactId);
+    const supportRow = support.page.getByTestId('user-row').filter({ hasText: intact });
     await expect(supportRow).toHaveCount(1);
-    await expect(supportRow.getByRole('button', { name: `Eliminar ${name}` })).toHaveCount(0);
-    await supportRow.getByRole('button', { name: `Validación de ${name}` }).click();
+    await expect(supportRow.getByRole('button', { name: `Eliminar ${intact}` })).toHaveCount(0);
+    await supportRow.getByRole('button', { name: `Validación de ${intact}` }).click();
+    const supportDialog = support.page.getByRole('dialog', { name: `Validación de ${intact}` });
+    await expect(supportDialog.getByText('Historial')).toBeVisible();
+    await expect(supportDialog.getByText('Esta validación está revocada.')).toHaveCount(0);
     await expect(support.page.getByRole('button', { name: 'Revocar validación' })).toHaveCount(0);
+    await expect(supportDialog.getByRole('button', { name: 'Cerrar' }).first()).toBeVisible();
+    await support.page.waitForTimeout(300); // the dialog's fade-in, for the screenshot
     await support.page.screenshot({ path: path.join(screenshotDir, 'admin-soporte.png'), fullPage: true });
-    const users = await (await support.page.request.get(`/api/users?q=${profileId}`)).json();
+    const users = await (await support.page.request.get(`/api/users?q=${intactId}`)).json();
     const refused = await support.page.request.post(`/api/admin/users/${users[0].id}/revoke`, { data: { motivo: 'No debería poder' } });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).message).toMatch(/rol|permiso/i);
+    expect(psql(`SELECT count(*) FROM users WHERE id_validado = '${intactId}' AND revoked_at IS NULL`)).toBe('1');
 
     await support.context.close();
     await context.close();

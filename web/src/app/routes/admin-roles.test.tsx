@@ -51,6 +51,9 @@ describe('/admin by role', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Validación de Ana López' }))
     await screen.findByText('Sin cambios desde la validación.')
     expect(screen.queryByRole('button', { name: 'Revocar validación' })).not.toBeInTheDocument()
+    // Without the revoke form the dialog still has its way out.
+    await userEvent.click(screen.getByText('Cerrar', { selector: 'button' })) // the visible button, not the backdrop's
+    await waitFor(() => expect(screen.queryByText('Sin cambios desde la validación.')).not.toBeInTheDocument())
   })
 
   it('finanzas reads a user and refunds, without the user form', async () => {

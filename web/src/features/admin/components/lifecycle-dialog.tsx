@@ -163,7 +163,7 @@ export function LifecycleDialog({
             </div>
           </form>
         )}
-        {revoked && (
+        {(revoked || !canRevoke) && (
           <div className="modal-action">
             <Button type="button" variant="outline" onClick={onClose}>
               Cerrar
