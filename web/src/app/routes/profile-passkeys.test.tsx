@@ -79,6 +79,19 @@ describe('Mi Perfil: Llaves de acceso', () => {
     expect(within(rows[1]).getByText(/Último uso:/)).toBeInTheDocument()
   })
 
+  it('says passkeys are unavailable on this address, and offers no button, when the server answers 503', async () => {
+    api({
+      'GET /api/users/7/passkeys': {
+        status: 503,
+        json: { message: 'Las llaves de acceso no están disponibles en esta dirección.' },
+      },
+    })
+    renderRoute('/profile')
+    const card = await screen.findByTestId('passkeys-card')
+    expect(await within(card).findByText(/no están disponibles en esta dirección del servicio/)).toBeInTheDocument()
+    expect(within(card).queryByRole('button', { name: 'Crear llave de acceso' })).not.toBeInTheDocument()
+  })
+
   it('creates a passkey through the browser and shows it', async () => {
     let list: unknown[] = []
     const { calls } = api({

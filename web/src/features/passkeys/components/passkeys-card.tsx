@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { KeyRound, Pencil, Trash2 } from 'lucide-react'
+import { CircleAlert, KeyRound, Pencil, Trash2 } from 'lucide-react'
 import { browserSupportsWebAuthn } from '@simplewebauthn/browser'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
@@ -7,6 +7,7 @@ import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Field, Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
+import { ApiError } from '@/lib/api-client'
 import { formatDateTimeMx } from '@/lib/format'
 import { useCreatePasskey } from '../api/create-passkey'
 import { useDeletePasskey } from '../api/delete-passkey'
@@ -49,6 +50,8 @@ export function PasskeysCard({ userId }: { userId: string }) {
   }
 
   const list = passkeys.data ?? []
+  // 503: this deployment's address cannot be a WebAuthn relying party (an IP address).
+  const unavailable = passkeys.error instanceof ApiError && passkeys.error.status === 503
   return (
     <Card data-testid="passkeys-card">
       <CardBody className="gap-4">
@@ -62,7 +65,15 @@ export function PasskeysCard({ userId }: { userId: string }) {
             </CardDescription>
           </div>
         </div>
-        {passkeys.isError && <p className="text-sm text-error">No pudimos cargar tus llaves de acceso.</p>}
+        {passkeys.isError && (
+          // Plain text beside a red icon: daisyUI's error red is too light for text (axe color-contrast).
+          <p className="flex items-center gap-2 text-sm" role="status">
+            <CircleAlert className="size-4 shrink-0 text-error" aria-hidden />
+            {unavailable
+              ? 'Las llaves de acceso no están disponibles en esta dirección del servicio. Entra con tu código.'
+              : 'No pudimos cargar tus llaves de acceso.'}
+          </p>
+        )}
         {list.length > 0 && (
           <ul className="divide-y divide-base-300" aria-label="Mis llaves de acceso">
             {list.map((p) => (
@@ -71,7 +82,7 @@ export function PasskeysCard({ userId }: { userId: string }) {
           </ul>
         )}
         {passkeys.isSuccess && list.length === 0 && <p className="text-sm text-base-content/70">Aún no tienes llaves de acceso.</p>}
-        {supported ? (
+        {unavailable ? null : supported ? (
           <Button onClick={onCreate} disabled={create.isPending} className="self-start">
             {create.isPending ? <span className="loading loading-spinner loading-sm" /> : <KeyRound className="size-4" aria-hidden />}
             Crear llave de acceso
