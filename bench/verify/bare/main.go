@@ -8,10 +8,10 @@
 package main
 
 import (
-	"database/sql"
-	"encoding/json"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
+	"encoding/json"
 	"log"
 	"net/http"
 	"os"
