@@ -28,8 +28,12 @@ type codeRequest struct {
 	Purpose string
 }
 
-// checkSendLimits applies the per-IP, per-phone and per-e-mail sending limits.
+// checkSendLimits refuses a code while the queued codes wait past the bound (backpressure.go),
+// then applies the per-IP, per-phone and per-e-mail sending limits.
 func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, email string) error {
+	if err := s.otp.admit(ctx); err != nil {
+		return err
+	}
 	limits := []limit{{"send:ip:" + clientIP(r), s.limits.SendPerIP}}
 	if phone != "" {
 		limits = append(limits, limit{"send:phone:" + phone, s.limits.SendPerPhone})

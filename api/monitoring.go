@@ -33,6 +33,20 @@ func (s *Server) mountMonitoring(redisOpt asynq.RedisConnOpt) {
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_public_record_cache_misses_total",
 			Help: "Public verifications that read Postgres (not cached, or the cache not proven current)."},
 			func() float64 { return float64(s.public.misses.Load()) }))
+	if s.otp != nil {
+		s.metrics.registry.MustRegister(
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "perfilseguro_otp_queue_latency_bound_seconds",
+				Help: "Past this wait of the oldest queued code job, new sign-ups and code sends answer 503."},
+				func() float64 { return s.otp.bound.Seconds() }),
+			prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "perfilseguro_otp_queue_latency_seconds",
+				Help: "The oldest queued code job's wait at the API's last reading (-1: unknown)."},
+				func() float64 {
+					if d := s.otp.current(); d >= 0 {
+						return d.Seconds()
+					}
+					return -1
+				}))
+	}
 	s.handle("GET "+metricsPath, s.adminOnly(s.metrics.handler()),
 		op("Administración", "Métricas Prometheus (sesión de administrador)", nil,
 			text("200", "Formato de exposición de Prometheus", "text/plain"), errorAnswer("401", "Sin sesión de administrador")))

@@ -45,6 +45,9 @@ type Deps struct {
 	Passes     PassesDeps       // QR, public verification and wallet passes (passes.go)
 	Admin      AdminDeps        // administration (admin.go)
 	Payments   PaymentsDeps     // plans and payment (payments.go)
+	// OTPQueueLatency reads how long the oldest waiting code job has waited (backpressure.go);
+	// nil: the critical queue's latency through AsynqRedis.
+	OTPQueueLatency func(context.Context) (time.Duration, error)
 	// Credentials issues verifiable credentials (credentials.go); nil: no credential routes.
 	Credentials *credential.Issuer
 }
@@ -82,6 +85,8 @@ type Server struct {
 	// passkeys runs WebAuthn ceremonies (passkeys.go); nil when PUBLIC_BASE_URL cannot be a
 	// relying party (an IP address)
 	passkeys *passkey.Service
+	// otp refuses new codes while the queued ones wait too long (backpressure.go); nil: never
+	otp *otpBackpressure
 	// asynqRedis reaches the job queues for the dashboard and for purges (purge.go)
 	asynqRedis asynq.RedisConnOpt
 	// closers run on graceful shutdown, after the last request finished.
@@ -104,6 +109,14 @@ func New(d Deps) (*Server, error) {
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache(),
 		lookups: newPublicLimiter(d.Public, d.Redis), asynqRedis: d.AsynqRedis}
+	if read := d.OTPQueueLatency; read != nil || d.AsynqRedis != nil {
+		if read == nil {
+			insp := asynq.NewInspector(d.AsynqRedis)
+			s.closers = append(s.closers, func() { insp.Close() })
+			read = criticalQueueLatency(insp)
+		}
+		s.otp = newOTPBackpressure(d.Config.OTPQueueBound, d.Now, read)
+	}
 	s.f = fuego.NewServer(
 		// Our own middleware logs each request with its id (middleware.go). Not WithoutLogger:
 		// that replaces the process-wide slog default with a discarding one.

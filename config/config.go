@@ -59,6 +59,9 @@ type Config struct {
 	// ShutdownDrain (SHUTDOWN_DRAIN) is how long the API keeps serving after SIGTERM while /readyz
 	// says 503, so that the load balancer stops sending before the listener closes.
 	ShutdownDrain time.Duration
+	// OTPQueueBound (OTP_QUEUE_LATENCY_BOUND) is how old the oldest waiting job of the critical
+	// queue (codes) may be before new sign-ups and code sends answer 503 instead of queueing more.
+	OTPQueueBound time.Duration
 	WorkerConc    int          // WORKER_CONCURRENCY
 	MetricsAddr   string       // METRICS_ADDR: optional separate listener for /metrics
 	RateLimits    RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
@@ -216,6 +219,9 @@ func Load(getenv func(string) string) (Config, error) {
 	var err error
 	if c.ShutdownGrace, err = time.ParseDuration(get("SHUTDOWN_GRACE", "25s")); err != nil {
 		return c, fmt.Errorf("SHUTDOWN_GRACE: %w", err)
+	}
+	if c.OTPQueueBound, err = time.ParseDuration(get("OTP_QUEUE_LATENCY_BOUND", "30s")); err != nil || c.OTPQueueBound <= 0 {
+		return c, fmt.Errorf("OTP_QUEUE_LATENCY_BOUND must be a positive duration such as 30s")
 	}
 	if c.ShutdownDrain, err = time.ParseDuration(get("SHUTDOWN_DRAIN", "0s")); err != nil || c.ShutdownDrain < 0 {
 		return c, fmt.Errorf("SHUTDOWN_DRAIN must be a duration such as 5s (0: close at once)")
@@ -416,7 +422,8 @@ func (c Config) Fields() map[string]string {
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
-		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"OTP_QUEUE_LATENCY_BOUND": c.OTPQueueBound.String(),
+		"WORKER_CONCURRENCY":      strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),
 		"TRUSTED_PROXIES":       prefixes(c.TrustedProxies),
