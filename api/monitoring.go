@@ -47,6 +47,9 @@ func (s *Server) mountMonitoring(redisOpt asynq.RedisConnOpt) {
 					return -1
 				}))
 	}
+	if s.admission != nil {
+		s.metrics.registry.MustRegister(s.admission.collectors()...)
+	}
 	s.handle("GET "+metricsPath, s.adminOnly(s.metrics.handler()),
 		op("Administración", "Métricas Prometheus (sesión de administrador)", nil,
 			text("200", "Formato de exposición de Prometheus", "text/plain"), errorAnswer("401", "Sin sesión de administrador")))

@@ -20,6 +20,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/perfilseguro/perfilseguro/admission"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/credential"
 	"github.com/perfilseguro/perfilseguro/jobs"
@@ -50,6 +51,9 @@ type Deps struct {
 	OTPQueueLatency func(context.Context) (time.Duration, error)
 	// Credentials issues verifiable credentials (credentials.go); nil: no credential routes.
 	Credentials *credential.Issuer
+	// Admission is the adaptive concurrency limit (admission.go); nil: a default one when
+	// Config.AdmissionControl is on, none when it is off.
+	Admission *admission.Limiter
 }
 
 // Server is the HTTP API.
@@ -87,6 +91,8 @@ type Server struct {
 	passkeys *passkey.Service
 	// otp refuses new codes while the queued ones wait too long (backpressure.go); nil: never
 	otp *otpBackpressure
+	// admission refuses requests at once past capacity (admission.go); nil: never
+	admission *admissionGate
 	// asynqRedis reaches the job queues for the dashboard and for purges (purge.go)
 	asynqRedis asynq.RedisConnOpt
 	// closers run on graceful shutdown, after the last request finished.
@@ -116,6 +122,12 @@ func New(d Deps) (*Server, error) {
 			read = criticalQueueLatency(insp)
 		}
 		s.otp = newOTPBackpressure(d.Config.OTPQueueBound, d.Now, read)
+	}
+	if d.Admission == nil && d.Config.AdmissionControl {
+		d.Admission = admission.New(admission.Config{})
+	}
+	if d.Admission != nil {
+		s.admission = &admissionGate{limiter: d.Admission, logger: d.Logger}
 	}
 	s.f = fuego.NewServer(
 		// Our own middleware logs each request with its id (middleware.go). Not WithoutLogger:
@@ -160,6 +172,9 @@ func New(d Deps) (*Server, error) {
 	h = withLogging(s.logger)(h)
 	h = withClientIP(s.cfg.TrustedProxies)(h)
 	h = withRequestID(h)
+	if s.admission != nil {
+		h = s.admission.middleware(h) // first: a refused request does nothing else
+	}
 	s.handler = h
 	return s, nil
 }

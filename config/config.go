@@ -62,10 +62,13 @@ type Config struct {
 	// OTPQueueBound (OTP_QUEUE_LATENCY_BOUND) is how old the oldest waiting job of the critical
 	// queue (codes) may be before new sign-ups and code sends answer 503 instead of queueing more.
 	OTPQueueBound time.Duration
-	WorkerConc    int          // WORKER_CONCURRENCY
-	MetricsAddr   string       // METRICS_ADDR: optional separate listener for /metrics
-	RateLimits    RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
-	PublicLimits  PublicLimits // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
+	// AdmissionControl (ADMISSION_CONTROL, on by default) refuses requests at once with 503 when
+	// the API is past capacity (api/admission.go); off only to measure the API without it.
+	AdmissionControl bool
+	WorkerConc       int          // WORKER_CONCURRENCY
+	MetricsAddr      string       // METRICS_ADDR: optional separate listener for /metrics
+	RateLimits       RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
+	PublicLimits     PublicLimits // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
 	// TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (IPs or CIDR ranges,
 	// comma-separated); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -260,6 +263,12 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.Redis, err = loadRedis(getenv, c.RedisURL); err != nil {
 		return c, err
 	}
+	switch v := get("ADMISSION_CONTROL", "on"); v {
+	case "on", "off":
+		c.AdmissionControl = v == "on"
+	default:
+		return c, fmt.Errorf("ADMISSION_CONTROL must be on or off, not %q", v)
+	}
 	switch v := get("PAYMENTS", "on"); v {
 	case "on":
 		c.Payments.Enabled = true
@@ -422,8 +431,8 @@ func (c Config) Fields() map[string]string {
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
-		"OTP_QUEUE_LATENCY_BOUND": c.OTPQueueBound.String(),
-		"WORKER_CONCURRENCY":      strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"OTP_QUEUE_LATENCY_BOUND": c.OTPQueueBound.String(), "ADMISSION_CONTROL": onOff(c.AdmissionControl),
+		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),
 		"TRUSTED_PROXIES":       prefixes(c.TrustedProxies),

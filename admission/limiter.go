@@ -1,0 +1,203 @@
+// Package admission decides, before a request does any work, whether the API takes it now or
+// refuses it at once. Past capacity a server that takes everything answers nobody in time: every
+// request waits behind the others until its client gives up. An adaptive concurrency limit keeps
+// the work in progress at what the machine answers promptly; what does not fit is refused in
+// microseconds, and the refused client can come back.
+//
+// The limit follows Netflix's concurrency-limits "Gradient2" algorithm (no maintained Go port is
+// available to us): it compares the recent average latency (a short window) with the long-term
+// average; while the recent one stays within a tolerance of the long one the limit grows a little,
+// when latency rises it shrinks in proportion. Requests carry a priority; lower priorities may
+// only use a share of the limit, so that when sign-ups flood in, public verifications, status
+// polls, provider webhooks and wallet updates still find room.
+package admission
+
+import (
+	"math"
+	"sync"
+	"time"
+)
+
+// Priority orders requests for admission.
+type Priority int
+
+const (
+	// Exempt requests are always admitted and not counted (health and readiness checks: shedding
+	// them would make a load balancer take a busy but healthy instance out of service).
+	Exempt Priority = iota
+	// High: public verification, status polls of signed-in people, provider webhooks, PassKit.
+	High
+	// Normal: everything else.
+	Normal
+	// Low: new sign-ups and code sends, the requests that create work for later (a code job).
+	Low
+	numPriorities
+)
+
+// String names the priority for metrics and logs.
+func (p Priority) String() string {
+	return [...]string{"exempt", "high", "normal", "low"}[p]
+}
+
+// share is the part of the limit each priority may fill: a Low request is admitted only while
+// the work in progress stays under 70 % of the limit, leaving the rest for the others.
+var share = [numPriorities]float64{Exempt: math.Inf(1), High: 1, Normal: 0.9, Low: 0.7}
+
+// Config tunes a Limiter; zero fields take the defaults.
+type Config struct {
+	InitialLimit float64       // 40
+	MinLimit     float64       // 8: even a slow moment keeps some work going
+	MaxLimit     float64       // 1000
+	Tolerance    float64       // 1.5: recent latency may be this much above the long-term one
+	Smoothing    float64       // 0.2: how much of each new estimate the limit takes
+	Window       time.Duration // 100 ms: how long a latency sample is averaged
+	MinSamples   int           // 10: a window closes only with this many samples
+	LongWindows  int           // 600: windows in the long-term average (a minute at 100 ms)
+	Now          func() time.Time
+}
+
+func (c *Config) defaults() {
+	def := func(v *float64, d float64) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&c.InitialLimit, 40)
+	def(&c.MinLimit, 8)
+	def(&c.MaxLimit, 1000)
+	def(&c.Tolerance, 1.5)
+	def(&c.Smoothing, 0.2)
+	if c.Window <= 0 {
+		c.Window = 100 * time.Millisecond
+	}
+	if c.MinSamples <= 0 {
+		c.MinSamples = 10
+	}
+	if c.LongWindows <= 0 {
+		c.LongWindows = 600
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+}
+
+// Limiter is an adaptive concurrency limit shared by priorities. Safe for concurrent use.
+type Limiter struct {
+	cfg Config
+
+	mu       sync.Mutex
+	limit    float64
+	inflight int
+	// the current window: sum and count of latencies, the most work in progress seen
+	windowStart time.Time
+	sum         time.Duration
+	samples     int
+	maxInflight int
+	// long-term average latency (seconds): a plain mean over the first windows, then an
+	// exponential one over LongWindows
+	long        float64
+	longWindows int
+	shed        [numPriorities]uint64
+}
+
+// New makes a Limiter.
+func New(cfg Config) *Limiter {
+	cfg.defaults()
+	return &Limiter{cfg: cfg, limit: cfg.InitialLimit, windowStart: cfg.Now()}
+}
+
+// Ticket is an admitted request; give it back with Done when the request is answered.
+type Ticket struct {
+	start   time.Time
+	counted bool
+}
+
+// Acquire admits a request of priority p, or refuses it (ok false) when the work in progress
+// already fills p's share of the limit. A refused request has done nothing yet and must do nothing.
+func (l *Limiter) Acquire(p Priority) (t Ticket, ok bool) {
+	if p == Exempt {
+		return Ticket{}, true
+	}
+	now := l.cfg.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if float64(l.inflight) >= math.Max(1, l.limit*share[p]) {
+		l.shed[p]++
+		return Ticket{}, false
+	}
+	l.inflight++
+	l.maxInflight = max(l.maxInflight, l.inflight)
+	return Ticket{start: now, counted: true}, true
+}
+
+// Done gives an admitted request's place back and records how long it took.
+func (l *Limiter) Done(t Ticket) {
+	if !t.counted {
+		return
+	}
+	now := l.cfg.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inflight--
+	l.sum += now.Sub(t.start)
+	l.samples++
+	if l.samples >= l.cfg.MinSamples && now.Sub(l.windowStart) >= l.cfg.Window {
+		l.update(l.sum.Seconds() / float64(l.samples))
+		l.windowStart, l.sum, l.samples, l.maxInflight = now, 0, 0, l.inflight
+	}
+}
+
+// update is Gradient2: the limit moves toward limit·gradient + √limit, where the gradient is how
+// far the window's average latency (short) is above the long-term one, within [0.5, 1].
+func (l *Limiter) update(short float64) {
+	l.longWindows++
+	if l.longWindows <= 10 { // warm-up: a plain mean, so one odd first window does not stick
+		l.long += (short - l.long) / float64(l.longWindows)
+	} else {
+		l.long += (short - l.long) * 2 / float64(l.cfg.LongWindows+1)
+	}
+	// After a long overload the long-term average is itself inflated; when latency is back to
+	// normal let it come down quickly rather than over a minute.
+	if short > 0 && l.long/short > 2 {
+		l.long *= 0.95
+	}
+	// Little work in progress says nothing about what more would cost: do not grow then.
+	if float64(l.maxInflight) < l.limit/2 {
+		return
+	}
+	gradient := 1.0
+	if short > 0 {
+		gradient = math.Max(0.5, math.Min(1, l.cfg.Tolerance*l.long/short))
+	}
+	next := l.limit*gradient + math.Sqrt(l.limit)
+	next = l.limit*(1-l.cfg.Smoothing) + next*l.cfg.Smoothing
+	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, next))
+}
+
+// Ignore gives an admitted request's place back without taking its time as a latency sample:
+// for requests that mostly wait on purpose (a short wait for a provider page, a file download).
+func (l *Limiter) Ignore(t Ticket) {
+	if !t.counted {
+		return
+	}
+	l.mu.Lock()
+	l.inflight--
+	l.mu.Unlock()
+}
+
+// Stats is a snapshot for metrics.
+type Stats struct {
+	Limit    float64
+	Inflight int
+	Shed     [numPriorities]uint64 // refused requests, by priority, since the start
+}
+
+// Stats reads the current limit, work in progress and refusals.
+func (l *Limiter) Stats() Stats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return Stats{Limit: l.limit, Inflight: l.inflight, Shed: l.shed}
+}
+
+// Priorities lists the priorities that can be refused, for metrics.
+func Priorities() []Priority { return []Priority{High, Normal, Low} }

@@ -1,0 +1,137 @@
+package api
+
+import (
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/perfilseguro/perfilseguro/admission"
+)
+
+// Admission control (issue 27): past capacity the API refuses at once, with 503 and Retry-After,
+// instead of letting every request wait behind the others until its client gives up. The limit
+// adapts to the latency the API achieves (package admission). The refusal happens before any
+// other middleware: a refused request writes no row, queues no job, sends no message and is not
+// logged one by one (a line a second says how many were refused).
+
+// overloadedBody is the refusal, in the API's error shape.
+const overloadedBody = `{"message":"Hay mucha demanda en este momento. Intenta nuevamente en unos segundos."}` + "\n"
+
+// overloadedRetryAfter is the Retry-After of a refusal, in seconds: a limit adapts within a few
+// tenths of a second, so a few seconds later there is room again unless the flood goes on.
+const overloadedRetryAfter = "5"
+
+// requestPriority classifies a request by method and path, before routing.
+func requestPriority(r *http.Request) admission.Priority {
+	p := r.URL.Path
+	switch {
+	case p == "/healthz" || p == "/readyz":
+		return admission.Exempt
+	case r.Method == http.MethodPost && lowPriorityPost(p):
+		return admission.Low
+	case strings.HasPrefix(p, "/api/webhooks/") || strings.HasPrefix(p, passkitPrefix+"/"):
+		return admission.High // the provider retries, but late; the wallet update is awaited
+	case r.Method == http.MethodGet && highPriorityGet(p):
+		return admission.High
+	}
+	return admission.Normal
+}
+
+// lowPriorityPost: new sign-ups and code sends, the requests that queue work for later.
+func lowPriorityPost(p string) bool {
+	switch p {
+	case "/api/register", "/api/login", "/api/widget/login", "/api/invitations/accept", "/api/send-email-verification-link":
+		return true
+	}
+	return strings.HasPrefix(p, "/api/users/") &&
+		(strings.HasSuffix(p, "/contact-change") || strings.HasSuffix(p, "/confirmation-code"))
+}
+
+// highPriorityGet: public verification and the status polls of people in the middle of a step.
+func highPriorityGet(p string) bool {
+	switch {
+	case strings.HasPrefix(p, "/api/verify/"), strings.HasPrefix(p, "/api/qr/"), p == "/api/widget/verify",
+		p == "/api/auth/status", p == "/api/payments/status", strings.HasPrefix(p, "/api/start-verification/"),
+		strings.HasPrefix(p, "/api/credentials/status/"), strings.HasPrefix(p, "/.well-known/"):
+		return true
+	}
+	return strings.HasPrefix(p, "/api/users/") && strings.HasSuffix(p, "/verification-status")
+}
+
+// waitsOnPurpose: requests whose time is mostly a deliberate wait (a provider page being
+// created, a file download, the operators' dashboard); their time is no latency sample.
+func waitsOnPurpose(r *http.Request) bool {
+	p := r.URL.Path
+	return (r.Method == http.MethodPost && (p == "/api/start-verification" || p == "/api/payments/checkout")) ||
+		p == "/api/data-export" || strings.HasPrefix(p, monitoringPath)
+}
+
+// admissionGate refuses what does not fit under the limit.
+type admissionGate struct {
+	limiter  *admission.Limiter
+	logger   *slog.Logger
+	lastLog  atomic.Int64 // unix nanoseconds of the last "refusing" line
+	lastShed atomic.Uint64
+}
+
+func (g *admissionGate) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ticket, ok := g.limiter.Acquire(requestPriority(r))
+		if !ok {
+			g.refuse(w)
+			return
+		}
+		if waitsOnPurpose(r) {
+			defer g.limiter.Ignore(ticket)
+		} else {
+			defer g.limiter.Done(ticket)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (g *admissionGate) refuse(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Retry-After", overloadedRetryAfter)
+	w.WriteHeader(http.StatusServiceUnavailable)
+	w.Write([]byte(overloadedBody))
+	g.logRefusals()
+}
+
+// logRefusals writes at most one line a second while requests are refused.
+func (g *admissionGate) logRefusals() {
+	now := time.Now().UnixNano()
+	last := g.lastLog.Load()
+	if now-last < int64(time.Second) || !g.lastLog.CompareAndSwap(last, now) {
+		return
+	}
+	s := g.limiter.Stats()
+	total := s.Shed[admission.High] + s.Shed[admission.Normal] + s.Shed[admission.Low]
+	g.logger.Warn("past capacity: refusing requests", "refused_since_last_line", total-g.lastShed.Swap(total),
+		"limit", int(s.Limit), "in_progress", s.Inflight)
+}
+
+// collectors expose the limit, the work in progress and the refusals on /metrics.
+func (g *admissionGate) collectors() []prometheus.Collector {
+	cs := []prometheus.Collector{
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "perfilseguro_admission_limit",
+			Help: "Requests the API takes at once before refusing with 503 (adaptive)."},
+			func() float64 { return g.limiter.Stats().Limit }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "perfilseguro_admission_in_progress",
+			Help: "Admitted requests not yet answered (health checks not counted)."},
+			func() float64 { return float64(g.limiter.Stats().Inflight) }),
+	}
+	for _, p := range admission.Priorities() {
+		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_admission_refused_total",
+			Help: "Requests refused with 503 at once because the API was past capacity, by priority.", ConstLabels: prometheus.Labels{"priority": p.String()}},
+			func() float64 { return float64(g.limiter.Stats().Shed[p]) }))
+	}
+	return cs
+}
