@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-verify bench-consultations bench-passes scale fuzz audit clean
+.PHONY: help build run test bench bench-verify bench-consultations bench-passes bench-overload scale fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -37,6 +37,7 @@ bench: ## Run the Go benchmarks (once each) and the web-quality checks; append t
 	$(MAKE) --no-print-directory bench-verify
 	$(MAKE) --no-print-directory bench-consultations
 	$(MAKE) --no-print-directory bench-passes
+	$(MAKE) --no-print-directory bench-overload
 	scripts/web-quality.sh
 
 bench-verify: ## wrk against the real `perfilseguro api` and a bare net/http baseline, alternating; append to BENCHMARKS.md
@@ -48,6 +49,10 @@ bench-consultations: ## wrk against GET /api/users/{id}/consultations of the rea
 	scripts/ensure-tools.sh --bench
 	scripts/ensure-services.sh perfilseguro_test
 	BENCH_CONSULTATIONS=1 go test -count=1 -run '^TestConsultationsFromOutside$$' -timeout 20m -v ./bench/verify
+
+bench-overload: ## Sign-ups past capacity: open loop at 0.5×–4× the measured capacity against `perfilseguro api` + `worker`, with and without admission control; append to BENCHMARKS.md
+	scripts/ensure-services.sh perfilseguro_test
+	BENCH_OVERLOAD=1 go test -count=1 -run '^TestOverload$$' -timeout 30m -v ./bench/load
 
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes

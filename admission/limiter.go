@@ -4,12 +4,16 @@
 // the work in progress at what the machine answers promptly; what does not fit is refused in
 // microseconds, and the refused client can come back.
 //
-// The limit follows Netflix's concurrency-limits "Gradient2" algorithm (no maintained Go port is
-// available to us): it compares the recent average latency (a short window) with the long-term
-// average; while the recent one stays within a tolerance of the long one the limit grows a little,
-// when latency rises it shrinks in proportion. Requests carry a priority; lower priorities may
-// only use a share of the limit, so that when sign-ups flood in, public verifications, status
-// polls, provider webhooks and wallet updates still find room.
+// The limit is AIMD on latency (in the spirit of Netflix's concurrency-limits, of which no
+// maintained Go port is available to us): every window (100 ms) the average time of the requests
+// answered in it is compared with a target (25 ms by default, half the API's 50 ms p99 objective);
+// above it the limit shrinks by a tenth, below it, while the work in progress comes near the limit,
+// it grows by one. A latency-gradient limit (Gradient2) was tried first and measured worse here:
+// on a CPU-bound machine latency grows with concurrency long before throughput stops growing, so
+// comparing with the unloaded latency drove the limit to its floor and halved the sign-ups served
+// (BENCHMARKS.md, "Sign-ups past capacity"). Requests carry a priority; lower priorities may only
+// use a share of the limit, so that when sign-ups flood in, public verifications, status polls,
+// provider webhooks and wallet updates still find room.
 package admission
 
 import (
@@ -45,14 +49,13 @@ var share = [numPriorities]float64{Exempt: math.Inf(1), High: 1, Normal: 0.9, Lo
 
 // Config tunes a Limiter; zero fields take the defaults.
 type Config struct {
-	InitialLimit float64       // 40
+	InitialLimit float64       // 20
 	MinLimit     float64       // 8: even a slow moment keeps some work going
 	MaxLimit     float64       // 1000
-	Tolerance    float64       // 1.5: recent latency may be this much above the long-term one
-	Smoothing    float64       // 0.2: how much of each new estimate the limit takes
+	Target       time.Duration // 25 ms: the average latency above which the limit shrinks
+	Backoff      float64       // 0.9: what the limit is multiplied by when latency is past the target
 	Window       time.Duration // 100 ms: how long a latency sample is averaged
 	MinSamples   int           // 10: a window closes only with this many samples
-	LongWindows  int           // 600: windows in the long-term average (a minute at 100 ms)
 	Now          func() time.Time
 }
 
@@ -62,19 +65,18 @@ func (c *Config) defaults() {
 			*v = d
 		}
 	}
-	def(&c.InitialLimit, 40)
+	def(&c.InitialLimit, 20)
 	def(&c.MinLimit, 8)
 	def(&c.MaxLimit, 1000)
-	def(&c.Tolerance, 1.5)
-	def(&c.Smoothing, 0.2)
+	def(&c.Backoff, 0.9)
+	if c.Target <= 0 {
+		c.Target = 25 * time.Millisecond
+	}
 	if c.Window <= 0 {
 		c.Window = 100 * time.Millisecond
 	}
 	if c.MinSamples <= 0 {
 		c.MinSamples = 10
-	}
-	if c.LongWindows <= 0 {
-		c.LongWindows = 600
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -93,10 +95,6 @@ type Limiter struct {
 	sum         time.Duration
 	samples     int
 	maxInflight int
-	// long-term average latency (seconds): a plain mean over the first windows, then an
-	// exponential one over LongWindows
-	long        float64
-	longWindows int
 	shed        [numPriorities]uint64
 }
 
@@ -142,36 +140,21 @@ func (l *Limiter) Done(t Ticket) {
 	l.sum += now.Sub(t.start)
 	l.samples++
 	if l.samples >= l.cfg.MinSamples && now.Sub(l.windowStart) >= l.cfg.Window {
-		l.update(l.sum.Seconds() / float64(l.samples))
+		l.update(l.sum / time.Duration(l.samples))
 		l.windowStart, l.sum, l.samples, l.maxInflight = now, 0, 0, l.inflight
 	}
 }
 
-// update is Gradient2: the limit moves toward limit·gradient + √limit, where the gradient is how
-// far the window's average latency (short) is above the long-term one, within [0.5, 1].
-func (l *Limiter) update(short float64) {
-	l.longWindows++
-	if l.longWindows <= 10 { // warm-up: a plain mean, so one odd first window does not stick
-		l.long += (short - l.long) / float64(l.longWindows)
-	} else {
-		l.long += (short - l.long) * 2 / float64(l.cfg.LongWindows+1)
+// update moves the limit after a window whose requests took avg on average.
+func (l *Limiter) update(avg time.Duration) {
+	switch {
+	case avg > l.cfg.Target:
+		l.limit = math.Max(l.cfg.MinLimit, l.limit*l.cfg.Backoff)
+	case float64(l.maxInflight) >= l.limit/2:
+		// Grow only when the work in progress came near the limit: little work in progress says
+		// nothing about what more would cost.
+		l.limit = math.Min(l.cfg.MaxLimit, l.limit+1)
 	}
-	// After a long overload the long-term average is itself inflated; when latency is back to
-	// normal let it come down quickly rather than over a minute.
-	if short > 0 && l.long/short > 2 {
-		l.long *= 0.95
-	}
-	// Little work in progress says nothing about what more would cost: do not grow then.
-	if float64(l.maxInflight) < l.limit/2 {
-		return
-	}
-	gradient := 1.0
-	if short > 0 {
-		gradient = math.Max(0.5, math.Min(1, l.cfg.Tolerance*l.long/short))
-	}
-	next := l.limit*gradient + math.Sqrt(l.limit)
-	next = l.limit*(1-l.cfg.Smoothing) + next*l.cfg.Smoothing
-	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, next))
 }
 
 // Ignore gives an admitted request's place back without taking its time as a latency sample:

@@ -14,7 +14,7 @@ import (
 )
 
 // freeAddr is a loopback address nobody listens on yet.
-func freeAddr(b *testing.B) string {
+func freeAddr(b testing.TB) string {
 	b.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(b, err)

@@ -19,7 +19,7 @@ import (
 // newProcessRig runs the real binary as the Procfile does: `perfilseguro api` and `perfilseguro
 // worker` as two processes on a fresh database and Redis DB, with the fake WhatsApp API in this
 // process and the limits of sending raised out of the way (all the load comes from one IP).
-func newProcessRig(b *testing.B, workerConcurrency int) *rig {
+func newProcessRig(b testing.TB, workerConcurrency int, extraEnv ...string) *rig {
 	b.Helper()
 	db, dsn := pgtest.New(b)
 	opt, _ := redistest.New(b)
@@ -34,6 +34,7 @@ func newProcessRig(b *testing.B, workerConcurrency int) *rig {
 		"WHATSAPP_BASE_URL="+graph.URL, "WHATSAPP_ACCESS_TOKEN=bench", "WHATSAPP_PHONE_NUMBER_ID=1000",
 		fmt.Sprintf("WORKER_CONCURRENCY=%d", workerConcurrency),
 		"RATE_LIMIT_SEND_PER_IP=1000000000", "RATE_LIMIT_SEND_PER_PHONE=1000000000")
+	env = append(env, extraEnv...)
 	for _, sub := range []string{"api", "worker"} {
 		cmd := exec.Command(bintest.Path(b), sub)
 		cmd.Env = env // output goes to /dev/null: both log every request and job

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -38,6 +39,7 @@ type rig struct {
 	url      string   // the API's base URL
 	metrics  string   // the API's /metrics, without a session
 	received sync.Map // phone (WhatsApp form) → time.Time
+	messages sync.Map // phone's last 10 digits → *atomic.Int32: messages received
 	stop     func()
 }
 
@@ -88,13 +90,17 @@ func newRig(b *testing.B) *rig {
 	return r
 }
 
-// fakeWhatsApp is a WhatsApp Cloud API that notes when each recipient's first message arrived.
+// fakeWhatsApp is a WhatsApp Cloud API that notes when each recipient's first message arrived,
+// and how many messages each received.
 func (r *rig) fakeWhatsApp() *httptest.Server {
 	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		if i := strings.Index(string(body), `"to":"`); i >= 0 {
 			to := string(body[i+6:])
-			r.received.LoadOrStore(to[:strings.IndexByte(to, '"')], time.Now())
+			to = to[:strings.IndexByte(to, '"')]
+			r.received.LoadOrStore(to, time.Now())
+			n, _ := r.messages.LoadOrStore(to[max(0, len(to)-10):], new(atomic.Int32))
+			n.(*atomic.Int32).Add(1)
 		}
 		io.WriteString(w, `{"messages":[{"id":"wamid.bench"}]}`)
 	}))

@@ -1,0 +1,215 @@
+package load
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestOverload is `make bench-overload` (issue 27): sign-ups past capacity, measured from outside.
+// The API and the worker run as the Procfile starts them (`perfilseguro api`, `perfilseguro
+// worker`); the open-loop generator (bench/openloop) runs in its own process, each request from
+// its own loopback address. The capacity is first measured closed-loop (32 sign-ups going at
+// once); then the generator sends at 0.5×, 1×, 2× and 4× of it for 20 s each, with admission
+// control on, and at 2× and 4× again with it off (ADMISSION_CONTROL=off) for comparison. After
+// each rate it waits for the codes and checks that every admitted sign-up got exactly one and
+// every refused one none. Runs only with BENCH_OVERLOAD=1; appends to BENCHMARKS.md.
+func TestOverload(t *testing.T) {
+	if os.Getenv("BENCH_OVERLOAD") == "" {
+		t.Skip("BENCH_OVERLOAD=1 runs it (make bench-overload)")
+	}
+	secs := 20 * time.Second
+	if s := os.Getenv("OVERLOAD_SECONDS"); s != "" {
+		d, err := time.ParseDuration(s + "s")
+		require.NoError(t, err)
+		secs = d
+	}
+	gen := filepath.Join(t.TempDir(), "openloop")
+	build := exec.Command("go", "build", "-o", gen, "../openloop")
+	build.Stderr = os.Stderr
+	require.NoError(t, build.Run())
+	load := loadAverage()
+
+	var rows []overloadRow
+	var capacity float64
+	// Without admission control first: the capacity is measured there, where no request is refused
+	// (refused requests retried at once would make a closed loop measure the refusals).
+	for _, admission := range []string{"off", "on"} {
+		t.Run("admission-"+admission, func(t *testing.T) { // its processes stop at its end
+			r := newProcessRig(t, 20, "ADMISSION_CONTROL="+admission)
+			next := 0
+			run := func(args ...string) openloopResult {
+				out := filepath.Join(t.TempDir(), "out")
+				cmd := exec.Command(gen, append([]string{"-url", r.url, "-first", fmt.Sprint(next),
+					"-admitted", out + ".ok", "-shed", out + ".shed"}, args...)...)
+				var stdout bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &stdout, os.Stderr
+				require.NoError(t, cmd.Run())
+				var res openloopResult
+				require.NoError(t, json.Unmarshal(stdout.Bytes(), &res))
+				res.admitted, res.shed = readLines(t, out+".ok"), readLines(t, out+".shed")
+				next += res.Sent + 1
+				return res
+			}
+			warm := run("-closed", "8", "-duration", "5s") // warm-up: connections, prepared statements
+			r.checkCodes(t, warm.admitted, nil)            // its codes delivered before counting
+			if admission == "off" {
+				c := run("-closed", "32", "-duration", "10s")
+				capacity = c.Throughput
+				t.Logf("capacity (closed loop, 32 at once): %.0f sign-ups/s", capacity)
+				require.Greater(t, capacity, 10.0)
+			}
+			factors := []float64{0.5, 1, 2, 4}
+			if admission == "off" {
+				factors = []float64{2, 4}
+			}
+			for _, f := range factors {
+				before := r.messageCount()
+				res := run("-rate", fmt.Sprintf("%.0f", f*capacity), "-duration", fmt.Sprint(secs))
+				row := overloadRow{factor: f, admission: admission, res: res}
+				row.exactlyOne, row.shedWithCode = r.checkCodes(t, res.admitted, res.shed)
+				row.delivered = r.messageCount() - before
+				t.Logf("%g× admission %s: sent %d, status %v, time-outs %d, p99 admitted %.1f ms, delivered %d",
+					f, admission, res.Sent, res.Status, res.Timeouts, res.AdmittedP99, row.delivered)
+				rows = append(rows, row)
+			}
+		})
+	}
+	report := overloadReport(capacity, secs, load, rows)
+	fmt.Print(report)
+	path := os.Getenv("BENCH_OUT")
+	if path == "" {
+		path = "../../BENCHMARKS.md"
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	require.NoError(t, err)
+	defer f.Close()
+	_, err = f.WriteString(report)
+	require.NoError(t, err)
+	for _, row := range rows {
+		require.Equal(t, len(row.res.admitted), row.exactlyOne, "every admitted sign-up gets exactly one code (%gx, admission %s)", row.factor, row.admission)
+		require.Zero(t, row.shedWithCode, "a refused sign-up sends nothing")
+	}
+}
+
+type openloopResult struct {
+	Sent        int            `json:"sent"`
+	Status      map[string]int `json:"status"`
+	Timeouts    int            `json:"timeouts"`
+	Errors      int            `json:"errors"`
+	AdmittedP50 float64        `json:"admitted_p50_ms"`
+	AdmittedP99 float64        `json:"admitted_p99_ms"`
+	ShedP99     float64        `json:"shed_p99_ms"`
+	Throughput  float64        `json:"throughput_2xx_per_s"`
+
+	admitted, shed []string
+}
+
+type overloadRow struct {
+	factor       float64
+	admission    string
+	res          openloopResult
+	delivered    int // messages the fake WhatsApp received during and after the rate
+	exactlyOne   int // admitted sign-ups whose phone received exactly one message
+	shedWithCode int // refused sign-ups whose phone received a message anyway
+}
+
+// messageCount is how many messages the fake WhatsApp has received.
+func (r *rig) messageCount() int {
+	n := 0
+	r.messages.Range(func(_, v any) bool { n += int(v.(*atomic.Int32).Load()); return true })
+	return n
+}
+
+// checkCodes waits (up to a minute) until every admitted phone received its message, then counts
+// those with exactly one, and refused phones with any.
+func (r *rig) checkCodes(t *testing.T, admitted, shed []string) (exactlyOne, shedWithCode int) {
+	count := func(phone string) int32 {
+		if v, ok := r.messages.Load(phone[len(phone)-10:]); ok {
+			return v.(*atomic.Int32).Load()
+		}
+		return 0
+	}
+	deadline := time.Now().Add(time.Minute)
+	for {
+		missing := 0
+		for _, p := range admitted {
+			if count(p) == 0 {
+				missing++
+			}
+		}
+		if missing == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // a duplicate would come right behind
+	for _, p := range admitted {
+		if count(p) == 1 {
+			exactlyOne++
+		}
+	}
+	for _, p := range shed {
+		if count(p) > 0 {
+			shedWithCode++
+		}
+	}
+	return
+}
+
+func overloadReport(capacity float64, secs time.Duration, load string, rows []overloadRow) string {
+	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "\n## Sign-ups past capacity (open loop), %s, commit %s\n\n", time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
+	fmt.Fprintf(&sb, "`make bench-overload` (reproduce: `BENCH_OVERLOAD=1 go test -count=1 -run TestOverload -timeout 30m -v ./bench/load`): "+
+		"`perfilseguro api` and `perfilseguro worker` (20 job goroutines) as the Procfile starts them, fresh database, fake WhatsApp API "+
+		"in the test process; `bench/openloop` in its own process sends `POST /api/register` for new people at a constant rate for %v, "+
+		"each request on its own connection from its own loopback address, latency counted from when each request was due, clients "+
+		"give up after 10 s. Capacity measured closed-loop (32 at once, 10 s): **%.0f sign-ups/s**. %d cores, shared by the generator, "+
+		"the API, the worker, Postgres and Redis; load average before the run %s.\n\n", secs, capacity, runtime.NumCPU(), load)
+	sb.WriteString("| Admission control | Rate | Sent | 2xx | 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Codes delivered | Admitted with exactly one code | Refused with a code |\n")
+	sb.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range rows {
+		ok, shed, other := 0, r.res.Status["503"], r.res.Errors
+		for code, n := range r.res.Status {
+			switch {
+			case code[0] == '2':
+				ok += n
+			case code != "503":
+				other += n
+			}
+		}
+		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %d of %d | %d |\n",
+			r.admission, r.factor, r.factor*capacity, r.res.Sent, ok, shed, r.res.Timeouts, other, r.res.AdmittedP50,
+			r.res.AdmittedP99, r.res.ShedP99, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode)
+	}
+	return sb.String()
+}
+
+func readLines(t *testing.T, path string) []string {
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(string(b), "\n")
+}
+
+func loadAverage() string {
+	b, _ := os.ReadFile("/proc/loadavg")
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
