@@ -133,21 +133,13 @@ func (s *Server) register(c fuego.ContextWithBody[RegisterRequest]) (RegisterRes
 
 // conflict answers 409 with existingUserId when the e-mail or phone already has an account.
 func (s *Server) conflict(r *http.Request, email, phoneE164 string) error {
-	for _, find := range []func() (perfilseguro.User, error){
-		func() (perfilseguro.User, error) { return s.store.UserByEmail(r.Context(), email) },
-		func() (perfilseguro.User, error) { return s.store.UserByPhone(r.Context(), phoneE164) },
-	} {
-		u, err := find()
-		if err == nil {
-			ae := toAPIError(postgres.ErrAlreadyRegistered)
-			ae.Body.Extra = map[string]any{"existingUserId": u.ID}
-			return ae
-		}
-		if !errors.Is(err, postgres.ErrUserNotFound) {
-			return err
-		}
+	id, err := s.store.RegisteredUserID(r.Context(), email, phoneE164)
+	if err != nil || id == 0 {
+		return err
 	}
-	return nil
+	ae := toAPIError(postgres.ErrAlreadyRegistered)
+	ae.Body.Extra = map[string]any{"existingUserId": id}
+	return ae
 }
 
 // flexibleID accepts a user id sent as a JSON number or string (browser storage keeps strings).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 )
 
 // Code channels and the table each is stored in.
@@ -284,10 +285,11 @@ func (s *Store) ClaimCodeDelivery(ctx context.Context, channel string, id int64)
 	return n == 1, nil
 }
 
-// MarkCodeDelivered records that the provider accepted the code: no later run sends it again.
-func (s *Store) MarkCodeDelivered(ctx context.Context, channel string, id int64) error {
-	if _, err := s.execPrepared(ctx, nil, `UPDATE `+codeTable(channel)+` SET delivered_at = now() WHERE id = $1 AND delivered_at IS NULL`, id); err != nil {
-		return fmt.Errorf("mark code delivered: %w", err)
+// MarkCodesDelivered records at once that the provider accepted these codes (worker/otp_marks.go).
+func (s *Store) MarkCodesDelivered(ctx context.Context, channel string, ids []int64) error {
+	if _, err := s.execPrepared(ctx, nil, `UPDATE `+codeTable(channel)+` SET delivered_at = now()
+		WHERE id = ANY($1) AND delivered_at IS NULL`, pq.Array(ids)); err != nil {
+		return fmt.Errorf("mark codes delivered: %w", err)
 	}
 	return nil
 }

@@ -76,10 +76,9 @@ func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("deliver code %d: %w", p.CodeID, err)
 	}
 	if claimed {
-		// Sent: a failure to record it is logged, not retried (a retry would send it again).
-		if err := store.MarkCodeDelivered(context.WithoutCancel(ctx), p.Channel, p.CodeID); err != nil {
-			w.deps.Logger.Error("mark code delivered", "code_id", p.CodeID, "error", err)
-		}
+		// Sent: recorded with the other codes sent in the next few milliseconds (otp_marks.go);
+		// a failure to record it is logged, not retried (a retry would send it again).
+		w.marks.add(p.Channel, p.CodeID)
 	}
 	return nil
 }

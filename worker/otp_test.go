@@ -14,6 +14,7 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
@@ -269,12 +270,40 @@ func TestADeliveredCodeIsNeverSentAgainByALaterRunOfItsJob(t *testing.T) {
 		SentAt      *time.Time `db:"sent_at"`
 		DeliveredAt *time.Time `db:"delivered_at"`
 	}
-	require.NoError(t, db.Get(&marks, `SELECT sent_at, delivered_at FROM verification_codes WHERE id = $1`, codeID))
+	require.Eventually(t, func() bool { // marks are written in batches, within markEvery
+		require.NoError(t, db.Get(&marks, `SELECT sent_at, delivered_at FROM verification_codes WHERE id = $1`, codeID))
+		return marks.DeliveredAt != nil
+	}, 2*time.Second, 10*time.Millisecond, "marked once the provider accepted it")
 	require.NotNil(t, marks.SentAt, "claimed before sending")
-	require.NotNil(t, marks.DeliveredAt, "marked once the provider accepted it")
 
 	_, err = db.Exec(`UPDATE verification_codes SET sent_at = now() - interval '1 hour' WHERE id = $1`, codeID)
 	require.NoError(t, err)
 	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
 	require.Equal(t, 1, wa.count(), "delivered once, however late the second run")
+}
+
+// Marks of codes sent together are written together, and none is lost when the worker stops:
+// twenty codes sent at once are all marked delivered, the last ones by the stop itself.
+func TestDeliveredMarksAreWrittenInBatchesAndOnStop(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	wa := &recorder{}
+	w := newWorker(t, db, wa, &recorder{})
+	ctx, cancel := context.WithCancel(context.Background())
+	stopped := make(chan struct{})
+	go func() { w.Run(ctx); close(stopped) }()
+	var ids []int64
+	var wg sync.WaitGroup
+	for i := range 20 {
+		task, id := storedCode(t, db, fmt.Sprintf("%06d", 100000+i))
+		ids = append(ids, id)
+		wg.Go(func() { require.NoError(t, w.Handler().ProcessTask(context.Background(), task)) })
+	}
+	wg.Wait()
+	cancel()
+	<-stopped
+	var marked int
+	require.NoError(t, db.Get(&marked, `SELECT count(*) FROM verification_codes WHERE id = ANY($1) AND delivered_at IS NOT NULL`, pq.Array(ids)))
+	require.Equal(t, 20, marked, "every code sent is marked by the time the worker has stopped")
+	require.Equal(t, 20, wa.count())
 }

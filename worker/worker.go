@@ -16,6 +16,7 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/outbound"
 	"github.com/perfilseguro/perfilseguro/secure"
 )
@@ -48,6 +49,7 @@ type Worker struct {
 	servers []*asynq.Server
 	mux     *asynq.ServeMux
 	deps    Deps
+	marks   *deliveredMarks // codes the provider accepted, written in batches (otp_marks.go)
 }
 
 // slotsPerFetcher: an asynq server takes one task at a time from Redis, a round trip and a
@@ -91,7 +93,7 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 	if deps.HTTPClient == nil {
 		deps.HTTPClient = outbound.Client(15 * time.Second)
 	}
-	w := &Worker{deps: deps, mux: asynq.NewServeMux()}
+	w := &Worker{deps: deps, mux: asynq.NewServeMux(), marks: newDeliveredMarks(&postgres.Store{DB: deps.DB}, deps.Logger)}
 	for _, f := range fetcherPlan(concurrency) {
 		w.servers = append(w.servers, asynq.NewServer(redis, asynq.Config{
 			Concurrency:     f.Slots,
@@ -140,6 +142,7 @@ func (w *Worker) Run(ctx context.Context) error {
 	<-ctx.Done()
 	w.deps.Logger.Info("worker stopping: waiting for in-flight jobs")
 	w.shutdown(w.servers)
+	w.marks.flush() // the last codes sent are marked before the process ends
 	return nil
 }
 

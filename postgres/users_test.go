@@ -1,0 +1,44 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+)
+
+// The check before a sign-up: the account holding the e-mail comes first, then the phone's.
+func TestRegisteredUserIDPrefersTheEmailsAccount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.New(t)
+	store := &postgres.Store{DB: db}
+	insert := func(email, phone string) (id int64) {
+		require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
+			var err error
+			id, _, err = store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Rosa Díaz", Email: &email, Phone: &phone})
+			return err
+		}))
+		return id
+	}
+	a := insert("rosa@example.com", "+525511110000")
+	b := insert("otra@example.com", "+525522220000")
+	for _, c := range []struct {
+		email, phone string
+		want         int64
+	}{
+		{"rosa@example.com", "+525599990000", a},
+		{"nueva@example.com", "+525522220000", b},
+		{"rosa@example.com", "+525522220000", a}, // both taken by different accounts: the e-mail's
+		{"otra@example.com", "+525511110000", b},
+		{"nueva@example.com", "+525599990000", 0},
+	} {
+		id, err := store.RegisteredUserID(ctx, c.email, c.phone)
+		require.NoError(t, err)
+		require.Equal(t, c.want, id, "%s %s", c.email, c.phone)
+	}
+}
