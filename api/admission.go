@@ -47,8 +47,8 @@ func lowPriorityPost(p string) bool {
 	case "/api/register", "/api/login", "/api/widget/login", "/api/invitations/accept", "/api/send-email-verification-link":
 		return true
 	}
-	return strings.HasPrefix(p, "/api/users/") &&
-		(strings.HasSuffix(p, "/contact-change") || strings.HasSuffix(p, "/confirmation-code"))
+	return strings.HasPrefix(p, "/api/users/") && (strings.HasSuffix(p, "/contact-change") ||
+		strings.HasSuffix(p, "/confirmation-code") || strings.HasSuffix(p, "/credential-offers"))
 }
 
 // highPriorityGet: public verification and the status polls of people in the middle of a step.
@@ -56,7 +56,8 @@ func highPriorityGet(p string) bool {
 	switch {
 	case strings.HasPrefix(p, "/api/verify/"), strings.HasPrefix(p, "/api/qr/"), p == "/api/widget/verify",
 		p == "/api/auth/status", p == "/api/payments/status", strings.HasPrefix(p, "/api/start-verification/"),
-		strings.HasPrefix(p, "/api/credentials/status/"), strings.HasPrefix(p, "/.well-known/"):
+		strings.HasPrefix(p, "/api/credentials/status/"), strings.HasPrefix(p, "/.well-known/"),
+		strings.HasPrefix(p, "/api/widget/presentations/"):
 		return true
 	}
 	return strings.HasPrefix(p, "/api/users/") && strings.HasSuffix(p, "/verification-status")
@@ -66,7 +67,7 @@ func highPriorityGet(p string) bool {
 // created, a file download, the operators' dashboard); their time is no latency sample.
 func waitsOnPurpose(r *http.Request) bool {
 	p := r.URL.Path
-	return (r.Method == http.MethodPost && (p == "/api/start-verification" || p == "/api/payments/checkout")) ||
+	return (r.Method == http.MethodPost && (p == "/api/start-verification" || p == "/api/payments/checkout" || p == oid4vciCredentialPath)) ||
 		p == "/api/data-export" || strings.HasPrefix(p, monitoringPath)
 }
 

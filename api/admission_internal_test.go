@@ -23,6 +23,9 @@ func TestRequestPriorities(t *testing.T) {
 		{"POST", "/api/send-email-verification-link", admission.Low},
 		{"POST", "/api/users/12/contact-change", admission.Low},
 		{"POST", "/api/users/12/confirmation-code", admission.Low},
+		{"POST", "/api/users/12/credential-offers", admission.Low},
+		{"GET", "/api/widget/presentations/7f1c", admission.High},
+		{"POST", "/api/widget/presentations", admission.Normal},
 		{"GET", "/api/verify/PS-1234-5678-90", admission.High},
 		{"GET", "/api/qr/PS-1234-5678-90.png", admission.High},
 		{"GET", "/api/widget/verify", admission.High},
@@ -50,6 +53,7 @@ func TestRequestPriorities(t *testing.T) {
 func TestRequestsThatWaitOnPurposeAreNoLatencySample(t *testing.T) {
 	assert.True(t, waitsOnPurpose(httptest.NewRequest("POST", "/api/start-verification", nil)))
 	assert.True(t, waitsOnPurpose(httptest.NewRequest("POST", "/api/payments/checkout", nil)))
+	assert.True(t, waitsOnPurpose(httptest.NewRequest("POST", oid4vciCredentialPath, nil)))
 	assert.True(t, waitsOnPurpose(httptest.NewRequest("GET", "/api/data-export?token=x", nil)))
 	assert.True(t, waitsOnPurpose(httptest.NewRequest("GET", monitoringPath+"/api/queues", nil)))
 	assert.False(t, waitsOnPurpose(httptest.NewRequest("GET", "/api/start-verification/abc", nil)))

@@ -92,16 +92,11 @@ func (s *Server) issueCredential(c fuego.ContextWithBody[CredentialRequest]) (Cr
 			return CredentialResponse{}, err
 		}
 	}
-	u, err := s.store.UserByID(ctx, userID)
+	_, until, err := s.eligibleUser(ctx, userID)
 	if err != nil {
 		return CredentialResponse{}, err
 	}
-	until := u.ValidUntil()
-	if u.VerificationLevel < perfilseguro.LevelBiometric || until == nil || u.RevokedAt != nil ||
-		u.ExpiredAt != nil || !s.now().Before(*until) {
-		return CredentialResponse{}, errCredentialNotEligible
-	}
-	cred, err := s.store.NewCredential(ctx, userID, *until, holder)
+	cred, err := s.store.NewCredential(ctx, userID, until, holder)
 	if err != nil {
 		return CredentialResponse{}, err
 	}
@@ -110,6 +105,22 @@ func (s *Server) issueCredential(c fuego.ContextWithBody[CredentialRequest]) (Cr
 		return CredentialResponse{}, errUnavailable
 	}
 	return s.credentialAnswer(c, s.waitForCredential(ctx, cred))
+}
+
+// eligibleUser is the person when they may hold a credential now (level 3, validated, neither
+// revoked nor expired), with the end of their validity (the credential's exp);
+// errCredentialNotEligible otherwise.
+func (s *Server) eligibleUser(ctx context.Context, userID int64) (perfilseguro.User, time.Time, error) {
+	u, err := s.store.UserByID(ctx, userID)
+	if err != nil {
+		return u, time.Time{}, err
+	}
+	until := u.ValidUntil()
+	if u.VerificationLevel < perfilseguro.LevelBiometric || until == nil || u.RevokedAt != nil ||
+		u.ExpiredAt != nil || !s.now().Before(*until) {
+		return u, time.Time{}, errCredentialNotEligible
+	}
+	return u, *until, nil
 }
 
 // getCredential returns one of the signed-in person's credentials.

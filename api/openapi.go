@@ -14,11 +14,13 @@ import (
 // servers, contact and licence, the security each operation accepts, tag descriptions, and none
 // of the framework's noise (XML bodies, controller names, its own error shape).
 
-// Security schemes: the person's session, the administrator's session, a partner's key.
+// Security schemes: the person's session, the administrator's session, a partner's key, a
+// wallet's access token (OpenID4VCI).
 const (
 	secSession = "sesion"
 	secAdmin   = "administrador"
 	secPartner = "socio"
+	secWallet  = "billetera"
 )
 
 // tagDescriptions explain each group of operations.
@@ -30,7 +32,7 @@ var tagDescriptions = map[string]string{
 	"Invitaciones":   "Invitaciones que las personas de nivel 3 envían a clientes y brokers.",
 	"Administración": "Panel de administración: sesión, socios, ciclo de vida de los perfiles.",
 	"Widget":         "API para plataformas socias (CORS restringido o llave X-Partner-Key).",
-	"Credenciales":   "Credenciales verificables SD-JWT VC y su lista de revocación.",
+	"Credenciales":   "Credenciales verificables SD-JWT VC, su lista de revocación y su emisión a billeteras (OpenID4VCI 1.0, código preautorizado) y su presentación a plataformas socias (OpenID4VP 1.0).",
 }
 
 // finishOpenAPI edits fuego's document in place.
@@ -49,6 +51,8 @@ func finishOpenAPI(doc *openapi3.T, publicBaseURL, supportEmail string) {
 			Description: "Sesión de administrador (POST /api/admin/login), 4 horas."}},
 		secPartner: {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "header", Name: "X-Partner-Key",
 			Description: "Llave de la plataforma socia, para llamadas de servidor a servidor."}},
+		secWallet: {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
+			Description: "Token de acceso de la billetera (POST /api/oid4vci/token), 5 minutos. Si el token se ligó a una llave DPoP, se envía como Authorization: DPoP <token> con la prueba en el encabezado DPoP."}},
 	}
 	for i, tag := range doc.Tags {
 		if d, ok := tagDescriptions[tag.Name]; ok {
@@ -127,7 +131,9 @@ func finishOperation(method, path string, op *openapi3.Operation) {
 	}
 	if op.RequestBody != nil && op.RequestBody.Value != nil {
 		delete(op.RequestBody.Value.Content, "application/xml")
-		delete(op.RequestBody.Value.Content, "application/x-www-form-urlencoded")
+		if len(op.RequestBody.Value.Content) > 1 { // fuego's alternatives; a form alone is a real form (OAuth token endpoint)
+			delete(op.RequestBody.Value.Content, "application/x-www-form-urlencoded")
+		}
 		if any, ok := op.RequestBody.Value.Content["*/*"]; ok { // every body is JSON
 			delete(op.RequestBody.Value.Content, "*/*")
 			if _, has := op.RequestBody.Value.Content["application/json"]; !has {
@@ -173,6 +179,8 @@ var extraStatuses = map[string][]int{
 	"GET /api/invitations/validate-token":        {404, 410},
 	"POST /api/credentials":                      {202, 409},
 	"GET /api/credentials/{id}":                  {202},
+	"POST /api/users/{id}/credential-offers":     {409, 429},
+	"POST /api/widget/presentations":             {429},
 	"POST /api/users":                            {409},
 	"PUT /api/users/{id}":                        {409},
 	"POST /api/admin/users/{id}/revoke":          {409},
@@ -284,8 +292,10 @@ func securityFor(path string) openapi3.SecurityRequirements {
 		return openapi3.SecurityRequirements{} // they open a session (enrolment link, passkey, development password)
 	case strings.HasPrefix(path, "/api/admin/"):
 		return require(secAdmin)
-	case path == "/api/widget/verify":
+	case path == "/api/widget/verify", strings.HasPrefix(path, "/api/widget/presentations"):
 		return require(secPartner)
+	case path == oid4vciCredentialPath, path == oid4vciDeferredPath:
+		return require(secWallet)
 	case strings.HasPrefix(path, "/api/widget/"):
 		return openapi3.SecurityRequirements{} // the browser widget: the partner's origin (CORS)
 	case path == "/api/users" || path == "/api/users/search":

@@ -40,7 +40,7 @@ func TestTheServedOpenAPIDocumentPassesRedocly(t *testing.T) {
 	require.Contains(t, schemes, "administrador")
 	require.Contains(t, schemes, "socio")
 	webhooks := doc["webhooks"].(map[string]any)
-	for _, event := range []string{"user.verification_level_changed", "profile.expired", "profile.renewed", "profile.revoked", "profile.deleted", "payment.completed"} {
+	for _, event := range []string{"user.verification_level_changed", "profile.expired", "profile.renewed", "profile.revoked", "profile.deleted", "payment.completed", "presentation.completed"} {
 		require.Contains(t, webhooks, event)
 	}
 	require.Contains(t, string(body), "X-PerfilSeguro-Signature", "how to check a notification is documented")
@@ -77,7 +77,10 @@ func TestEveryServedRouteIsInTheDocument(t *testing.T) {
 	}
 	require.Empty(t, missing, "served but not in /api/openapi.json")
 	for _, want := range []string{"/api/verify/{profileId}", "/api/qr/{file}", "/api/wallet/apple/{userId}", "/api/verify-email",
-		"/api/webhooks/biometric", "/api/passkit/v1/log", "/api/credentials", "/api/credentials/status/{list}", "/.well-known/jwt-vc-issuer"} {
+		"/api/webhooks/biometric", "/api/passkit/v1/log", "/api/credentials", "/api/credentials/status/{list}", "/.well-known/jwt-vc-issuer",
+		"/.well-known/openid-credential-issuer", "/.well-known/oauth-authorization-server", "/api/oid4vci/token",
+		"/api/oid4vci/credential", "/api/credential-offers/{id}", "/api/widget/presentations", "/api/widget/presentations/{id}",
+		"/api/oid4vp/requests/{id}", "/api/oid4vp/responses/{id}"} {
 		require.Contains(t, doc.Paths, want)
 	}
 

@@ -50,6 +50,12 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 			"profileId": str(), "plan": str().WithEnum("one_year", "five_years"),
 			"years": openapi3.NewIntegerSchema().WithEnum(1, 5), "amount": openapi3.NewFloat64Schema(),
 			"currency": str().WithEnum("MXN"), "paidAt": openapi3.NewDateTimeSchema()})
+	claims := openapi3.NewObjectSchema().WithAnyAdditionalProperties()
+	claims.Description = "Solo los datos pedidos, como los compartió la billetera (por ejemplo {\"name\": \"…\"})"
+	presentation := withProps([]string{"event", "id", "claims", "completedAt"},
+		map[string]*openapi3.Schema{"event": event("presentation.completed"), "id": openapi3.NewUUIDSchema(),
+			"claims":      claims,
+			"completedAt": openapi3.NewDateTimeSchema()})
 	events := []webhookEvent{
 		{"user.verification_level_changed", "El nivel de verificación de una persona que llegó por su plataforma cambió", level},
 		{"profile.expired", "La vigencia de la validación terminó", lifecycle("profile.expired", true)},
@@ -57,6 +63,7 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 		{"profile.revoked", "Un administrador revocó la validación", lifecycle("profile.revoked", true)},
 		{"profile.deleted", "La cuenta fue eliminada (solo queda el ID de perfil)", lifecycle("profile.deleted", false)},
 		{"payment.completed", "La persona pagó su plan (tarjeta, o efectivo en OXXO cuando se acreditó)", payment},
+		{"presentation.completed", "Una persona presentó su credencial a una solicitud de su plataforma (POST /api/widget/presentations)", presentation},
 	}
 	headers := openapi3.Parameters{
 		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Signature").WithRequired(true).

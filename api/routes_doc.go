@@ -185,6 +185,12 @@ func headerParam(name, desc string, required bool) *openapi3.ParameterRef {
 
 func params(ps ...*openapi3.ParameterRef) []*openapi3.ParameterRef { return ps }
 
+// jsonBody documents a required JSON request body with the schema of v.
+func jsonBody(v any) *openapi3.RequestBodyRef {
+	return &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).
+		WithSchemaRef(schemaOf(v), []string{"application/json"})}
+}
+
 // schemaOf generates v's schema inline (plain routes' types are few and small).
 func schemaOf(v any) *openapi3.SchemaRef {
 	ref, err := openapi3gen.NewSchemaRefForValue(v, nil, openapi3gen.SchemaCustomizer(requiredFields))

@@ -199,6 +199,8 @@ func (s *Server) routes(d Deps) {
 	s.mountInvitations()
 	s.mountPartners()
 	s.mountCredentials(d.Credentials)
+	s.mountOID4VCI(d.Credentials)
+	s.mountOID4VP(d.Credentials)
 	s.handle("/", spaHandler(d.Web), nil)
 }
 

@@ -85,8 +85,10 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		// Partner widget calls are governed by CORS; provider webhooks by their signature.
-		if strings.HasPrefix(r.URL.Path, "/api/widget/") || strings.HasPrefix(r.URL.Path, "/api/webhooks/") {
+		// Partner widget calls are governed by CORS; provider webhooks by their signature; wallets
+		// (OpenID4VCI, OpenID4VP) present their own tokens and proofs, never the session cookie.
+		if strings.HasPrefix(r.URL.Path, "/api/widget/") || strings.HasPrefix(r.URL.Path, "/api/webhooks/") ||
+			strings.HasPrefix(r.URL.Path, "/api/oid4vci/") || strings.HasPrefix(r.URL.Path, "/api/oid4vp/") {
 			next.ServeHTTP(w, r)
 			return
 		}

@@ -29,7 +29,8 @@ func spaHandler(dist fs.FS) http.Handler {
 			writeError(w, r, httpError(http.StatusMethodNotAllowed, "Método no permitido."))
 			return
 		}
-		if strings.HasPrefix(r.URL.Path, "/api/") {
+		// API paths and well-known documents are machine-read: a JSON 404, never the app's HTML.
+		if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/.well-known/") {
 			writeError(w, r, httpError(http.StatusNotFound, "Recurso no encontrado."))
 			return
 		}

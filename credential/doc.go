@@ -2,6 +2,8 @@
 // SD-JWT (RFC 9901) as an SD-JWT VC (draft-ietf-oauth-sd-jwt-vc, typ dc+sd-jwt) whose
 // revocation is published as an IETF Token Status List (draft-ietf-oauth-status-list,
 // typ statuslist+jwt). Signatures are ES256 (P-256) only and disclosure digests sha-256.
+// For presentations (OpenID4VP 1.0) it is also the verifier: the DCQL query, the signed request
+// object, the response encryption key and the check of an SD-JWT+KB presentation.
 package credential
 
 import "errors"

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
-	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
@@ -24,10 +23,7 @@ func NewKey(priv *ecdsa.PrivateKey) (Key, error) {
 	if err != nil {
 		return Key{}, fmt.Errorf("new key: %w", err)
 	}
-	// RFC 7638 §3.2: the required members only, in lexicographic order, no whitespace.
-	canonical := `{"crv":"P-256","kty":"EC","x":"` + x + `","y":"` + y + `"}`
-	sum := sha256.Sum256([]byte(canonical))
-	return Key{ID: b64(sum[:]), Private: priv}, nil
+	return Key{ID: thumbprint(x, y), Private: priv}, nil
 }
 
 // ParseKeysPEM reads one or more "PRIVATE KEY" (PKCS#8) or "EC PRIVATE KEY" (SEC 1) blocks, in order.

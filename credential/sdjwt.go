@@ -18,7 +18,7 @@ type compact struct {
 }
 
 // splitCompact splits and base64-decodes a compact SD-JWT. A trailing Key Binding JWT is refused:
-// this package neither makes nor checks them, and silently ignoring one would mislead a caller.
+// silently ignoring one would mislead a caller; VerifyPresentation checks it and splits it off first.
 func splitCompact(sdjwt string) (compact, error) {
 	parts := strings.Split(strings.TrimSpace(sdjwt), "~")
 	if len(parts) < 2 {

@@ -207,14 +207,15 @@ type ActiveCode struct {
 
 // ActiveCodes lists the user's usable codes (at most one per channel).
 func (s *Store) ActiveCodes(ctx context.Context, userID int64) ([]ActiveCode, error) {
-	// Codes for a new contact address or a sensitive action never sign anyone in.
+	// Codes for a new contact address, a sensitive action or a wallet (the transaction code of a
+	// credential offer) never sign anyone in.
 	const q = `SELECT id, 'phone' AS channel, destination, code_hash, attempts FROM verification_codes
 		WHERE user_id = $1 AND NOT is_used AND expires_at > now() AND attempts < $2
-			AND purpose NOT IN ('contact_change', 'confirmation')
+			AND purpose NOT IN ('contact_change', 'confirmation', 'credential_offer')
 		UNION ALL
 		SELECT id, 'email' AS channel, destination, code_hash, attempts FROM email_verification_codes
 		WHERE user_id = $1 AND NOT is_used AND expires_at > now() AND attempts < $2
-			AND purpose NOT IN ('contact_change', 'confirmation')`
+			AND purpose NOT IN ('contact_change', 'confirmation', 'credential_offer')`
 	var codes []ActiveCode
 	if err := s.DB.SelectContext(ctx, &codes, q, userID, MaxCodeAttempts); err != nil {
 		return nil, fmt.Errorf("active codes: %w", err)
