@@ -5,7 +5,7 @@
 #   scripts/ensure-tools.sh          Go, Node/npm, node_modules
 #   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli with cURL, a C compiler (go test -race),
 #                                    redis-sentinel (the scale rig, whose short form runs in make test)
-#   scripts/ensure-tools.sh --bench  also wrk, the load generator of make bench-verify
+#   scripts/ensure-tools.sh --bench  also wrk and vegeta, the load generators of make bench-verify
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
@@ -43,6 +43,10 @@ if [ -n "$for_tests" ]; then
 	if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 fi
 
+if [ -n "$for_bench" ] && ! command -v vegeta >/dev/null 2>&1 && [ ! -x "$(go env GOPATH)/bin/vegeta" ]; then
+	# vegeta: the constant-rate (open-loop) generator of make bench-verify, from the module proxy
+	go install github.com/tsenart/vegeta/v12@v12.13.0
+fi
 if [ -n "$for_bench" ] && ! command -v wrk >/dev/null 2>&1; then
 	apt_install wrk
 fi

@@ -31,6 +31,10 @@ type profile struct {
 }
 
 func main() {
+	if os.Getenv("FIXED_BODY") != "" {
+		serveFixedBody()
+		return
+	}
 	db, err := sql.Open("postgres", os.Getenv("DATABASE_URL"))
 	if err != nil {
 		log.Fatal(err)
@@ -111,5 +115,17 @@ func main() {
 		json.NewEncoder(w).Encode(map[string]any{"items": items})
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
+	log.Fatal(http.ListenAndServe(os.Getenv("ADDR"), mux))
+}
+
+// serveFixedBody is the HTTP-only limit of `make bench-verify`: net/http answering every request
+// with the same small JSON body, no database, no work (FIXED_BODY=1).
+func serveFixedBody() {
+	body := []byte(`{"id":"PS-2024-0917-42","nombre":"María Fernanda López","verificationLevel":3,"valid":true}` + "\n")
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	})
 	log.Fatal(http.ListenAndServe(os.Getenv("ADDR"), mux))
 }
