@@ -59,13 +59,14 @@ func (s *Server) mountLevels(d LevelsDeps) {
 			empty("303", "Correo verificado: redirección a Mi Perfil"),
 			text("404", "Página en español: el enlace no es válido", "text/html"),
 			text("410", "Página en español: el enlace ya se usó o venció", "text/html")))
-	s.handle("POST /api/webhooks/biometric", http.HandlerFunc(l.biometricWebhook),
-		op("Verificación", "Webhook firmado del proveedor biométrico: se guarda y un trabajo lo procesa",
-			params(headerParam("X-Signature", "HMAC-SHA256 del cuerpo con el secreto del webhook", true),
-				headerParam("X-Timestamp", "Momento de la firma (segundos Unix)", false)),
-			jsonOf("200", "Recibido (también una repetición)", map[string]any{"received": true}),
-			errorAnswer("400", "Cuerpo no válido"), errorAnswer("401", "Firma no válida o vencida"),
-			errorAnswer("413", "Cuerpo demasiado grande"), errorAnswer("503", "Servicio no disponible: el proveedor reintentará")))
+	webhook := op("Verificación", "Webhook firmado del proveedor biométrico: se guarda y un trabajo lo procesa",
+		params(headerParam("X-Signature", "HMAC-SHA256 del cuerpo con el secreto del webhook", true),
+			headerParam("X-Timestamp", "Momento de la firma (segundos Unix)", false)),
+		jsonOf("200", "Recibido (también una repetición)", map[string]any{"received": true}),
+		errorAnswer("400", "Cuerpo no válido"), errorAnswer("401", "Firma no válida o vencida"),
+		errorAnswer("413", "Cuerpo demasiado grande"), errorAnswer("503", "Servicio no disponible: el proveedor reintentará"))
+	webhook.RequestBody = biometricWebhookBody()
+	s.handle("POST /api/webhooks/biometric", http.HandlerFunc(l.biometricWebhook), webhook)
 	s.handle("GET "+devsim.BiometricPath+"{session}", http.HandlerFunc(l.simulatorPage), nil)
 	s.handle("POST "+devsim.BiometricPath+"{session}", http.HandlerFunc(l.simulatorPage), nil)
 }

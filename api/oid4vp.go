@@ -43,18 +43,20 @@ var presentationID = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0
 type oid4vp struct {
 	*Server
 	issuer *credential.Issuer
-	// verifier signs request objects; loaded on first use so that building the server (the
-	// openapi command, tests that never present) writes no development certificate.
+	// verifier signs request objects: the configured one, or the development one loaded on
+	// first use so that building the server (the openapi command, tests that never present)
+	// writes no development certificate.
 	mu       sync.Mutex
 	verifier *credential.Verifier
 }
 
 // mountOID4VP registers the flow; without an issuer there is no credential to present.
-func (s *Server) mountOID4VP(issuer *credential.Issuer) {
+// verifier is the configured certificate (VERIFIER_CERT_PEM), nil for the development one.
+func (s *Server) mountOID4VP(issuer *credential.Issuer, verifier *credential.Verifier) {
 	if issuer == nil {
 		return
 	}
-	v := &oid4vp{Server: s, issuer: issuer}
+	v := &oid4vp{Server: s, issuer: issuer, verifier: verifier}
 	v.mountWidgetPresentations()
 	v.mountRequestObject()
 	v.mountResponse()
@@ -65,9 +67,10 @@ func (s *Server) mountOID4VP(issuer *credential.Issuer) {
 var errVerifierUnavailable = &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 60, Body: ErrorBody{
 	Message: "La verificación de credenciales con billeteras no está disponible en este momento. Intenta más tarde."}}
 
-// signer is the verifier: the development certificate for the issuer's host, made in DATA_DIR
-// on first use, as the wallet-pass and issuer development material are. Production has no
-// development certificate; a configured one needs its own setting (not there yet).
+// signer is the verifier: the configured certificate (VERIFIER_CERT_PEM), or else the
+// development certificate for the issuer's host, made in DATA_DIR on first use, as the
+// wallet-pass and issuer development material are. Production has no development certificate:
+// without a configured one the presentation routes answer 503.
 func (v *oid4vp) signer() (*credential.Verifier, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -75,7 +78,7 @@ func (v *oid4vp) signer() (*credential.Verifier, error) {
 		return v.verifier, nil
 	}
 	if v.cfg.Production() {
-		return nil, errors.New("oid4vp: no verifier certificate is configured (production refuses the development one)")
+		return nil, errors.New("oid4vp: VERIFIER_CERT_PEM and VERIFIER_KEY_PEM are not set (production refuses the development certificate)")
 	}
 	u, err := url.Parse(v.issuer.URL)
 	if err != nil || u.Hostname() == "" {

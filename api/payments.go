@@ -84,13 +84,14 @@ func (s *Server) mountPayments(d PaymentsDeps) {
 		option.Summary("Pagos de un usuario (administrador)"))
 	fuego.Post(s.f, "/api/admin/payments/{id}/refund", p.adminRefund, option.Tags("Administración"),
 		option.Summary("Reembolsar un pago por medio del proveedor; el reembolso se registra cuando llega su evento (administrador)"))
-	s.handle("POST /api/webhooks/payments", http.HandlerFunc(p.webhook),
-		op("Pagos", "Webhook firmado de Stripe (checkout.session.*, charge.refunded): se guarda por id de evento y un trabajo lo procesa",
-			params(headerParam(stripe.SignatureHeader, "Firma de Stripe: t=…,v1=… (HMAC-SHA256 de «t.cuerpo»)", true)),
-			jsonOf("200", "Recibido (también una repetición)", map[string]any{"received": true}),
-			errorAnswer("400", "Firma no válida o vencida, o evento ilegible"), errorAnswer("404", "Pagos deshabilitados"),
-			errorAnswer("413", "Cuerpo demasiado grande"), errorAnswer("500", "No se pudo guardar: Stripe reintentará"),
-			errorAnswer("503", "Servicio no disponible: Stripe reintentará")))
+	webhook := op("Pagos", "Webhook firmado de Stripe (checkout.session.*, charge.refunded): se guarda por id de evento y un trabajo lo procesa",
+		params(headerParam(stripe.SignatureHeader, "Firma de Stripe: t=…,v1=… (HMAC-SHA256 de «t.cuerpo»)", true)),
+		jsonOf("200", "Recibido (también una repetición)", map[string]any{"received": true}),
+		errorAnswer("400", "Firma no válida o vencida, o evento ilegible"), errorAnswer("404", "Pagos deshabilitados"),
+		errorAnswer("413", "Cuerpo demasiado grande"), errorAnswer("500", "No se pudo guardar: Stripe reintentará"),
+		errorAnswer("503", "Servicio no disponible: Stripe reintentará"))
+	webhook.RequestBody = paymentWebhookBody()
+	s.handle("POST /api/webhooks/payments", http.HandlerFunc(p.webhook), webhook)
 	s.handle("GET "+devsim.CheckoutPath+"{session}", http.HandlerFunc(p.standInPage), nil)
 	s.handle("POST "+devsim.CheckoutPath+"{session}", http.HandlerFunc(p.standInPage), nil)
 	s.handle("GET "+devsim.CheckoutPath+"{session}/voucher", http.HandlerFunc(p.standInVoucher), nil)

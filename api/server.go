@@ -51,6 +51,10 @@ type Deps struct {
 	OTPQueueLatency func(context.Context) (time.Duration, error)
 	// Credentials issues verifiable credentials (credentials.go); nil: no credential routes.
 	Credentials *credential.Issuer
+	// Verifier names this service to wallets in presentation requests (oid4vp.go):
+	// VERIFIER_CERT_PEM/VERIFIER_KEY_PEM; nil: the development certificate made on first use,
+	// or 503 from the presentation routes in production.
+	Verifier *credential.Verifier
 	// Admission is the adaptive concurrency limit (admission.go); nil: a default one when
 	// Config.AdmissionControl is on, none when it is off.
 	Admission *admission.Limiter
@@ -200,7 +204,7 @@ func (s *Server) routes(d Deps) {
 	s.mountPartners()
 	s.mountCredentials(d.Credentials)
 	s.mountOID4VCI(d.Credentials)
-	s.mountOID4VP(d.Credentials)
+	s.mountOID4VP(d.Credentials, d.Verifier)
 	s.handle("/", spaHandler(d.Web), nil)
 }
 

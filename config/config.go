@@ -80,6 +80,7 @@ type Config struct {
 	Payments Payments
 	Apple    Apple
 	Google   Google
+	Verifier Verifier
 }
 
 // WhatsApp configures the WhatsApp Cloud API; empty token means the development inbox.
@@ -114,6 +115,13 @@ type Apple struct {
 	PassTypeID, TeamID, CertPEM, KeyPEM, WWDRPEM string
 	APNsKeyID, APNsKeyPEM, APNsBaseURL           string
 }
+
+// Verifier is the certificate that names this service to wallets when partners ask for a
+// presentation (OpenID4VP, client identifier x509_san_dns): VERIFIER_CERT_PEM is the chain, leaf
+// first, whose leaf names the host of PUBLIC_BASE_URL as a dNSName; VERIFIER_KEY_PEM is the
+// leaf's P-256 key. Both empty: a self-signed development certificate made in DATA_DIR, and in
+// production the presentation routes answer 503 (production never uses the development one).
+type Verifier struct{ CertPEM, KeyPEM string }
 
 // Google configures Google Wallet; empty service account means a generated development key.
 type Google struct {
@@ -210,6 +218,10 @@ func Load(getenv func(string) string) (Config, error) {
 			APNsKeyID:   get("APNS_KEY_ID", ""),
 			APNsKeyPEM:  get("APNS_PRIVATE_KEY_PEM", ""),
 			APNsBaseURL: get("APNS_BASE_URL", "https://api.push.apple.com"),
+		},
+		Verifier: Verifier{
+			CertPEM: get("VERIFIER_CERT_PEM", ""),
+			KeyPEM:  get("VERIFIER_KEY_PEM", ""),
 		},
 		Google: Google{
 			IssuerID:           get("GOOGLE_WALLET_ISSUER_ID", "3388000000000000000"),
@@ -362,6 +374,9 @@ func (c Config) validate() error {
 	default:
 		return fmt.Errorf("APP_ENV must be development, test or production, not %q", c.Env)
 	}
+	if (c.Verifier.CertPEM == "") != (c.Verifier.KeyPEM == "") {
+		return errors.New("VERIFIER_CERT_PEM and VERIFIER_KEY_PEM go together: set both, or neither for the development certificate")
+	}
 	if !c.Production() {
 		return nil
 	}
@@ -420,7 +435,7 @@ var secretKeys = map[string]bool{
 	"SECRET_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
 	"TWILIO_AUTH_TOKEN": true, "SMTP_PASSWORD": true, "DIDIT_API_KEY": true,
 	"DIDIT_WEBHOOK_SECRET": true, "STRIPE_SECRET_KEY": true, "STRIPE_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true, "CREDENTIAL_ISSUER_KEYS_PEM": true,
-	"DATABASE_URL": true, "REDIS_URL": true,
+	"VERIFIER_KEY_PEM": true, "DATABASE_URL": true, "REDIS_URL": true,
 }
 
 // Fields lists the settings as environment-variable name → value, secrets masked.
@@ -446,6 +461,7 @@ func (c Config) Fields() map[string]string {
 		"APNS_KEY_ID": c.Apple.APNsKeyID, "APNS_PRIVATE_KEY_PEM": c.Apple.APNsKeyPEM, "APNS_BASE_URL": c.Apple.APNsBaseURL,
 		"CREDENTIAL_ISSUER_KEYS_PEM": c.CredentialKeysPEM,
 		"GOOGLE_WALLET_ISSUER_ID":    c.Google.IssuerID, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": c.Google.ServiceAccountJSON,
+		"VERIFIER_CERT_PEM": setOrUnset(c.Verifier.CertPEM), "VERIFIER_KEY_PEM": c.Verifier.KeyPEM,
 	}
 	for k, v := range f {
 		if secretKeys[k] {
@@ -483,6 +499,14 @@ func prefixes(ps []netip.Prefix) string {
 		s[i] = p.String()
 	}
 	return strings.Join(s, ",")
+}
+
+// setOrUnset stands for a long value that is not secret (a certificate) in the start-up log.
+func setOrUnset(v string) string {
+	if v == "" {
+		return "(unset)"
+	}
+	return "(set)"
 }
 
 func mask(v string) string {

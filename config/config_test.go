@@ -172,3 +172,38 @@ func productionEnv() map[string]string {
 		"STRIPE_SECRET_KEY":          "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_live",
 	}
 }
+
+func TestVerifierCertificateSettings(t *testing.T) {
+	t.Parallel()
+	// Unset: the development certificate outside production; production starts and the
+	// presentation routes answer 503 (the API decides, not the configuration).
+	c, err := Load(envOf(nil))
+	require.NoError(t, err)
+	require.Empty(t, c.Verifier.CertPEM)
+	require.Equal(t, "(unset)", c.Fields()["VERIFIER_CERT_PEM"])
+	require.Equal(t, "(unset)", c.Fields()["VERIFIER_KEY_PEM"])
+	_, err = Load(envOf(productionEnv()))
+	require.NoError(t, err)
+
+	// Set: read as given, the key masked, the certificate only said to be there.
+	env := productionEnv()
+	env["VERIFIER_CERT_PEM"] = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"
+	env["VERIFIER_KEY_PEM"] = "-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----"
+	c, err = Load(envOf(env))
+	require.NoError(t, err)
+	require.Equal(t, env["VERIFIER_CERT_PEM"], c.Verifier.CertPEM)
+	require.Equal(t, env["VERIFIER_KEY_PEM"], c.Verifier.KeyPEM)
+	require.Equal(t, "(set)", c.Fields()["VERIFIER_CERT_PEM"])
+	require.Equal(t, "****", c.Fields()["VERIFIER_KEY_PEM"])
+
+	// One without the other is refused in every environment.
+	for _, appEnv := range []string{EnvDevelopment, EnvProduction} {
+		for _, only := range []string{"VERIFIER_CERT_PEM", "VERIFIER_KEY_PEM"} {
+			e := productionEnv()
+			e["APP_ENV"] = appEnv
+			e[only] = env[only]
+			_, err := Load(envOf(e))
+			require.ErrorContains(t, err, "VERIFIER_CERT_PEM and VERIFIER_KEY_PEM go together", "%s %s", appEnv, only)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"net/url"
+	"strings"
 
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/credential"
@@ -25,11 +27,39 @@ func (a *app) issuer() (*credential.Issuer, error) {
 	return &credential.Issuer{URL: a.cfg.PublicBaseURL, Keys: keys}, nil
 }
 
-// wireCredentialsAPI: the API publishes the issuer's keys and metadata.
+// wireCredentialsAPI: the API publishes the issuer's keys and metadata, and signs partners'
+// presentation requests as the verifier.
 func (a *app) wireCredentialsAPI(d *api.Deps) error {
 	iss, err := a.issuer()
+	if err != nil {
+		return err
+	}
 	d.Credentials = iss
+	d.Verifier, err = a.verifier()
+	if err == nil && d.Verifier == nil && a.cfg.Production() {
+		a.logger.Warn("VERIFIER_CERT_PEM and VERIFIER_KEY_PEM are not set: partners' presentation requests (OpenID4VP) answer 503")
+	}
 	return err
+}
+
+// verifier is the certificate that names this service in presentation requests
+// (VERIFIER_CERT_PEM and VERIFIER_KEY_PEM), checked at start against the host of
+// PUBLIC_BASE_URL; nil when unset (the API then makes the development one on first use, and
+// production answers 503).
+func (a *app) verifier() (*credential.Verifier, error) {
+	c := a.cfg.Verifier
+	if c.CertPEM == "" {
+		return nil, nil
+	}
+	u, err := url.Parse(a.cfg.PublicBaseURL)
+	if err != nil || u.Hostname() == "" {
+		return nil, fmt.Errorf("VERIFIER_CERT_PEM: PUBLIC_BASE_URL %q has no host to name", a.cfg.PublicBaseURL)
+	}
+	v, err := credential.NewVerifier([]byte(c.CertPEM), []byte(c.KeyPEM), strings.ToLower(u.Hostname()))
+	if err != nil {
+		return nil, fmt.Errorf("VERIFIER_CERT_PEM / VERIFIER_KEY_PEM: %w", err)
+	}
+	return v, nil
 }
 
 // wireCredentialsWorker: the worker signs credentials and status lists.

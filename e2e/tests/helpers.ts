@@ -229,3 +229,43 @@ export async function approveOnSimulator(page: Page, button = 'Completar Verific
   await popup.waitForURL(/\/return\?.*status=Approved/);
   await popup.close();
 }
+
+/**
+ * reachLevel3ByAPI takes p to level 3 with HTTP calls only, as Mi Perfil makes them (no browser):
+ * registration and its code, the e-mail link from the development inbox, the express biometric
+ * consent, and an approval in the development biometric provider. The server must run with
+ * PAYMENTS=off (no checkout step). request keeps the session cookie; returns the user id.
+ */
+export async function reachLevel3ByAPI(request: APIRequestContext, baseURL: string, p: Person): Promise<number> {
+  const headers = { Origin: baseURL };
+  const registered = await request.post('/api/register', { data: { fullName: p.name, email: p.email, phoneNumber: p.phone }, headers });
+  expect(registered.ok(), await registered.text()).toBe(true);
+  const { sessionToken } = await registered.json();
+  const [, code] = await waitForMessage(request, p.e164, /(?<!\d)(\d{6})(?!\d)/);
+  const verified = await request.post('/api/verify-code', { data: { sessionToken, code }, headers });
+  expect(verified.ok(), await verified.text()).toBe(true);
+  const { userId } = (await verified.json()) as { userId: number };
+
+  const sent = await request.post('/api/send-email-verification-link', { data: { userId }, headers });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  const [link] = await waitForMessage(request, p.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
+  expect((await request.get(new URL(link).pathname + new URL(link).search)).ok()).toBe(true);
+
+  const consent = await request.post(`/api/users/${userId}/consents`, { data: { purpose: 'biometric', granted: true }, headers });
+  expect(consent.ok(), await consent.text()).toBe(true);
+  const started = await request.post('/api/start-verification', { data: { userId }, headers });
+  expect(started.ok(), await started.text()).toBe(true);
+  let { verificationUrl, sessionId } = (await started.json()) as { verificationUrl?: string; sessionId: number };
+  await expect
+    .poll(async () => {
+      if (!verificationUrl) verificationUrl = (await (await request.get(`/api/start-verification/${sessionId}`)).json()).verificationUrl;
+      return verificationUrl;
+    }, { timeout: 15_000 })
+    .toBeTruthy();
+  const approved = await request.post(new URL(verificationUrl!).pathname, { form: { decision: 'approve' }, headers, maxRedirects: 0 });
+  expect(approved.status(), await approved.text()).toBe(303);
+  await expect
+    .poll(async () => (await (await request.get(`/api/users/${userId}/verification-status`)).json()).verificationLevel, { timeout: 20_000 })
+    .toBe(3);
+  return userId;
+}

@@ -129,8 +129,9 @@ test('the page shows the hero and its four tabs, and no developer banner', async
   await page.screenshot({ path: path.join(screenshotDir, 'integration-endpoints.png'), fullPage: true });
 
   await page.getByRole('tab', { name: 'Ejemplos' }).click();
-  await expect(panel.getByRole('figure')).toHaveCount(3);
-  await expect(panel.getByRole('button', { name: /^Copiar / })).toHaveCount(3);
+  // JavaScript, React, PHP, then the wallet presentation: Node.js request, webhook and React widget.
+  await expect(panel.getByRole('figure')).toHaveCount(6);
+  await expect(panel.getByRole('button', { name: /^Copiar / })).toHaveCount(6);
   await page.screenshot({ path: path.join(screenshotDir, 'integration-ejemplos.png'), fullPage: true });
 
   await page.getByRole('tab', { name: 'Guía' }).click();

@@ -66,7 +66,7 @@ describe('/integration', () => {
 
     await user.click(screen.getByRole('tab', { name: 'Ejemplos' }))
     panel = screen.getByRole('tabpanel')
-    expect(within(panel).getAllByRole('figure')).toHaveLength(3)
+    expect(within(panel).getAllByRole('figure')).toHaveLength(6)
     expect(panel).toHaveTextContent(`const API_BASE = '${window.location.origin}';`)
     expect(panel).toHaveTextContent('No userId available')
     expect(panel).toHaveTextContent('$status !== 200')

@@ -46,7 +46,7 @@ export function ProfileRoute() {
   }
   return (
     <ProfileScreen
-      credential={(profileId) => <CredentialCard profileId={profileId} />}
+      credential={(profileId, userId) => <CredentialCard profileId={profileId} userId={userId} />}
       plan={<PlanCard returned={checkoutReturn(params)} />}
       biometricBlockedReason={biometricBlockedReason(payment.data)}
       onBiometricFinished={refreshPayment}

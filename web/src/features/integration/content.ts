@@ -130,6 +130,48 @@ export const widgetEndpoints: EndpointDoc[] = [
   },
 ]
 
+const samplePresentationId = '5b0c7d52-3f1e-4c8a-9d3b-8e2f6a1c4d90'
+
+/** The presentation endpoints (issue 28): a partner asks a person's wallet for chosen claims. */
+export const presentationEndpoints: EndpointDoc[] = [
+  {
+    method: 'POST',
+    path: '/api/widget/presentations',
+    title: 'Solicitud de presentación (billetera digital)',
+    description:
+      'Pide a la billetera digital de la persona los datos de su credencial que necesitas (OpenID4VP): claims es la lista de datos, por ejemplo ["name"]; también acepta una consulta DCQL en dcql_query. Muestra el QR (qrUrl, una imagen PNG en data: URL) o el enlace requestUri en el teléfono de la persona. La solicitud vale 5 minutos y se responde una sola vez.',
+    request: JSON.stringify({ claims: ['name'] }, null, 2),
+    response: JSON.stringify(
+      {
+        id: samplePresentationId,
+        requestUri: `openid4vp://?client_id=x509_san_dns%3Aperfilseguro.mx&request_uri=https%3A%2F%2Fperfilseguro.mx%2Fapi%2Foid4vp%2Frequests%2F${samplePresentationId}`,
+        qrUrl: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA…',
+        expiresAt: '2026-11-24T18:35:00Z',
+      },
+      null,
+      2,
+    ),
+  },
+  {
+    method: 'GET',
+    path: '/api/widget/presentations/{id}',
+    title: 'Estado de la presentación',
+    description:
+      'Consulta tu solicitud cada 2 segundos hasta que status deje de ser pending: completed (claims trae solo los datos pedidos, como los compartió la persona), failed (error dice por qué se rechazó) o expired. Al completarse también recibes el webhook presentation.completed.',
+    response: JSON.stringify(
+      {
+        id: samplePresentationId,
+        status: 'completed',
+        claims: { name: 'María Fernanda López' },
+        expiresAt: '2026-11-24T18:35:00Z',
+        completedAt: '2026-11-24T18:31:12Z',
+      },
+      null,
+      2,
+    ),
+  },
+]
+
 /** The nextStep values a client follows (SPEC §4 'Widget flow'). */
 export const nextSteps = [
   { value: 'verify_code', text: 'Se envió un código: pídelo a la persona y verifícalo.' },

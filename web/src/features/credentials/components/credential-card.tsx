@@ -8,6 +8,7 @@ import { serverMessage } from '@/lib/api-client'
 import { saveBlob } from '@/lib/save-file'
 import { useIssueCredential } from '../api/credentials'
 import { present } from '../lib/sd-jwt'
+import { WalletOffer } from './wallet-offer'
 
 /** The claims a holder may choose to show, with what the checkbox says. */
 export const shareableClaims = [
@@ -24,9 +25,10 @@ export function verifierLink(origin: string, presentation: string): string {
 
 /**
  * Mi Perfil's verifiable credential: the person gets it signed, downloads it, and shares a
- * presentation with only the claims they choose, as text, QR or link.
+ * presentation with only the claims they choose, as text, QR or link; or puts it in a wallet
+ * app (OpenID4VCI) to present it to partners.
  */
-export function CredentialCard({ profileId }: { profileId: string }) {
+export function CredentialCard({ profileId, userId }: { profileId: string; userId: string }) {
   const issue = useIssueCredential()
   const [chosen, setChosen] = useState<string[]>(['name'])
   const [shared, setShared] = useState<{ text: string; qr: string } | null>(null)
@@ -120,6 +122,7 @@ export function CredentialCard({ profileId }: { profileId: string }) {
             )}
           </>
         )}
+        <WalletOffer userId={userId} />
       </CardBody>
     </Card>
   )

@@ -1,7 +1,11 @@
-import { javascriptSample, phpSample, reactHookSample } from '../samples'
+import { javascriptSample, phpSample, presentationServerSample, reactHookSample, walletWidgetSample, webhookReceiverSample } from '../samples'
 import { CodeBlock } from './code-block'
 
-/** 'Ejemplos': copyable JavaScript, React and PHP samples pointed at this server. */
+/**
+ * 'Ejemplos': copyable JavaScript, React and PHP samples pointed at this server, then the
+ * presentation request to a person's wallet: from the partner's server, the webhook that
+ * reports it, and the widget's "Verificar con billetera" in React.
+ */
 export function ExamplesTab({ apiBase }: { apiBase: string }) {
   return (
     <div className="space-y-8">
@@ -29,6 +33,33 @@ export function ExamplesTab({ apiBase }: { apiBase: string }) {
           Desde tu servidor, con tu llave de socio. Cada función devuelve false ante cualquier respuesta distinta de 200.
         </p>
         <CodeBlock title="PHP" code={phpSample(apiBase)} language="php" />
+      </section>
+      <section className="space-y-3" aria-labelledby="ejemplo-billetera">
+        <h2 id="ejemplo-billetera" className="text-xl font-bold">
+          Verificar con billetera (OpenID4VP)
+        </h2>
+        <p className="text-sm text-base-content/70">
+          La persona presenta la credencial de su billetera digital: creas una solicitud con los datos que necesitas, le muestras
+          el QR, y consultas el resultado cada 2 segundos o lo recibes en tu webhook como evento presentation.completed. Solo
+          recibes los datos que pediste y la persona aceptó compartir.
+        </p>
+        <h3 className="font-semibold">1. Desde tu servidor (Node.js)</h3>
+        <p className="text-sm text-base-content/70">
+          Crea la solicitud con tu llave de socio, guarda el QR en presentacion-qr.png y espera la respuesta.
+        </p>
+        <CodeBlock title="Node.js: solicitud de presentación" code={presentationServerSample(apiBase)} language="node" />
+        <h3 className="font-semibold">2. El webhook presentation.completed</h3>
+        <p className="text-sm text-base-content/70">
+          Comprueba la firma X-PerfilSeguro-Signature con el secreto de tu webhook antes de creer el contenido, y descarta las
+          entregas repetidas (X-PerfilSeguro-Delivery).
+        </p>
+        <CodeBlock title="Node.js: webhook" code={webhookReceiverSample()} language="node" />
+        <h3 className="font-semibold">3. En tu widget (React)</h3>
+        <p className="text-sm text-base-content/70">
+          El botón «Verificar con billetera» desde el navegador, en un dominio autorizado: muestra el QR y el enlace, y después
+          el nombre que compartió la persona.
+        </p>
+        <CodeBlock title="React: Verificar con billetera" code={walletWidgetSample(apiBase)} language="jsx" />
       </section>
     </div>
   )

@@ -48,7 +48,7 @@ export function profileTarget(params: URLSearchParams, storedUserId: string | nu
 /** Props of ProfileScreen: what other features add to it (the route composes them). */
 export type ProfileScreenProps = {
   /** The verifiable-credential card of a validated profile that is still valid. */
-  credential?: (profileId: string) => ReactNode
+  credential?: (profileId: string, userId: string) => ReactNode
   /** The plan and payment card, beside the personal information. */
   plan?: ReactNode
   /** Why the biometric check cannot start yet (e.g. the plan is unpaid); its buttons stay disabled with this hint. */
@@ -280,7 +280,7 @@ function ProfileView({
             userId={String(user.id)}
             ended={endedLabel(user)}
           />
-          {state === 'complete' && !endedLabel(user) && credential?.(user.profileId ?? user.id_validado ?? '')}
+          {state === 'complete' && !endedLabel(user) && credential?.(user.profileId ?? user.id_validado ?? '', String(user.id))}
         </section>
         <div className="space-y-6">
           <PersonalInfoCard
