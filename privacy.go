@@ -73,6 +73,8 @@ const (
 	RetainDeletedConsents  = "deleted_consents"
 	RetainReceipts         = "payment_receipts"
 	RetainAuditTrail       = "audit_trail"
+	// RetainWalletPresentations: what a wallet disclosed to a partner (OpenID4VP, issue 28).
+	RetainWalletPresentations = "wallet_presentations"
 )
 
 // Retention periods, the one table of them.
@@ -84,6 +86,8 @@ var RetentionPeriods = []Retention{
 	{RetainDataExports, "Archivo con la descarga de tus datos", "24 horas o hasta que lo descargues", 24 * time.Hour},
 	{RetainDeletedConsents, "Registro de tus consentimientos", "Mientras tu cuenta exista y 5 años después de eliminarla (bloqueo)", 5 * 365 * 24 * time.Hour},
 	{RetainReceipts, "Comprobantes de pago (folio, monto, fecha y método)", "5 años, aun si eliminas tu cuenta (obligación fiscal)", 5 * 365 * 24 * time.Hour},
+	{RetainWalletPresentations, "Lo que tu billetera digital compartió con una plataforma a petición de ella (solo los datos que aceptaste mostrar) y el aviso que le enviamos",
+		"7 días", 7 * 24 * time.Hour},
 	{RetainAuditTrail, "Bitácora de seguridad: tus inicios de sesión y lo que nuestro equipo hizo en tu cuenta (quién, qué, cuándo y desde dónde)",
 		"2 años", 2 * 365 * 24 * time.Hour},
 }

@@ -185,6 +185,12 @@ func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionRes
 			[]any{before(perfilseguro.RetainDeletedConsents)}},
 		{perfilseguro.RetainReceipts, `DELETE FROM payments WHERE user_id IS NULL AND created_at < $1`,
 			[]any{before(perfilseguro.RetainReceipts)}},
+		// A presentation is for the partner who asked, within minutes; a week covers the webhook's
+		// retries and the partner's own reading of the result.
+		{perfilseguro.RetainWalletPresentations, `DELETE FROM presentation_requests WHERE created_at < $1`,
+			[]any{before(perfilseguro.RetainWalletPresentations)}},
+		{perfilseguro.RetainWalletPresentations, `DELETE FROM partner_deliveries WHERE event = 'presentation.completed' AND created_at < $1`,
+			[]any{before(perfilseguro.RetainWalletPresentations)}},
 	}
 	out := RetentionResult{}
 	for _, st := range steps {

@@ -35,6 +35,13 @@ func TestRetentionDeletesWhatTheNoticeKeepsForALimitedTime(t *testing.T) {
 	exec(`INSERT INTO payments (user_id, plan, years, amount_centavos, provider, status, idempotency_key, created_at)
 		VALUES ($1, 'one_year', 1, 29900, 'devsim', 'paid', 'k1', $2)`, user, start)
 
+	var partner int64
+	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_ret', 'Casas Retención', 'casas.example') RETURNING id`))
+	exec(`INSERT INTO presentation_requests (partner_id, dcql_query, nonce, state, response_key, status, claims, created_at, expires_at, completed_at)
+		VALUES ($1, '{}', 'n', 's', 'k', 'completed', '{"name":"Ana"}', $2, $2, $2)`, partner, start)
+	exec(`INSERT INTO partner_deliveries (partner_id, event, payload, delivered_at, created_at) VALUES ($1, 'presentation.completed', '{"claims":{"name":"Ana"}}', $2, $2)`, partner, start)
+	exec(`INSERT INTO partner_deliveries (partner_id, event, payload, delivered_at, created_at) VALUES ($1, 'user.revoked', '{}', $2, $2)`, partner, start)
+
 	count := func(q string) int {
 		t.Helper()
 		var n int
@@ -53,6 +60,12 @@ func TestRetentionDeletesWhatTheNoticeKeepsForALimitedTime(t *testing.T) {
 	res = run(start.Add(24 * time.Hour))
 	require.EqualValues(t, 1, res[perfilseguro.RetainDataExports])
 	require.Equal(t, 1, count(`SELECT count(*) FROM data_exports WHERE archive IS NULL AND status = 'expired'`), "erased at once, the row stays")
+
+	run(start.Add(6 * 24 * time.Hour))
+	require.Equal(t, 1, count(`SELECT count(*) FROM presentation_requests`))
+	run(start.Add(8 * 24 * time.Hour))
+	require.Zero(t, count(`SELECT count(*) FROM presentation_requests`), "what a wallet disclosed goes after a week")
+	require.Equal(t, 1, count(`SELECT count(*) FROM partner_deliveries`), "and its webhook; other events stay")
 
 	run(start.Add(29 * 24 * time.Hour))
 	require.Equal(t, 2, count(`SELECT count(*) FROM provider_webhooks`))
