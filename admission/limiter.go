@@ -6,9 +6,10 @@
 //
 // The limit is AIMD on latency (in the spirit of Netflix's concurrency-limits, of which no
 // maintained Go port is available to us): every window (100 ms) the average time of the requests
-// answered in it is compared with a target (25 ms by default, half the API's 50 ms p99 objective);
-// above it the limit shrinks by a tenth, below it, while the work in progress comes near the limit,
-// it grows by one. A latency-gradient limit (Gradient2) was tried first and measured worse here:
+// answered in it is compared with a target (25 ms by default, half the API's 50 ms p99 objective).
+// In a window where the work in progress came near the limit (half of it or more), the limit
+// shrinks by a tenth above the target and grows by one below it; other windows leave it alone
+// (slow answers with little in progress, as on a cold start, are not queueing). A latency-gradient limit (Gradient2) was tried first and measured worse here:
 // on a CPU-bound machine latency grows with concurrency long before throughput stops growing, so
 // comparing with the unloaded latency drove the limit to its floor and halved the sign-ups served
 // (BENCHMARKS.md, "Sign-ups past capacity"). Requests carry a priority; lower priorities may only
@@ -49,7 +50,7 @@ var share = [numPriorities]float64{Exempt: math.Inf(1), High: 1, Normal: 0.9, Lo
 
 // Config tunes a Limiter; zero fields take the defaults.
 type Config struct {
-	InitialLimit float64       // 20
+	InitialLimit float64       // 100: room for a burst at start (a cold start, a restart of its peer)
 	MinLimit     float64       // 8: even a slow moment keeps some work going
 	MaxLimit     float64       // 1000
 	Target       time.Duration // 25 ms: the average latency above which the limit shrinks
@@ -65,7 +66,7 @@ func (c *Config) defaults() {
 			*v = d
 		}
 	}
-	def(&c.InitialLimit, 20)
+	def(&c.InitialLimit, 100)
 	def(&c.MinLimit, 8)
 	def(&c.MaxLimit, 1000)
 	def(&c.Backoff, 0.9)
@@ -147,12 +148,15 @@ func (l *Limiter) Done(t Ticket) {
 
 // update moves the limit after a window whose requests took avg on average.
 func (l *Limiter) update(avg time.Duration) {
-	switch {
-	case avg > l.cfg.Target:
+	// Only a window in which the work in progress came near the limit says anything about the
+	// limit: slow answers with little in progress (a cold start, a slow moment of a dependency)
+	// are not queueing, and fast ones with little in progress say nothing about more.
+	if float64(l.maxInflight) < l.limit/2 {
+		return
+	}
+	if avg > l.cfg.Target {
 		l.limit = math.Max(l.cfg.MinLimit, l.limit*l.cfg.Backoff)
-	case float64(l.maxInflight) >= l.limit/2:
-		// Grow only when the work in progress came near the limit: little work in progress says
-		// nothing about what more would cost.
+	} else {
 		l.limit = math.Min(l.cfg.MaxLimit, l.limit+1)
 	}
 }

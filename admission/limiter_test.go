@@ -178,3 +178,14 @@ func TestIgnoredRequestsFreeTheirPlaceWithoutASample(t *testing.T) {
 	assert.Equal(t, before, l.Stats().Limit)
 	assert.Equal(t, 0, l.Stats().Inflight)
 }
+
+// A cold start (or a slow moment of a dependency) with little in progress is not queueing: the
+// limit stays, and nothing is refused for it.
+func TestSlowAnswersWithLittleInProgressDoNotShrinkTheLimit(t *testing.T) {
+	c := &clock{t: time.Unix(0, 0)}
+	l := newTestLimiter(c, 40)
+	run(l, c, 30, 5, 300*time.Millisecond) // 5 at a time, each 300 ms: twelve times the target
+	assert.Equal(t, 40.0, l.Stats().Limit)
+	run(l, c, 5, 40, 300*time.Millisecond) // the limit full and slow: that is queueing
+	assert.Less(t, l.Stats().Limit, 40.0*0.9*0.9)
+}

@@ -94,6 +94,6 @@ func TestAdmissionControlOff(t *testing.T) {
 	metrics := string(e.send(t, e.adminClient(t), "GET", "/metrics", nil).Body)
 	require.NotContains(t, metrics, "perfilseguro_admission_limit")
 	on := setup(t)
-	require.Contains(t, string(on.send(t, on.adminClient(t), "GET", "/metrics", nil).Body), "perfilseguro_admission_limit 20\n",
-		"on by default, starting at 20")
+	require.Contains(t, string(on.send(t, on.adminClient(t), "GET", "/metrics", nil).Body), "perfilseguro_admission_limit 100\n",
+		"on by default, starting at 100")
 }
