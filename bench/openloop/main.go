@@ -15,6 +15,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -89,16 +90,15 @@ type generator struct {
 	next   atomic.Int64 // the next person's number
 	source atomic.Uint32
 
-	mu           sync.Mutex
-	status       map[string]int
-	timeouts     int
-	errors       int
-	admittedLat  []time.Duration
-	shedLat      []time.Duration
-	admitted     []string
-	shed         []string
-	sent         int
-	admittedDone int
+	mu          sync.Mutex
+	status      map[string]int
+	timeouts    int
+	errors      int
+	admittedLat []time.Duration
+	shedLat     []time.Duration
+	admitted    []string
+	shed        []string
+	sent        int
 }
 
 func newGenerator(url string, timeout time.Duration, first int) *generator {
@@ -143,7 +143,6 @@ func (g *generator) signUp(due time.Time) {
 		if res.StatusCode/100 == 2 {
 			g.admittedLat = append(g.admittedLat, lat)
 			g.admitted = append(g.admitted, "+52"+phone)
-			g.admittedDone++
 		} else if res.StatusCode == http.StatusServiceUnavailable {
 			g.shedLat = append(g.shedLat, lat)
 			g.shed = append(g.shed, "+52"+phone)
@@ -153,22 +152,7 @@ func (g *generator) signUp(due time.Time) {
 
 func isTimeout(err error) bool {
 	var ne net.Error
-	return (asNetError(err, &ne) && ne.Timeout()) || strings.Contains(err.Error(), "Client.Timeout")
-}
-
-func asNetError(err error, target *net.Error) bool {
-	for err != nil {
-		if ne, ok := err.(net.Error); ok {
-			*target = ne
-			return true
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		err = u.Unwrap()
-	}
-	return false
+	return (errors.As(err, &ne) && ne.Timeout()) || strings.Contains(err.Error(), "Client.Timeout")
 }
 
 // openLoop starts a request every 1/rate seconds for duration, then waits for the last answers.
@@ -211,7 +195,7 @@ func (g *generator) result(elapsed time.Duration) Result {
 	slices.Sort(g.shedLat)
 	return Result{Rate: float64(g.sent) / elapsed.Seconds(), Sent: g.sent, Status: g.status, Timeouts: g.timeouts, Errors: g.errors,
 		AdmittedP50: pct(g.admittedLat, 0.50), AdmittedP99: pct(g.admittedLat, 0.99), AdmittedMax: pct(g.admittedLat, 1),
-		ShedP50: pct(g.shedLat, 0.50), ShedP99: pct(g.shedLat, 0.99), Throughput: float64(g.admittedDone) / elapsed.Seconds()}
+		ShedP50: pct(g.shedLat, 0.50), ShedP99: pct(g.shedLat, 0.99), Throughput: float64(len(g.admitted)) / elapsed.Seconds()}
 }
 
 // pct is the p-quantile of sorted latencies, in milliseconds.
