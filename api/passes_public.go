@@ -180,7 +180,7 @@ func MaskEmail(email string) string {
 // Lookups are limited per client address (publiclimits.go): misses tightly, hits loosely.
 func (s *Server) handleVerify(w http.ResponseWriter, r *http.Request, lookups *lookupRecorder) {
 	profileID := r.PathValue("profileId")
-	w.Header().Set("X-Robots-Tag", "noindex, nofollow") // a person's name must not become searchable
+	w.Header()["X-Robots-Tag"] = noIndex // a person's name must not become searchable
 	ip := clientIP(r)
 	if err := s.lookups.admit(ip); err != nil {
 		writeError(w, r, err)
@@ -268,12 +268,19 @@ func writeSizedJSON(w http.ResponseWriter, r *http.Request, v any) {
 	writeJSONBody(w, append(b, '\n'))
 }
 
+// Header values set on every public lookup, made once (see withSecurityHeaders).
+var (
+	noIndex  = []string{"noindex, nofollow"}
+	jsonType = []string{"application/json; charset=utf-8"}
+	noStore  = []string{"no-store"}
+)
+
 // writeJSONBody writes a 200 with an encoded JSON body, its Content-Length and no-store.
 func writeJSONBody(w http.ResponseWriter, b []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Length", strconv.Itoa(len(b)))
+	h["Content-Type"] = jsonType
+	h["Cache-Control"] = noStore
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
 	w.WriteHeader(http.StatusOK)
 	w.Write(b)
 }
