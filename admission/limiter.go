@@ -8,8 +8,12 @@
 // maintained Go port is available to us): every window (100 ms) the average time of the requests
 // answered in it is compared with a target (25 ms by default, half the API's 50 ms p99 objective).
 // In a window where the work in progress came near the limit (half of it or more), the limit
-// shrinks by a tenth above the target and grows by one below it; other windows leave it alone
-// (slow answers with little in progress, as on a cold start, are not queueing). A latency-gradient limit (Gradient2) was tried first and measured worse here:
+// grows by one below the target and, once a second such window in a row is above it, shrinks by a
+// tenth; other windows leave it alone (slow answers with little in progress, as on a cold start,
+// are not queueing). One slow window alone is not enough: a garbage collection or another process
+// taking the CPU for a moment slows one window without anything queueing in this process, and a
+// cut limit refuses public lookups for the seconds it takes to grow back (seen with vegeta on the
+// same 2 cores, issue 27); a queue that is really building shows in the next window too. A latency-gradient limit (Gradient2) was tried first and measured worse here:
 // on a CPU-bound machine latency grows with concurrency long before throughput stops growing, so
 // comparing with the unloaded latency drove the limit to its floor and halved the sign-ups served
 // (BENCHMARKS.md, "Sign-ups past capacity"). Requests carry a priority; lower priorities may only
@@ -96,6 +100,7 @@ type Limiter struct {
 	sum         time.Duration
 	samples     int
 	maxInflight int
+	slowRun     int // consecutive windows near the limit with latency past the target
 	shed        [numPriorities]uint64
 }
 
@@ -152,12 +157,16 @@ func (l *Limiter) update(avg time.Duration) {
 	// limit: slow answers with little in progress (a cold start, a slow moment of a dependency)
 	// are not queueing, and fast ones with little in progress say nothing about more.
 	if float64(l.maxInflight) < l.limit/2 {
+		l.slowRun = 0
 		return
 	}
-	if avg > l.cfg.Target {
-		l.limit = math.Max(l.cfg.MinLimit, l.limit*l.cfg.Backoff)
-	} else {
+	if avg <= l.cfg.Target {
+		l.slowRun = 0
 		l.limit = math.Min(l.cfg.MaxLimit, l.limit+1)
+		return
+	}
+	if l.slowRun++; l.slowRun >= 2 {
+		l.limit = math.Max(l.cfg.MinLimit, l.limit*l.cfg.Backoff)
 	}
 }
 

@@ -189,3 +189,19 @@ func TestSlowAnswersWithLittleInProgressDoNotShrinkTheLimit(t *testing.T) {
 	run(l, c, 5, 40, 300*time.Millisecond) // the limit full and slow: that is queueing
 	assert.Less(t, l.Stats().Limit, 40.0*0.9*0.9)
 }
+
+func TestOneSlowWindowAloneDoesNotCutTheLimit(t *testing.T) {
+	c := &clock{t: time.Unix(0, 0)}
+	l := newTestLimiter(c, 40)
+	run(l, c, 3, 40, 5*time.Millisecond)
+	before := l.Stats().Limit
+	for range 5 { // a moment of starvation between ordinary windows, five times over
+		run(l, c, 1, 40, 300*time.Millisecond)
+		assert.GreaterOrEqual(t, l.Stats().Limit, before, "a lone slow window does not cut the limit")
+		run(l, c, 1, 40, 5*time.Millisecond)
+	}
+	assert.Greater(t, l.Stats().Limit, before, "the fast windows between them grew it")
+	grown := l.Stats().Limit
+	run(l, c, 3, 40, 300*time.Millisecond)
+	assert.Less(t, l.Stats().Limit, grown*0.95, "slow windows in a row cut it")
+}
