@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-verify bench-consultations bench-passes bench-overload scale fuzz audit clean
+.PHONY: help build run test bench bench-verify bench-consultations bench-passes bench-overload scale restore-drill fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -61,6 +61,9 @@ scale: ## Sentinel and Cluster failover and a rolling restart under 200 sign-ins
 	scripts/ensure-tools.sh --test
 	scripts/ensure-services.sh perfilseguro_test
 	SCALE_SECONDS=$${SCALE_SECONDS:-60} SCALE_RECORD=1 go test -count=1 -timeout 40m -v ./scale
+
+restore-drill: ## pgBackRest restore drill: full backup, more writes, lose the cluster, restore to a point in time, compare counts and checksums
+	scripts/restore-drill.sh
 
 fuzz: ## Run every Go fuzz target for FUZZTIME each (default 10s)
 	scripts/fuzz.sh
