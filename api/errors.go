@@ -1,20 +1,17 @@
 package api
 
 import (
-	"database/sql/driver"
+	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
-	"strings"
-	"syscall"
 
 	"github.com/go-fuego/fuego"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
 // statusOf maps domain error codes to HTTP statuses: the one table of its kind.
@@ -81,9 +78,8 @@ func toAPIError(err error) *apiError {
 		}
 		return ae
 	}
-	if isUnavailable(err) {
-		return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: 30, Cause: err, Body: ErrorBody{
-			Message: "El servicio no está disponible en este momento. Intenta nuevamente en unos minutos."}}
+	if postgres.IsUnavailable(err) || errors.Is(err, context.DeadlineExceeded) {
+		return unavailable(err)
 	}
 	// fuego's own refusals (a missing or unparsable parameter, a body it cannot read) keep their
 	// 4xx status, with the product's Spanish message instead of its English detail.
@@ -120,6 +116,9 @@ func frameworkMessage(status int) string {
 // writeError writes err in the one JSON shape and logs server-side failures once, here at the edge.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	ae := toAPIError(err)
+	if ae.Status == http.StatusInternalServerError && errors.Is(r.Context().Err(), context.DeadlineExceeded) {
+		ae = unavailable(err) // past requestBound: whatever the driver said when it gave up
+	}
 	if ae.Status >= 500 {
 		slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "request_id", requestID(r.Context()), "error", err)
 	}
@@ -147,13 +146,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// isUnavailable recognizes a dependency (Postgres, Redis) that cannot be reached: the request
-// may succeed later, so it is a 503, not a 500.
-func isUnavailable(err error) bool {
-	var opErr *net.OpError
-	return errors.As(err, &opErr) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, syscall.ECONNREFUSED) ||
-		errors.Is(err, io.ErrUnexpectedEOF) || strings.Contains(err.Error(), "the database system is shutting down") ||
-		strings.Contains(err.Error(), "the database system is starting up")
+// unavailableRetryAfter is the Retry-After, in seconds, of a dependency that cannot be reached.
+// A Postgres failover (Patroni) or a Redis one (Sentinel) takes a few seconds to a few tens of
+// seconds: 10 s lets a client come back soon after a planned switchover without making it poll a
+// longer outage more than a few times a minute.
+const unavailableRetryAfter = 10
+
+// unavailable is the 503 of a dependency (Postgres, Redis) that cannot serve right now, or of a
+// request that ran out of its time (requestBound): the request may succeed later.
+func unavailable(cause error) *apiError {
+	return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: unavailableRetryAfter, Cause: cause, Body: ErrorBody{
+		Message: "El servicio no está disponible en este momento. Intenta nuevamente en unos minutos."}}
 }
 
 // setStatus sets a success status other than 200 on a fuego context. fuego writes the status

@@ -138,22 +138,32 @@ func withBodyLimit(next http.Handler) http.Handler {
 	})
 }
 
-// withSecurityHeaders sets the headers every response carries.
+// withSecurityHeaders sets the headers every response carries. The keys are written already in
+// canonical form with value slices made once: Header.Set canonicalizes its key and allocates a
+// one-element slice per header per request, which was a visible share of a public lookup's CPU
+// (issue 27). Sharing the slices is safe: nothing writes into a header value in place, and an Add
+// on a full slice copies it.
 func withSecurityHeaders(production bool, csp string) func(http.Handler) http.Handler {
+	static := http.Header{
+		"X-Content-Type-Options": {"nosniff"},
+		"Referrer-Policy":        {"strict-origin-when-cross-origin"},
+		"X-Frame-Options":        {"DENY"},
+		"Permissions-Policy":     {"camera=(self), microphone=(), geolocation=()"},
+	}
+	if production {
+		static["Strict-Transport-Security"] = []string{"max-age=63072000; includeSubDomains"}
+	}
+	strict, relaxed := []string{csp}, []string{relaxedPolicy}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			h := w.Header()
-			h.Set("X-Content-Type-Options", "nosniff")
-			h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
-			h.Set("X-Frame-Options", "DENY")
-			h.Set("Permissions-Policy", "camera=(self), microphone=(), geolocation=()")
-			if strings.HasPrefix(r.URL.Path, monitoringPath) || strings.HasPrefix(r.URL.Path, "/dev/") {
-				h.Set("Content-Security-Policy", relaxedPolicy)
-			} else {
-				h.Set("Content-Security-Policy", csp)
+			for k, v := range static {
+				h[k] = v
 			}
-			if production {
-				h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+			if strings.HasPrefix(r.URL.Path, monitoringPath) || strings.HasPrefix(r.URL.Path, "/dev/") {
+				h["Content-Security-Policy"] = relaxed
+			} else {
+				h["Content-Security-Policy"] = strict
 			}
 			next.ServeHTTP(w, r)
 		})
@@ -250,4 +260,28 @@ func forwardedFor(values []string, isTrusted func(netip.Addr) bool) string {
 		}
 	}
 	return ""
+}
+
+// requestBound is the longest a request works before its context ends: database/sql then stops
+// waiting for a pooled connection, a connection attempt is abandoned and a running query is
+// cancelled, and the answer is 503 with Retry-After (writeError). During a Postgres failover this
+// is what turns "no primary" into a prompt refusal instead of a request piling up behind the
+// others. 15 s is above every deliberate wait outside waitsOnPurpose (pass builds and credential
+// offers wait 4 s, biometric and checkout pages 8 s but those are exempt) and below the client's
+// patience and the server's 60 s write timeout. Connection attempts are bounded much tighter by
+// postgres.Open (3 s), and a query to a vanished host by TCP_USER_TIMEOUT (10 s).
+const requestBound = 15 * time.Second
+
+// withRequestBound puts requestBound on the request's context, except on the requests that wait
+// on purpose (admission.go): a provider page being created, a file download, the dashboard.
+func withRequestBound(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if waitsOnPurpose(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), requestBound)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }

@@ -58,6 +58,9 @@ type Deps struct {
 	// Admission is the adaptive concurrency limit (admission.go); nil: a default one when
 	// Config.AdmissionControl is on, none when it is off.
 	Admission *admission.Limiter
+	// ReplicaDB (DATABASE_REPLICA_URL, postgres.OpenReplica) serves the reads listed in
+	// postgres/replica.go; nil: every read on DB.
+	ReplicaDB *sqlx.DB
 }
 
 // Server is the HTTP API.
@@ -115,7 +118,7 @@ func New(d Deps) (*Server, error) {
 		d.Limits = &DefaultLimits
 	}
 	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now,
-		store: &postgres.Store{DB: d.DB}, limits: *d.Limits,
+		store: &postgres.Store{DB: d.DB, Replica: postgres.NewReplica(d.ReplicaDB)}, limits: *d.Limits,
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache(),
 		lookups: newPublicLimiter(d.Public, d.Redis), asynqRedis: d.AsynqRedis}
@@ -167,7 +170,8 @@ func New(d Deps) (*Server, error) {
 
 	var h http.Handler = s.f.Mux
 	h = withoutFrameworkHeaders(h)
-	h = s.withMetrics(h) // it reads the pattern the mux sets on the request
+	h = s.withMetrics(h)    // it reads the pattern the mux sets on the request
+	h = withRequestBound(h) // outside withMetrics: a request copied with a deadline hides that pattern
 	h = s.sameOrigin(h)
 	h = s.widgetAccess(h)
 	h = withBodyLimit(h)

@@ -176,6 +176,20 @@ func (c *apiClient) get(path string) int {
 	return res.StatusCode
 }
 
+// getJSON reads a JSON answer of the API.
+func (c *apiClient) getJSON(path string) (int, map[string]any) {
+	c.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.base+path, nil)
+	res, err := c.client().Do(req)
+	require.NoError(c.t, err)
+	defer res.Body.Close()
+	out := map[string]any{}
+	json.NewDecoder(res.Body).Decode(&out)
+	return res.StatusCode, out
+}
+
 // fakeGraph plays the WhatsApp Cloud API: it records delivered codes and can be down or hang.
 type fakeGraph struct {
 	mu        sync.Mutex

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // pgCluster is a private PostgreSQL instance a test may restart without disturbing others.
@@ -103,4 +104,38 @@ func TestAPIRecoversAfterPostgresRestart(t *testing.T) {
 		status, _ := api.post("/api/register", nextRegistration())
 		return status == http.StatusCreated
 	}, 30*time.Second, 500*time.Millisecond, "registration works again without a restart of the API")
+}
+
+// A failover as the API sees it through haproxy: every connection to Postgres breaks and new ones
+// are refused for a few seconds (no primary), then a primary answers again at the same address.
+// Meanwhile requests get a prompt 503 in Spanish (not a 500, not a hang) and /readyz names
+// postgres; afterwards the same process serves again, with no restart.
+func TestAPIRidesOutAFailoverBehindAProxy(t *testing.T) {
+	t.Parallel()
+	_, dsn := pgtest.New(t)
+	proxy := pgtest.NewProxy(t, dsn)
+	redis := startRedis(t)
+	api := startAPI(t, map[string]string{"DATABASE_URL": proxy.URL(dsn), "REDIS_URL": redis.url()})
+	status, body := api.post("/api/register", nextRegistration())
+	require.Equal(t, http.StatusCreated, status, body)
+
+	proxy.Down()
+	for range 3 {
+		start := time.Now()
+		status, body := api.post("/api/register", nextRegistration())
+		require.Equal(t, http.StatusServiceUnavailable, status, body)
+		require.Contains(t, body["message"], "no está disponible")
+		require.Less(t, time.Since(start), 5*time.Second)
+	}
+	status, ready := api.getJSON("/readyz")
+	require.Equal(t, http.StatusServiceUnavailable, status)
+	require.Equal(t, "unreachable", ready["checks"].(map[string]any)["postgres"], ready)
+	time.Sleep(2 * time.Second)
+
+	proxy.Up()
+	require.Eventually(t, func() bool {
+		status, _ := api.post("/api/register", nextRegistration())
+		return status == http.StatusCreated
+	}, 15*time.Second, 200*time.Millisecond, "registration works again without a restart of the API")
+	require.Equal(t, http.StatusOK, api.get("/readyz"))
 }

@@ -28,17 +28,24 @@ func (s *Store) ListUsers(ctx context.Context, f UserFilter) ([]perfilseguro.Use
 		where = `WHERE lower(u.nombre) LIKE $1 OR lower(u.id_validado) LIKE $1
 			OR lower(coalesce(u.email, '')) LIKE $1 OR lower(u.origen) LIKE $1`
 	}
-	var total int
-	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM users u `+where, args...); err != nil {
-		return nil, 0, fmt.Errorf("count users: %w", err)
-	}
 	page := " ORDER BY u.created_at DESC, u.id DESC"
 	if f.Limit > 0 {
 		page += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, max(f.Offset, 0))
 	}
+	var total int
 	var rows []userRow
-	if err := s.DB.SelectContext(ctx, &rows, selectUser+where+page, args...); err != nil {
-		return nil, 0, fmt.Errorf("list users: %w", err)
+	err := s.lagging(ctx, func(db sqlx.QueryerContext) error {
+		if err := sqlx.GetContext(ctx, db, &total, `SELECT count(*) FROM users u `+where, args...); err != nil {
+			return fmt.Errorf("count users: %w", err)
+		}
+		rows = nil
+		if err := sqlx.SelectContext(ctx, db, &rows, selectUser+where+page, args...); err != nil {
+			return fmt.Errorf("list users: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	users := make([]perfilseguro.User, len(rows))
 	for i, r := range rows {

@@ -160,19 +160,26 @@ func (s *Store) AuditEvents(ctx context.Context, f AuditFilter) ([]AuditEvent, i
 	if len(conds) > 0 {
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
-	var total int
-	if err := s.DB.GetContext(ctx, &total, `SELECT count(*) FROM audit_events`+where, args...); err != nil {
-		return nil, 0, fmt.Errorf("count audit events: %w", err)
-	}
 	page := " ORDER BY at DESC, id DESC"
 	if f.Limit > 0 {
 		page += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, max(f.Offset, 0))
 	}
-	var rows []auditRow
 	const cols = `SELECT id, at, actor_kind, actor_id, actor_label, action, target_kind, target_id, ip, user_agent,
 		changes, outcome FROM audit_events`
-	if err := s.DB.SelectContext(ctx, &rows, cols+where+page, args...); err != nil {
-		return nil, 0, fmt.Errorf("list audit events: %w", err)
+	var total int
+	var rows []auditRow
+	err := s.lagging(ctx, func(db sqlx.QueryerContext) error {
+		if err := sqlx.GetContext(ctx, db, &total, `SELECT count(*) FROM audit_events`+where, args...); err != nil {
+			return fmt.Errorf("count audit events: %w", err)
+		}
+		rows = nil
+		if err := sqlx.SelectContext(ctx, db, &rows, cols+where+page, args...); err != nil {
+			return fmt.Errorf("list audit events: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	out := make([]AuditEvent, len(rows))
 	for i, r := range rows {

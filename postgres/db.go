@@ -3,6 +3,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,21 +16,42 @@ import (
 	"github.com/perfilseguro/perfilseguro/sql/migrations"
 )
 
-// Open connects to Postgres and checks the connection.
+// Open connects to the primary (the leader) and checks the connection. Connection attempts are
+// bounded and broken connections noticed quickly (dial.go), so that during a failover requests
+// fail fast with an error IsUnavailable recognizes, and the pool recovers by itself once a new
+// primary answers: database/sql discards a broken connection and opens a new one on demand.
 func Open(ctx context.Context, dsn string) (*sqlx.DB, error) {
-	db, err := sqlx.Open("postgres", dsn)
+	db, err := open(dsn, true, replyTimeout)
 	if err != nil {
-		return nil, fmt.Errorf("open postgres: %w", err)
+		return nil, err
 	}
-	db.SetMaxOpenConns(20)
-	db.SetMaxIdleConns(20) // as many as may be open: closing busy-hour connections forks new backends
-	db.SetConnMaxIdleTime(5 * time.Minute)
 	pingCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if err := db.PingContext(pingCtx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("ping postgres: %w", err)
 	}
+	return db, nil
+}
+
+// OpenReplica opens a pool on a read-only replica without checking it: a replica that does not
+// answer is not a reason to stop, its queries fall back to the leader (Store.Replica).
+func OpenReplica(dsn string) (*sqlx.DB, error) { return open(dsn, false, replyTimeout) }
+
+// open builds a pool whose connections bound the wait for a reply by reply (dial.go, replyConn).
+func open(dsn string, leader bool, reply time.Duration) (*sqlx.DB, error) {
+	connector, err := pq.NewConnector(withDefaults(dsn, leader))
+	if err != nil {
+		return nil, fmt.Errorf("open postgres: %w", err)
+	}
+	connector.Dialer(newPoolDialer(reply))
+	db := sqlx.NewDb(sql.OpenDB(connector), "postgres")
+	db.SetMaxOpenConns(20)
+	db.SetMaxIdleConns(20) // as many as may be open: closing busy-hour connections forks new backends
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	// A connection is replaced now and then, so that none outlives a change behind haproxy
+	// unnoticed and replicas that came back get their share of a replica pool again.
+	db.SetConnMaxLifetime(30 * time.Minute)
 	return db, nil
 }
 

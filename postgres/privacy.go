@@ -212,7 +212,11 @@ func (s *Store) Consultations(ctx context.Context, userID int64, beforeAt time.T
 		before = &beforeAt
 	}
 	var out []Consultation
-	if err := s.DB.SelectContext(ctx, &out, q, userID, before, beforeID, limit); err != nil {
+	err := s.lagging(ctx, func(db sqlx.QueryerContext) error {
+		out = nil
+		return sqlx.SelectContext(ctx, db, &out, q, userID, before, beforeID, limit)
+	})
+	if err != nil {
 		return nil, fmt.Errorf("consultations of %d: %w", userID, err)
 	}
 	return out, nil

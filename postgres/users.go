@@ -13,7 +13,11 @@ import (
 )
 
 // Store runs the product's SQL. Queries sit next to the method that runs them.
-type Store struct{ DB *sqlx.DB }
+type Store struct {
+	DB *sqlx.DB // the leader: every write and every read that must be current
+	// Replica serves the few reads that may lag a second or two (replica.go); nil: all on DB.
+	Replica *Replica
+}
 
 // userRow is the storage shape of a user; domain types carry no db tags.
 type userRow struct {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
 	"sync"
@@ -103,6 +104,7 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 			Logger:          asynqLogger{deps.Logger},
 			LogLevel:        asynq.WarnLevel,
 			RetryDelayFunc:  retryDelay,
+			IsFailure:       countsAsFailure,
 			// An idle worker looks for new tasks this often (asynq's default is 1 s): a person is
 			// waiting for their code, so the enqueue-to-provider latency must stay well under a second.
 			TaskCheckInterval: 50 * time.Millisecond,
@@ -156,11 +158,22 @@ func (w *Worker) shutdown(servers []*asynq.Server) {
 }
 
 // retryDelay backs off exponentially from 2 s up to 5 minutes, so short provider outages are
-// ridden out within an OTP's 10-minute lifetime.
-func retryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+// ridden out within an OTP's 10-minute lifetime. A job that failed because Postgres was
+// unavailable runs again in 1–2 s (jittered, so a backlog does not hit the new primary at once):
+// a failover is over in seconds, and a code or a webhook waiting behind it has a person waiting.
+func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
+	if postgres.IsUnavailable(err) {
+		return time.Second + rand.N(time.Second)
+	}
 	d := 2 * time.Second << min(n, 8)
 	return min(d, 5*time.Minute)
 }
+
+// countsAsFailure: a job that failed only because Postgres was unavailable (a failover) keeps its
+// retries. The window is seconds long, and a job allowed 3 retries, retried every 1–2 s, would
+// otherwise be archived within it. While Postgres stays down such jobs keep coming back every
+// 1–2 s (each a cheap refused connection), until it answers again.
+func countsAsFailure(err error) bool { return !postgres.IsUnavailable(err) }
 
 func (w *Worker) logTasks(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {

@@ -31,6 +31,7 @@ type app struct {
 	cfg      config.Config
 	logger   *slog.Logger
 	db       *sqlx.DB
+	replica  *sqlx.DB // DATABASE_REPLICA_URL; nil: none
 	redisOpt asynq.RedisConnOpt
 	redis    redis.UniversalClient
 	queue    jobs.Enqueuer // fenced: a task is reported enqueued once a replica holds it
@@ -50,6 +51,13 @@ func withApp(ctx context.Context, fn func(*app) error) error {
 		return err
 	}
 	defer db.Close()
+	var replica *sqlx.DB
+	if cfg.DatabaseReplicaURL != "" {
+		if replica, err = postgres.OpenReplica(cfg.DatabaseReplicaURL); err != nil {
+			return err
+		}
+		defer replica.Close()
+	}
 	conn, err := redisconn.Open(cfg.Redis)
 	if err != nil {
 		return err
@@ -58,7 +66,7 @@ func withApp(ctx context.Context, fn func(*app) error) error {
 	client := asynq.NewClient(conn.Asynq)
 	defer client.Close()
 	queue := jobs.FencedEnqueuer{Enqueuer: client, Fence: conn.NewFence(redisFenceTimeout)}
-	return fn(&app{cfg: cfg, logger: logger, db: db, redisOpt: conn.Asynq, redis: conn.Client, queue: queue})
+	return fn(&app{cfg: cfg, logger: logger, db: db, replica: replica, redisOpt: conn.Asynq, redis: conn.Client, queue: queue})
 }
 
 // redisFenceTimeout bounds how long an enqueue waits for a replica (redisconn.Fence): on loopback
@@ -79,7 +87,7 @@ func newLogger(cfg config.Config) *slog.Logger {
 func (a *app) migrate(ctx context.Context) error { return postgres.Migrate(ctx, a.db) }
 
 func (a *app) runAPI(ctx context.Context) error {
-	deps := api.Deps{Config: a.cfg, DB: a.db, Redis: a.redis, AsynqRedis: a.redisOpt,
+	deps := api.Deps{Config: a.cfg, DB: a.db, ReplicaDB: a.replica, Redis: a.redis, AsynqRedis: a.redisOpt,
 		Queue: a.queue, Web: web.DistFS(), Logger: a.logger, Limits: apiLimits(a.cfg.RateLimits),
 		Public: api.PublicLimits(a.cfg.PublicLimits)}
 	if err := a.wireAPI(&deps); err != nil {
