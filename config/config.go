@@ -44,6 +44,10 @@ type Config struct {
 	// DatabaseReplicaURL (DATABASE_REPLICA_URL) is a read-only replica for the few reads that may
 	// lag a second or two (postgres/replica.go); empty: everything on the leader.
 	DatabaseReplicaURL string
+	// DatabaseListenURL (DATABASE_LISTEN_URL) is where the public-record cache LISTENs for changes:
+	// a direct or session-mode connection to the leader. It differs from DATABASE_URL only when the
+	// pool goes through a transaction-mode PgBouncer, where a LISTEN would be lost; default: DATABASE_URL.
+	DatabaseListenURL string
 	// CredentialKeysPEM holds the verifiable-credential issuer keys (CREDENTIAL_ISSUER_KEYS_PEM):
 	// PEM P-256 private keys, the first signs, the others are older ones still published.
 	CredentialKeysPEM string
@@ -236,6 +240,7 @@ func Load(getenv func(string) string) (Config, error) {
 		},
 	}
 	c.DatabaseReplicaURL = get("DATABASE_REPLICA_URL", "")
+	c.DatabaseListenURL = get("DATABASE_LISTEN_URL", c.DatabaseURL)
 	var err error
 	if c.ShutdownGrace, err = time.ParseDuration(get("SHUTDOWN_GRACE", "25s")); err != nil {
 		return c, fmt.Errorf("SHUTDOWN_GRACE: %w", err)
@@ -440,14 +445,14 @@ var secretKeys = map[string]bool{
 	"SECRET_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
 	"TWILIO_AUTH_TOKEN": true, "SMTP_PASSWORD": true, "DIDIT_API_KEY": true,
 	"DIDIT_WEBHOOK_SECRET": true, "STRIPE_SECRET_KEY": true, "STRIPE_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true, "CREDENTIAL_ISSUER_KEYS_PEM": true,
-	"VERIFIER_KEY_PEM": true, "DATABASE_URL": true, "DATABASE_REPLICA_URL": true, "REDIS_URL": true,
+	"VERIFIER_KEY_PEM": true, "DATABASE_URL": true, "DATABASE_REPLICA_URL": true, "DATABASE_LISTEN_URL": true, "REDIS_URL": true,
 }
 
 // Fields lists the settings as environment-variable name → value, secrets masked.
 func (c Config) Fields() map[string]string {
 	f := map[string]string{
 		"APP_ENV": c.Env, "HTTP_ADDR": c.HTTPAddr, "PUBLIC_BASE_URL": c.PublicBaseURL,
-		"DATABASE_URL": c.DatabaseURL, "DATABASE_REPLICA_URL": c.DatabaseReplicaURL, "REDIS_URL": c.RedisURL, "REDIS": c.Redis.String(), "SECRET_KEY": c.SecretKey,
+		"DATABASE_URL": c.DatabaseURL, "DATABASE_REPLICA_URL": c.DatabaseReplicaURL, "DATABASE_LISTEN_URL": c.DatabaseListenURL, "REDIS_URL": c.RedisURL, "REDIS": c.Redis.String(), "SECRET_KEY": c.SecretKey,
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),

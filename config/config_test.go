@@ -207,3 +207,18 @@ func TestVerifierCertificateSettings(t *testing.T) {
 		}
 	}
 }
+
+// The public-record cache LISTENs on DATABASE_URL unless DATABASE_LISTEN_URL names a direct or
+// session-mode connection (the pool behind a transaction-mode PgBouncer would lose the LISTEN).
+func TestListenURLDefaultsToTheDatabaseURL(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"DATABASE_URL": "postgres://app@pgbouncer:6432/perfilseguro"}
+	c, err := Load(envOf(env))
+	require.NoError(t, err)
+	require.Equal(t, env["DATABASE_URL"], c.DatabaseListenURL)
+	env["DATABASE_LISTEN_URL"] = "postgres://app@haproxy:5000/perfilseguro"
+	c, err = Load(envOf(env))
+	require.NoError(t, err)
+	require.Equal(t, "postgres://app@haproxy:5000/perfilseguro", c.DatabaseListenURL)
+	require.Equal(t, "****", c.Fields()["DATABASE_LISTEN_URL"])
+}

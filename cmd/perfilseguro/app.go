@@ -99,7 +99,7 @@ func (a *app) runAPI(ctx context.Context) error {
 	}
 	// The cache of public records serves only while this feed proves it current; if the feed
 	// fails, lookups read Postgres as before, so its failure is logged and does not stop the API.
-	feed := postgres.ProfileChangeFeed{DSN: a.cfg.DatabaseURL, DB: a.db, Sink: srv.PublicRecordCache(), Logger: a.logger}
+	feed := postgres.ProfileChangeFeed{DSN: a.cfg.DatabaseListenURL, DB: a.db, Sink: srv.PublicRecordCache(), Logger: a.logger}
 	go func() {
 		if err := feed.Run(ctx); err != nil {
 			a.logger.Error("public profile change feed stopped; public lookups read Postgres", "error", err)
