@@ -20,8 +20,14 @@ import (
 // bounded and broken connections noticed quickly (dial.go), so that during a failover requests
 // fail fast with an error IsUnavailable recognizes, and the pool recovers by itself once a new
 // primary answers: database/sql discards a broken connection and opens a new one on demand.
-func Open(ctx context.Context, dsn string) (*sqlx.DB, error) {
-	db, err := open(dsn, true, replyTimeout)
+func Open(ctx context.Context, dsn string) (*sqlx.DB, error) { return openChecked(ctx, dsn, replyTimeout) }
+
+// OpenForMigrations connects like Open but without the bound on a reply: a migration that builds
+// an index on a large table keeps the server silent for as long as that takes.
+func OpenForMigrations(ctx context.Context, dsn string) (*sqlx.DB, error) { return openChecked(ctx, dsn, 0) }
+
+func openChecked(ctx context.Context, dsn string, reply time.Duration) (*sqlx.DB, error) {
+	db, err := open(dsn, true, reply)
 	if err != nil {
 		return nil, err
 	}

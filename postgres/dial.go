@@ -33,8 +33,9 @@ const (
 	// a day's worth of expired rows each, found by an index on their time column, and
 	// ExpireInvitations' batches of 5000 rows, expected to take seconds), and the API's are
 	// cancelled at 15 s (api requestBound), so an ordinary slow query ends by its context first;
-	// 30 s is still below the HTTP server's 60 s write timeout, so the request can answer 503. A migration building an index on a large table may need longer: run it
-	// through a pool without this bound, or CREATE INDEX CONCURRENTLY outside a transaction.
+	// 30 s is still below the HTTP server's 60 s write timeout, so the request can answer 503.
+	// Migrations go through the pool too: one that builds an index on a large table may need
+	// longer, and should then run through a pool without this bound (or CREATE INDEX CONCURRENTLY).
 	replyTimeout = 30 * time.Second
 )
 
@@ -89,9 +90,10 @@ func (d dialer) wrap(c net.Conn, err error) (net.Conn, error) {
 // would wait for ever. Once we have written, a reply is awaited and every read must make progress
 // within timeout (each read re-arms it, so a long result stream is fine while bytes keep coming);
 // past it the read fails with a timeout *net.OpError, lib/pq marks the connection bad, database/sql
-// discards it and IsUnavailable says so. Before the first write nothing is awaited (an idle
-// connection is never broken), and a deadline the caller sets (lib/pq's connect_timeout during
-// the handshake) wins while it is set; when it is cleared the bound resumes.
+// discards it and IsUnavailable says so. The bound is armed by a read only: lib/pq reads only while
+// it awaits a reply, so an idle pooled connection is never broken (nor is one never written to).
+// A deadline the caller sets (lib/pq's connect_timeout during the handshake) wins while it is set;
+// when it is cleared the bound resumes.
 type replyConn struct {
 	net.Conn
 	timeout time.Duration

@@ -84,7 +84,15 @@ func newLogger(cfg config.Config) *slog.Logger {
 	return slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: slog.LevelInfo}))
 }
 
-func (a *app) migrate(ctx context.Context) error { return postgres.Migrate(ctx, a.db) }
+// migrate runs on a pool of its own, without the query pool's bound on a reply (postgres/dial.go).
+func (a *app) migrate(ctx context.Context) error {
+	db, err := postgres.OpenForMigrations(ctx, a.cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return postgres.Migrate(ctx, db)
+}
 
 func (a *app) runAPI(ctx context.Context) error {
 	deps := api.Deps{Config: a.cfg, DB: a.db, ReplicaDB: a.replica, Redis: a.redis, AsynqRedis: a.redisOpt,
