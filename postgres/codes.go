@@ -252,12 +252,14 @@ type CodeForDelivery struct {
 	IsUsed    bool       `db:"is_used"`
 	ExpiresAt time.Time  `db:"expires_at"`
 	SentAt    *time.Time `db:"sent_at"`
+	// DeliveredAt is set once the provider accepted the code (the worker's batched mark).
+	DeliveredAt *time.Time `db:"delivered_at"`
 }
 
 // CodeForDelivery reads a code row for the delivery job (nil when it does not exist).
 func (s *Store) CodeForDelivery(ctx context.Context, channel string, id int64) (*CodeForDelivery, error) {
 	var c CodeForDelivery
-	q := `SELECT id, user_id, is_used, expires_at, sent_at FROM ` + codeTable(channel) + ` WHERE id = $1`
+	q := `SELECT id, user_id, is_used, expires_at, sent_at, delivered_at FROM ` + codeTable(channel) + ` WHERE id = $1`
 	if err := s.getPrepared(ctx, nil, &c, q, id); err != nil {
 		if isNoRows(err) {
 			return nil, nil

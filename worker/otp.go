@@ -18,6 +18,15 @@ import (
 // worker can be faster than the commit.
 var errCodeNotYetVisible = errors.New("code row not visible yet")
 
+// errClaimHeld asks for a retry once the claim on a code has run out: the code is claimed, not
+// delivered, and the claim is not known to be this run's. Usually another run is sending it and
+// will mark it delivered (the retry then finds it delivered and stops). But the claim may be this
+// job's own from an earlier attempt whose answer was lost: its UPDATE committed and reached the
+// synchronous standby while the connection died with the old primary (measured in make scale's
+// postgres-host). Ending the job there would leave a person with no code; retrying after the
+// claim window sends it, at worst a second time when the other run's delivered mark was lost.
+var errClaimHeld = errors.New("code claimed by another run and not delivered yet")
+
 // commitWait is how long a job waits for its code's transaction to commit before it gives up
 // and retries later (a retry would add seconds to the wait of a person watching their phone).
 const commitWait = 500 * time.Millisecond
@@ -110,8 +119,11 @@ func claimWhenCommitted(ctx context.Context, store postgres.Store, channel strin
 		if err != nil {
 			return false, err
 		}
-		if row != nil && (row.IsUsed || row.SentAt != nil || time.Now().After(row.ExpiresAt)) {
-			return false, nil // used, expired, or sent by another run
+		if row != nil && (row.IsUsed || row.DeliveredAt != nil || time.Now().After(row.ExpiresAt)) {
+			return false, nil // used, expired, or delivered by another run
+		}
+		if row != nil && row.SentAt != nil {
+			return false, fmt.Errorf("code %d: %w", id, errClaimHeld)
 		}
 		// Not visible yet, or visible since the claim: claim again shortly (bounded by deadline).
 		if err := waitForCommit(ctx, deadline); err != nil {

@@ -24,7 +24,17 @@ type deliveredMarks struct {
 	mu      sync.Mutex
 	pending map[string][]int64 // channel → code ids
 	timer   *time.Timer
+	retries int // flushes in a row that found Postgres unavailable
 }
+
+// markRetries and markRetryEvery: marks that Postgres could not take (a failover) are written
+// again every second for up to half a minute, longer than a failover lasts. A lost mark leaves a
+// sent code claimed but not delivered; a second hand-out of its job would then send it again
+// once the claim runs out.
+const (
+	markRetries    = 30
+	markRetryEvery = time.Second
+)
 
 // markEvery is how long a mark may wait for others to share its statement.
 const markEvery = 20 * time.Millisecond
@@ -55,11 +65,34 @@ func (m *deliveredMarks) flush() {
 	m.mu.Unlock()
 	for channel, ids := range batch {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		if err := m.store.MarkCodesDelivered(ctx, channel, ids); err != nil {
+		err := m.store.MarkCodesDelivered(ctx, channel, ids)
+		cancel()
+		switch {
+		case err == nil:
+			m.mu.Lock()
+			m.retries = 0
+			m.mu.Unlock()
+		case postgres.IsUnavailable(err) && m.again(channel, ids):
+			m.logger.Warn("mark codes delivered: Postgres unavailable, trying again", "channel", channel, "codes", len(ids), "error", err)
+		default:
 			// Logged, not retried: the codes are claimed, so no other run sends them within the
 			// claim window, and their jobs are done.
 			m.logger.Error("mark codes delivered", "channel", channel, "codes", len(ids), "error", err)
 		}
-		cancel()
 	}
+}
+
+// again queues marks that Postgres could not take for another flush in markRetryEvery, unless
+// markRetries flushes in a row have failed already.
+func (m *deliveredMarks) again(channel string, ids []int64) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.retries++; m.retries > markRetries {
+		return false
+	}
+	m.pending[channel] = append(m.pending[channel], ids...)
+	if m.timer == nil {
+		m.timer = time.AfterFunc(markRetryEvery, m.flush)
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -165,6 +166,9 @@ func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
 	if postgres.IsUnavailable(err) {
 		return time.Second + rand.N(time.Second)
 	}
+	if errors.Is(err, errClaimHeld) {
+		return postgres.ClaimWindow + time.Second // the claim has run out by then
+	}
 	d := 2 * time.Second << min(n, 8)
 	return min(d, 5*time.Minute)
 }
@@ -173,7 +177,11 @@ func retryDelay(n int, err error, _ *asynq.Task) time.Duration {
 // retries. The window is seconds long, and a job allowed 3 retries, retried every 1–2 s, would
 // otherwise be archived within it. While Postgres stays down such jobs keep coming back every
 // 1–2 s (each a cheap refused connection), until it answers again.
-func countsAsFailure(err error) bool { return !postgres.IsUnavailable(err) }
+// A code whose claim is held is not a failure either: its job waits for the claim to run out
+// (errClaimHeld), bounded by the code's expiry.
+func countsAsFailure(err error) bool {
+	return !postgres.IsUnavailable(err) && !errors.Is(err, errClaimHeld)
+}
 
 func (w *Worker) logTasks(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
