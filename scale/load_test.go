@@ -82,6 +82,15 @@ func newLoadGen(apis []string, keepAlive bool) *loadGen {
 // run sends rate sign-ins per second for d, each to phones[i]; it returns every attempt once
 // all have ended.
 func (g *loadGen) run(ctx context.Context, rate int, d time.Duration, phones []string) []attempt {
+	return g.open(ctx, rate, d, func(i int, at time.Time) attempt {
+		return g.signIn(phones[i], g.pick(i%len(g.apis)), at)
+	})
+}
+
+// open runs send(i, at) rate times per second for d, each at its scheduled moment whatever
+// happened to the earlier ones, while watching the APIs' health; it returns every attempt once
+// all have ended.
+func (g *loadGen) open(ctx context.Context, rate int, d time.Duration, send func(i int, at time.Time) attempt) []attempt {
 	watchCtx, stopWatching := context.WithCancel(ctx)
 	defer stopWatching()
 	go g.watch(watchCtx)
@@ -99,7 +108,7 @@ func (g *loadGen) run(ctx context.Context, rate int, d time.Duration, phones []s
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			out[i] = g.signIn(phones[i], g.pick(i%len(g.apis)), at)
+			out[i] = send(i, at)
 		}(i)
 	}
 	wg.Wait()
@@ -107,13 +116,26 @@ func (g *loadGen) run(ctx context.Context, rate int, d time.Duration, phones []s
 }
 
 func (g *loadGen) signIn(phone string, first int, at time.Time) attempt {
-	a := attempt{phone: phone, at: at}
 	body, _ := json.Marshal(map[string]string{"phoneNumber": phone})
+	a, _ := g.post("/api/login", body, "", first, at)
+	a.phone = phone
+	return a
+}
+
+// post sends one JSON request as the balancer would (an API that refuses the connection is
+// skipped for the other), with the session cookie when one is given, and returns the attempt
+// and the answer's body.
+func (g *loadGen) post(path string, body []byte, session string, first int, at time.Time) (attempt, []byte) {
+	a := attempt{at: at}
+	var raw []byte
 	for try := 0; try < len(g.apis); try++ {
 		a.api = (first + try) % len(g.apis)
-		req, _ := http.NewRequest(http.MethodPost, g.apis[a.api]+"/api/login", bytes.NewReader(body))
+		req, _ := http.NewRequest(http.MethodPost, g.apis[a.api]+path, bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Origin", g.apis[a.api])
+		if session != "" {
+			req.AddCookie(&http.Cookie{Name: "ps_session", Value: session})
+		}
 		res, err := g.client.Do(req)
 		if err != nil {
 			a.err = err
@@ -123,11 +145,11 @@ func (g *loadGen) signIn(phone string, first int, at time.Time) attempt {
 			break
 		}
 		a.status, a.err = res.StatusCode, nil
+		raw, _ = io.ReadAll(res.Body)
 		if res.StatusCode >= 300 {
 			var e struct {
 				Message string `json:"message"`
 			}
-			raw, _ := io.ReadAll(res.Body)
 			json.Unmarshal(raw, &e)
 			a.message = e.Message
 		}
@@ -135,7 +157,7 @@ func (g *loadGen) signIn(phone string, first int, at time.Time) attempt {
 		break
 	}
 	a.done = time.Now()
-	return a
+	return a, raw
 }
 
 // p99 of the latencies of the attempts that pass keep.

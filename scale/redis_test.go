@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,7 +20,25 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func freePort(t *testing.T) int { return bintest.FreePort(t) }
+var (
+	portsMu sync.Mutex
+	ports   = map[int]bool{}
+)
+
+// freePort is a loopback port nobody listens on and that this test binary has not handed out
+// yet: the kernel may offer a port again once its probe listener closed, and a rig that names
+// several ports before starting anything (etcd's initial cluster) must not get one twice.
+func freePort(t *testing.T) int {
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for {
+		p := bintest.FreePort(t)
+		if !ports[p] {
+			ports[p] = true
+			return p
+		}
+	}
+}
 
 func waitTCP(t *testing.T, port int) { bintest.WaitTCP(t, port) }
 

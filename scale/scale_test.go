@@ -23,6 +23,22 @@ const rate = 200
 // heartbeatEvery is the schedulers' heartbeat interval in the rig: its ticks are counted.
 const heartbeatEvery = 2 * time.Second
 
+// scenario skips the test unless SCALE_SCENARIOS (a comma list; empty: all) names it. The names:
+// sentinel, cluster, rolling-restart, postgres-kill, postgres-host, postgres-switchover,
+// postgres-sync-cost.
+func scenario(t *testing.T, name string) {
+	list := strings.TrimSpace(os.Getenv("SCALE_SCENARIOS"))
+	if list == "" {
+		return
+	}
+	for _, s := range strings.Split(list, ",") {
+		if strings.TrimSpace(s) == name {
+			return
+		}
+	}
+	t.Skipf("SCALE_SCENARIOS=%s leaves out %s", list, name)
+}
+
 // duration is SCALE_SECONDS (60 for make scale, 20 in make test); unset skips the rig.
 func duration(t *testing.T) time.Duration {
 	v := os.Getenv("SCALE_SECONDS")
@@ -49,14 +65,23 @@ type rig struct {
 func newRig(t *testing.T, topo *topology, people int) *rig {
 	t.Helper()
 	db, dsn := pgtest.New(t)
+	return newRigOn(t, topo, db, dsn, people, nil)
+}
+
+// newRigOn starts the processes against the database at dsn (db reaches it too), with extra
+// variables for every process.
+func newRigOn(t *testing.T, topo *topology, db *sqlx.DB, dsn string, people int, extra map[string]string) *rig {
+	t.Helper()
 	r := &rig{t: t, db: db, wa: newFakeWhatsApp(t)}
 	// People who can sign in with their WhatsApp number, one per sign-in of the run.
-	_, err := db.Exec(`INSERT INTO users (nombre, phone_number, id_validado, verification_level, is_phone_verified)
+	if people > 0 {
+		_, err := db.Exec(`INSERT INTO users (nombre, phone_number, id_validado, verification_level, is_phone_verified)
 		SELECT 'Persona ' || i, '+5255' || lpad(i::text, 8, '0'),
 		       'PS-' || to_char(i / 1000000, 'FM0000') || '-' || to_char((i / 100) % 10000, 'FM0000') || '-' || to_char(i % 100, 'FM00'),
 		       1, true
 		FROM generate_series(1, $1) AS i`, people)
-	require.NoError(t, err)
+		require.NoError(t, err)
+	}
 	for i := 1; i <= people; i++ {
 		r.phones = append(r.phones, fmt.Sprintf("55%08d", i))
 	}
@@ -66,6 +91,9 @@ func newRig(t *testing.T, topo *topology, people int) *rig {
 		env[k] = v
 	}
 	for k, v := range r.wa.env() {
+		env[k] = v
+	}
+	for k, v := range extra {
 		env[k] = v
 	}
 	for i := 0; i < 2; i++ {
@@ -326,13 +354,20 @@ func failover(t *testing.T, topo *topology) {
 	require.Less(t, o.window, 15*time.Second, "the topology recovered")
 }
 
-func TestSentinelFailoverUnderLoad(t *testing.T) { failover(t, startSentinel(t)) }
+func TestSentinelFailoverUnderLoad(t *testing.T) {
+	scenario(t, "sentinel")
+	failover(t, startSentinel(t))
+}
 
-func TestClusterFailoverUnderLoad(t *testing.T) { failover(t, startCluster(t)) }
+func TestClusterFailoverUnderLoad(t *testing.T) {
+	scenario(t, "cluster")
+	failover(t, startCluster(t))
+}
 
 // A deploy: every API and worker restarted one at a time with SIGTERM while the load runs. Not
 // one request fails and not one job is lost.
 func TestRollingRestartUnderLoad(t *testing.T) {
+	scenario(t, "rolling-restart")
 	d := duration(t)
 	r := newRig(t, startSentinel(t), rate*int(d.Seconds()))
 	gen := newLoadGen(r.apiURLs(), false)

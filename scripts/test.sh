@@ -87,8 +87,11 @@ step api-types scripts/api-types.sh --check
 step go-test go test -race -count=1 -p 1 ./...
 # Every fuzz target for a short run (make fuzz runs them longer).
 step fuzz-short env FUZZTIME=${FUZZTIME:-3s} scripts/fuzz.sh
-# The scale rig's short form: Sentinel and Cluster failover and a rolling restart under load.
-step scale-short env SCALE_SECONDS=${SCALE_SHORT_SECONDS:-20} go test -count=1 -timeout 20m -v ./scale
+# The scale rig's short form: Sentinel and Cluster failover and a rolling restart under load, and
+# one Postgres scenario (the leader's postmaster SIGKILLed under sign-ups and payments).
+step scale-short env SCALE_SECONDS="${SCALE_SHORT_SECONDS:-20}" \
+	SCALE_SCENARIOS="${SCALE_SHORT_SCENARIOS:-sentinel,cluster,rolling-restart,postgres-kill}" \
+	go test -count=1 -timeout 25m -v ./scale
 step vitest npm run test:web
 if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
