@@ -4,6 +4,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,11 +21,15 @@ import (
 // bounded and broken connections noticed quickly (dial.go), so that during a failover requests
 // fail fast with an error IsUnavailable recognizes, and the pool recovers by itself once a new
 // primary answers: database/sql discards a broken connection and opens a new one on demand.
-func Open(ctx context.Context, dsn string) (*sqlx.DB, error) { return openChecked(ctx, dsn, replyTimeout) }
+func Open(ctx context.Context, dsn string) (*sqlx.DB, error) {
+	return openChecked(ctx, dsn, replyTimeout)
+}
 
 // OpenForMigrations connects like Open but without the bound on a reply: a migration that builds
 // an index on a large table keeps the server silent for as long as that takes.
-func OpenForMigrations(ctx context.Context, dsn string) (*sqlx.DB, error) { return openChecked(ctx, dsn, 0) }
+func OpenForMigrations(ctx context.Context, dsn string) (*sqlx.DB, error) {
+	return openChecked(ctx, dsn, 0)
+}
 
 func openChecked(ctx context.Context, dsn string, reply time.Duration) (*sqlx.DB, error) {
 	db, err := open(dsn, true, reply)
@@ -45,12 +50,23 @@ func openChecked(ctx context.Context, dsn string, reply time.Duration) (*sqlx.DB
 func OpenReplica(dsn string) (*sqlx.DB, error) { return open(dsn, false, replyTimeout) }
 
 // open builds a pool whose connections bound the wait for a reply by reply (dial.go, replyConn).
+// The leader's connection attempts wait up to primaryWait for a primary (connector.go); a
+// replica's do not: its reads fall back to the leader at once (Store.lagging).
 func open(dsn string, leader bool, reply time.Duration) (*sqlx.DB, error) {
-	connector, err := pq.NewConnector(withDefaults(dsn, leader))
+	return openWaiting(dsn, leader, reply, primaryWait)
+}
+
+// openWaiting is open with the leader's wait for a primary of the caller's choosing.
+func openWaiting(dsn string, leader bool, reply, wait time.Duration) (*sqlx.DB, error) {
+	pqc, err := pq.NewConnector(withDefaults(dsn, leader))
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
-	connector.Dialer(newPoolDialer(reply))
+	pqc.Dialer(newPoolDialer(reply))
+	var connector driver.Connector = pqc
+	if leader {
+		connector = &waitingConnector{Connector: pqc, wait: wait, step: primaryStep}
+	}
 	db := sqlx.NewDb(sql.OpenDB(connector), "postgres")
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20) // as many as may be open: closing busy-hour connections forks new backends

@@ -11,7 +11,8 @@ import (
 // Proxy is a TCP proxy in front of a Postgres server, playing haproxy during a failover: Down
 // breaks every connection and refuses new ones (no primary), Up serves again (a new primary),
 // Freeze keeps every connection open and acknowledged but forwards nothing (a backend that froze,
-// with haproxy still in front of it), Thaw forwards again.
+// with haproxy still in front of it), Thaw forwards again. Reject is haproxy with no server up:
+// it accepts each connection and closes it at once, until Up.
 type Proxy struct {
 	t      testing.TB
 	target string
@@ -19,6 +20,7 @@ type Proxy struct {
 
 	mu     sync.Mutex
 	ln     net.Listener // nil while down
+	reject bool         // closing each connection it accepts
 	conns  map[net.Conn]struct{}
 	thawed chan struct{} // closed unless frozen
 	cut    chan struct{} // closed (and replaced) when the connections are cut
@@ -115,11 +117,27 @@ func (p *Proxy) waitThawed() {
 	}
 }
 
-// Up listens again on the same address.
+// Reject closes every proxied connection and, until Up, accepts new ones only to close them.
+func (p *Proxy) Reject() {
+	p.t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cutLocked()
+	p.reject = true
+	p.listenLocked()
+}
+
+// Up listens again on the same address, and forwards what it accepts.
 func (p *Proxy) Up() {
 	p.t.Helper()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.reject = false
+	p.listenLocked()
+}
+
+func (p *Proxy) listenLocked() {
+	p.t.Helper()
 	if p.ln != nil {
 		return
 	}
@@ -140,6 +158,13 @@ func (p *Proxy) serve(ln net.Listener) {
 				return
 			}
 			if err != nil {
+				continue
+			}
+			p.mu.Lock()
+			reject := p.reject
+			p.mu.Unlock()
+			if reject {
+				client.Close()
 				continue
 			}
 			server, err := net.Dial("tcp", p.target)

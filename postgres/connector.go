@@ -1,0 +1,73 @@
+package postgres
+
+import (
+	"context"
+	"database/sql/driver"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// primaryWait is how long connection attempts wait for a primary once an outage began, and
+// primaryStep how often they try meanwhile. 2 s covers a planned switchover's gap (1–3 s in the
+// scale rig) while leaving most of a request's time: the API bounds requests at 15 s and the load
+// balancer's client expects an answer within 5 s.
+const (
+	primaryWait = 2 * time.Second
+	primaryStep = 100 * time.Millisecond
+)
+
+// waitingConnector rides out the gap of a planned switchover (patronictl switchover), when for a
+// second or two haproxy has no primary (it refuses the dial, or accepts then closes) or sends a
+// new connection to the demoted node (target_session_attrs=read-write refuses it, Postgres answers
+// 57P03 or 57P01). A connection attempt has sent no statement, so trying it again is always safe:
+// an attempt that fails as IsUnavailable is repeated every step until the outage, shared by every
+// Connect of the pool, is wait old. Past that the outage is not a switchover but an unplanned
+// failover (~10 s without a primary): each Connect then makes a single attempt and fails fast, as
+// requests waiting longer would pile up behind database/sql's pool and answer late, where a 503
+// with Retry-After tells the client when to come back. A success ends the outage; so does a
+// quiet spell of wait without failures, so that a failure long past does not make the next
+// switchover fail fast. Connect also runs from database/sql's opener goroutine, without a
+// deadline: the wait bounds it all the same (plus one attempt, itself bounded by connect_timeout).
+type waitingConnector struct {
+	driver.Connector
+	wait, step time.Duration
+
+	mu                    sync.Mutex
+	outageSince, lastFail time.Time // zero: no outage
+}
+
+func (c *waitingConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	for {
+		conn, err := c.Connector.Connect(ctx)
+		if err == nil || !IsUnavailable(err) {
+			if err == nil {
+				c.mu.Lock()
+				c.outageSince, c.lastFail = time.Time{}, time.Time{}
+				c.mu.Unlock()
+			}
+			return conn, err
+		}
+		if ctx.Err() != nil { // the caller gave up: that says nothing about the primary
+			return nil, err
+		}
+		now := time.Now()
+		c.mu.Lock()
+		if c.outageSince.IsZero() || now.Sub(c.lastFail) > c.wait {
+			c.outageSince = now
+		}
+		c.lastFail = now
+		left := c.wait - now.Sub(c.outageSince)
+		c.mu.Unlock()
+		if left <= 0 {
+			return nil, err
+		}
+		timer := time.NewTimer(min(c.step, left))
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, fmt.Errorf("%w (waiting for a primary: %w)", err, ctx.Err())
+		}
+	}
+}
