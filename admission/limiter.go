@@ -158,6 +158,14 @@ func (l *Limiter) update(avg time.Duration) {
 	// are not queueing, and fast ones with little in progress say nothing about more.
 	if float64(l.maxInflight) < l.limit/2 {
 		l.slowRun = 0
+		// Little in progress and prompt answers: a limit cut in a moment of trouble goes back to
+		// where it started, a tenth at a time. Without this it stayed low until the next busy
+		// moment and refused the start of it: after a Postgres switchover (requests waiting 1-2 s
+		// for the new primary cut it) the API refused sign-ups for seconds with the database
+		// back (make scale, postgres-switchover).
+		if avg <= l.cfg.Target && l.limit < l.cfg.InitialLimit {
+			l.limit = math.Min(l.cfg.InitialLimit, l.limit+math.Max(1, l.limit/10))
+		}
 		return
 	}
 	if avg <= l.cfg.Target {

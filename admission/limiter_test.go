@@ -205,3 +205,15 @@ func TestOneSlowWindowAloneDoesNotCutTheLimit(t *testing.T) {
 	run(l, c, 3, 40, 300*time.Millisecond)
 	assert.Less(t, l.Stats().Limit, grown*0.95, "slow windows in a row cut it")
 }
+
+func TestACutLimitReturnsToItsStartOnceAnswersArePromptAgain(t *testing.T) {
+	c := &clock{t: time.Unix(0, 0)}
+	l := newTestLimiter(c, 40)
+	run(l, c, 10, 40, 300*time.Millisecond) // requests held up (a failover): the limit is cut
+	cut := l.Stats().Limit
+	require.Less(t, cut, 20.0)
+	run(l, c, 40, 3, 5*time.Millisecond) // light load, prompt answers again
+	assert.Equal(t, 40.0, l.Stats().Limit, "back to where it started (%.1f after the cut)", cut)
+	run(l, c, 40, 3, 5*time.Millisecond)
+	assert.Equal(t, 40.0, l.Stats().Limit, "and no further on light load")
+}
