@@ -55,7 +55,7 @@ var share = [numPriorities]float64{Exempt: math.Inf(1), High: 1, Normal: 0.9, Lo
 // Config tunes a Limiter; zero fields take the defaults.
 type Config struct {
 	InitialLimit float64       // 100: room for a burst at start (a cold start, a restart of its peer)
-	MinLimit     float64       // 8: even a slow moment keeps some work going
+	MinLimit     float64       // 32: even a slow moment keeps this much work going (see defaults)
 	MaxLimit     float64       // 1000
 	Target       time.Duration // 25 ms: the average latency above which the limit shrinks
 	Backoff      float64       // 0.9: what the limit is multiplied by when latency is past the target
@@ -71,7 +71,12 @@ func (c *Config) defaults() {
 		}
 	}
 	def(&c.InitialLimit, 100)
-	def(&c.MinLimit, 8)
+	// The floor was 8. On the scale rig's crowded 2 cores, where a sign-up's average time hovers
+	// around the target, a Postgres failover drove the limit to 8 and it stayed there: with 5
+	// sign-ups in progress allowed, a quarter of them were refused for the rest of the run
+	// although the database was back. 32 in progress on 2 cores is tens of milliseconds of
+	// queueing at the most.
+	def(&c.MinLimit, 32)
 	def(&c.MaxLimit, 1000)
 	def(&c.Backoff, 0.9)
 	if c.Target <= 0 {
