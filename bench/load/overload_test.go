@@ -46,7 +46,8 @@ func TestOverload(t *testing.T) {
 	// (refused requests retried at once would make a closed loop measure the refusals).
 	for _, admission := range []string{"off", "on"} {
 		t.Run("admission-"+admission, func(t *testing.T) { // its processes stop at its end
-			r := newProcessRig(t, 20, "ADMISSION_CONTROL="+admission)
+			r := newProcessRig(t, 20, append([]string{"ADMISSION_CONTROL=" + admission}, verifyProbeEnv...)...)
+			profiles := r.seedProfiles(t, 1000)
 			next := 0
 			run := func(args ...string) openloopResult {
 				out := filepath.Join(t.TempDir(), "out")
@@ -75,12 +76,16 @@ func TestOverload(t *testing.T) {
 			}
 			for _, f := range factors {
 				before := r.messageCount()
+				stop, probed := make(chan struct{}), make(chan verifyProbe)
+				go func() { probed <- r.probeVerify(profiles, stop) }()
 				res := run("-rate", fmt.Sprintf("%.0f", f*capacity), "-duration", fmt.Sprint(secs))
-				row := overloadRow{factor: f, admission: admission, res: res}
+				close(stop)
+				row := overloadRow{factor: f, admission: admission, res: res, verify: <-probed}
 				row.exactlyOne, row.shedWithCode = r.checkCodes(t, res.admitted, res.shed)
 				row.delivered = r.messageCount() - before
-				t.Logf("%g× admission %s: sent %d, status %v, time-outs %d, p99 admitted %.1f ms, delivered %d",
-					f, admission, res.Sent, res.Status, res.Timeouts, res.AdmittedP99, row.delivered)
+				t.Logf("%g× admission %s: sent %d, status %v, time-outs %d, p99 admitted %.1f ms, delivered %d; public lookups %d, p99 %v, 503 %d, other %d",
+					f, admission, res.Sent, res.Status, res.Timeouts, res.AdmittedP99, row.delivered,
+					row.verify.sent, row.verify.p99, row.verify.refused, row.verify.other)
 				rows = append(rows, row)
 			}
 		})
@@ -99,6 +104,8 @@ func TestOverload(t *testing.T) {
 	for _, row := range rows {
 		require.Equal(t, len(row.res.admitted), row.exactlyOne, "every admitted sign-up gets exactly one code (%gx, admission %s)", row.factor, row.admission)
 		require.Zero(t, row.shedWithCode, "a refused sign-up sends nothing")
+		require.Positive(t, row.verify.ok, "public lookups answered beside the sign-ups (%gx, admission %s)", row.factor, row.admission)
+		require.Zero(t, row.verify.other, "public lookups answer 200 or, refused, 503 (%gx, admission %s)", row.factor, row.admission)
 	}
 }
 
@@ -122,6 +129,7 @@ type overloadRow struct {
 	delivered    int // messages the fake WhatsApp received during and after the rate
 	exactlyOne   int // admitted sign-ups whose phone received exactly one message
 	shedWithCode int // refused sign-ups whose phone received a message anyway
+	verify       verifyProbe
 }
 
 // messageCount is how many messages the fake WhatsApp has received.
@@ -176,9 +184,11 @@ func overloadReport(capacity float64, secs time.Duration, load string, rows []ov
 		"in the test process; `bench/openloop` in its own process sends `POST /api/register` for new people at a constant rate for %v, "+
 		"each request on its own connection from its own loopback address, latency counted from when each request was due, clients "+
 		"give up after 10 s. Capacity measured closed-loop (32 at once, 10 s): **%.0f sign-ups/s**. %d cores, shared by the generator, "+
-		"the API, the worker, Postgres and Redis; load average before the run %s.\n\n", secs, capacity, runtime.NumCPU(), load)
-	sb.WriteString("| Admission control | Rate | Sent | 2xx | 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Codes delivered | Admitted with exactly one code | Refused with a code |\n")
-	sb.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		"the API, the worker, Postgres and Redis; load average before the run %s. Beside the sign-ups, the test process looks up "+
+		"public records (`GET /api/verify/{id}`, 1,000 people) at %d/s, open loop with keep-alive: their p99 and refusals are the last columns.\n\n",
+		secs, capacity, runtime.NumCPU(), load, verifyProbeRate)
+	sb.WriteString("| Admission control | Rate | Sent | 2xx | 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n")
+	sb.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		ok, shed, other := 0, r.res.Status["503"], r.res.Errors
 		for code, n := range r.res.Status {
@@ -189,9 +199,10 @@ func overloadReport(capacity float64, secs time.Duration, load string, rows []ov
 				other += n
 			}
 		}
-		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %d of %d | %d |\n",
+		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %d of %d | %d | %.1f ms | %d of %d |\n",
 			r.admission, r.factor, r.factor*capacity, r.res.Sent, ok, shed, r.res.Timeouts, other, r.res.AdmittedP50,
-			r.res.AdmittedP99, r.res.ShedP99, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode)
+			r.res.AdmittedP99, r.res.ShedP99, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode,
+			float64(r.verify.p99.Microseconds())/1000, r.verify.refused+r.verify.other, r.verify.sent)
 	}
 	return sb.String()
 }
