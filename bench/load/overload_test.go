@@ -105,7 +105,9 @@ func TestOverload(t *testing.T) {
 		require.Equal(t, len(row.res.admitted), row.exactlyOne, "every admitted sign-up gets exactly one code (%gx, admission %s)", row.factor, row.admission)
 		require.Zero(t, row.shedWithCode, "a refused sign-up sends nothing")
 		require.Positive(t, row.verify.ok, "public lookups answered beside the sign-ups (%gx, admission %s)", row.factor, row.admission)
-		require.Zero(t, row.verify.other, "public lookups answer 200 or, refused, 503 (%gx, admission %s)", row.factor, row.admission)
+		if row.admission == "on" { // without it lookups time out behind the sign-ups: that is the comparison
+			require.Zero(t, row.verify.other, "public lookups answer 200 or, refused, 503 (%gx)", row.factor)
+		}
 	}
 }
 

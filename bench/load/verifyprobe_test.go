@@ -35,7 +35,7 @@ func (r *rig) seedProfiles(t *testing.T, n int) []string {
 
 // verifyProbe is what the probe saw during one rate.
 type verifyProbe struct {
-	sent, ok, refused, other int
+	sent, ok, refused, other int // other: time-outs and any other status
 	p99                      time.Duration
 }
 
