@@ -32,18 +32,7 @@ func (s *Store) ListUsers(ctx context.Context, f UserFilter) ([]perfilseguro.Use
 	if f.Limit > 0 {
 		page += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, max(f.Offset, 0))
 	}
-	var total int
-	var rows []userRow
-	err := s.lagging(ctx, func(db sqlx.QueryerContext) error {
-		if err := sqlx.GetContext(ctx, db, &total, `SELECT count(*) FROM users u `+where, args...); err != nil {
-			return fmt.Errorf("count users: %w", err)
-		}
-		rows = nil
-		if err := sqlx.SelectContext(ctx, db, &rows, selectUser+where+page, args...); err != nil {
-			return fmt.Errorf("list users: %w", err)
-		}
-		return nil
-	})
+	rows, total, err := countAndList[userRow](ctx, s, "users", `SELECT count(*) FROM users u `+where, selectUser+where+page, args...)
 	if err != nil {
 		return nil, 0, err
 	}

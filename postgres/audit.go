@@ -166,18 +166,7 @@ func (s *Store) AuditEvents(ctx context.Context, f AuditFilter) ([]AuditEvent, i
 	}
 	const cols = `SELECT id, at, actor_kind, actor_id, actor_label, action, target_kind, target_id, ip, user_agent,
 		changes, outcome FROM audit_events`
-	var total int
-	var rows []auditRow
-	err := s.lagging(ctx, func(db sqlx.QueryerContext) error {
-		if err := sqlx.GetContext(ctx, db, &total, `SELECT count(*) FROM audit_events`+where, args...); err != nil {
-			return fmt.Errorf("count audit events: %w", err)
-		}
-		rows = nil
-		if err := sqlx.SelectContext(ctx, db, &rows, cols+where+page, args...); err != nil {
-			return fmt.Errorf("list audit events: %w", err)
-		}
-		return nil
-	})
+	rows, total, err := countAndList[auditRow](ctx, s, "audit events", `SELECT count(*) FROM audit_events`+where, cols+where+page, args...)
 	if err != nil {
 		return nil, 0, err
 	}

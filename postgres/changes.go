@@ -51,8 +51,8 @@ type ProfileChangeFeed struct {
 }
 
 // Run listens until ctx is cancelled. It does not give up: while Postgres is down it keeps
-// trying to connect (and the cache does not serve meanwhile), so it returns only nil.
-func (f *ProfileChangeFeed) Run(ctx context.Context) error {
+// trying to connect (and the cache does not serve meanwhile).
+func (f *ProfileChangeFeed) Run(ctx context.Context) {
 	heartbeat, staleness, watchdog := f.Heartbeat, f.MaxStaleness, f.Watchdog
 	if heartbeat <= 0 {
 		heartbeat = 250 * time.Millisecond
@@ -76,7 +76,6 @@ func (f *ProfileChangeFeed) Run(ctx context.Context) error {
 	for ctx.Err() == nil {
 		f.listen(ctx, tag, heartbeat, staleness, watchdog, logger, &unheard)
 	}
-	return nil
 }
 
 // listen runs one listening connection (pq reconnects it by itself) until ctx ends or the

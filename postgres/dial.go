@@ -34,8 +34,8 @@ const (
 	// ExpireInvitations' batches of 5000 rows, expected to take seconds), and the API's are
 	// cancelled at 15 s (api requestBound), so an ordinary slow query ends by its context first;
 	// 30 s is still below the HTTP server's 60 s write timeout, so the request can answer 503.
-	// Migrations go through the pool too: one that builds an index on a large table may need
-	// longer, and should then run through a pool without this bound (or CREATE INDEX CONCURRENTLY).
+	// Migrations, which may build an index on a large table, run on a pool without this bound
+	// (OpenForMigrations).
 	replyTimeout = 30 * time.Second
 )
 

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +53,24 @@ func (s *Store) lagging(ctx context.Context, read func(sqlx.QueryerContext) erro
 	}
 	r.downUntil.Store(time.Now().Add(replicaPause).UnixNano())
 	return read(s.DB)
+}
+
+// countAndList runs, through lagging, a count and the page of rows it counts: the lists of
+// ListUsers and AuditEvents. Both statements go to the same pool, so the total and the page agree.
+func countAndList[T any](ctx context.Context, s *Store, what, count, list string, args ...any) ([]T, int, error) {
+	var total int
+	var rows []T
+	err := s.lagging(ctx, func(db sqlx.QueryerContext) error {
+		if err := sqlx.GetContext(ctx, db, &total, count, args...); err != nil {
+			return fmt.Errorf("count %s: %w", what, err)
+		}
+		rows = nil // a second try (on the leader) starts afresh
+		if err := sqlx.SelectContext(ctx, db, &rows, list, args...); err != nil {
+			return fmt.Errorf("list %s: %w", what, err)
+		}
+		return nil
+	})
+	return rows, total, err
 }
 
 // isRecoveryConflict: a hot standby cancelled the query to apply the leader's changes (40001).

@@ -105,14 +105,10 @@ func (a *app) runAPI(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The cache of public records serves only while this feed proves it current; if the feed
-	// fails, lookups read Postgres as before, so its failure is logged and does not stop the API.
+	// The cache of public records serves only while this feed proves it current; while the feed
+	// cannot listen (it keeps trying, and logs why), lookups read Postgres as before.
 	feed := postgres.ProfileChangeFeed{DSN: a.cfg.DatabaseListenURL, DB: a.db, Sink: srv.PublicRecordCache(), Logger: a.logger}
-	go func() {
-		if err := feed.Run(ctx); err != nil {
-			a.logger.Error("public profile change feed stopped; public lookups read Postgres", "error", err)
-		}
-	}()
+	go feed.Run(ctx)
 	return srv.Run(ctx, a.cfg.HTTPAddr, a.cfg.ShutdownGrace)
 }
 
