@@ -165,14 +165,15 @@ func (p *pgRun) pay(i int, at time.Time) attempt {
 	}
 }
 
-// down is the app's answer that a dependency (here the database) is unavailable; "mucha demanda"
-// is admission control shedding load the machine cannot take at that moment.
+// down is the app's answer that a dependency (Postgres, Redis) is unavailable.
 func down(status int, msg string) bool {
 	return status == 503 && strings.Contains(msg, "no está disponible")
 }
 
+// spanish503 is a 503 with one of the app's Spanish messages: down, or admission control
+// shedding load the machine cannot take at that moment ("mucha demanda").
 func spanish503(status int, msg string) bool {
-	return status == 503 && (strings.Contains(msg, "no está disponible") || strings.Contains(msg, "mucha demanda"))
+	return down(status, msg) || (status == 503 && strings.Contains(msg, "mucha demanda"))
 }
 
 // pgOutcome is what a Postgres scenario proved.

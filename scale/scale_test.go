@@ -220,11 +220,11 @@ func (r *rig) judge(name string, attempts []attempt, redisKilled, procsKilled ti
 			if len(seen) > 1 {
 				o.bad = append(o.bad, fmt.Sprintf("%s got %d different codes for one sign-in", a.phone, len(seen)))
 			}
-		case a.status == 503 && (strings.Contains(a.message, "no está disponible") || strings.Contains(a.message, "mucha demanda")):
-			if strings.Contains(a.message, "mucha demanda") {
-				o.refused++ // requests waiting on the failed Redis slowed the API: it refused the rest at once
-			} else {
+		case spanish503(a.status, a.message):
+			if down(a.status, a.message) {
 				o.unavailable++
+			} else {
+				o.refused++ // requests waiting on the failed Redis slowed the API: it refused the rest at once
 			}
 			if a.done.After(lastUnavailable) {
 				lastUnavailable = a.done
