@@ -120,6 +120,9 @@ type Ticket struct {
 	counted bool
 }
 
+// Started is when the request was admitted (zero for an exempt request).
+func (t Ticket) Started() time.Time { return t.start }
+
 // Acquire admits a request of priority p, or refuses it (ok false) when the work in progress
 // already fills p's share of the limit. A refused request has done nothing yet and must do nothing.
 func (l *Limiter) Acquire(p Priority) (t Ticket, ok bool) {

@@ -71,9 +71,30 @@ func waitsOnPurpose(r *http.Request) bool {
 		p == "/api/data-export" || strings.HasPrefix(p, monitoringPath)
 }
 
+// primaryWatch tells when the leader pool last waited for a primary (postgres.PrimaryWatch).
+type primaryWatch interface {
+	MissedSince(t time.Time) bool
+}
+
+// While the leader pool waits for a primary (an attempt failed within primaryGap), requests are
+// not counted in the limit: they wait without using the CPU, and counted, the requests arriving
+// in a switchover's gap (200 a second in the scale rig) filled the limit within a fraction of a
+// second and the rest were refused. Requests that started up to primarySettle after the gap are
+// counted but are no latency sample: the gap leaves a backlog that makes answers slow for a few
+// seconds, and a limit judging those seconds cut itself and refused people for seconds with the
+// database back. Counting them keeps that backlog bounded: leaving them out as well (tried) let
+// it grow until answers took 5-6 s, past the load balancer's patience.
+const (
+	primaryGap    = time.Second
+	primarySettle = 5 * time.Second
+)
+
 // admissionGate refuses what does not fit under the limit.
 type admissionGate struct {
-	limiter  *admission.Limiter
+	limiter *admission.Limiter
+	// primary, when known, keeps the requests of a switchover's gap out of the limit and those of
+	// the seconds after it out of its samples (primaryGap, primarySettle).
+	primary  primaryWatch
 	logger   *slog.Logger
 	lastLog  atomic.Int64 // unix nanoseconds of the last "refusing" line
 	lastShed atomic.Uint64
@@ -81,16 +102,22 @@ type admissionGate struct {
 
 func (g *admissionGate) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if g.primary != nil && g.primary.MissedSince(time.Now().Add(-primaryGap)) {
+			next.ServeHTTP(w, r) // it waits for the primary (postgres.waitingConnector) or answers 503
+			return
+		}
 		ticket, ok := g.limiter.Acquire(requestPriority(r))
 		if !ok {
 			g.refuse(w)
 			return
 		}
-		if waitsOnPurpose(r) {
-			defer g.limiter.Ignore(ticket)
-		} else {
-			defer g.limiter.Done(ticket)
-		}
+		defer func() {
+			if waitsOnPurpose(r) || (g.primary != nil && g.primary.MissedSince(ticket.Started().Add(-primarySettle))) {
+				g.limiter.Ignore(ticket)
+			} else {
+				g.limiter.Done(ticket)
+			}
+		}()
 		next.ServeHTTP(w, r)
 	})
 }

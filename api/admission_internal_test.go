@@ -1,10 +1,16 @@
 package api
 
 import (
+	"log/slog"
+	"net/http"
 	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/admission"
 )
@@ -58,4 +64,88 @@ func TestRequestsThatWaitOnPurposeAreNoLatencySample(t *testing.T) {
 	assert.True(t, waitsOnPurpose(httptest.NewRequest("GET", monitoringPath+"/api/queues", nil)))
 	assert.False(t, waitsOnPurpose(httptest.NewRequest("GET", "/api/start-verification/abc", nil)))
 	assert.False(t, waitsOnPurpose(httptest.NewRequest("POST", "/api/register", nil)))
+}
+
+// fakePrimary is a leader pool that last waited for a primary at missed (zero: never).
+type fakePrimary struct{ missed atomic.Int64 }
+
+func (f *fakePrimary) MissedSince(t time.Time) bool {
+	m := f.missed.Load()
+	return m != 0 && m >= t.UnixNano()
+}
+
+// The requests of a switchover's gap are neither limited nor counted; before it and once it is
+// over the limit applies.
+func TestRequestsOfASwitchoverAreNotLimited(t *testing.T) {
+	limiter := admission.New(admission.Config{InitialLimit: 1, MinLimit: 1, MaxLimit: 1})
+	primary := &fakePrimary{}
+	g := &admissionGate{limiter: limiter, logger: slog.New(slog.DiscardHandler), primary: primary}
+	release, started := make(chan struct{}), make(chan struct{}, 4)
+	h := g.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		started <- struct{}{}
+		<-release
+	}))
+	serve := func() *httptest.ResponseRecorder {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/login", nil))
+		return rec
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { serve() })
+	<-started
+	require.Equal(t, 1, limiter.Stats().Inflight)
+	require.Equal(t, http.StatusServiceUnavailable, serve().Code, "the limit of 1 is full")
+
+	primary.missed.Store(time.Now().UnixNano()) // the pool waited for a primary just now
+	wg.Go(func() { serve() })
+	<-started
+	assert.Equal(t, 1, limiter.Stats().Inflight, "admitted without being counted")
+
+	primary.missed.Store(time.Now().Add(-primaryGap - time.Second).UnixNano()) // the gap is over
+	assert.Equal(t, http.StatusServiceUnavailable, serve().Code, "limited again once a primary answers")
+	close(release)
+	wg.Wait()
+	assert.Equal(t, 0, limiter.Stats().Inflight)
+}
+
+// A counted request during which the pool waited for a primary, or that started in the seconds
+// after, is no latency sample: its time says nothing about this process's capacity.
+func TestRequestsThatWaitedForAPrimaryAreNoLatencySample(t *testing.T) {
+	for name, c := range map[string]struct {
+		missed bool
+		ago    time.Duration
+	}{
+		"control":                    {},
+		"waited for a primary":       {missed: true},
+		"started just after the gap": {ago: primaryGap + time.Second},
+		"started long after the gap": {ago: primarySettle + time.Second},
+	} {
+		t.Run(name, func(t *testing.T) {
+			clock := time.Now() // advanced by a millisecond a reading; comparable with the wall clock of missed
+			var mu sync.Mutex
+			now := func() time.Time {
+				mu.Lock()
+				defer mu.Unlock()
+				clock = clock.Add(time.Millisecond)
+				return clock
+			}
+			limiter := admission.New(admission.Config{InitialLimit: 2, MaxLimit: 10, MinSamples: 1, Window: time.Nanosecond, Now: now})
+			primary := &fakePrimary{}
+			g := &admissionGate{limiter: limiter, logger: slog.New(slog.DiscardHandler), primary: primary}
+			if c.ago > 0 {
+				primary.missed.Store(time.Now().Add(-c.ago).UnixNano())
+			}
+			h := g.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if c.missed {
+					primary.missed.Store(now().UnixNano())
+				}
+			}))
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/api/login", nil))
+			if c.missed || (c.ago > 0 && c.ago < primarySettle) {
+				assert.Equal(t, 2.0, limiter.Stats().Limit, "no sample: the limit did not move")
+			} else {
+				assert.Equal(t, 3.0, limiter.Stats().Limit, "a prompt sample with the limit half full raises it")
+			}
+		})
+	}
 }

@@ -135,6 +135,11 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Admission != nil {
 		s.admission = &admissionGate{limiter: d.Admission, logger: d.Logger}
+		if d.DB != nil {
+			if w, ok := postgres.WatchPrimary(d.DB.DB); ok {
+				s.admission.primary = w
+			}
+		}
 	}
 	s.f = fuego.NewServer(
 		// Our own middleware logs each request with its id (middleware.go). Not WithoutLogger:

@@ -2,16 +2,19 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"database/sql/driver"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // primaryWait is how long connection attempts wait for a primary once an outage began, and
-// primaryStep how often they try meanwhile. 2 s covers a planned switchover's gap (1–3 s in the
-// scale rig) while leaving most of a request's time: the API bounds requests at 15 s and the load
-// balancer's client expects an answer within 5 s.
+// primaryStep how often they try meanwhile. 2 s covers most of a planned switchover's gap (1–3 s
+// in the scale rig) while leaving a request time to be served within the 5 s the load balancer's
+// client waits, backlog included (3 s was tried: the backlog of the gap then took 5-6 s to work
+// off on the rig's 2 cores); the API bounds requests at 15 s.
 const (
 	primaryWait = 2 * time.Second
 	primaryStep = 100 * time.Millisecond
@@ -35,6 +38,38 @@ type waitingConnector struct {
 
 	mu                    sync.Mutex
 	outageSince, lastFail time.Time // zero: no outage
+
+	// For PrimaryWatch, read on every request without the lock: unix nanoseconds of the last
+	// attempt that failed as IsUnavailable (zero: none yet).
+	failedAt atomic.Int64
+}
+
+// PrimaryWatch tells when a leader pool last waited for a primary: admission control (package
+// api) neither counts the requests of a switchover's gap and the seconds after it in its limit nor
+// takes their time as a latency sample. A request waiting for the new primary uses no CPU;
+// counted, the requests arriving in the gap (200 a second in the scale rig) fill the limit within
+// a fraction of a second and the rest are refused, and the backlog they leave then makes answers
+// slow for a few seconds, which cut the limit and refused more with the database back (make scale,
+// postgres-switchover).
+type PrimaryWatch struct{ c *waitingConnector }
+
+// MissedSince reports whether a connection attempt failed for want of a primary at or after t.
+func (w PrimaryWatch) MissedSince(t time.Time) bool {
+	failed := w.c.failedAt.Load()
+	return failed != 0 && failed >= t.UnixNano()
+}
+
+// leaders maps each leader pool (Open) to its connector, which database/sql keeps private. A
+// process opens its leader pools once (a test binary a few hundred): entries are never removed.
+var leaders sync.Map // *sql.DB → *waitingConnector
+
+// WatchPrimary is the PrimaryWatch of a pool made by Open; ok is false for any other pool.
+func WatchPrimary(db *sql.DB) (w PrimaryWatch, ok bool) {
+	c, ok := leaders.Load(db)
+	if !ok {
+		return PrimaryWatch{}, false
+	}
+	return PrimaryWatch{c.(*waitingConnector)}, true
 }
 
 func (c *waitingConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -52,6 +87,7 @@ func (c *waitingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 			return nil, err
 		}
 		now := time.Now()
+		c.failedAt.Store(now.UnixNano())
 		c.mu.Lock()
 		if c.outageSince.IsZero() || now.Sub(c.lastFail) > c.wait {
 			c.outageSince = now

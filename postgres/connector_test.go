@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/lib/pq"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/postgres"
@@ -234,4 +235,36 @@ func TestPoolFailsFastWithoutAPrimary(t *testing.T) {
 
 	proxy.Up()
 	require.NoError(t, query(ctx), "the pool serves again")
+}
+
+// The leader pool's PrimaryWatch says when it last waited for a primary; a replica pool has none.
+func TestPrimaryWatchSeesTheGap(t *testing.T) {
+	t.Parallel()
+	_, dsn := pgtest.New(t)
+	proxy := pgtest.NewProxy(t, dsn)
+	db, err := postgres.OpenWithPrimaryWait(proxy.URL(dsn), time.Second)
+	require.NoError(t, err)
+	t.Cleanup(func() { db.Close() })
+	watch, ok := postgres.WatchPrimary(db.DB)
+	require.True(t, ok)
+	start := time.Now()
+	var one int
+	require.NoError(t, db.Get(&one, `SELECT 1`))
+	assert.False(t, watch.MissedSince(start), "a primary answered")
+
+	proxy.Down()
+	db.SetMaxIdleConns(0) // the next query needs a new connection
+	go func() {
+		time.Sleep(300 * time.Millisecond)
+		proxy.Up()
+	}()
+	require.NoError(t, db.Get(&one, `SELECT 1`), "waited for the primary")
+	assert.True(t, watch.MissedSince(start))
+	assert.False(t, watch.MissedSince(time.Now()), "nothing missed since it came back")
+
+	replica, err := postgres.OpenReplica(dsn)
+	require.NoError(t, err)
+	t.Cleanup(func() { replica.Close() })
+	_, ok = postgres.WatchPrimary(replica.DB)
+	assert.False(t, ok)
 }

@@ -64,10 +64,15 @@ func openWaiting(dsn string, leader bool, reply, wait time.Duration) (*sqlx.DB, 
 	}
 	pqc.Dialer(newPoolDialer(reply))
 	var connector driver.Connector = pqc
+	var waiting *waitingConnector
 	if leader {
-		connector = &waitingConnector{Connector: pqc, wait: wait, step: primaryStep}
+		waiting = &waitingConnector{Connector: pqc, wait: wait, step: primaryStep}
+		connector = waiting
 	}
 	db := sqlx.NewDb(sql.OpenDB(connector), "postgres")
+	if waiting != nil {
+		leaders.Store(db.DB, waiting)
+	}
 	db.SetMaxOpenConns(20)
 	db.SetMaxIdleConns(20) // as many as may be open: closing busy-hour connections forks new backends
 	db.SetConnMaxIdleTime(5 * time.Minute)

@@ -64,7 +64,7 @@ func openDB(t *testing.T, dsn string) *sqlx.DB {
 	return db
 }
 
-func startPostgresRig(t *testing.T, payers int) *pgRun {
+func startPostgresRig(t *testing.T, payers, people int) *pgRun {
 	t.Helper()
 	c := startPatroniCluster(t)
 	cmd := exec.Command(bintest.Path(t), "migrate")
@@ -76,7 +76,7 @@ func startPostgresRig(t *testing.T, payers int) *pgRun {
 	p.preparePayers(db, payers)
 	extra := p.stripe.env()
 	extra["DATABASE_REPLICA_URL"] = c.replicaDSN()
-	p.r = newRigOn(t, startSentinel(t), db, c.dsn(), 0, extra)
+	p.r = newRigOn(t, startSentinel(t), db, c.dsn(), people, extra)
 	p.stripe.apis = p.r.apiURLs()
 	p.gen = newLoadGen(p.r.apiURLs(), true)
 	// A checkout waits up to 8 s for its page by design (then answers 202): its own client.
@@ -121,6 +121,27 @@ func (p *pgRun) signUp(i int, at time.Time) attempt {
 	a, _ := p.gen.post("/api/register", body, "", p.gen.pick(i%len(p.gen.apis)), at)
 	a.phone = phone
 	return a
+}
+
+// signUpEvery: one request of the failover scenarios' load in signUpEvery is a sign-up, the
+// others are sign-ins of people who already have an account: the issue's 200 sign-ins/s, with new
+// people a share of them. (200 sign-ups/s alone, each a transaction of four statements waiting for
+// the synchronous standby, fill this rig's 2 cores before any harm: p50 0.8 s with admission
+// control off, half refused with it on.)
+const signUpEvery = 4
+
+// isSignUp tells the load's sign-ups (phones 56…) from its sign-ins (phones 55…).
+func isSignUp(a attempt) bool { return strings.HasPrefix(a.phone, "56") }
+
+// people runs the failover scenarios' open-loop load: rate requests/s over both APIs, sign-ins
+// of the rig's people with every signUpEvery-th request a sign-up.
+func (p *pgRun) people(d time.Duration) []attempt {
+	return p.gen.open(context.Background(), rate, d, func(i int, at time.Time) attempt {
+		if i%signUpEvery == signUpEvery-1 {
+			return p.signUp(i/signUpEvery, at)
+		}
+		return p.gen.signIn(p.r.phones[i], p.gen.pick(i%len(p.gen.apis)), at)
+	})
 }
 
 // signUps runs the open-loop sign-ups, numbered from first.
@@ -178,10 +199,11 @@ func spanish503(status int, msg string) bool {
 
 // pgOutcome is what a Postgres scenario proved.
 type pgOutcome struct {
-	signUps                                  outcome // the sign-ups, judged as the Redis scenarios judge sign-ins
-	acknowledged                             int     // sign-ups answered 201 + payment events answered 2xx
+	signUps                                  outcome // the sign-ins and sign-ups, judged as the Redis scenarios judge sign-ins
+	signedUp                                 int     // sign-ups answered 201
+	acknowledged                             int     // sign-ins answered 2xx + sign-ups answered 201 + payment events answered 2xx
 	paid                                     int     // payment events answered 2xx
-	lostUsers, lostPayments                  int
+	lostUsers, lostCodes, lostPayments       int
 	missingReceipts                          int
 	duplicated                               int
 	dupPhones, dupPayments, dupReceipts      int
@@ -215,19 +237,19 @@ func (o *pgOutcome) classify(what string, status int, msg string, err error, don
 
 // settle waits until the work the acknowledged writes queued has run, then judges everything on
 // the (new) leader.
-func (p *pgRun) settle(name string, signUps []attempt, killed, loadStart, loadEnd time.Time) pgOutcome {
+func (p *pgRun) settle(name string, load []attempt, killed, loadStart, loadEnd time.Time) pgOutcome {
 	t := p.t
 	p.c.waitLeader(60 * time.Second)
 	time.Sleep(payTyping + time.Second) // the last payers pay
 	p.stripe.waitAcked(60 * time.Second)
-	p.r.drain(signUps, 90*time.Second)
+	p.r.drain(load, 90*time.Second)
 	// A fresh pool: the old one may hold connections HAProxy cut at the failover.
 	db := openDB(t, p.c.dsn())
 	p.r.db = db
 	var o pgOutcome
-	o.signUps = p.r.judge(name, signUps, killed, time.Time{}, loadStart, loadEnd)
+	o.signUps = p.r.judge(name, load, killed, time.Time{}, loadStart, loadEnd)
 	last := time.Time{}
-	for _, a := range signUps {
+	for _, a := range load {
 		if a.status >= 500 && a.status != 503 {
 			o.fiveXXOther++
 		}
@@ -265,7 +287,7 @@ func (p *pgRun) settle(name string, signUps []attempt, killed, loadStart, loadEn
 	if !killed.IsZero() && last.After(killed) {
 		o.window = last.Sub(killed)
 	}
-	for _, a := range signUps {
+	for _, a := range load {
 		if !spanish503(a.status, a.message) || down(a.status, a.message) {
 			continue
 		}
@@ -281,20 +303,28 @@ func (p *pgRun) settle(name string, signUps []attempt, killed, loadStart, loadEn
 	o.paid = len(acked)
 	o.acknowledged = o.signUps.sent + o.paid
 
-	// Acknowledged sign-ups: each has its users row on the new leader.
-	var want []string
-	for _, a := range signUps {
-		if a.status == 201 {
+	// Acknowledged sign-ups: each has its users row on the new leader; acknowledged sign-ins: each
+	// has its code's row.
+	var want, wantCode []string
+	for _, a := range load {
+		switch {
+		case a.status == 201 && isSignUp(a):
 			want = append(want, "+52"+a.phone)
+		case a.status/100 == 2 && !isSignUp(a):
+			wantCode = append(wantCode, "+52"+a.phone)
 		}
 	}
+	o.signedUp = len(want)
 	var found int
 	require.NoError(t, db.Get(&found, `SELECT count(*) FROM users WHERE phone_number = ANY($1)`, pq.Array(want)))
 	o.lostUsers = len(want) - found
+	require.NoError(t, db.Get(&found, `SELECT count(DISTINCT u.id) FROM users u JOIN verification_codes c ON c.user_id = u.id
+		WHERE c.purpose = 'login' AND u.phone_number = ANY($1)`, pq.Array(wantCode)))
+	o.lostCodes = len(wantCode) - found
 	// Codes answered 201 but never delivered: what their rows say, for the report.
 	var undelivered []string
-	for _, a := range signUps {
-		if a.status == 201 && len(p.r.wa.codesTo(recipient(a.phone))) == 0 {
+	for _, a := range load {
+		if a.status/100 == 2 && len(p.r.wa.codesTo(recipient(a.phone))) == 0 {
 			undelivered = append(undelivered, "+52"+a.phone)
 		}
 	}
@@ -384,10 +414,10 @@ func (p *pgRun) settle(name string, signUps []attempt, killed, loadStart, loadEn
 	if !killed.IsZero() {
 		recovered = killed.Add(o.window + time.Second)
 	}
-	before := func(a attempt) bool { return a.status == 201 && (killed.IsZero() || a.at.Before(killed)) }
-	after := func(a attempt) bool { return a.status == 201 && !killed.IsZero() && a.at.After(recovered) }
-	o.p50Before, o.p99Before = quantileOf(signUps, before, 0.5), quantileOf(signUps, before, 0.99)
-	o.p50After, o.p99After = quantileOf(signUps, after, 0.5), quantileOf(signUps, after, 0.99)
+	before := func(a attempt) bool { return a.status/100 == 2 && (killed.IsZero() || a.at.Before(killed)) }
+	after := func(a attempt) bool { return a.status/100 == 2 && !killed.IsZero() && a.at.After(recovered) }
+	o.p50Before, o.p99Before = quantileOf(load, before, 0.5), quantileOf(load, before, 0.99)
+	o.p50After, o.p99After = quantileOf(load, after, 0.5), quantileOf(load, after, 0.99)
 	return o
 }
 
@@ -403,7 +433,7 @@ func quantileOf(as []attempt, keep func(attempt) bool, q float64) time.Duration 
 
 func (o pgOutcome) last(name string) string {
 	return fmt.Sprintf("postgres %s: acknowledged %d, lost %d, duplicated %d, failover window %.1f s, 5xx other than 503: %d",
-		name, o.acknowledged, o.lostUsers+o.lostPayments, o.duplicated, o.window.Seconds(), o.fiveXXOther)
+		name, o.acknowledged, o.lostUsers+o.lostCodes+o.lostPayments, o.duplicated, o.window.Seconds(), o.fiveXXOther)
 }
 
 func pgMachine() string {
@@ -426,13 +456,13 @@ func record(t *testing.T, title string, lines []string) {
 	}
 }
 
-// postgresFailover runs sign-ups and payments while act (at a third of the run) does the
+// postgresFailover runs sign-ins, sign-ups and payments while act (at a third of the run) does the
 // scenario's harm to the leader; act returns what it did, for the report.
 func postgresFailover(t *testing.T, id string, act func(c *patroniCluster) string) {
 	scenario(t, id)
 	name := strings.TrimPrefix(id, "postgres-")
 	d := duration(t)
-	p := startPostgresRig(t, payRate*int(d.Seconds()))
+	p := startPostgresRig(t, payRate*int(d.Seconds()), rate*int(d.Seconds()))
 	leader := p.c.waitLeader(10 * time.Second)
 	var killed time.Time
 	var did string
@@ -449,28 +479,28 @@ func postgresFailover(t *testing.T, id string, act func(c *patroniCluster) strin
 		p.payGen.open(context.Background(), payRate, d, p.pay)
 	}()
 	loadStart := time.Now()
-	signUps := p.signUps(d, 0)
+	load := p.people(d)
 	loadEnd := time.Now()
 	<-done
 	<-payDone
-	o := p.settle("postgres "+name, signUps, killed, loadStart, loadEnd)
+	o := p.settle("postgres "+name, load, killed, loadStart, loadEnd)
 	newLeader := p.c.waitLeader(10 * time.Second)
 	s := o.signUps
 	lines := []string{
-		fmt.Sprintf("postgres %s: %d sign-ups at %d/s and %d payers at %d/s over 2 APIs, 3 workers, 2 schedulers; Patroni leader %s, %s at +%.0fs; leader afterwards %s",
-			name, len(signUps), rate, len(p.payers), payRate, leader.name, did, killed.Sub(loadStart).Seconds(), newLeader.name),
-		fmt.Sprintf("sign-ups: %d answered 201, %d 503 \"no está disponible\", %d 503 \"mucha demanda\" (admission control: %d before the failover, %d during it, %d after), %d other; codes by WhatsApp: %d delivered, %d never, %d twice",
-			s.sent, s.unavailable, s.refused, o.busyBefore, o.busyDuring, o.busyAfter, len(s.bad), s.delivered, s.lost, s.duplicated),
+		fmt.Sprintf("postgres %s: %d sign-ins and sign-ups at %d/s (one in %d a sign-up) and %d payers at %d/s over 2 APIs, 3 workers, 2 schedulers; Patroni leader %s, %s at +%.0fs; leader afterwards %s",
+			name, len(load), rate, signUpEvery, len(p.payers), payRate, leader.name, did, killed.Sub(loadStart).Seconds(), newLeader.name),
+		fmt.Sprintf("sign-ins and sign-ups: %d answered 2xx (%d of them sign-ups answered 201), %d 503 \"no está disponible\", %d 503 \"mucha demanda\" (admission control: %d before the failover, %d during it, %d after), %d other; codes by WhatsApp: %d delivered, %d never, %d twice",
+			s.sent, o.signedUp, s.unavailable, s.refused, o.busyBefore, o.busyDuring, o.busyAfter, len(s.bad), s.delivered, s.lost, s.duplicated),
 		fmt.Sprintf("payments: %d checkout answers 2xx, %d 503; %d events delivered in %d attempts (%d answered 503), %d applied (paid), %d receipts missing, %d extra receipts",
 			o.checkoutOK, o.checkout503, o.paid, o.deliveries, o.webhook503, o.paid-o.lostPayments, o.missingReceipts, o.dupReceipts),
-		fmt.Sprintf("sign-up latency before the failover p50 %s p99 %s; after recovery p50 %s p99 %s",
+		fmt.Sprintf("sign-in and sign-up latency before the failover p50 %s p99 %s; after recovery p50 %s p99 %s",
 			ms(o.p50Before), ms(o.p99Before), ms(o.p50After), ms(o.p99After)),
 		fmt.Sprintf("scheduler ticks: %d lost, %d ran twice", len(o.lostTicks), len(o.repeatedTicks)),
 		o.last(name),
 	}
 	record(t, "postgres "+name, lines)
 	if os.Getenv("SCALE_DEBUG") != "" {
-		timeline(signUps, loadStart)
+		timeline(load, loadStart)
 	}
 	bad := append(append([]string(nil), s.bad...), o.bad...)
 	if len(bad) > 20 {
@@ -479,9 +509,10 @@ func postgresFailover(t *testing.T, id string, act func(c *patroniCluster) strin
 	require.Empty(t, bad, "every answer is 2xx or a 503 with the Spanish message")
 	require.Zero(t, o.fiveXXOther, "no 5xx other than 503")
 	require.Zero(t, o.lostUsers, "every sign-up answered 201 has its users row on the new leader")
+	require.Zero(t, o.lostCodes, "every sign-in answered 2xx has its code's row on the new leader")
 	require.Zero(t, o.lostPayments, "every payment event answered 2xx is applied")
 	require.Zero(t, o.missingReceipts, "every applied payment has its receipt")
-	require.Zero(t, s.lost, "every sign-up answered 201 has its code delivered: %s", strings.Join(o.undelivered, "; "))
+	require.Zero(t, s.lost, "every sign-in or sign-up answered 2xx has its code delivered: %s", strings.Join(o.undelivered, "; "))
 	require.Zero(t, o.duplicated, "nothing applied or delivered twice")
 	require.Empty(t, o.lostTicks, "no scheduler tick lost")
 	require.Empty(t, o.repeatedTicks, "no scheduler tick ran twice")
@@ -565,7 +596,7 @@ func timeline(as []attempt, start time.Time) {
 func TestPostgresSyncCost(t *testing.T) {
 	scenario(t, "postgres-sync-cost")
 	d := duration(t)
-	p := startPostgresRig(t, 0)
+	p := startPostgresRig(t, 0, 0)
 	const warm = 3 * time.Second
 	phase := d / 2
 	warmUp := p.signUps(warm, 0)
