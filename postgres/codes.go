@@ -87,12 +87,22 @@ var (
 // matches and its newest usable code was created at or before the cutoff (the resend cooldown),
 // store a new code for it and retire its earlier unused codes of that channel. Every
 // data-modifying CTE sees the same snapshot, so the new code is not among the retired ones.
+//
+// A usable code with the same hash (the same code for the same destination: the same request)
+// passes the cooldown too. database/sql runs a statement again on a new connection when the
+// driver reports the connection broken (lib/pq: EOF, a FATAL such as 57P01 or 57P02), which
+// happens after the statement committed when Postgres dies before answering (make scale,
+// postgres-kill). Without this the second run found the first run's code, answered 429 "Ya te
+// enviamos un código" and nothing was sent; now it stores the same code again, retiring the
+// first, and the one code is sent. (Another request drawing the same six digits within the
+// minute, one in a million, gets a second copy of its code, not a way around the cooldown.)
 
 // signInOneContact: by one contact ($1, the code's destination; at most one account holds it),
 // cutoff $2, hash $3, purpose $4, expiry $5.
 func signInOneContact(accounts, table string) string {
 	return `WITH acct AS (` + accounts + `),
-	chosen AS (SELECT id FROM acct WHERE pending_since IS NULL OR pending_since <= $2),
+	chosen AS (SELECT id FROM acct WHERE pending_since IS NULL OR pending_since <= $2
+		OR EXISTS (SELECT 1 FROM ` + table + ` c WHERE c.user_id = acct.id AND NOT c.is_used AND c.code_hash = $3)),
 	retired AS (UPDATE ` + table + ` SET is_used = true WHERE user_id = (SELECT id FROM chosen) AND NOT is_used),
 	code AS (INSERT INTO ` + table + ` (user_id, code_hash, destination, purpose, expires_at)
 		SELECT id, $3, $1, $4, $5 FROM chosen RETURNING id)
@@ -104,7 +114,9 @@ func signInOneContact(accounts, table string) string {
 // when the account holds the phone, else in the e-mail table with hash $6.
 var signInBothContacts = `WITH acct AS (` + accountsByEmailOrPhone + `),
 	chosen AS (SELECT id, email, phone_number FROM acct
-		WHERE (SELECT count(*) FROM acct) = 1 AND (pending_since IS NULL OR pending_since <= $3)),
+		WHERE (SELECT count(*) FROM acct) = 1 AND (pending_since IS NULL OR pending_since <= $3
+			OR EXISTS (SELECT 1 FROM verification_codes c WHERE c.user_id = acct.id AND NOT c.is_used AND c.code_hash = $5)
+			OR EXISTS (SELECT 1 FROM email_verification_codes c WHERE c.user_id = acct.id AND NOT c.is_used AND c.code_hash = $6))),
 	by_phone AS (SELECT id FROM chosen WHERE phone_number = $2),
 	by_email AS (SELECT id FROM chosen WHERE phone_number IS DISTINCT FROM $2 AND email = $1),
 	retired_phone AS (UPDATE verification_codes SET is_used = true WHERE user_id = (SELECT id FROM by_phone) AND NOT is_used),

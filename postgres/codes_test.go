@@ -46,9 +46,12 @@ func TestIssueSignInCodeStoresOneCodeOnlyForOneAccountOutsideTheCooldown(t *test
 		return
 	}
 	cooling, over := func() time.Time { return time.Now().Add(-time.Minute) }, func() time.Time { return time.Now().Add(time.Second) }
+	issued := 0 // each request draws its own code: its own hashes
 	issue := func(email, phone string, issuedBefore time.Time) []postgres.SignInAttempt {
+		issued++
 		found, err := store.IssueSignInCode(ctx, postgres.SignInCode{Email: email, Phone: phone, IssuedBefore: issuedBefore,
-			Purpose: "login", PhoneHash: "hash-phone", EmailHash: "hash-email", ExpiresAt: time.Now().Add(10 * time.Minute)})
+			Purpose: "login", PhoneHash: fmt.Sprintf("hash-phone-%d", issued), EmailHash: fmt.Sprintf("hash-email-%d", issued),
+			ExpiresAt: time.Now().Add(10 * time.Minute)})
 		require.NoError(t, err)
 		return found
 	}
@@ -69,7 +72,7 @@ func TestIssueSignInCodeStoresOneCodeOnlyForOneAccountOutsideTheCooldown(t *test
 	require.NoError(t, store.DB.Get(&row, `SELECT user_id, destination, code_hash, purpose FROM verification_codes WHERE id = $1`, firstPhone))
 	require.Equal(t, a, row.UserID)
 	require.Equal(t, phoneA, row.Destination)
-	require.Equal(t, "hash-phone", row.Hash)
+	require.Equal(t, fmt.Sprintf("hash-phone-%d", issued), row.Hash)
 	require.Equal(t, "login", row.Purpose)
 
 	// Within the cooldown nothing is stored, whichever contact asks; the newest code's time comes back.
@@ -85,7 +88,7 @@ func TestIssueSignInCodeStoresOneCodeOnlyForOneAccountOutsideTheCooldown(t *test
 	found = issue(emailA, "", over())
 	require.NoError(t, store.DB.Get(&row, `SELECT user_id, destination, code_hash, purpose FROM email_verification_codes WHERE id = $1`, *found[0].CodeID))
 	require.Equal(t, emailA, row.Destination)
-	require.Equal(t, "hash-email", row.Hash)
+	require.Equal(t, fmt.Sprintf("hash-email-%d", issued), row.Hash)
 	require.True(t, usable("verification_codes", firstPhone))
 
 	// A new phone code retires the earlier one of its channel, not the e-mail code.
@@ -119,4 +122,55 @@ func TestIssueSignInCodeStoresOneCodeOnlyForOneAccountOutsideTheCooldown(t *test
 	require.Empty(t, issue("nadie@example.com", "", over()))
 	require.Empty(t, issue("", "+525500000002", over()))
 	require.Equal(t, before, codes())
+}
+
+// database/sql runs a statement again on a new connection when lib/pq reports the first one
+// broken, even after it committed (Postgres killed before it answered). The second run of the same
+// sign-in (the same code, so the same hash) stores that code again instead of meeting the cooldown
+// its first run started; another request within the minute still meets it.
+func TestIssueSignInCodeRunTwiceStoresTheSameCodeAgain(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.New(t)
+	store := &postgres.Store{DB: db}
+	n := rand.IntN(90_000_000) + 10_000_000
+	email, phone := fmt.Sprintf("rt%d@example.com", n), fmt.Sprintf("+5255%d", n)
+	require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
+		_, _, err := store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Rita Torres", Email: &email, Phone: &phone})
+		return err
+	}))
+	cooling := time.Now().Add(-time.Minute)
+	for _, c := range []struct {
+		name         string
+		email, phone string
+		table        string
+	}{
+		{"by phone", "", phone, "verification_codes"},
+		{"by e-mail", email, "", "email_verification_codes"},
+		{"by both", email, phone, "verification_codes"},
+	} {
+		sic := postgres.SignInCode{Email: c.email, Phone: c.phone, IssuedBefore: time.Now().Add(time.Second), Purpose: "login",
+			PhoneHash: "same-request-phone-" + c.name, EmailHash: "same-request-email-" + c.name, ExpiresAt: time.Now().Add(10 * time.Minute)}
+		first, err := store.IssueSignInCode(ctx, sic)
+		require.NoError(t, err)
+		require.NotNil(t, first[0].CodeID, c.name)
+
+		sic.IssuedBefore = cooling // the second run: within the cooldown the first run started
+		again, err := store.IssueSignInCode(ctx, sic)
+		require.NoError(t, err)
+		require.NotNil(t, again[0].CodeID, "%s: the repeat stores its code", c.name)
+		var usable []string
+		require.NoError(t, db.Select(&usable, `SELECT code_hash FROM `+c.table+` c JOIN users u ON u.id = c.user_id
+			WHERE u.phone_number = $1 AND NOT c.is_used`, phone))
+		want := sic.PhoneHash
+		if c.table == "email_verification_codes" {
+			want = sic.EmailHash
+		}
+		require.Equal(t, []string{want}, usable, "%s: one usable code, the same", c.name)
+
+		sic.PhoneHash, sic.EmailHash = "another-request-phone-"+c.name, "another-request-email-"+c.name
+		other, err := store.IssueSignInCode(ctx, sic)
+		require.NoError(t, err)
+		require.Nil(t, other[0].CodeID, "%s: another request within the minute meets the cooldown", c.name)
+	}
 }
