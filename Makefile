@@ -57,7 +57,7 @@ bench-overload: ## Sign-ups past capacity: open loop at 0.5×–4× the measured
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes
 
-scale: ## Failover under load: Redis (sentinel, cluster, rolling-restart; 200 sign-ins/s) and a Patroni Postgres cluster (postgres-kill, postgres-host, postgres-switchover, postgres-sync-cost; 200 sign-ins/s, one in four a sign-up, and payments). SCALE_SCENARIOS=a,b picks some (default all), SCALE_SECONDS each (default 60); append to BENCHMARKS.md
+scale: ## Failover under load: Redis (sentinel, cluster, rolling-restart; 200 sign-ins/s) and a Patroni Postgres cluster (postgres-kill, postgres-host, postgres-switchover, postgres-sync-cost; 200 sign-ins/s, one in ten a sign-up, and payments). SCALE_SCENARIOS=a,b picks some (default all), SCALE_SECONDS each (default 60); append to BENCHMARKS.md
 	scripts/ensure-tools.sh --test
 	scripts/ensure-services.sh perfilseguro_test
 	SCALE_SECONDS=$${SCALE_SECONDS:-60} SCALE_SCENARIOS="$(SCALE_SCENARIOS)" SCALE_RECORD=1 go test -count=1 -timeout 60m -v ./scale

@@ -125,10 +125,10 @@ func (p *pgRun) signUp(i int, at time.Time) attempt {
 
 // signUpEvery: one request of the failover scenarios' load in signUpEvery is a sign-up, the
 // others are sign-ins of people who already have an account: the 200 sign-ins/s, with new
-// people a share of them. (200 sign-ups/s alone, each a transaction of four statements waiting for
+// people a share of them (one in four left less room to work off a switchover's backlog). (200 sign-ups/s alone, each a transaction of four statements waiting for
 // the synchronous standby, fill this rig's 2 cores before any harm: p50 0.8 s with admission
 // control off, half refused with it on.)
-const signUpEvery = 4
+const signUpEvery = 10
 
 // isSignUp tells the load's sign-ups (phones 56…) from its sign-ins (phones 55…).
 func isSignUp(a attempt) bool { return strings.HasPrefix(a.phone, "56") }
@@ -141,6 +141,18 @@ func (p *pgRun) people(d time.Duration) []attempt {
 			return p.signUp(i/signUpEvery, at)
 		}
 		return p.gen.signIn(p.r.phones[i], p.gen.pick(i%len(p.gen.apis)), at)
+	})
+}
+
+// pgWarmUp is the load sent before a failover scenario's run, not judged: the rig's first second
+// (cold pools, statements prepared on every new connection, the cluster just settled) answers
+// slowly enough for admission control to refuse some sign-ins, which says nothing about the
+// failover. Its sign-ins are of people after those of the run.
+const pgWarmUp = 3 * time.Second
+
+func (p *pgRun) warmUp(runPeople int) {
+	p.gen.open(context.Background(), rate, pgWarmUp, func(i int, at time.Time) attempt {
+		return p.gen.signIn(p.r.phones[runPeople+i], p.gen.pick(i%len(p.gen.apis)), at)
 	})
 }
 
@@ -462,8 +474,10 @@ func postgresFailover(t *testing.T, id string, act func(c *patroniCluster) strin
 	scenario(t, id)
 	name := strings.TrimPrefix(id, "postgres-")
 	d := duration(t)
-	p := startPostgresRig(t, payRate*int(d.Seconds()), rate*int(d.Seconds()))
+	runPeople := rate * int(d.Seconds())
+	p := startPostgresRig(t, payRate*int(d.Seconds()), runPeople+rate*int(pgWarmUp.Seconds()))
 	leader := p.c.waitLeader(10 * time.Second)
+	p.warmUp(runPeople)
 	var killed time.Time
 	var did string
 	done := make(chan struct{})
