@@ -106,12 +106,15 @@ type Limiter struct {
 	maxInflight int
 	slowRun     int // consecutive windows near the limit with latency past the target
 	shed        [numPriorities]uint64
+	// AcquireWithin's waiters, woken by closing freed whenever a place is given back
+	waiters int
+	freed   chan struct{}
 }
 
 // New makes a Limiter.
 func New(cfg Config) *Limiter {
 	cfg.defaults()
-	return &Limiter{cfg: cfg, limit: cfg.InitialLimit, windowStart: cfg.Now()}
+	return &Limiter{cfg: cfg, limit: cfg.InitialLimit, windowStart: cfg.Now(), freed: make(chan struct{})}
 }
 
 // Ticket is an admitted request; give it back with Done when the request is answered.
@@ -132,13 +135,59 @@ func (l *Limiter) Acquire(p Priority) (t Ticket, ok bool) {
 	now := l.cfg.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if float64(l.inflight) >= math.Max(1, l.limit*share[p]) {
+	if !l.fits(p) {
 		l.shed[p]++
 		return Ticket{}, false
 	}
+	return l.admit(now), true
+}
+
+func (l *Limiter) fits(p Priority) bool { return float64(l.inflight) < math.Max(1, l.limit*share[p]) }
+
+func (l *Limiter) admit(now time.Time) Ticket {
 	l.inflight++
 	l.maxInflight = max(l.maxInflight, l.inflight)
-	return Ticket{start: now, counted: true}, true
+	return Ticket{start: now, counted: true}
+}
+
+// AcquireWithin is Acquire that, when p's share is full, waits up to wait for a place before
+// refusing. Only for moments known to be passing, when a short wait serves a person better than a
+// refusal: the backlog a Postgres switchover leaves (package api). The time waited is part of the
+// request's latency sample.
+func (l *Limiter) AcquireWithin(p Priority, wait time.Duration) (Ticket, bool) {
+	if p == Exempt {
+		return Ticket{}, true
+	}
+	start := l.cfg.Now()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for !l.fits(p) {
+		l.waiters++
+		freed := l.freed
+		l.mu.Unlock()
+		select {
+		case <-freed:
+			l.mu.Lock()
+			l.waiters--
+		case <-timer.C:
+			l.mu.Lock()
+			l.waiters--
+			l.shed[p]++
+			return Ticket{}, false
+		}
+	}
+	return l.admit(start), true
+}
+
+// release gives a place back and wakes the waiters of AcquireWithin, if any (l.mu held).
+func (l *Limiter) release() {
+	l.inflight--
+	if l.waiters > 0 {
+		close(l.freed)
+		l.freed = make(chan struct{})
+	}
 }
 
 // Done gives an admitted request's place back and records how long it took.
@@ -149,7 +198,7 @@ func (l *Limiter) Done(t Ticket) {
 	now := l.cfg.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.inflight--
+	l.release()
 	l.sum += now.Sub(t.start)
 	l.samples++
 	if l.samples >= l.cfg.MinSamples && now.Sub(l.windowStart) >= l.cfg.Window {
@@ -192,7 +241,7 @@ func (l *Limiter) Ignore(t Ticket) {
 		return
 	}
 	l.mu.Lock()
-	l.inflight--
+	l.release()
 	l.mu.Unlock()
 }
 

@@ -217,3 +217,64 @@ func TestACutLimitReturnsToItsStartOnceAnswersArePromptAgain(t *testing.T) {
 	run(l, c, 40, 3, 5*time.Millisecond)
 	assert.Equal(t, 40.0, l.Stats().Limit, "and no further on light load")
 }
+
+// AcquireWithin waits for a place given back (by Done or Ignore) and refuses only once its wait
+// is over; a request admitted after waiting is not counted as refused.
+func TestAcquireWithinWaitsForAPlace(t *testing.T) {
+	l := New(Config{InitialLimit: 1, MinLimit: 1, MaxLimit: 1})
+	for name, giveBack := range map[string]func(Ticket){"done": l.Done, "ignored": l.Ignore} {
+		held, ok := l.Acquire(High)
+		require.True(t, ok, name)
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			giveBack(held)
+		}()
+		start := time.Now()
+		tk, ok := l.AcquireWithin(High, 5*time.Second)
+		require.True(t, ok, "%s: admitted once the place was given back", name)
+		assert.GreaterOrEqual(t, time.Since(start), 40*time.Millisecond, name)
+		assert.Equal(t, 1, l.Stats().Inflight, name)
+		assert.Zero(t, l.Stats().Shed[High], name)
+		l.Done(tk)
+	}
+
+	held, _ := l.Acquire(High)
+	start := time.Now()
+	_, ok := l.AcquireWithin(High, 50*time.Millisecond)
+	assert.False(t, ok, "nobody gave a place back")
+	assert.GreaterOrEqual(t, time.Since(start), 50*time.Millisecond)
+	assert.Equal(t, uint64(1), l.Stats().Shed[High])
+	_, ok = l.AcquireWithin(Exempt, 0)
+	assert.True(t, ok, "exempt requests never wait")
+	l.Done(held)
+	assert.Equal(t, 0, l.Stats().Inflight)
+}
+
+// Many waiters and fewer places: each admitted one at a time, none over the limit.
+func TestAcquireWithinNeverExceedsTheLimit(t *testing.T) {
+	l := New(Config{InitialLimit: 3, MinLimit: 3, MaxLimit: 3})
+	var mu sync.Mutex
+	inflight, most, admitted := 0, 0, 0
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Go(func() {
+			tk, ok := l.AcquireWithin(High, 5*time.Second)
+			if !ok {
+				return
+			}
+			mu.Lock()
+			inflight++
+			admitted++
+			most = max(most, inflight)
+			mu.Unlock()
+			time.Sleep(5 * time.Millisecond)
+			mu.Lock()
+			inflight--
+			mu.Unlock()
+			l.Done(tk)
+		})
+	}
+	wg.Wait()
+	assert.Equal(t, 30, admitted, "every waiter got a place within its wait")
+	assert.LessOrEqual(t, most, 3)
+}

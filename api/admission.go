@@ -84,9 +84,13 @@ type primaryWatch interface {
 // seconds, and a limit judging those seconds cut itself and refused people for seconds with the
 // database back. Counting them keeps that backlog bounded: leaving them out as well (tried) let
 // it grow until answers took 5-6 s, past the load balancer's patience.
+// In those seconds a request that finds the limit full waits up to backlogWait for a place
+// instead of being refused at once: the backlog is passing, and people who arrived just after a
+// switchover were otherwise refused ("Hay mucha demanda…") while it was worked off.
 const (
 	primaryGap    = time.Second
 	primarySettle = 5 * time.Second
+	backlogWait   = time.Second
 )
 
 // admissionGate refuses what does not fit under the limit.
@@ -102,11 +106,17 @@ type admissionGate struct {
 
 func (g *admissionGate) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if g.primary != nil && g.primary.MissedSince(time.Now().Add(-primaryGap)) {
-			next.ServeHTTP(w, r) // it waits for the primary (postgres.waitingConnector) or answers 503
-			return
+		var ticket admission.Ticket
+		var ok bool
+		if now := time.Now(); g.primary != nil && g.primary.MissedSince(now.Add(-primarySettle)) {
+			if g.primary.MissedSince(now.Add(-primaryGap)) {
+				next.ServeHTTP(w, r) // it waits for the primary (postgres.waitingConnector) or answers 503
+				return
+			}
+			ticket, ok = g.limiter.AcquireWithin(requestPriority(r), backlogWait)
+		} else {
+			ticket, ok = g.limiter.Acquire(requestPriority(r))
 		}
-		ticket, ok := g.limiter.Acquire(requestPriority(r))
 		if !ok {
 			g.refuse(w)
 			return

@@ -102,10 +102,31 @@ func TestRequestsOfASwitchoverAreNotLimited(t *testing.T) {
 	assert.Equal(t, 1, limiter.Stats().Inflight, "admitted without being counted")
 
 	primary.missed.Store(time.Now().Add(-primaryGap - time.Second).UnixNano()) // the gap is over
+	start := time.Now()
 	assert.Equal(t, http.StatusServiceUnavailable, serve().Code, "limited again once a primary answers")
-	close(release)
+	assert.GreaterOrEqual(t, time.Since(start), backlogWait, "refused after waiting for a place, in the seconds after the gap")
+
+	// In those seconds a request that finds the limit full waits and is served once a place is free.
+	served := make(chan int, 1)
+	go func() { served <- serve().Code }()
+	time.Sleep(100 * time.Millisecond)
+	close(release) // the requests holding the limit finish
+	<-started
+	assert.Equal(t, http.StatusOK, <-served)
+
+	primary.missed.Store(time.Now().Add(-primarySettle - time.Second).UnixNano()) // long ago
+	start = time.Now()
+	release2 := make(chan struct{})
+	h2 := g.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-release2 }))
+	go h2.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/api/login", nil))
+	require.Eventually(t, func() bool { return limiter.Stats().Inflight == 1 }, time.Second, time.Millisecond)
+	rec := httptest.NewRecorder()
+	h2.ServeHTTP(rec, httptest.NewRequest("POST", "/api/login", nil))
+	assert.Equal(t, http.StatusServiceUnavailable, rec.Code)
+	assert.Less(t, time.Since(start), backlogWait/2, "refused at once when no failover is near")
+	close(release2)
 	wg.Wait()
-	assert.Equal(t, 0, limiter.Stats().Inflight)
+	assert.Eventually(t, func() bool { return limiter.Stats().Inflight == 0 }, time.Second, time.Millisecond)
 }
 
 // A counted request during which the pool waited for a primary, or that started in the seconds
