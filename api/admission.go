@@ -84,6 +84,7 @@ type primaryWatch interface {
 // seconds, and a limit judging those seconds cut itself and refused people for seconds with the
 // database back. Counting them keeps that backlog bounded: leaving them out as well (tried) let
 // it grow until answers took 5-6 s, past the load balancer's patience.
+//
 // In those seconds a request that finds the limit full waits up to backlogWait for a place
 // instead of being refused at once: the backlog is passing, and people who arrived just after a
 // switchover were otherwise refused ("Hay mucha demanda…") while it was worked off.

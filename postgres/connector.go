@@ -36,21 +36,15 @@ type waitingConnector struct {
 	driver.Connector
 	wait, step time.Duration
 
-	mu                    sync.Mutex
-	outageSince, lastFail time.Time // zero: no outage
-
-	// For PrimaryWatch, read on every request without the lock: unix nanoseconds of the last
-	// attempt that failed as IsUnavailable (zero: none yet).
+	mu          sync.Mutex
+	outageSince time.Time // zero: no outage
+	// failedAt is when the last attempt failed as IsUnavailable (unix nanoseconds, zero: none
+	// yet), written under mu; PrimaryWatch reads it on every request without the lock.
 	failedAt atomic.Int64
 }
 
-// PrimaryWatch tells when a leader pool last waited for a primary: admission control (package
-// api) neither counts the requests of a switchover's gap and the seconds after it in its limit nor
-// takes their time as a latency sample. A request waiting for the new primary uses no CPU;
-// counted, the requests arriving in the gap (200 a second in the scale rig) fill the limit within
-// a fraction of a second and the rest are refused, and the backlog they leave then makes answers
-// slow for a few seconds, which cut the limit and refused more with the database back (make scale,
-// postgres-switchover).
+// PrimaryWatch tells when a leader pool last waited for a primary, for admission control
+// (package api, admission.go: why the requests of a switchover's gap are not counted).
 type PrimaryWatch struct{ c *waitingConnector }
 
 // MissedSince reports whether a connection attempt failed for want of a primary at or after t.
@@ -78,7 +72,7 @@ func (c *waitingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		if err == nil || !IsUnavailable(err) {
 			if err == nil {
 				c.mu.Lock()
-				c.outageSince, c.lastFail = time.Time{}, time.Time{}
+				c.outageSince = time.Time{}
 				c.mu.Unlock()
 			}
 			return conn, err
@@ -87,12 +81,11 @@ func (c *waitingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 			return nil, err
 		}
 		now := time.Now()
-		c.failedAt.Store(now.UnixNano())
 		c.mu.Lock()
-		if c.outageSince.IsZero() || now.Sub(c.lastFail) > c.wait {
+		lastFail := time.Unix(0, c.failedAt.Swap(now.UnixNano()))
+		if c.outageSince.IsZero() || now.Sub(lastFail) > c.wait {
 			c.outageSince = now
 		}
-		c.lastFail = now
 		left := c.wait - now.Sub(c.outageSince)
 		c.mu.Unlock()
 		if left <= 0 {
