@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -72,6 +73,9 @@ func (c *waitingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		if err == nil || !IsUnavailable(err) {
 			if err == nil {
 				c.mu.Lock()
+				if since := c.outageSince; !since.IsZero() {
+					slog.Info("postgres: a primary accepts connections again", "waited", time.Since(since).Round(time.Millisecond))
+				}
 				c.outageSince = time.Time{}
 				c.mu.Unlock()
 			}
@@ -84,6 +88,7 @@ func (c *waitingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 		c.mu.Lock()
 		lastFail := time.Unix(0, c.failedAt.Swap(now.UnixNano()))
 		if c.outageSince.IsZero() || now.Sub(lastFail) > c.wait {
+			slog.Warn("postgres: no primary accepts connections; waiting for one", "up_to", c.wait, "error", err)
 			c.outageSince = now
 		}
 		left := c.wait - now.Sub(c.outageSince)

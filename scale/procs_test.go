@@ -47,8 +47,21 @@ func startProc(t *testing.T, sub string, env map[string]string) *proc {
 		if t.Failed() || os.Getenv("SCALE_DEBUG") != "" {
 			t.Logf("%s output (last lines):\n%s", sub, bintest.LastLines(p.out.String(), 30))
 		}
+		saveLog(sub, p.out.String())
 	})
 	return p
+}
+
+// saveLog writes a process's whole output into SCALE_LOGS, when set, for reading a run afterwards.
+func saveLog(name, out string) {
+	dir := os.Getenv("SCALE_LOGS")
+	if dir == "" {
+		return
+	}
+	if f, err := os.CreateTemp(dir, strings.ReplaceAll(name, " ", "-")+"-*.log"); err == nil {
+		f.WriteString(out)
+		f.Close()
+	}
 }
 
 func (p *proc) start() {

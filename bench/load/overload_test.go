@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -38,13 +39,24 @@ func TestOverload(t *testing.T) {
 	build := exec.Command("go", "build", "-o", gen, "../openloop")
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
+	var capacity float64
 	load := loadAverage()
+	// OVERLOAD_CAPACITY skips the measurement (and the runs without admission control);
+	// OVERLOAD_FACTORS picks the rates: both for trying a change quickly, not for the record.
+	if s := os.Getenv("OVERLOAD_CAPACITY"); s != "" {
+		c, err := strconv.ParseFloat(s, 64)
+		require.NoError(t, err)
+		capacity = c
+	}
+	onlyFactors := parseFactors(t, os.Getenv("OVERLOAD_FACTORS"))
 
 	var rows []overloadRow
-	var capacity float64
 	// Without admission control first: the capacity is measured there, where no request is refused
 	// (refused requests retried at once would make a closed loop measure the refusals).
 	for _, admission := range []string{"off", "on"} {
+		if admission == "off" && capacity > 0 {
+			continue
+		}
 		t.Run("admission-"+admission, func(t *testing.T) { // its processes stop at its end
 			r := newProcessRig(t, 20, append([]string{"ADMISSION_CONTROL=" + admission}, verifyProbeEnv...)...)
 			profiles := r.seedProfiles(t, 1000)
@@ -73,6 +85,9 @@ func TestOverload(t *testing.T) {
 			factors := []float64{0.5, 1, 2, 4}
 			if admission == "off" {
 				factors = []float64{2, 4}
+			}
+			if onlyFactors != nil {
+				factors = onlyFactors
 			}
 			for _, f := range factors {
 				before := r.messageCount()
@@ -109,6 +124,20 @@ func TestOverload(t *testing.T) {
 			require.Zero(t, row.verify.other, "public lookups answer 200 or, refused, 503 (%gx)", row.factor)
 		}
 	}
+}
+
+// parseFactors reads OVERLOAD_FACTORS ("2,4"); nil when unset.
+func parseFactors(t *testing.T, s string) []float64 {
+	if s == "" {
+		return nil
+	}
+	var fs []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		require.NoError(t, err, "OVERLOAD_FACTORS")
+		fs = append(fs, v)
+	}
+	return fs
 }
 
 type openloopResult struct {
