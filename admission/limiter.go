@@ -6,7 +6,7 @@
 //
 // The limit is AIMD on latency (in the spirit of Netflix's concurrency-limits, of which no
 // maintained Go port is available to us): every window (100 ms) the average time of the requests
-// answered in it is compared with a target (25 ms by default, half the API's 50 ms p99 objective).
+// answered in it is compared with a target (10 ms by default; see Config.Target for why).
 // In a window where the work in progress came near the limit (half of it or more), the limit
 // grows by one below the target and, once a second such window in a row is above it, shrinks by a
 // tenth; other windows leave it alone (slow answers with little in progress, as on a cold start,
@@ -54,14 +54,22 @@ var share = [numPriorities]float64{Exempt: math.Inf(1), High: 1, Normal: 0.9, Lo
 
 // Config tunes a Limiter; zero fields take the defaults.
 type Config struct {
-	InitialLimit float64       // 100: room for a burst at start (a cold start, a restart of its peer)
-	MinLimit     float64       // 8: even a slow moment keeps this much work going
-	MaxLimit     float64       // 1000
-	Target       time.Duration // 25 ms: the average latency above which the limit shrinks
-	Backoff      float64       // 0.9: what the limit is multiplied by when latency is past the target
-	Window       time.Duration // 100 ms: how long a latency sample is averaged
-	MinSamples   int           // 10: a window closes only with this many samples
-	Now          func() time.Time
+	InitialLimit float64 // 100: room for a burst at start (a cold start, a restart of its peer)
+	MinLimit     float64 // 8: even a slow moment keeps this much work going
+	MaxLimit     float64 // 1000
+	// Target (10 ms) is the average latency above which the limit shrinks. It bounds more than the
+	// admitted requests' time: on a CPU-bound machine every admitted request in progress also
+	// delays the refusals, which wait for the same cores. 25 ms (half the API's 50 ms p99
+	// objective) let in so much work at 4× capacity that refusals took 49-137 ms at p99; with
+	// 10 ms, 23 ms, as many sign-ups served and theirs at 41 ms instead of 97 ms (make
+	// bench-overload, BENCHMARKS.md). A sign-up takes 3-5 ms unloaded when Postgres is on the same
+	// machine or network; where it is farther, raise the target to two or three times that
+	// (ADMISSION_LATENCY_TARGET), or the limit sinks to its floor under load.
+	Target     time.Duration
+	Backoff    float64       // 0.9: what the limit is multiplied by when latency is past the target
+	Window     time.Duration // 100 ms: how long a latency sample is averaged
+	MinSamples int           // 10: a window closes only with this many samples
+	Now        func() time.Time
 }
 
 func (c *Config) defaults() {
@@ -79,7 +87,7 @@ func (c *Config) defaults() {
 	def(&c.MaxLimit, 1000)
 	def(&c.Backoff, 0.9)
 	if c.Target <= 0 {
-		c.Target = 25 * time.Millisecond
+		c.Target = 10 * time.Millisecond
 	}
 	if c.Window <= 0 {
 		c.Window = 100 * time.Millisecond

@@ -16,7 +16,7 @@ func (c *clock) now() time.Time          { return c.t }
 func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
 
 func newTestLimiter(c *clock, initial float64) *Limiter {
-	return New(Config{InitialLimit: initial, MinLimit: 2, MaxLimit: 200, Now: c.now, MinSamples: 1, Window: 100 * time.Millisecond})
+	return New(Config{InitialLimit: initial, MinLimit: 2, MaxLimit: 200, Target: 25 * time.Millisecond, Now: c.now, MinSamples: 1, Window: 100 * time.Millisecond})
 }
 
 func TestLowPriorityFillsOnlyItsShare(t *testing.T) {

@@ -73,10 +73,13 @@ type Config struct {
 	// AdmissionControl (ADMISSION_CONTROL, on by default) refuses requests at once with 503 when
 	// the API is past capacity (api/admission.go); off only to measure the API without it.
 	AdmissionControl bool
-	WorkerConc       int          // WORKER_CONCURRENCY
-	MetricsAddr      string       // METRICS_ADDR: optional separate listener for /metrics
-	RateLimits       RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
-	PublicLimits     PublicLimits // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
+	// AdmissionTarget (ADMISSION_LATENCY_TARGET, 10 ms by default) is the average answer time
+	// above which the admission limit shrinks (package admission: why 10 ms, and when to raise it).
+	AdmissionTarget time.Duration
+	WorkerConc      int          // WORKER_CONCURRENCY
+	MetricsAddr     string       // METRICS_ADDR: optional separate listener for /metrics
+	RateLimits      RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
+	PublicLimits    PublicLimits // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
 	// TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (IPs or CIDR ranges,
 	// comma-separated); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -291,6 +294,10 @@ func Load(getenv func(string) string) (Config, error) {
 	default:
 		return c, fmt.Errorf("ADMISSION_CONTROL must be on or off, not %q", v)
 	}
+	if c.AdmissionTarget, err = time.ParseDuration(get("ADMISSION_LATENCY_TARGET", "10ms")); err != nil ||
+		c.AdmissionTarget < time.Millisecond || c.AdmissionTarget > time.Second {
+		return c, fmt.Errorf("ADMISSION_LATENCY_TARGET must be a duration between 1ms and 1s, such as 10ms")
+	}
 	switch v := get("PAYMENTS", "on"); v {
 	case "on":
 		c.Payments.Enabled = true
@@ -457,7 +464,7 @@ func (c Config) Fields() map[string]string {
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
 		"OTP_QUEUE_LATENCY_BOUND": c.OTPQueueBound.String(), "ADMISSION_CONTROL": onOff(c.AdmissionControl),
-		"WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"ADMISSION_LATENCY_TARGET": c.AdmissionTarget.String(), "WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),
 		"TRUSTED_PROXIES":       prefixes(c.TrustedProxies),

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"golang.org/x/crypto/bcrypt"
@@ -221,4 +222,21 @@ func TestListenURLDefaultsToTheDatabaseURL(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "postgres://app@haproxy:5000/perfilseguro", c.DatabaseListenURL)
 	require.Equal(t, "****", c.Fields()["DATABASE_LISTEN_URL"])
+}
+
+func TestAdmissionLatencyTarget(t *testing.T) {
+	t.Parallel()
+	c, err := Load(envOf(map[string]string{}))
+	require.NoError(t, err)
+	require.Equal(t, 10*time.Millisecond, c.AdmissionTarget, "the default")
+	require.Equal(t, "10ms", c.Fields()["ADMISSION_LATENCY_TARGET"])
+
+	c, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_TARGET": "40ms"}))
+	require.NoError(t, err)
+	require.Equal(t, 40*time.Millisecond, c.AdmissionTarget)
+
+	for _, bad := range []string{"10", "0s", "-5ms", "500us", "2s", "pronto"} {
+		_, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_TARGET": bad}))
+		require.ErrorContains(t, err, "ADMISSION_LATENCY_TARGET must be a duration between 1ms and 1s", bad)
+	}
 }
