@@ -35,3 +35,25 @@ func TestRequestLogLeavesOutPublicLookupsThatSucceed(t *testing.T) {
 	status = http.StatusOK
 	assert.Contains(t, serve("GET", "/api/users/12"), `"status":200`)
 }
+
+// countingWriter counts the WriteHeader calls that reach the real writer.
+type countingWriter struct {
+	http.ResponseWriter
+	codes []int
+}
+
+func (c *countingWriter) WriteHeader(code int) { c.codes = append(c.codes, code) }
+
+func TestStatusRecorderPassesARepeatedStatusOnce(t *testing.T) {
+	inner := &countingWriter{ResponseWriter: httptest.NewRecorder()}
+	rec := &statusRecorder{ResponseWriter: inner}
+	rec.WriteHeader(http.StatusCreated) // setStatus in the handler
+	rec.WriteHeader(http.StatusCreated) // fuego's default status for the route
+	assert.Equal(t, []int{http.StatusCreated}, inner.codes)
+	assert.Equal(t, http.StatusCreated, rec.status)
+
+	// A different code after the first is a real mistake: net/http must still see (and log) it.
+	rec.WriteHeader(http.StatusInternalServerError)
+	assert.Equal(t, []int{http.StatusCreated, http.StatusInternalServerError}, inner.codes)
+	assert.Equal(t, http.StatusCreated, rec.status, "the status sent is the first")
+}

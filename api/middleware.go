@@ -45,6 +45,11 @@ type statusRecorder struct {
 func (s *statusRecorder) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
+	} else if code == s.status {
+		// fuego writes a route's default status after the handler, and handlers that must set
+		// Content-Type before it (setStatus) already wrote the same one: not worth net/http's
+		// "superfluous WriteHeader" line on every sign-up. A different code still reaches it.
+		return
 	}
 	s.ResponseWriter.WriteHeader(code)
 }

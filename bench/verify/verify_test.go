@@ -418,11 +418,13 @@ func writeReport(t *testing.T, users, conns, threads, secs, rounds int, targets 
 	p99 := func(r round) time.Duration { return r.p99 }
 	bareRPS, apiRPS, httpRPS := mean(results[0], rps), mean(results[1], rps), mean(results[2], rps)
 	bareP99, apiP99 := medianDur(results[0], p99), medianDur(results[1], p99)
+	// Issue 27: closed loop judges throughput; the p99s are compared in the open loop at equal
+	// rates, since here each server's p99 is taken at its own load.
 	verdict := "met"
-	if apiRPS < bareRPS || apiP99 > bareP99 {
+	if apiRPS < bareRPS {
 		verdict = "**not met**"
 	}
-	fmt.Fprintf(&sb, "\nMean requests/s: API %.0f, bare %.0f, ratio **%.2f×**; median p99: API %v, bare %v. Target (≥ 1.0× and p99 ≤ the bare p99): %s. "+
+	fmt.Fprintf(&sb, "\nMean requests/s: API %.0f, bare %.0f, ratio **%.2f×**; median p99: API %v, bare %v, each at its own load (the p99s are compared at equal rates in the open loop below). Throughput target (≥ 1.0× the bare program): %s. "+
 		"HTTP-only limit (net/http answering a fixed body, same run): %.0f requests/s; the API is at **%.2f×** of it (target ≥ 0.6×). "+
 		"Admission control refused %d of the API's closed-loop requests (503). "+
 		"The API wrote %d log lines to its log file and handed the lookups to `verify:log` in %d batched tasks (no worker ran).\n",
