@@ -278,3 +278,15 @@ func TestAcquireWithinNeverExceedsTheLimit(t *testing.T) {
 	assert.Equal(t, 30, admitted, "every waiter got a place within its wait")
 	assert.LessOrEqual(t, most, 3)
 }
+
+// The default target is 10 ms: a full limit answering in 15 ms on average is queueing (on a
+// CPU-bound machine that work in progress also delays the refusals), 5 ms is not.
+func TestDefaultTargetIsTenMilliseconds(t *testing.T) {
+	c := &clock{t: time.Unix(0, 0)}
+	l := New(Config{InitialLimit: 20, Now: c.now, MinSamples: 1})
+	run(l, c, 10, 20, 5*time.Millisecond)
+	grown := l.Stats().Limit
+	assert.Greater(t, grown, 20.0, "5 ms with the limit full: it grows")
+	run(l, c, 10, 200, 15*time.Millisecond)
+	assert.Less(t, l.Stats().Limit, grown*0.8, "15 ms with the limit full: it shrinks")
+}
