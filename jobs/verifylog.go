@@ -34,8 +34,8 @@ type VerifyLogEntry struct {
 	HTTPRequestID string `json:"httpRequestId,omitempty"`
 }
 
-// VerifyLogPayload carries the lookups the API gathered while the previous task was being
-// queued (one Redis write for many lookups under load; usually one entry).
+// VerifyLogPayload carries the lookups the API gathered in a few milliseconds (one Redis write
+// for many lookups under load; one entry when idle).
 type VerifyLogPayload struct {
 	Entries []VerifyLogEntry `json:"entries"`
 }
