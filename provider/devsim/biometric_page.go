@@ -21,6 +21,9 @@ import (
 // BiometricPage serves the simulator's hosted page (GET and POST BiometricPath + "{session}"):
 // the developer presses Aprobar, Rechazar or Enviar a revisión, the decision is recorded, a
 // correctly signed webhook goes to WebhookURL, and the popup returns to the session's callback.
+// A webhook our endpoint could not take for now (a 5xx or 429 answer, or no answer: a Postgres
+// failover, a restart) is delivered again in the background, as a provider does, until it is
+// answered 2xx or the schedule runs out; the popup returns meanwhile.
 type BiometricPage struct {
 	Sim           Biometric
 	WebhookURL    string       // our own POST /api/webhooks/biometric
@@ -28,7 +31,16 @@ type BiometricPage struct {
 	HTTP          *http.Client // default: 10-second timeout
 	Now           func() time.Time
 	Logger        *slog.Logger
+	// Redeliver is the wait before each new delivery of a webhook answered 5xx, 429 or not at
+	// all (default redeliverySchedule).
+	Redeliver []time.Duration
 }
+
+// redeliverySchedule spreads the deliveries over about 10 minutes: the first ones cover a
+// failover or a restart (seconds), the last ones a longer outage; what is still missing after
+// that is the periodic reconciliation's (it asks the provider for the decision).
+var redeliverySchedule = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second,
+	15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute}
 
 // decisions maps the page's buttons to provider statuses.
 var decisions = map[string]string{
@@ -76,7 +88,15 @@ func (p BiometricPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			Error: "Esta sesión ya tiene una decisión final."})
 		return
 	}
-	if err := p.sendWebhook(r.Context(), s); err != nil {
+	body := s.WebhookBody(p.now())
+	err = p.sendWebhook(r.Context(), body)
+	var later retryable
+	if errors.As(err, &later) {
+		p.logger().Warn("devsim webhook not taken; delivering it again in the background", "session", s.SessionID, "error", err)
+		go p.redeliver(s.SessionID, body)
+		err = nil
+	}
+	if err != nil {
 		p.logger().Error("devsim webhook failed", "session", s.SessionID, "error", err)
 		p.render(w, http.StatusBadGateway, pageData{Session: s, Status: statusText[s.Status], Return: returnURL(s),
 			Error: "La decisión se guardó, pero no se pudo avisar a Perfil Seguro. La conciliación periódica la aplicará más tarde."})
@@ -85,35 +105,71 @@ func (p BiometricPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, returnURL(s), http.StatusSeeOther)
 }
 
-// sendWebhook POSTs the signed status.updated webhook, as Didit would.
-func (p BiometricPage) sendWebhook(ctx context.Context, s BiometricSession) error {
-	now := time.Now
+func (p BiometricPage) now() time.Time {
 	if p.Now != nil {
-		now = p.Now
+		return p.Now()
 	}
-	t := now()
-	body := s.WebhookBody(t)
+	return time.Now()
+}
+
+// retryable is a delivery that may succeed later: no answer, 5xx or 429.
+type retryable struct{ error }
+
+func (e retryable) Unwrap() error { return e.error }
+
+// sendWebhook POSTs the signed status.updated webhook, as Didit would. Every delivery of one
+// decision carries the same body (the API stores a webhook once per body) with a fresh
+// X-Timestamp, so a late one is still within the 5-minute tolerance.
+func (p BiometricPage) sendWebhook(ctx context.Context, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.WebhookURL, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set(didit.SignatureHeader, didit.SignWebhook(p.WebhookSecret, body))
-	req.Header.Set(didit.TimestampHeader, strconv.FormatInt(t.Unix(), 10))
+	req.Header.Set(didit.TimestampHeader, strconv.FormatInt(p.now().Unix(), 10))
 	hc := p.HTTP
 	if hc == nil {
 		hc = outbound.Client(10 * time.Second)
 	}
 	res, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("post webhook: %w", err)
+		return retryable{fmt.Errorf("post webhook: %w", err)}
 	}
 	defer res.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(res.Body, 512))
-	if res.StatusCode/100 != 2 {
-		return errors.New("webhook answered " + res.Status + ": " + string(msg))
+	switch {
+	case res.StatusCode/100 == 2:
+		return nil
+	case res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests:
+		return retryable{errors.New("webhook answered " + res.Status + ": " + string(msg))}
 	}
-	return nil
+	return errors.New("webhook answered " + res.Status + ": " + string(msg))
+}
+
+// redeliver delivers a webhook again on the schedule until it is taken, refused for good (a 4xx
+// other than 429: retrying cannot change it) or the schedule runs out.
+func (p BiometricPage) redeliver(sessionID string, body []byte) {
+	schedule := p.Redeliver
+	if schedule == nil {
+		schedule = redeliverySchedule
+	}
+	for i, wait := range schedule {
+		time.Sleep(wait)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := p.sendWebhook(ctx, body)
+		cancel()
+		if err == nil {
+			p.logger().Info("devsim webhook delivered again", "session", sessionID, "delivery", i+2)
+			return
+		}
+		var later retryable
+		if !errors.As(err, &later) {
+			p.logger().Error("devsim webhook refused; not delivering it again", "session", sessionID, "error", err)
+			return
+		}
+	}
+	p.logger().Error("devsim webhook never taken; the periodic reconciliation will apply the decision", "session", sessionID)
 }
 
 // returnURL is the callback with the parameters Didit appends (verificationSessionId, status).
