@@ -32,15 +32,9 @@ type BiometricPage struct {
 	Now           func() time.Time
 	Logger        *slog.Logger
 	// Redeliver is the wait before each new delivery of a webhook answered 5xx, 429 or not at
-	// all (default redeliverySchedule).
+	// all (nil: redeliverySchedule, redeliver.go).
 	Redeliver []time.Duration
 }
-
-// redeliverySchedule spreads the deliveries over about 10 minutes: the first ones cover a
-// failover or a restart (seconds), the last ones a longer outage; what is still missing after
-// that is the periodic reconciliation's (it asks the provider for the decision).
-var redeliverySchedule = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second,
-	15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute}
 
 // decisions maps the page's buttons to provider statuses.
 var decisions = map[string]string{
@@ -90,10 +84,9 @@ func (p BiometricPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	body := s.WebhookBody(p.now())
 	err = p.sendWebhook(r.Context(), body)
-	var later retryable
-	if errors.As(err, &later) {
+	if isRetryable(err) {
 		p.logger().Warn("devsim webhook not taken; delivering it again in the background", "session", s.SessionID, "error", err)
-		go p.redeliver(s.SessionID, body)
+		go redeliver(p.Redeliver, p.logger(), func(ctx context.Context) error { return p.sendWebhook(ctx, body) }, "session", s.SessionID)
 		err = nil
 	}
 	if err != nil {
@@ -111,11 +104,6 @@ func (p BiometricPage) now() time.Time {
 	}
 	return time.Now()
 }
-
-// retryable is a delivery that may succeed later: no answer, 5xx or 429.
-type retryable struct{ error }
-
-func (e retryable) Unwrap() error { return e.error }
 
 // sendWebhook POSTs the signed status.updated webhook, as Didit would. Every delivery of one
 // decision carries the same body (the API stores a webhook once per body) with a fresh
@@ -141,35 +129,10 @@ func (p BiometricPage) sendWebhook(ctx context.Context, body []byte) error {
 	switch {
 	case res.StatusCode/100 == 2:
 		return nil
-	case res.StatusCode >= 500 || res.StatusCode == http.StatusTooManyRequests:
+	case retryableStatus(res.StatusCode):
 		return retryable{errors.New("webhook answered " + res.Status + ": " + string(msg))}
 	}
 	return errors.New("webhook answered " + res.Status + ": " + string(msg))
-}
-
-// redeliver delivers a webhook again on the schedule until it is taken, refused for good (a 4xx
-// other than 429: retrying cannot change it) or the schedule runs out.
-func (p BiometricPage) redeliver(sessionID string, body []byte) {
-	schedule := p.Redeliver
-	if schedule == nil {
-		schedule = redeliverySchedule
-	}
-	for i, wait := range schedule {
-		time.Sleep(wait)
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		err := p.sendWebhook(ctx, body)
-		cancel()
-		if err == nil {
-			p.logger().Info("devsim webhook delivered again", "session", sessionID, "delivery", i+2)
-			return
-		}
-		var later retryable
-		if !errors.As(err, &later) {
-			p.logger().Error("devsim webhook refused; not delivering it again", "session", sessionID, "error", err)
-			return
-		}
-	}
-	p.logger().Error("devsim webhook never taken; the periodic reconciliation will apply the decision", "session", sessionID)
 }
 
 // returnURL is the callback with the parameters Didit appends (verificationSessionId, status).

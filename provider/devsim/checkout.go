@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"strconv"
@@ -44,6 +45,10 @@ type Checkout struct {
 	WebhookSecret string       // signs the webhooks exactly as Stripe does
 	HTTP          *http.Client // default: 10-second timeout
 	Now           func() time.Time
+	// Redeliver is the wait before each new delivery of an event the page sent that our endpoint
+	// answered 5xx or 429 or did not answer (nil: redeliverySchedule, redeliver.go), as Stripe
+	// delivers again for days.
+	Redeliver []time.Duration
 }
 
 var _ perfilseguro.PaymentProvider = Checkout{}
@@ -94,8 +99,9 @@ var (
 	ErrUnknownCheckout = fmt.Errorf("devsim checkout: unknown session: %w", perfilseguro.ErrPermanent)
 	// ErrCheckoutState is returned for an action the session's current state does not allow.
 	ErrCheckoutState = fmt.Errorf("devsim checkout: the session no longer allows that action: %w", perfilseguro.ErrPermanent)
-	// ErrWebhookNotDelivered is returned when the state changed but the webhook did not get a 2xx
-	// answer (the change is kept: reconciliation through GetCheckout applies it).
+	// ErrWebhookNotDelivered is returned when the state changed but the webhook was refused for
+	// good (a 4xx; the change is kept: reconciliation through GetCheckout applies it), or, from
+	// Refund, not taken for now (its job retries).
 	ErrWebhookNotDelivered = errors.New("devsim checkout: webhook not delivered")
 )
 
@@ -426,34 +432,50 @@ func (c Checkout) transition(ctx context.Context, id, eventType, update string, 
 	if err != nil {
 		return s, fmt.Errorf("devsim checkout %s: %w", eventType, err)
 	}
-	return s, c.send(ctx, "evt_test_"+randomToken(24), eventType, c.sessionJSON(s, false))
+	eventID := "evt_test_" + randomToken(24)
+	body := stripe.EventJSON(eventID, eventType, c.now(), c.sessionJSON(s, false))
+	err = c.deliver(ctx, eventType, body)
+	if isRetryable(err) { // not taken for now: delivered again in the background, as Stripe does
+		slog.Warn("devsim checkout webhook not taken; delivering it again in the background", "event", eventID, "error", err)
+		go redeliver(c.Redeliver, slog.Default(), func(ctx context.Context) error { return c.deliver(ctx, eventType, body) }, "event", eventID)
+		err = nil
+	}
+	return s, err
 }
 
-// send POSTs the event, signed as Stripe signs it, to WebhookURL; anything but a 2xx answer is an
-// error wrapping ErrWebhookNotDelivered.
+// send POSTs a new event, signed as Stripe signs it, to WebhookURL; anything but a 2xx answer
+// is an error wrapping ErrWebhookNotDelivered.
 func (c Checkout) send(ctx context.Context, eventID, eventType string, object json.RawMessage) error {
-	now := c.now()
-	body := stripe.EventJSON(eventID, eventType, now, object)
+	return c.deliver(ctx, eventType, stripe.EventJSON(eventID, eventType, c.now(), object))
+}
+
+// deliver POSTs an event's body with a fresh Stripe-Signature (a redelivery keeps the body and
+// signs it again, so it stays within the 5-minute tolerance). No answer, 5xx and 429 are also
+// retryable.
+func (c Checkout) deliver(ctx context.Context, eventType string, body []byte) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.WebhookURL, bytes.NewReader(body))
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrWebhookNotDelivered, eventType, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(stripe.SignatureHeader, stripe.SignWebhook(c.WebhookSecret, body, now))
+	req.Header.Set(stripe.SignatureHeader, stripe.SignWebhook(c.WebhookSecret, body, c.now()))
 	hc := c.HTTP
 	if hc == nil {
 		hc = outbound.Client(10 * time.Second)
 	}
 	res, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrWebhookNotDelivered, eventType, err)
+		return retryable{fmt.Errorf("%w: %s: %v", ErrWebhookNotDelivered, eventType, err)}
 	}
 	defer res.Body.Close()
 	msg, _ := io.ReadAll(io.LimitReader(res.Body, 512))
-	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%w: %s: webhook answered %s: %s", ErrWebhookNotDelivered, eventType, res.Status, msg)
+	switch {
+	case res.StatusCode/100 == 2:
+		return nil
+	case retryableStatus(res.StatusCode):
+		return retryable{fmt.Errorf("%w: %s: webhook answered %s: %s", ErrWebhookNotDelivered, eventType, res.Status, msg)}
 	}
-	return nil
+	return fmt.Errorf("%w: %s: webhook answered %s: %s", ErrWebhookNotDelivered, eventType, res.Status, msg)
 }
 
 const tokenAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"

@@ -27,7 +27,8 @@ type hooks struct {
 	t      *testing.T
 	mu     sync.Mutex
 	events []perfilseguro.PaymentEvent
-	down   bool
+	down   bool // answers 503: a failover, a restart
+	refuse bool // answers 400: a wrong secret, say
 }
 
 func (h *hooks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -35,6 +36,10 @@ func (h *hooks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer h.mu.Unlock()
 	if h.down {
 		http.Error(w, "unavailable", http.StatusServiceUnavailable)
+		return
+	}
+	if h.refuse {
+		http.Error(w, "refused", http.StatusBadRequest)
 		return
 	}
 	body, _ := io.ReadAll(r.Body)
@@ -54,6 +59,12 @@ func (h *hooks) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *hooks) setDown(down bool) {
 	h.mu.Lock()
 	h.down = down
+	h.mu.Unlock()
+}
+
+func (h *hooks) setRefusing(refuse bool) {
+	h.mu.Lock()
+	h.refuse = refuse
 	h.mu.Unlock()
 }
 
@@ -106,7 +117,9 @@ func newCheckoutEnv(t *testing.T) *checkoutEnv {
 	t.Cleanup(srv.Close)
 	c := &clock{}
 	return &checkoutEnv{hooks: h, clock: c, co: devsim.Checkout{DB: db, BaseURL: "http://localhost:8080/",
-		WebhookURL: srv.URL + "/api/webhooks/payment", WebhookSecret: checkoutSecret, HTTP: srv.Client(), Now: c.now}}
+		WebhookURL: srv.URL + "/api/webhooks/payment", WebhookSecret: checkoutSecret, HTTP: srv.Client(), Now: c.now,
+		Redeliver: []time.Duration{20 * time.Millisecond, 20 * time.Millisecond, 20 * time.Millisecond, 20 * time.Millisecond,
+			20 * time.Millisecond, 20 * time.Millisecond, 20 * time.Millisecond, 20 * time.Millisecond}}}
 }
 
 func checkoutRequest(paymentID int64, key string) perfilseguro.CheckoutRequest {
@@ -545,11 +558,36 @@ func TestCheckoutPageOXXO(t *testing.T) {
 	expectPage(t, serve(mux, http.MethodPost, opath, devsim.ActionOXXOPaid), http.StatusConflict, "Esta sesión de pago ya no admite esa acción.")
 }
 
-func TestCheckoutPageWebhookDown(t *testing.T) {
+// Our endpoint answering 503 (a failover): the page goes on as if delivered, and the event is
+// delivered again, the same event, until it is taken; it arrives once.
+func TestCheckoutPageEventIsDeliveredAgainWhileOurEndpointIsDown(t *testing.T) {
 	e := newCheckoutEnv(t)
 	mux := e.pageMux()
 	cs := e.create(t)
 	e.hooks.setDown(true)
+	expectPage(t, serve(mux, http.MethodPost, devsim.CheckoutPath+cs.ID, devsim.ActionCard), http.StatusSeeOther)
+	time.Sleep(50 * time.Millisecond) // two or so deliveries answered 503
+	if n := len(e.hooks.all()); n != 0 {
+		t.Fatalf("%d webhooks accepted while down", n)
+	}
+	e.hooks.setDown(false)
+	deadline := time.Now().Add(10 * time.Second)
+	for len(e.hooks.all()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // a second delivery would come right behind
+	got := e.hooks.all()
+	if len(got) != 1 || got[0].Type != perfilseguro.EventCheckoutCompleted {
+		t.Fatalf("events after the endpoint came back: %+v, want one %s", got, perfilseguro.EventCheckoutCompleted)
+	}
+}
+
+// Our endpoint refusing the event for good (a 4xx): the page says so and nothing is retried.
+func TestCheckoutPageWebhookRefused(t *testing.T) {
+	e := newCheckoutEnv(t)
+	mux := e.pageMux()
+	cs := e.create(t)
+	e.hooks.setRefusing(true)
 	w := serve(mux, http.MethodPost, devsim.CheckoutPath+cs.ID, devsim.ActionOXXO)
 	expectPage(t, w, http.StatusBadGateway,
 		"El pago se registró, pero no se pudo avisar a Perfil Seguro. La conciliación periódica lo aplicará más tarde.", "Ficha de pago OXXO")

@@ -1,0 +1,58 @@
+package devsim
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// The stand-ins deliver a webhook again, as their providers do, when our endpoint could not take
+// it for now: no answer, 5xx or 429 (a Postgres failover, a restart). Each delivery carries the
+// same body with a fresh signature, so our endpoint stores it once however often it arrives.
+
+// redeliverySchedule spreads the deliveries over about 10 minutes: the first ones cover a
+// failover or a restart (seconds), the last ones a longer outage; what is still missing after
+// that is the periodic reconciliation's (it asks the provider).
+var redeliverySchedule = []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second,
+	15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 2 * time.Minute, 2 * time.Minute}
+
+// retryable is a delivery that may succeed later.
+type retryable struct{ error }
+
+func (e retryable) Unwrap() error { return e.error }
+
+// isRetryable reports whether a delivery that failed with err is worth making again.
+func isRetryable(err error) bool {
+	var r retryable
+	return errors.As(err, &r)
+}
+
+// retryableStatus: the answers after which a provider delivers again.
+func retryableStatus(code int) bool {
+	return code >= 500 || code == http.StatusTooManyRequests
+}
+
+// redeliver makes deliver again on the schedule (nil: redeliverySchedule) until it succeeds,
+// fails for good (a 4xx other than 429: retrying cannot change it) or the schedule runs out.
+func redeliver(schedule []time.Duration, logger *slog.Logger, deliver func(context.Context) error, attrs ...any) {
+	if schedule == nil {
+		schedule = redeliverySchedule
+	}
+	for i, wait := range schedule {
+		time.Sleep(wait)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		err := deliver(ctx)
+		cancel()
+		if err == nil {
+			logger.Info("devsim webhook delivered again", append(attrs, "delivery", i+2)...)
+			return
+		}
+		if !isRetryable(err) {
+			logger.Error("devsim webhook refused; not delivering it again", append(attrs, "error", err)...)
+			return
+		}
+	}
+	logger.Error("devsim webhook never taken; the periodic reconciliation will apply it", attrs...)
+}
