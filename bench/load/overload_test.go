@@ -111,7 +111,7 @@ func TestOverload(t *testing.T) {
 	if path == "" {
 		path = "../../BENCHMARKS.md"
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	require.NoError(t, err)
 	defer f.Close()
 	_, err = f.WriteString(report)
