@@ -25,6 +25,10 @@ type deliveredMarks struct {
 	pending map[string][]int64 // channel → code ids
 	timer   *time.Timer
 	retries int // flushes in a row that found Postgres unavailable
+	// writing is held for a whole flush, so that the one on shutdown returns only once a flush
+	// its timer started has written its batch too (without it the worker could stop, and the
+	// process end, with that batch's UPDATE still on its way: 8 of 20 marks missing in a test).
+	writing sync.Mutex
 }
 
 // markRetries and markRetryEvery: marks that Postgres could not take (a failover) are written
@@ -53,8 +57,10 @@ func (m *deliveredMarks) add(channel string, id int64) {
 	}
 }
 
-// flush writes every pending mark now (also on shutdown).
+// flush writes every pending mark now (also on shutdown), after any flush already writing.
 func (m *deliveredMarks) flush() {
+	m.writing.Lock()
+	defer m.writing.Unlock()
 	m.mu.Lock()
 	batch := m.pending
 	m.pending = map[string][]int64{}
