@@ -23,6 +23,7 @@ func startServer(t *testing.T, args ...string) (*exec.Cmd, string) {
 	l.Close()
 	cmd := exec.Command("redis-server", append([]string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
 		"--save", "", "--appendonly", "no"}, args...)...)
+	cmd.Dir = t.TempDir() // a replica's full sync writes dump.rdb into the working directory
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
