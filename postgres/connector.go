@@ -13,9 +13,10 @@ import (
 
 // primaryWait is how long connection attempts wait for a primary once an outage began, and
 // primaryStep how often they try meanwhile. 2 s covers a planned switchover's gap (about 1.3 s in
-// the scale rig once HAProxy stopped retrying on its own; 2-3 s before) while leaving a request time to be served within the 5 s the load balancer's
-// client waits, backlog included (3 s was tried: the backlog of the gap then took 5-6 s to work
-// off on the rig's 2 cores); the API bounds requests at 15 s.
+// the scale rig once HAProxy stopped retrying on its own; 2-3 s before) while leaving a request
+// time to be served within the 5 s the load balancer's client waits, backlog included (3 s was
+// tried: the backlog of the gap then took 5-6 s to work off on the rig's 2 cores); the API bounds
+// requests at 15 s.
 const (
 	primaryWait = 2 * time.Second
 	primaryStep = 100 * time.Millisecond

@@ -125,9 +125,10 @@ func (p *pgRun) signUp(i int, at time.Time) attempt {
 
 // signUpEvery: one request of the failover scenarios' load in signUpEvery is a sign-up, the
 // others are sign-ins of people who already have an account: the 200 sign-ins/s, with new
-// people a share of them (one in four left less room to work off a switchover's backlog). (200 sign-ups/s alone, each a transaction of four statements waiting for
-// the synchronous standby, fill this rig's 2 cores before any harm: p50 0.8 s with admission
-// control off, half refused with it on.)
+// people a share of them (one in four left less room to work off a switchover's backlog). (200
+// sign-ups/s alone, each a transaction of four statements waiting for the synchronous standby,
+// fill this rig's 2 cores before any harm: p50 0.8 s with admission control off, half refused
+// with it on.)
 const signUpEvery = 10
 
 // isSignUp tells the load's sign-ups (phones 56…) from its sign-ins (phones 55…).

@@ -83,13 +83,8 @@ func (p BiometricPage) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	body := s.WebhookBody(p.now())
-	err = p.sendWebhook(r.Context(), body)
-	if isRetryable(err) {
-		p.logger().Warn("devsim webhook not taken; delivering it again in the background", "session", s.SessionID, "error", err)
-		go redeliver(p.Redeliver, p.logger(), func(ctx context.Context) error { return p.sendWebhook(ctx, body) }, "session", s.SessionID)
-		err = nil
-	}
-	if err != nil {
+	send := func(ctx context.Context) error { return p.sendWebhook(ctx, body) }
+	if err := deliverOrLater(r.Context(), p.Redeliver, p.logger(), send, "session", s.SessionID); err != nil {
 		p.logger().Error("devsim webhook failed", "session", s.SessionID, "error", err)
 		p.render(w, http.StatusBadGateway, pageData{Session: s, Status: statusText[s.Status], Return: returnURL(s),
 			Error: "La decisión se guardó, pero no se pudo avisar a Perfil Seguro. La conciliación periódica la aplicará más tarde."})

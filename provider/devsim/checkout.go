@@ -434,13 +434,8 @@ func (c Checkout) transition(ctx context.Context, id, eventType, update string, 
 	}
 	eventID := "evt_test_" + randomToken(24)
 	body := stripe.EventJSON(eventID, eventType, c.now(), c.sessionJSON(s, false))
-	err = c.deliver(ctx, eventType, body)
-	if isRetryable(err) { // not taken for now: delivered again in the background, as Stripe does
-		slog.Warn("devsim checkout webhook not taken; delivering it again in the background", "event", eventID, "error", err)
-		go redeliver(c.Redeliver, slog.Default(), func(ctx context.Context) error { return c.deliver(ctx, eventType, body) }, "event", eventID)
-		err = nil
-	}
-	return s, err
+	send := func(ctx context.Context) error { return c.deliver(ctx, eventType, body) }
+	return s, deliverOrLater(ctx, c.Redeliver, slog.Default(), send, "event", eventID)
 }
 
 // send POSTs a new event, signed as Stripe signs it, to WebhookURL; anything but a 2xx answer

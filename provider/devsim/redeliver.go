@@ -34,6 +34,19 @@ func retryableStatus(code int) bool {
 	return code >= 500 || code == http.StatusTooManyRequests
 }
 
+// deliverOrLater makes deliver once; when it failed but may succeed later, it goes on in the
+// background on the schedule (redeliver) and the caller carries on as if delivered, as with a
+// provider. Any other failure is returned.
+func deliverOrLater(ctx context.Context, schedule []time.Duration, logger *slog.Logger, deliver func(context.Context) error, attrs ...any) error {
+	err := deliver(ctx)
+	if !isRetryable(err) {
+		return err
+	}
+	logger.Warn("devsim webhook not taken; delivering it again in the background", append(attrs, "error", err)...)
+	go redeliver(schedule, logger, deliver, attrs...)
+	return nil
+}
+
 // redeliver makes deliver again on the schedule (nil: redeliverySchedule) until it succeeds,
 // fails for good (a 4xx other than 429: retrying cannot change it) or the schedule runs out.
 func redeliver(schedule []time.Duration, logger *slog.Logger, deliver func(context.Context) error, attrs ...any) {
