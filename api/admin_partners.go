@@ -14,7 +14,7 @@ import (
 func (s *Server) mountAdminPartners() {
 	tag := option.Tags("Administración")
 	fuego.Get(s.f, "/api/admin/partners", s.listPartners, tag, option.Summary("Listar socios (api_keys)"))
-	fuego.Post(s.f, "/api/admin/partners", s.createPartner, tag, option.Summary("Crear socio"),
+	fuego.Post(s.f, "/api/admin/partners", s.createPartner, tag, option.Summary("Crear socio: responde sus llaves publicables y una primera llave secreta de prueba y de producción, que solo se muestran esta vez"),
 		option.DefaultStatusCode(http.StatusCreated))
 	fuego.Post(s.f, "/api/admin/partners/{id}/deactivate", s.deactivatePartner, tag, option.Summary("Desactivar socio"))
 	fuego.Delete(s.f, "/api/admin/partners/{id}", s.deletePartner, tag, option.Summary("Eliminar socio"))
@@ -36,24 +36,25 @@ func (s *Server) listPartners(c fuego.ContextNoBody) ([]postgres.Partner, error)
 	return s.store.Partners(c.Request().Context())
 }
 
-func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgres.Partner, error) {
+// createPartner answers the new partner with its first keys; the secret keys appear only here.
+func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgres.CreatedPartner, error) {
 	r := c.Request()
 	sess, err := s.authorize(r, guard{action: "partner.create", targetKind: "partner", roles: rolesManage, fresh: true})
 	if err != nil {
-		return postgres.Partner{}, err
+		return postgres.CreatedPartner{}, err
 	}
 	req, err := decodeJSON[PartnerRequest](r)
 	if err != nil {
-		return postgres.Partner{}, err
+		return postgres.CreatedPartner{}, err
 	}
 	np := postgres.NewPartner{PartnerName: req.PartnerName, Domain: req.Domain, Permissions: req.Permissions,
 		CreatedBy: req.CreatedBy, Notes: req.Notes}
 	if err := np.Normalize(); err != nil {
-		return postgres.Partner{}, err
+		return postgres.CreatedPartner{}, err
 	}
-	p, err := s.store.InsertPartner(r.Context(), np)
+	p, err := s.store.CreatePartner(r.Context(), np)
 	if err != nil {
-		return postgres.Partner{}, err
+		return postgres.CreatedPartner{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin created partner", "partner_id", p.ID, "domain", p.Domain)
 	s.auditAdmin(r, sess, "partner.create", "partner", strconv.FormatInt(p.ID, 10), map[string]postgres.Change{

@@ -369,7 +369,16 @@ func TestAdminPartnerRules(t *testing.T) {
 	r = e.send(t, admin, "POST", "/api/admin/partners", map[string]any{"partnerName": "CasaLista", "domain": "https://CasaLista.mx/widget", "createdBy": "ops", "notes": "piloto"})
 	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
 	p := r.JSON(t)
-	require.Regexp(t, `^pk_[0-9a-f]{24}$`, p["keyId"])
+	require.Regexp(t, `^pk_live_[0-9a-f]{24}$`, p["keyId"])
+	keys := p["keys"].(map[string]any)
+	require.Equal(t, p["keyId"], keys["publishableLive"], "the key id is the live publishable key")
+	require.Regexp(t, `^pk_test_[0-9a-f]{24}$`, keys["publishableTest"])
+	require.Regexp(t, `^sk_live_[0-9a-f]{48}$`, keys["secretLive"])
+	require.Regexp(t, `^sk_test_[0-9a-f]{48}$`, keys["secretTest"])
+	var stored int
+	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM partner_keys WHERE token_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')
+		AND hint <> $1 AND kind = 'secret' AND livemode`, keys["secretLive"]))
+	require.Equal(t, 1, stored, "the secret key is stored only as its hash, and shown as a hint")
 	require.Equal(t, "https://casalista.mx", p["domain"])
 	require.Equal(t, []any{"widget_auth"}, p["permissions"])
 	require.Equal(t, true, p["isActive"])
@@ -377,8 +386,10 @@ func TestAdminPartnerRules(t *testing.T) {
 	id := int64(p["id"].(float64))
 
 	var list []map[string]any
-	require.NoError(t, json.Unmarshal(e.send(t, admin, "GET", "/api/admin/partners", nil).Body, &list))
+	listed := e.send(t, admin, "GET", "/api/admin/partners", nil).Body
+	require.NoError(t, json.Unmarshal(listed, &list))
 	require.Len(t, list, 1)
+	require.NotContains(t, string(listed), keys["secretLive"], "a secret key is shown once, at creation")
 
 	r = e.send(t, admin, "POST", fmt.Sprintf("/api/admin/partners/%d/deactivate", id), nil)
 	require.Equal(t, false, r.JSON(t)["isActive"])

@@ -125,7 +125,7 @@ func TestBadInputIsADocumented4xxOnEveryOperation(t *testing.T) {
 		d.Credentials = issuer
 		d.Passes.BuildWait = 10 * time.Millisecond // pass builds would wait for a worker that is not here
 	})
-	e.addPartner(t, "pk_badinput", "https://socio.example", true, "widget_auth")
+	e.addPartner(t, "pk_live_0000000000000000000000a8", "https://socio.example", true, "widget_auth")
 	validated := time.Now().AddDate(0, -1, 0)
 	uid, _ := seedUser(t, e.db, seeded{Level: 3, Validated: &validated})
 	callers := map[string]struct {
@@ -135,7 +135,7 @@ func TestBadInputIsADocumented4xxOnEveryOperation(t *testing.T) {
 		"anónimo":       {anonymous(), nil},
 		"persona":       {e.signedIn(t, uid), nil},
 		"administrador": {e.adminClient(t), nil},
-		"socio":         {anonymous(), http.Header{"X-Partner-Key": {"pk_badinput"}}},
+		"socio":         {anonymous(), http.Header{"X-Partner-Key": {"pk_live_0000000000000000000000a8"}}},
 	}
 	doc, err := openapi3.NewLoader().LoadFromData(e.api.OpenAPISpec())
 	require.NoError(t, err)

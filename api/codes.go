@@ -30,7 +30,7 @@ type codeRequest struct {
 
 // checkSendLimits refuses a code while the queued codes wait past the bound (backpressure.go),
 // then applies the per-IP, per-phone and per-e-mail sending limits.
-func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, email string) error {
+func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, email string, extra ...limit) error {
 	if err := s.otp.admit(ctx); err != nil {
 		return err
 	}
@@ -41,7 +41,7 @@ func (s *Server) checkSendLimits(ctx context.Context, r *http.Request, phone, em
 	if email != "" {
 		limits = append(limits, limit{"send:email:" + email, s.limits.SendPerEmail})
 	}
-	return s.allow(ctx, limits...)
+	return s.allow(ctx, append(limits, extra...)...)
 }
 
 // checkCooldown refuses a new code while the previous one (created at since, nil when there is

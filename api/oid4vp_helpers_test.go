@@ -31,8 +31,8 @@ func init() {
 
 // The partner key the presentation tests use, and another partner's.
 const (
-	vpPartnerKey    = "pk_presenta"
-	otherPartnerKey = "pk_otro_socio"
+	vpPartnerKey    = "pk_live_0000000000000000000000a9"
+	otherPartnerKey = "pk_live_0000000000000000000000aa"
 )
 
 // partnerHook is a partner's webhook endpoint that keeps what it receives.

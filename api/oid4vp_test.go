@@ -281,7 +281,7 @@ func TestOID4VPPresentationRequestsAreChecked(t *testing.T) {
 	// Only partners: no key, an unknown key, our own app.
 	require.Equal(t, http.StatusUnauthorized, e.send(t, http.DefaultClient, "POST", "/api/widget/presentations",
 		map[string]any{"claims": []string{"name"}}).Status)
-	require.Equal(t, http.StatusForbidden, e.askPresentation(t, "pk_desconocido", map[string]any{"claims": []string{"name"}}).Status)
+	require.Equal(t, http.StatusUnauthorized, e.askPresentation(t, "pk_desconocido", map[string]any{"claims": []string{"name"}}).Status)
 	require.Equal(t, http.StatusForbidden, e.send(t, http.DefaultClient, "POST", "/api/widget/presentations",
 		map[string]any{"claims": []string{"name"}}, "Origin", testBaseURL).Status)
 	// A partner's page calls it from its own origin, with CORS.

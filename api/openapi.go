@@ -20,6 +20,7 @@ const (
 	secSession = "sesion"
 	secAdmin   = "administrador"
 	secPartner = "socio"
+	secSecret  = "llaveSecreta"
 	secWallet  = "billetera"
 )
 
@@ -50,7 +51,9 @@ func finishOpenAPI(doc *openapi3.T, publicBaseURL, supportEmail string) {
 		secAdmin: {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "cookie", Name: adminCookie,
 			Description: "Sesión de administrador (POST /api/admin/login), 4 horas."}},
 		secPartner: {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "header", Name: "X-Partner-Key",
-			Description: "Llave de la plataforma socia, para llamadas de servidor a servidor."}},
+			Description: "Llave publicable de la plataforma socia (pk_live_… o pk_test_…): es pública; nunca revela datos de una persona."}},
+		secSecret: {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
+			Description: "Llave secreta de la plataforma socia (sk_live_… o sk_test_…), solo desde su servidor: Authorization: Bearer sk_…. Se muestra una sola vez al crearla."}},
 		secWallet: {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
 			Description: "Token de acceso de la billetera (POST /api/oid4vci/token), 5 minutos. Si el token se ligó a una llave DPoP, se envía como Authorization: DPoP <token> con la prueba en el encabezado DPoP."}},
 	}
@@ -170,8 +173,9 @@ var extraStatuses = map[string][]int{
 	"POST /api/login":                            {404, 409, 429},
 	"POST /api/verify-code":                      {404, 410, 429},
 	"POST /api/admin/login":                      {401, 429},
-	"POST /api/widget/login":                     {404, 409, 429},
-	"POST /api/widget/verify-code":               {404, 410, 429},
+	"POST /api/widget/login":                     {401, 404, 409, 429},
+	"POST /api/widget/verify-code":               {401, 404, 410, 429},
+	"GET /api/widget/verify":                     {401},
 	"POST /api/invitations":                      {409, 429},
 	"POST /api/invitations/accept":               {404, 409, 410, 429},
 	"GET /api/invitations/validate":              {404, 409, 410},
@@ -292,7 +296,11 @@ func securityFor(path string) openapi3.SecurityRequirements {
 		return openapi3.SecurityRequirements{} // they open a session (enrolment link, passkey, development password)
 	case strings.HasPrefix(path, "/api/admin/"):
 		return require(secAdmin)
-	case path == "/api/widget/verify", strings.HasPrefix(path, "/api/widget/presentations"):
+	case path == "/api/widget/verify":
+		return openapi3.SecurityRequirements{{secSecret: []string{}}, {}} // without a secret key: nobody's data
+	case strings.HasPrefix(path, "/api/partner/v1/"):
+		return require(secSecret)
+	case strings.HasPrefix(path, "/api/widget/presentations"):
 		return require(secPartner)
 	case path == oid4vciCredentialPath, path == oid4vciDeferredPath:
 		return require(secWallet)

@@ -66,8 +66,10 @@ func (c *partnerCache) get(key string, now time.Time, load func() (*postgres.Par
 
 var (
 	errOriginRefused = httpError(http.StatusForbidden, "Origen no autorizado. Contacta al equipo técnico de Perfil Seguro para agregar tu dominio.")
-	errNoPartnerKey  = httpError(http.StatusUnauthorized, "Falta la llave de socio (encabezado X-Partner-Key).")
-	errPartnerKey    = httpError(http.StatusForbidden, "Llave de socio no válida o inactiva.")
+	errNoPartnerKey  = httpError(http.StatusUnauthorized, "Falta la llave de tu plataforma (encabezado X-Partner-Key o Authorization: Bearer).")
+	// errSecretKeyInBrowser: a secret key sent by a browser is exposed; refuse it loudly.
+	errSecretKeyInBrowser = httpError(http.StatusUnauthorized,
+		"No uses una llave secreta en el navegador: en tus páginas va la llave publicable (pk_live_… o pk_test_…).")
 	errNoPermission  = httpError(http.StatusForbidden, "Tu plataforma no tiene permiso para usar el widget (widget_auth).")
 )
 
@@ -83,6 +85,18 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 		w.Header().Add("Vary", "Origin")
 		origin := r.Header.Get("Origin")
 		if origin != "" && s.isOwnOrigin(origin, r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		if r.URL.Path == "/api/widget/verify" && r.Method != http.MethodOptions {
+			// The status lookup answers by secret key inside (widgetVerify); a browser on a
+			// registered origin still gets CORS, and reads the answer without personal data.
+			if p, _ := s.partners.get("o:"+origin, s.now(), func() (*postgres.Partner, error) {
+				return s.store.ActivePartnerByOrigin(r.Context(), strings.ToLower(origin))
+			}); origin != "" && p != nil {
+				w.Header().Set("Access-Control-Allow-Origin", origin)
+				w.Header().Set("Access-Control-Allow-Credentials", "true")
+			}
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -104,32 +118,46 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 	})
 }
 
+// widgetPartner identifies the partner of a widget call. A key, when sent, decides: a
+// publishable key (or, without an Origin, a secret key from the partner's server) of an active
+// partner, from that partner's registered origin when the call comes from a browser. Without a
+// key the registered origin alone still admits the seed's integrations (README upgrade note);
+// every call is rate-limited and counted per partner.
 func (s *Server) widgetPartner(r *http.Request, origin string) (*postgres.Partner, error) {
 	ctx := r.Context()
 	var partner *postgres.Partner
-	var err error
-	switch {
-	case origin != "":
-		partner, err = s.partners.get("o:"+origin, s.now(), func() (*postgres.Partner, error) {
+	if key := bearerKey(r); key != "" {
+		kind, _, _ := perfilseguro.ParsePartnerKey(key)
+		if kind == perfilseguro.KeySecret && origin != "" {
+			return nil, errSecretKeyInBrowser
+		}
+		if kind != perfilseguro.KeySecret {
+			kind = perfilseguro.KeyPublishable
+		}
+		kp, err := s.partnerByKey(ctx, key, kind)
+		if err != nil {
+			return nil, err
+		}
+		if kp == nil {
+			return nil, errPublishableKey
+		}
+		if origin != "" && !strings.EqualFold(origin, kp.Partner.Domain) {
+			return nil, errOriginRefused
+		}
+		partner = &kp.Partner
+	} else if origin != "" {
+		p, err := s.partners.get("o:"+origin, s.now(), func() (*postgres.Partner, error) {
 			return s.store.ActivePartnerByOrigin(ctx, strings.ToLower(origin))
 		})
-		if err == nil && partner == nil {
-			err = errOriginRefused
+		if err != nil {
+			return nil, err
 		}
-	default:
-		key := r.Header.Get(partnerKeyHeader)
-		if key == "" {
-			return nil, errNoPartnerKey
+		if p == nil {
+			return nil, errOriginRefused
 		}
-		partner, err = s.partners.get("k:"+key, s.now(), func() (*postgres.Partner, error) {
-			return s.store.ActivePartnerByKeyID(ctx, key)
-		})
-		if err == nil && partner == nil {
-			err = errPartnerKey
-		}
-	}
-	if err != nil {
-		return nil, err
+		partner = p
+	} else {
+		return nil, errNoPartnerKey
 	}
 	if !slices.Contains(partner.Permissions, postgres.PermissionWidgetAuth) {
 		return nil, errNoPermission
@@ -146,7 +174,7 @@ func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-	w.Header().Set("Access-Control-Allow-Headers", "Content-Type, "+partnerKeyHeader)
+	w.Header().Set("Access-Control-Allow-Headers", "Content-Type, Authorization, "+partnerKeyHeader)
 	w.Header().Set("Access-Control-Max-Age", "600")
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -205,30 +233,68 @@ type WidgetStatus struct {
 	Message   string     `json:"message"`
 }
 
+// Messages of a status lookup that names nobody: the same whether or not the e-mail exists.
+const (
+	msgLookupNeedsSecret = "Para consultar a una persona usa tu llave secreta desde tu servidor: solo verás a quien compartió su perfil con tu plataforma."
+	msgLookupNotShared   = "No hay un perfil compartido con tu plataforma para ese correo electrónico."
+)
+
+// widgetVerify answers a person's status only to a partner's secret key, and only about a person
+// who shared with that partner (a live grant in the key's mode), limited to what they shared.
+// Anyone else gets the same shape with nobody's data, whether or not the e-mail exists.
 func (s *Server) widgetVerify(c fuego.ContextNoBody) (WidgetStatus, error) {
+	r := c.Request()
+	ctx := r.Context()
 	email := perfilseguro.NormalizeEmail(c.QueryParam("email"))
 	if !perfilseguro.ValidEmail(email) {
 		return WidgetStatus{}, perfilseguro.FieldError("email", "Correo electrónico no válido")
 	}
-	u, err := s.store.UserByEmail(c.Request().Context(), email)
+	if bearerKey(r) == "" {
+		return WidgetStatus{Message: msgLookupNeedsSecret}, nil
+	}
+	kp, err := s.requireSecretKey(r)
+	if err != nil {
+		return WidgetStatus{}, err
+	}
+	notShared := WidgetStatus{Message: msgLookupNotShared}
+	u, err := s.store.UserByEmail(ctx, email)
 	if errors.Is(err, postgres.ErrUserNotFound) {
-		return WidgetStatus{Message: "No existe un perfil con ese correo electrónico."}, nil
+		return notShared, nil
 	}
 	if err != nil {
 		return WidgetStatus{}, err
 	}
-	s.recordPartnerLookup(c.Request(), u)
+	grant, err := s.store.CurrentGrant(ctx, kp.Partner.ID, kp.Key.Livemode, u.ID)
+	if err != nil {
+		return WidgetStatus{}, err
+	}
+	if grant == nil {
+		return notShared, nil
+	}
+	s.recordPartnerLookup(r.WithContext(context.WithValue(ctx, partnerCtxKey{}, &kp.Partner)), u)
 	until := u.ValidUntil()
 	expired := until != nil && s.now().After(*until)
-	verified := u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !expired
+	verified := u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !expired && u.RevokedAt == nil
 	msg := "Perfil encontrado. Verificación de identidad pendiente."
 	switch {
+	case u.RevokedAt != nil:
+		msg = "La validación del perfil fue revocada."
 	case expired:
 		msg = "La validación del perfil expiró."
 	case verified:
 		msg = "Identidad verificada."
 	}
-	return WidgetStatus{Valid: !expired, Verified: verified, Name: u.Nombre, ProfileID: u.IDValidado, Vigencia: until, Message: msg}, nil
+	out := WidgetStatus{Valid: !expired && u.RevokedAt == nil, Verified: verified, Message: msg}
+	if slices.Contains(grant.Claims, "name") {
+		out.Name = u.Nombre
+	}
+	if slices.Contains(grant.Claims, "profileId") {
+		out.ProfileID = u.IDValidado
+	}
+	if slices.Contains(grant.Claims, "validUntil") {
+		out.Vigencia = until
+	}
+	return out, nil
 }
 
 // recordPartnerLookup logs a partner's lookup of a person's profile, so that the person sees

@@ -6,17 +6,41 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/lib/pq"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
-// addPartner registers a partner directly (the admin API has its own tests).
+// addPartner registers a partner directly, with keyID as its live publishable key (the admin API has its own tests).
 func (e *env) addPartner(t *testing.T, keyID, domain string, active bool, permissions string) {
 	t.Helper()
-	_, err := e.db.Exec(`INSERT INTO api_keys (key_id, partner_name, domain, is_active, permissions) VALUES ($1, 'Socio de prueba', $2, $3, string_to_array($4, ','))`,
+	_, err := e.db.Exec(`WITH p AS (INSERT INTO api_keys (key_id, partner_name, domain, is_active, permissions)
+			VALUES ($1, 'Socio de prueba', $2, $3, string_to_array($4, ',')) RETURNING id)
+		INSERT INTO partner_keys (partner_id, kind, livemode, token_hash, hint) SELECT id, 'publishable', true, encode(sha256(convert_to($1, 'UTF8')), 'hex'), $1 FROM p`,
 		keyID, domain, active, permissions)
+	require.NoError(t, err)
+}
+
+// secretKey mints a secret key of the mode for the partner whose live publishable key is pk.
+func (e *env) secretKey(t *testing.T, pk string, live bool) string {
+	t.Helper()
+	var id int64
+	require.NoError(t, e.db.Get(&id, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	k, err := (&postgres.Store{DB: e.db}).InsertPartnerKey(t.Context(), e.db, id, perfilseguro.KeySecret, live, "prueba")
+	require.NoError(t, err)
+	return k.Key
+}
+
+// grant records that a person shared claims with the partner whose live publishable key is pk.
+func (e *env) grant(t *testing.T, pk string, userID int64, live bool, claims ...string) {
+	t.Helper()
+	_, err := e.db.Exec(`INSERT INTO partner_grants (partner_id, user_id, livemode, claims, via)
+		SELECT id, $2, $3, $4, 'session' FROM api_keys WHERE key_id = $1`, pk, userID, live, pq.StringArray(claims))
 	require.NoError(t, err)
 }
 
@@ -51,9 +75,9 @@ func (e *env) cross(t *testing.T, method, path, origin string, header map[string
 func TestWidgetCORSMatrix(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
-	e.addPartner(t, "pk_active", "https://casalista.example", true, "widget_auth")
-	e.addPartner(t, "pk_off", "https://inactivo.example", false, "widget_auth")
-	e.addPartner(t, "pk_noperm", "https://sinpermiso.example", true, "reports")
+	e.addPartner(t, "pk_live_0000000000000000000000a1", "https://casalista.example", true, "widget_auth")
+	e.addPartner(t, "pk_live_0000000000000000000000a2", "https://inactivo.example", false, "widget_auth")
+	e.addPartner(t, "pk_live_0000000000000000000000a3", "https://sinpermiso.example", true, "reports")
 
 	// Preflight from an active partner: granted with credentials.
 	res, _ := e.cross(t, "OPTIONS", "/api/widget/login", "https://casalista.example",
@@ -83,15 +107,36 @@ func TestWidgetCORSMatrix(t *testing.T) {
 		}
 	}
 
-	// Server-to-server: the partner key instead of an Origin.
-	res, out = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_active"}, nil)
-	require.Equal(t, http.StatusOK, res.StatusCode, out)
-	res, _ = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", nil, nil)
+	// The status lookup names nobody without a secret key: a publishable key or a bare Origin is
+	// no credential (DECISIONS.md, "Partners").
+	res, out = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_live_0000000000000000000000a1"}, nil)
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode, out)
+	require.Contains(t, out["message"], "Llave secreta no válida")
+	res, out = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "https://casalista.example", nil, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "", out["name"])
+	require.Equal(t, "", out["profileId"])
+	require.Equal(t, "https://casalista.example", res.Header.Get("Access-Control-Allow-Origin"))
+	res, out = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", nil, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "", out["name"])
+	res, _ = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_live_0000000000000000000000a2"}, nil)
 	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
-	res, _ = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_off"}, nil)
+	// A well-formed key nobody issued, and a secret key sent by a browser: 401, nothing done.
+	res, _ = e.cross(t, "POST", "/api/widget/login", "", map[string]string{"X-Partner-Key": "pk_live_0123456789abcdef01234567"}, map[string]string{"email": "y@example.com"})
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	sk := e.secretKey(t, "pk_live_0000000000000000000000a1", true)
+	res, out = e.cross(t, "POST", "/api/widget/login", "https://casalista.example", map[string]string{"Authorization": "Bearer " + sk}, map[string]string{"email": "y@example.com"})
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	require.Contains(t, out["message"], "llave secreta en el navegador")
+	// A publishable key from another partner's origin: refused.
+	res, _ = e.cross(t, "POST", "/api/widget/login", "https://evil.example", map[string]string{"X-Partner-Key": "pk_live_0000000000000000000000a1"}, map[string]string{"email": "y@example.com"})
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
+	var users int
+	require.NoError(t, e.db.Get(&users, `SELECT count(*) FROM users WHERE email = 'y@example.com'`))
+	require.Zero(t, users, "a refused call writes nothing")
 	// The framework's own refusal (a required query parameter missing) is a 400 in Spanish, not a 500.
-	res, out = e.cross(t, "GET", "/api/widget/verify", "", map[string]string{"X-Partner-Key": "pk_active"}, nil)
+	res, out = e.cross(t, "GET", "/api/widget/verify", "", map[string]string{"Authorization": "Bearer " + sk}, nil)
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, out)
 	require.Equal(t, "La solicitud no es válida: falta un dato o tiene un formato incorrecto.", out["message"])
 }
@@ -100,7 +145,7 @@ func TestWidgetFlowShapesAndNextSteps(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	origin := "https://ventadirecta.example"
-	e.addPartner(t, "pk_vd", origin, true, "widget_auth")
+	e.addPartner(t, "pk_live_0000000000000000000000a4", origin, true, "widget_auth")
 	p := newPerson()
 
 	res, login := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
@@ -115,7 +160,7 @@ func TestWidgetFlowShapesAndNextSteps(t *testing.T) {
 	// The user is attributed to the partner.
 	var partnerKey string
 	require.NoError(t, e.db.Get(&partnerKey, `SELECT k.key_id FROM users u JOIN api_keys k ON k.id = u.partner_id WHERE u.id = $1`, uid))
-	require.Equal(t, "pk_vd", partnerKey)
+	require.Equal(t, "pk_live_0000000000000000000000a4", partnerKey)
 
 	code := e.lastCode(t, uid)
 	res, out := e.cross(t, "POST", "/api/widget/verify-code", origin, nil, map[string]any{"userId": uid, "code": "000000"})
@@ -130,37 +175,67 @@ func TestWidgetFlowShapesAndNextSteps(t *testing.T) {
 	require.Equal(t, "phone", data["verificationType"])
 	require.Equal(t, "biometric_verification", data["nextStep"])
 
-	// Status by e-mail: for a user without e-mail it is not found; add one and ask again.
+	// Status by e-mail: only to the partner's secret key, and only once the person shared with it.
 	_, err := e.db.Exec(`UPDATE users SET email = $2, nombre = 'Lucía Pérez' WHERE id = $1`, uid, p.Email)
 	require.NoError(t, err)
-	res, st := e.cross(t, "GET", "/api/widget/verify?email="+strings.ToUpper(p.Email), origin, nil, nil)
+	sk := e.secretKey(t, "pk_live_0000000000000000000000a4", true)
+	bearer := map[string]string{"Authorization": "Bearer " + sk}
+	res, st := e.cross(t, "GET", "/api/widget/verify?email="+strings.ToUpper(p.Email), "", bearer, nil)
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	_, nobody := e.cross(t, "GET", "/api/widget/verify?email=nadie@example.com", "", bearer, nil)
+	require.Equal(t, nobody, st, "not shared: the same answer as for an e-mail nobody has")
+	require.Equal(t, "", st["name"])
+	require.Equal(t, false, st["valid"])
+
+	e.grant(t, "pk_live_0000000000000000000000a4", uid, true, "name", "profileId")
+	res, st = e.cross(t, "GET", "/api/widget/verify?email="+strings.ToUpper(p.Email), "", bearer, nil)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, true, st["valid"])
 	require.Equal(t, false, st["verified"])
 	require.Equal(t, "Lucía Pérez", st["name"])
 	require.Regexp(t, `^PS-`, st["profileId"])
 	require.Nil(t, st["vigencia"])
+	// The test key reads test grants only: live data never reaches it.
+	_, st = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"Authorization": "Bearer " + e.secretKey(t, "pk_live_0000000000000000000000a4", false)}, nil)
+	require.Equal(t, "", st["name"])
 
 	_, err = e.db.Exec(`UPDATE users SET verification_level = 3, biometric_verified = true, fecha_validacion = now(), vigencia = 5 WHERE id = $1`, uid)
 	require.NoError(t, err)
-	_, st = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, origin, nil, nil)
+	_, st = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", bearer, nil)
 	require.Equal(t, true, st["verified"])
-	require.NotNil(t, st["vigencia"])
-	_, st = e.cross(t, "GET", "/api/widget/verify?email=nadie@example.com", origin, nil, nil)
-	require.Equal(t, false, st["valid"])
-	res, _ = e.cross(t, "GET", "/api/widget/verify?email=no-es-correo", origin, nil, nil)
+	require.Nil(t, st["vigencia"], "validUntil was not shared")
+	res, _ = e.cross(t, "GET", "/api/widget/verify?email=no-es-correo", "", bearer, nil)
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
+
+	// Each answer that named the person goes to their "Consultas a tu perfil", with the partner.
+	var logged []jobs.VerifyLogEntry
+	require.Eventually(t, func() bool {
+		logged = nil
+		for _, task := range e.pendingTasks(t, jobs.QueueLow) {
+			var p jobs.VerifyLogPayload
+			require.NoError(t, json.Unmarshal(task.Payload, &p))
+			logged = append(logged, p.Entries...)
+		}
+		return len(logged) == 2
+	}, 5*time.Second, 20*time.Millisecond)
+	for _, l := range logged {
+		require.Equal(t, uid, *l.UserID)
+		require.Equal(t, jobs.AccessPartnerAPI, l.AccessType)
+		require.NotNil(t, l.PartnerID)
+	}
 }
 
 func TestWidgetRequestsAreCountedInRedisNotPostgres(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
-	e.addPartner(t, "pk_count", "https://valorcasa.example", true, "widget_auth")
+	e.addPartner(t, "pk_live_0000000000000000000000a5", "https://valorcasa.example", true, "widget_auth")
+	sk := e.secretKey(t, "pk_live_0000000000000000000000a5", true)
 	for range 3 {
-		e.cross(t, "GET", "/api/widget/verify?email=a@example.com", "https://valorcasa.example", nil, nil)
+		res, _ := e.cross(t, "GET", "/api/widget/verify?email=a@example.com", "", map[string]string{"Authorization": "Bearer " + sk}, nil)
+		require.Equal(t, http.StatusOK, res.StatusCode)
 	}
 	var pid int64
-	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_count'`))
+	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_live_0000000000000000000000a5'`))
 	n, err := e.redis.HGet(t.Context(), jobs.PartnerUsageKey, fmt.Sprint(pid)).Int()
 	require.NoError(t, err)
 	require.Equal(t, 3, n)
@@ -173,7 +248,7 @@ func TestWidgetLoginIsRateLimited(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	origin := "https://limites.example"
-	e.addPartner(t, "pk_rl", origin, true, "widget_auth")
+	e.addPartner(t, "pk_live_0000000000000000000000a6", origin, true, "widget_auth")
 	p := newPerson()
 	res, _ := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
 	require.Equal(t, http.StatusOK, res.StatusCode)
@@ -186,9 +261,9 @@ func TestWidgetLoginIsRateLimited(t *testing.T) {
 func TestAdminSetsAPartnerWebhookAndGetsItsSecretOnce(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
-	e.addPartner(t, "pk_hookcfg", "https://casalista.example", true, "widget_auth")
+	e.addPartner(t, "pk_live_0000000000000000000000a7", "https://casalista.example", true, "widget_auth")
 	var pid int64
-	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_hookcfg'`))
+	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_live_0000000000000000000000a7'`))
 	path := fmt.Sprintf("/api/admin/partners/%d/webhook", pid)
 
 	r := e.send(t, anonymous(), "PUT", path, map[string]string{"webhookUrl": "https://casalista.example/hooks"})

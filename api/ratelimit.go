@@ -23,11 +23,16 @@ type Limits struct {
 	AdminLoginPerIP int // admin password attempts per IP per hour
 	// PrivacyReadsPerUser: a person's reads of consents, ARCO requests, exports and consultations
 	PrivacyReadsPerUser int
+	// WidgetSendPerPartner: codes one partner's widget may have us send per hour, all people
+	// together (a publishable key is public: this caps what anyone can spend in its name)
+	WidgetSendPerPartner int
+	// WidgetSendPerDestination: codes one partner's widget may send to one phone or e-mail per hour
+	WidgetSendPerDestination int
 }
 
 // DefaultLimits are generous for people and tight for pumping and guessing.
 var DefaultLimits = Limits{SendPerIP: 30, SendPerPhone: 6, SendPerEmail: 6, VerifyPerIP: 60, VerifyPerUser: 20, AdminLoginPerIP: 10,
-	PrivacyReadsPerUser: 600}
+	PrivacyReadsPerUser: 600, WidgetSendPerPartner: 300, WidgetSendPerDestination: 3}
 
 // errUnavailable is what users read when Redis (limits, queue) is down: nothing was saved.
 var errUnavailable = perfilseguro.Errorf(perfilseguro.EUNAVAILABLE,

@@ -84,6 +84,8 @@ type Server struct {
 	metrics  *metrics // Prometheus instruments (monitoring.go)
 	// partners caches widget partner lookups (partners.go)
 	partners partnerCache
+	// keys caches partner key lookups and spaces their last-use writes (partner_keys.go)
+	keys keyCache
 	// public caches public records for GET /api/verify (publiccache.go)
 	public *publicCache
 	// pay decides whether a biometric check may start (payments.go)

@@ -1,6 +1,9 @@
 package api
 
 import (
+	"context"
+	"strconv"
+
 	"github.com/go-fuego/fuego"
 	"github.com/go-fuego/fuego/option"
 	"github.com/jmoiron/sqlx"
@@ -47,7 +50,7 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	if err := req.validate(); err != nil {
 		return WidgetLoginResponse{}, err
 	}
-	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email); err != nil {
+	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email, s.widgetSendLimits(ctx, req)...); err != nil {
 		return WidgetLoginResponse{}, err
 	}
 	u, err := s.findAccount(r, req.Email, req.PhoneNumber)
@@ -99,7 +102,30 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	if err != nil {
 		return WidgetLoginResponse{}, err
 	}
-	return WidgetLoginResponse{Success: true, Message: sentMessage(req.PhoneNumber), CodeRequested: true,
-		Verified: fresh.IsPhoneVerified, UserID: userID, SessionToken: token, IsNewUser: isNew, NextStep: "verify_code",
-		Data: WidgetLoginData{UserID: userID, ProfileID: fresh.IDValidado, VerificationLevel: fresh.VerificationLevel}}, nil
+	out := WidgetLoginResponse{Success: true, Message: sentMessage(req.PhoneNumber), CodeRequested: true,
+		UserID: userID, SessionToken: token, IsNewUser: isNew, NextStep: "verify_code", Data: WidgetLoginData{UserID: userID}}
+	if isNew {
+		// A publishable key never reveals a person's data: an existing account's profile ID and
+		// level come only after the person proves the code (verify-code).
+		out.Verified, out.Data.ProfileID, out.Data.VerificationLevel = fresh.IsPhoneVerified, fresh.IDValidado, fresh.VerificationLevel
+	}
+	return out, nil
+}
+
+// widgetSendLimits caps the codes a partner's widget can make us send: per partner and per
+// destination, per hour. They are checked with the per-IP and per-destination limits in one
+// step, so a refusal charges none of them.
+func (s *Server) widgetSendLimits(ctx context.Context, req LoginRequest) []limit {
+	p := partnerFrom(ctx)
+	if p == nil || s.limits.WidgetSendPerPartner <= 0 || s.limits.WidgetSendPerDestination <= 0 {
+		return nil // limits a test set to zero are off
+	}
+	id := strconv.FormatInt(p.ID, 10)
+	out := []limit{{"widget:partner:" + id, s.limits.WidgetSendPerPartner}}
+	for _, dest := range []string{req.PhoneNumber, req.Email} {
+		if dest != "" {
+			out = append(out, limit{"widget:dest:" + id + ":" + dest, s.limits.WidgetSendPerDestination})
+		}
+	}
+	return out
 }

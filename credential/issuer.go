@@ -70,3 +70,19 @@ func signJWT(k Key, typ string, claims map[string]any) (string, error) {
 	}
 	return signed, nil
 }
+
+// typSessionProof is the JOSE "typ" of a verification session's proof.
+const typSessionProof = "perfilseguro-session+jwt"
+
+// SignSessionProof signs what a person shared with a partner in a verification session, so the
+// partner can check it offline against the issuer's JWKS (/.well-known/jwt-vc-issuer): claims
+// gets iss and iat; the caller sets sub (the session), aud (the partner) and the shared claims.
+func (i *Issuer) SignSessionProof(claims map[string]any) (string, error) {
+	k, err := i.signingKey()
+	if err != nil {
+		return "", err
+	}
+	claims["iss"] = i.URL
+	claims["iat"] = i.now().Unix()
+	return signJWT(k, typSessionProof, claims)
+}

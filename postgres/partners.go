@@ -2,9 +2,6 @@ package postgres
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -12,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
@@ -55,8 +53,10 @@ func (r partnerRow) partner() Partner {
 		CreatedAt: r.CreatedAt, CreatedBy: r.CreatedBy, Notes: r.Notes}
 }
 
-const selectPartner = `SELECT id, key_id, partner_name, domain, is_active, permissions, requests_count,
-	last_used_at, created_at, created_by, notes FROM api_keys `
+const partnerColumns = `id, key_id, partner_name, domain, is_active, permissions, requests_count,
+	last_used_at, created_at, created_by, notes`
+
+const selectPartner = `SELECT ` + partnerColumns + ` FROM api_keys `
 
 // NewPartner is what an administrator or operator submits to add a partner.
 type NewPartner struct {
@@ -148,32 +148,42 @@ func NormalizeOrigin(domain string) (string, bool) {
 // ErrPartnerNotFound is returned when no partner matches.
 var ErrPartnerNotFound = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No encontramos el socio solicitado.")
 
-// newKeyID draws a public partner key id: "pk_" + 24 hex characters.
-func newKeyID() string {
-	b := make([]byte, 12)
-	if _, err := rand.Read(b); err != nil {
-		panic(err)
-	}
-	return "pk_" + hex.EncodeToString(b)
+// CreatedPartner is a new partner with its first keys, shown once.
+type CreatedPartner struct {
+	Partner
+	Keys FirstKeys `json:"keys"`
 }
 
-// InsertPartner stores a normalized partner with a fresh random key id (drawn again on collision).
-func (s *Store) InsertPartner(ctx context.Context, p NewPartner) (Partner, error) {
-	const q = `INSERT INTO api_keys (key_id, partner_name, domain, permissions, created_by, notes)
-		VALUES ($1, $2, $3, $4, NULLIF($5, ''), NULLIF($6, '')) RETURNING ` +
-		`id, key_id, partner_name, domain, is_active, permissions, requests_count, last_used_at, created_at, created_by, notes`
-	for range 5 {
-		var r partnerRow
-		err := s.DB.GetContext(ctx, &r, q, newKeyID(), p.PartnerName, p.Domain, pq.StringArray(p.Permissions), p.CreatedBy, p.Notes)
-		if c, dup := IsUniqueViolation(err); dup && c == "api_keys_key_id_key" {
-			continue
+// CreatePartner stores a normalized partner and its first keys in one transaction: both
+// publishable keys and a first secret key of each mode. The live publishable key is also the
+// partner's key id (what the admin panel and `partner list` show).
+func (s *Store) CreatePartner(ctx context.Context, p NewPartner) (CreatedPartner, error) {
+	var out CreatedPartner
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		const q = `INSERT INTO api_keys (key_id, partner_name, domain, permissions, created_by, notes)
+			VALUES ('pending:' || gen_random_uuid(), $1, $2, $3, NULLIF($4, ''), NULLIF($5, '')) RETURNING id`
+		var id int64
+		if err := tx.GetContext(ctx, &id, q, p.PartnerName, p.Domain, pq.StringArray(p.Permissions), p.CreatedBy, p.Notes); err != nil {
+			return fmt.Errorf("insert partner: %w", err)
 		}
+		keys, err := s.insertFirstKeys(ctx, tx, id, p.CreatedBy)
 		if err != nil {
-			return Partner{}, fmt.Errorf("insert partner: %w", err)
+			return err
 		}
-		return r.partner(), nil
-	}
-	return Partner{}, errors.New("insert partner: could not draw a unique key id")
+		var r partnerRow
+		if err := tx.GetContext(ctx, &r, `UPDATE api_keys SET key_id = $2 WHERE id = $1 RETURNING `+partnerColumns, id, keys.PublishableLive); err != nil {
+			return fmt.Errorf("partner key id: %w", err)
+		}
+		out = CreatedPartner{Partner: r.partner(), Keys: keys}
+		return nil
+	})
+	return out, err
+}
+
+// InsertPartner is CreatePartner for callers that show no secret key.
+func (s *Store) InsertPartner(ctx context.Context, p NewPartner) (Partner, error) {
+	c, err := s.CreatePartner(ctx, p)
+	return c.Partner, err
 }
 
 // Partners lists every partner, newest first.

@@ -63,7 +63,7 @@ func TestPartnerLifecycle(t *testing.T) {
 	require.NoError(t, np.Normalize())
 	a, err := s.InsertPartner(ctx, np)
 	require.NoError(t, err)
-	require.Regexp(t, `^pk_[0-9a-f]{24}$`, a.KeyID)
+	require.Regexp(t, `^pk_live_[0-9a-f]{24}$`, a.KeyID)
 	require.True(t, a.IsActive)
 	require.Equal(t, []string{"widget_auth"}, a.Permissions)
 	require.Nil(t, a.CreatedBy)

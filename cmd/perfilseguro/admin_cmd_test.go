@@ -40,7 +40,8 @@ func TestPartnerAddListDisable(t *testing.T) {
 	ctx := context.Background()
 	var out, errOut bytes.Buffer
 	require.NoError(t, runPartner(ctx, []string{"add", "-name", "CasaLista", "-domain", "CasaLista.mx", "-notes", "piloto"}, &out, &errOut), errOut.String())
-	require.Regexp(t, `partner \d+ added: CasaLista \(https://casalista.mx\), key pk_[0-9a-f]{24}, permissions widget_auth`, out.String())
+	require.Regexp(t, `partner \d+ added: CasaLista \(https://casalista.mx\), key pk_live_[0-9a-f]{24}, permissions widget_auth`, out.String())
+	require.Regexp(t, `secret keys [^\n]*\n  live sk_live_[0-9a-f]{48}\n  test sk_test_[0-9a-f]{48}\n`, out.String())
 	key := strings.Fields(out.String()[strings.Index(out.String(), "key "):])[1]
 	key = strings.TrimSuffix(key, ",")
 

@@ -62,12 +62,14 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := np.Normalize(); err != nil {
 			return fieldsText(err)
 		}
-		p, err := store.InsertPartner(ctx, np)
+		p, err := store.CreatePartner(ctx, np)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "partner %d added: %s (%s), key %s, permissions %s\n",
 			p.ID, p.PartnerName, p.Domain, p.KeyID, strings.Join(p.Permissions, ","))
+		fmt.Fprintf(stdout, "publishable keys (for the partner's pages):\n  live %s\n  test %s\n", p.Keys.PublishableLive, p.Keys.PublishableTest)
+		fmt.Fprintf(stdout, "secret keys (for the partner's servers; shown only now, stored hashed):\n  live %s\n  test %s\n", p.Keys.SecretLive, p.Keys.SecretTest)
 		return nil
 	case "list":
 		partners, err := store.Partners(ctx)

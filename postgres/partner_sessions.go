@@ -1,0 +1,348 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+)
+
+// Verification sessions and the grants they leave (sql/migrations/0020_partner_keys_sessions.sql).
+// Every change of status is one statement that names the statuses it may leave, so two racing
+// changes cannot both count; a change a partner must hear of writes its notification in the same
+// transaction (the outbox the partner:notify job sends).
+
+// Session events sent to partners.
+const (
+	EventSessionCompleted = "verification_session.completed"
+	EventSessionDeclined  = "verification_session.declined"
+	EventSessionExpired   = "verification_session.expired"
+	EventAccessRevoked    = "profile.access_revoked"
+)
+
+var (
+	// ErrSessionNotFound is a session that does not exist for this partner and mode.
+	ErrSessionNotFound = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "La sesión de verificación no existe.")
+	// ErrSessionClosed is a session that can no longer change (ended, or its secret already used).
+	ErrSessionClosed = perfilseguro.Errorf(perfilseguro.ECONFLICT, "La sesión de verificación ya terminó o ya se abrió.")
+)
+
+// PartnerVerificationSession is one partner request (a verification session), as stored.
+type PartnerVerificationSession struct {
+	ID            string          `db:"id"`
+	PartnerID     int64           `db:"partner_id"`
+	Livemode      bool            `db:"livemode"`
+	Reference     string          `db:"reference"`
+	RequiredLevel int             `db:"required_level"`
+	Claims        pq.StringArray  `db:"claims"`
+	ReturnURL     *string         `db:"return_url"`
+	Status        string          `db:"status"`
+	UserID        *int64          `db:"user_id"`
+	Shared        json.RawMessage `db:"shared"`
+	Proof         *string         `db:"proof"`
+	CreatedAt     time.Time       `db:"created_at"`
+	ExpiresAt     time.Time       `db:"expires_at"`
+	OpenedAt      *time.Time      `db:"opened_at"`
+	EndedAt       *time.Time      `db:"ended_at"`
+}
+
+// StatusAt is the status as seen at now: an open session past its expiry is expired even before
+// the sweep marks it.
+func (v PartnerVerificationSession) StatusAt(now time.Time) string {
+	open := v.Status == perfilseguro.SessionCreated || v.Status == perfilseguro.SessionInProgress
+	if open && !now.Before(v.ExpiresAt) {
+		return perfilseguro.SessionExpired
+	}
+	return v.Status
+}
+
+const sessionColumns = `id, partner_id, livemode, reference, required_level, claims, return_url, status, user_id,
+	shared, proof, created_at, expires_at, opened_at, ended_at`
+
+// InsertSession stores a new session with the hash of its client secret.
+func (s *Store) InsertSession(ctx context.Context, id string, partnerID int64, live bool, n perfilseguro.NewSession,
+	secretHash string, now time.Time) (PartnerVerificationSession, error) {
+	var v PartnerVerificationSession
+	err := s.DB.GetContext(ctx, &v, `INSERT INTO partner_sessions
+		(id, partner_id, livemode, reference, required_level, claims, return_url, secret_hash, created_at, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, NULLIF($7, ''), $8, $9, $10) RETURNING `+sessionColumns,
+		id, partnerID, live, n.Reference, n.RequiredLevel, pq.StringArray(n.Claims), n.ReturnURL, secretHash,
+		now, now.Add(perfilseguro.SessionLifetime))
+	if err != nil {
+		return PartnerVerificationSession{}, fmt.Errorf("insert verification session: %w", err)
+	}
+	return v, nil
+}
+
+// PartnerSession reads one of a partner's sessions in a mode (ErrSessionNotFound otherwise).
+func (s *Store) PartnerSession(ctx context.Context, partnerID int64, live bool, id string) (PartnerVerificationSession, error) {
+	var v PartnerVerificationSession
+	err := s.DB.GetContext(ctx, &v, `SELECT `+sessionColumns+` FROM partner_sessions
+		WHERE id = $1 AND partner_id = $2 AND livemode = $3`, id, partnerID, live)
+	if errors.Is(err, sql.ErrNoRows) {
+		return PartnerVerificationSession{}, ErrSessionNotFound
+	}
+	if err != nil {
+		return PartnerVerificationSession{}, fmt.Errorf("verification session %s: %w", id, err)
+	}
+	return v, nil
+}
+
+// PartnerSessions lists a partner's sessions in a mode, newest first, limit at a time; after is
+// the last id of the previous page ("" for the first): keyset pages, stable under inserts.
+func (s *Store) PartnerSessions(ctx context.Context, partnerID int64, live bool, after string, limit int) ([]PartnerVerificationSession, error) {
+	out := []PartnerVerificationSession{}
+	err := s.DB.SelectContext(ctx, &out, `SELECT `+sessionColumns+` FROM partner_sessions
+		WHERE partner_id = $1 AND livemode = $2
+		  AND ($3 = '' OR (created_at, id) < (SELECT created_at, id FROM partner_sessions WHERE id = $3 AND partner_id = $1))
+		ORDER BY created_at DESC, id DESC LIMIT $4`, partnerID, live, after, limit)
+	if err != nil {
+		return nil, fmt.Errorf("verification sessions: %w", err)
+	}
+	return out, nil
+}
+
+// CancelSession ends an open session at the partner's request.
+func (s *Store) CancelSession(ctx context.Context, partnerID int64, live bool, id string, now time.Time) (PartnerVerificationSession, error) {
+	var v PartnerVerificationSession
+	err := s.DB.GetContext(ctx, &v, `UPDATE partner_sessions SET status = 'canceled', ended_at = $4
+		WHERE id = $1 AND partner_id = $2 AND livemode = $3 AND status IN ('created', 'in_progress') AND expires_at > $4
+		RETURNING `+sessionColumns, id, partnerID, live, now)
+	if errors.Is(err, sql.ErrNoRows) {
+		if _, err := s.PartnerSession(ctx, partnerID, live, id); err != nil {
+			return PartnerVerificationSession{}, err
+		}
+		return PartnerVerificationSession{}, ErrSessionClosed
+	}
+	if err != nil {
+		return PartnerVerificationSession{}, fmt.Errorf("cancel verification session %s: %w", id, err)
+	}
+	return v, nil
+}
+
+// HostedSession is a session as the hosted flow sees it: with its partner's name and origin.
+type HostedSession struct {
+	PartnerVerificationSession
+	PartnerName   string `db:"partner_name"`
+	PartnerDomain string `db:"domain"`
+}
+
+// OpenSession lets the hosted flow take a session by its client secret, once: the session moves
+// to in_progress and from then on answers only to flowHash. A used, unknown or ended secret is
+// ErrSessionClosed (the caller says nothing more).
+func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, now time.Time) (HostedSession, error) {
+	var h HostedSession
+	err := s.DB.GetContext(ctx, &h, `WITH opened AS (
+			UPDATE partner_sessions SET status = 'in_progress', opened_at = $3, flow_hash = $2
+			WHERE secret_hash = $1 AND status = 'created' AND flow_hash IS NULL AND expires_at > $3
+			RETURNING `+sessionColumns+`)
+		SELECT o.*, a.partner_name, a.domain FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
+		secretHash, flowHash, now)
+	if errors.Is(err, sql.ErrNoRows) {
+		return HostedSession{}, ErrSessionClosed
+	}
+	if err != nil {
+		return HostedSession{}, fmt.Errorf("open verification session: %w", err)
+	}
+	return h, nil
+}
+
+// FlowSession reads the session a hosted flow holds (ErrSessionNotFound when none).
+func (s *Store) FlowSession(ctx context.Context, flowHash string) (HostedSession, error) {
+	var h HostedSession
+	err := s.DB.GetContext(ctx, &h, `SELECT v.*, a.partner_name, a.domain FROM (SELECT `+sessionColumns+`
+		FROM partner_sessions WHERE flow_hash = $1) v JOIN api_keys a ON a.id = v.partner_id`, flowHash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return HostedSession{}, ErrSessionNotFound
+	}
+	if err != nil {
+		return HostedSession{}, fmt.Errorf("flow session: %w", err)
+	}
+	return h, nil
+}
+
+// SessionDecision is the person's answer in the hosted flow.
+type SessionDecision struct {
+	FlowHash string
+	UserID   int64
+	Share    bool
+	Shared   json.RawMessage // the claims as shared (Share only)
+	Proof    string          // a JWS over the session and Shared (Share only)
+	Now      time.Time
+}
+
+// DecideSession ends an in-progress session as the person chose: completed (with a grant of the
+// claims to the partner) or declined (nothing shared). The partner's notification is written in
+// the same transaction; its id is returned (0: the partner has no webhook).
+func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVerificationSession, int64, error) {
+	var v PartnerVerificationSession
+	var deliveryID int64
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		status, event := perfilseguro.SessionDeclined, EventSessionDeclined
+		var shared []byte
+		var proof *string
+		if d.Share {
+			status, event, shared, proof = perfilseguro.SessionCompleted, EventSessionCompleted, d.Shared, &d.Proof
+		}
+		err := tx.GetContext(ctx, &v, `UPDATE partner_sessions SET status = $3, user_id = $2, shared = $4, proof = $5, ended_at = $6
+			WHERE flow_hash = $1 AND status = 'in_progress' AND expires_at > $6 RETURNING `+sessionColumns,
+			d.FlowHash, d.UserID, status, shared, proof, d.Now)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrSessionClosed
+		}
+		if err != nil {
+			return fmt.Errorf("decide verification session: %w", err)
+		}
+		if d.Share {
+			// One current grant per partner, person and mode: a new session's claims replace the old.
+			if _, err := tx.ExecContext(ctx, `UPDATE partner_grants SET revoked_at = $4
+				WHERE partner_id = $1 AND user_id = $2 AND livemode = $3 AND revoked_at IS NULL`, v.PartnerID, d.UserID, v.Livemode, d.Now); err != nil {
+				return fmt.Errorf("replace grant: %w", err)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO partner_grants (partner_id, user_id, livemode, claims, via, session_id, granted_at)
+				VALUES ($1, $2, $3, $4, 'session', $5, $6)`, v.PartnerID, d.UserID, v.Livemode, v.Claims, v.ID, d.Now); err != nil {
+				return fmt.Errorf("grant: %w", err)
+			}
+		}
+		deliveryID, err = insertSessionEvent(ctx, tx, v, event)
+		return err
+	})
+	return v, deliveryID, err
+}
+
+// sessionPayload is the body of a session notification: what GET …/verification-sessions/{id}
+// answers, so a partner can act on the webhook alone.
+func sessionPayload(v PartnerVerificationSession, event string) ([]byte, error) {
+	body := map[string]any{"event": event, "id": v.ID, "reference": v.Reference, "status": v.Status,
+		"livemode": v.Livemode, "requiredLevel": v.RequiredLevel, "createdAt": v.CreatedAt.UTC(), "endedAt": v.EndedAt}
+	if v.Status == perfilseguro.SessionCompleted {
+		body["claims"] = v.Shared
+		body["proof"] = v.Proof
+	}
+	return json.Marshal(body)
+}
+
+func insertSessionEvent(ctx context.Context, tx *sqlx.Tx, v PartnerVerificationSession, event string) (int64, error) {
+	payload, err := sessionPayload(v, event)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = tx.GetContext(ctx, &id, `INSERT INTO partner_deliveries (partner_id, user_id, event, payload)
+		SELECT k.id, $2, $3, $4 FROM api_keys k WHERE k.id = $1 AND k.is_active AND k.webhook_url IS NOT NULL RETURNING id`,
+		v.PartnerID, v.UserID, event, payload)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("notify %s %s: %w", event, v.ID, err)
+	}
+	return id, nil
+}
+
+// ExpireSessions marks open sessions past their expiry as expired and writes each partner's
+// notification; it returns the notifications' ids.
+func (s *Store) ExpireSessions(ctx context.Context, now time.Time, limit int) ([]int64, error) {
+	var ids []int64
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		var expired []PartnerVerificationSession
+		if err := tx.SelectContext(ctx, &expired, `UPDATE partner_sessions SET status = 'expired', ended_at = $1
+			WHERE id IN (SELECT id FROM partner_sessions WHERE status IN ('created', 'in_progress') AND expires_at <= $1
+				ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+			RETURNING `+sessionColumns, now, limit); err != nil {
+			return fmt.Errorf("expire verification sessions: %w", err)
+		}
+		for _, v := range expired {
+			id, err := insertSessionEvent(ctx, tx, v, EventSessionExpired)
+			if err != nil {
+				return err
+			}
+			if id != 0 {
+				ids = append(ids, id)
+			}
+		}
+		return nil
+	})
+	return ids, err
+}
+
+// Grant is what a person shared with a partner.
+type Grant struct {
+	ID          int64          `db:"id" json:"id"`
+	PartnerID   int64          `db:"partner_id" json:"-"`
+	PartnerName string         `db:"partner_name" json:"partnerName"`
+	Domain      string         `db:"domain" json:"domain"`
+	Livemode    bool           `db:"livemode" json:"-"`
+	Claims      pq.StringArray `db:"claims" json:"claims"`
+	Via         string         `db:"via" json:"via"`
+	GrantedAt   time.Time      `db:"granted_at" json:"grantedAt"`
+	RevokedAt   *time.Time     `db:"revoked_at" json:"revokedAt"`
+}
+
+const grantColumns = `g.id, g.partner_id, a.partner_name, a.domain, g.livemode, g.claims, g.via, g.granted_at, g.revoked_at`
+
+// CurrentGrant is the person's live grant to a partner in a mode; nil when none.
+func (s *Store) CurrentGrant(ctx context.Context, partnerID int64, live bool, userID int64) (*Grant, error) {
+	var g Grant
+	err := s.DB.GetContext(ctx, &g, `SELECT `+grantColumns+` FROM partner_grants g JOIN api_keys a ON a.id = g.partner_id
+		WHERE g.partner_id = $1 AND g.livemode = $2 AND g.user_id = $3 AND g.revoked_at IS NULL`, partnerID, live, userID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("current grant: %w", err)
+	}
+	return &g, nil
+}
+
+// UserGrants lists what a person shared with each partner (live mode), newest first, revoked included.
+func (s *Store) UserGrants(ctx context.Context, userID int64) ([]Grant, error) {
+	out := []Grant{}
+	err := s.DB.SelectContext(ctx, &out, `SELECT `+grantColumns+` FROM partner_grants g JOIN api_keys a ON a.id = g.partner_id
+		WHERE g.user_id = $1 AND g.livemode ORDER BY g.revoked_at IS NULL DESC, g.granted_at DESC, g.id DESC`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("user grants: %w", err)
+	}
+	return out, nil
+}
+
+// ErrGrantNotFound is a grant that is not the person's or is already revoked.
+var ErrGrantNotFound = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "Esa plataforma ya no tiene acceso a tu perfil.")
+
+// RevokeGrant withdraws a partner's access to the person's data and writes the partner's
+// profile.access_revoked notification in the same transaction.
+func (s *Store) RevokeGrant(ctx context.Context, userID, grantID int64, now time.Time) (Grant, int64, error) {
+	var g Grant
+	var deliveryID int64
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		err := tx.GetContext(ctx, &g, `WITH r AS (UPDATE partner_grants SET revoked_at = $3
+				WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING *)
+			SELECT `+grantColumns+` FROM r g JOIN api_keys a ON a.id = g.partner_id`, grantID, userID, now)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrGrantNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("revoke grant %d: %w", grantID, err)
+		}
+		err = tx.GetContext(ctx, &deliveryID, `INSERT INTO partner_deliveries (partner_id, user_id, event, payload)
+			SELECT k.id, $2, $3, jsonb_build_object('event', $3::text, 'profileId', u.id_validado, 'livemode', $4::boolean, 'revokedAt', $5::timestamptz)
+			FROM api_keys k JOIN users u ON u.id = $2
+			WHERE k.id = $1 AND k.is_active AND k.webhook_url IS NOT NULL RETURNING id`,
+			g.PartnerID, userID, EventAccessRevoked, g.Livemode, now)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("notify access revoked: %w", err)
+		}
+		return nil
+	})
+	return g, deliveryID, err
+}
