@@ -136,6 +136,7 @@ func TestBadInputIsADocumented4xxOnEveryOperation(t *testing.T) {
 		"persona":       {e.signedIn(t, uid), nil},
 		"administrador": {e.adminClient(t), nil},
 		"socio":         {anonymous(), http.Header{"X-Partner-Key": {"pk_live_0000000000000000000000a8"}}},
+		"servidor":      {anonymous(), http.Header{"Authorization": {"Bearer " + e.secretKey(t, "pk_live_0000000000000000000000a8", true)}}},
 	}
 	doc, err := openapi3.NewLoader().LoadFromData(e.api.OpenAPISpec())
 	require.NoError(t, err)

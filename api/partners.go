@@ -70,7 +70,7 @@ var (
 	// errSecretKeyInBrowser: a secret key sent by a browser is exposed; refuse it loudly.
 	errSecretKeyInBrowser = httpError(http.StatusUnauthorized,
 		"No uses una llave secreta en el navegador: en tus páginas va la llave publicable (pk_live_… o pk_test_…).")
-	errNoPermission  = httpError(http.StatusForbidden, "Tu plataforma no tiene permiso para usar el widget (widget_auth).")
+	errNoPermission = httpError(http.StatusForbidden, "Tu plataforma no tiene permiso para usar el widget (widget_auth).")
 )
 
 // widgetAccess guards /api/widget/*: our own app passes; browsers on an active partner's domain

@@ -84,6 +84,8 @@ type Server struct {
 	metrics  *metrics // Prometheus instruments (monitoring.go)
 	// partners caches widget partner lookups (partners.go)
 	partners partnerCache
+	// issuer signs verification sessions' proofs (partner_sessions.go); nil: no proof
+	issuer *credential.Issuer
 	// keys caches partner key lookups and spaces their last-use writes (partner_keys.go)
 	keys keyCache
 	// public caches public records for GET /api/verify (publiccache.go)
@@ -159,6 +161,7 @@ func New(d Deps) (*Server, error) {
 			}),
 		),
 	)
+	s.issuer = d.Credentials
 	s.routes(d)
 
 	// The OpenAPI document is computed once, after every route is registered.
@@ -213,6 +216,8 @@ func (s *Server) routes(d Deps) {
 	s.mountAdmin(d.Admin)
 	s.mountInvitations()
 	s.mountPartners()
+	s.mountPartnerSessions()
+	s.mountHosted()
 	s.mountCredentials(d.Credentials)
 	s.mountOID4VCI(d.Credentials)
 	s.mountOID4VP(d.Credentials, d.Verifier)

@@ -36,21 +36,21 @@ var (
 
 // PartnerVerificationSession is one partner request (a verification session), as stored.
 type PartnerVerificationSession struct {
-	ID            string          `db:"id"`
-	PartnerID     int64           `db:"partner_id"`
-	Livemode      bool            `db:"livemode"`
-	Reference     string          `db:"reference"`
-	RequiredLevel int             `db:"required_level"`
-	Claims        pq.StringArray  `db:"claims"`
-	ReturnURL     *string         `db:"return_url"`
-	Status        string          `db:"status"`
-	UserID        *int64          `db:"user_id"`
-	Shared        json.RawMessage `db:"shared"`
-	Proof         *string         `db:"proof"`
-	CreatedAt     time.Time       `db:"created_at"`
-	ExpiresAt     time.Time       `db:"expires_at"`
-	OpenedAt      *time.Time      `db:"opened_at"`
-	EndedAt       *time.Time      `db:"ended_at"`
+	ID            string         `db:"id"`
+	PartnerID     int64          `db:"partner_id"`
+	Livemode      bool           `db:"livemode"`
+	Reference     string         `db:"reference"`
+	RequiredLevel int            `db:"required_level"`
+	Claims        pq.StringArray `db:"claims"`
+	ReturnURL     *string        `db:"return_url"`
+	Status        string         `db:"status"`
+	UserID        *int64         `db:"user_id"`
+	Shared        []byte         `db:"shared"` // JSON object, completed only
+	Proof         *string        `db:"proof"`
+	CreatedAt     time.Time      `db:"created_at"`
+	ExpiresAt     time.Time      `db:"expires_at"`
+	OpenedAt      *time.Time     `db:"opened_at"`
+	EndedAt       *time.Time     `db:"ended_at"`
 }
 
 // StatusAt is the status as seen at now: an open session past its expiry is expired even before
@@ -135,16 +135,18 @@ type HostedSession struct {
 }
 
 // OpenSession lets the hosted flow take a session by its client secret, once: the session moves
-// to in_progress and from then on answers only to flowHash. A used, unknown or ended secret is
-// ErrSessionClosed (the caller says nothing more).
-func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, now time.Time) (HostedSession, error) {
+// to in_progress and from then on answers only to flowHash. A used, unknown or ended secret, or
+// one of another partner or mode than the publishable key's, is ErrSessionClosed (the caller says
+// nothing more).
+func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, partnerID int64, live bool, now time.Time) (HostedSession, error) {
 	var h HostedSession
 	err := s.DB.GetContext(ctx, &h, `WITH opened AS (
 			UPDATE partner_sessions SET status = 'in_progress', opened_at = $3, flow_hash = $2
 			WHERE secret_hash = $1 AND status = 'created' AND flow_hash IS NULL AND expires_at > $3
+				AND partner_id = $4 AND livemode = $5
 			RETURNING `+sessionColumns+`)
 		SELECT o.*, a.partner_name, a.domain FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
-		secretHash, flowHash, now)
+		secretHash, flowHash, now, partnerID, live)
 	if errors.Is(err, sql.ErrNoRows) {
 		return HostedSession{}, ErrSessionClosed
 	}
@@ -171,7 +173,7 @@ func (s *Store) FlowSession(ctx context.Context, flowHash string) (HostedSession
 // SessionDecision is the person's answer in the hosted flow.
 type SessionDecision struct {
 	FlowHash string
-	UserID   int64
+	UserID   int64 // 0: nobody signed in (declining needs no account)
 	Share    bool
 	Shared   json.RawMessage // the claims as shared (Share only)
 	Proof    string          // a JWS over the session and Shared (Share only)
@@ -187,11 +189,11 @@ func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVe
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		status, event := perfilseguro.SessionDeclined, EventSessionDeclined
 		var shared []byte
-		var proof *string
+		var proof string
 		if d.Share {
-			status, event, shared, proof = perfilseguro.SessionCompleted, EventSessionCompleted, d.Shared, &d.Proof
+			status, event, shared, proof = perfilseguro.SessionCompleted, EventSessionCompleted, d.Shared, d.Proof
 		}
-		err := tx.GetContext(ctx, &v, `UPDATE partner_sessions SET status = $3, user_id = $2, shared = $4, proof = $5, ended_at = $6
+		err := tx.GetContext(ctx, &v, `UPDATE partner_sessions SET status = $3, user_id = NULLIF($2, 0), shared = $4, proof = NULLIF($5, ''), ended_at = $6
 			WHERE flow_hash = $1 AND status = 'in_progress' AND expires_at > $6 RETURNING `+sessionColumns,
 			d.FlowHash, d.UserID, status, shared, proof, d.Now)
 		if errors.Is(err, sql.ErrNoRows) {

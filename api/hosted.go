@@ -1,0 +1,276 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
+)
+
+// The hosted flow's calls: our own page at /conectar (a popup, or the whole tab on phones) takes
+// the client secret once and gets a flow token of its own, which it keeps in sessionStorage (first
+// party: it works with third-party cookies blocked). The person signs in or registers on our
+// pages as usual; the decision needs their session cookie. Nothing here answers a partner.
+
+// flowTokenHeader carries the hosted flow's token.
+const flowTokenHeader = "X-Flow-Token"
+
+var flowTokenPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+var (
+	errFlowToken = perfilseguro.Errorf(perfilseguro.ENOTFOUND,
+		"Esta verificación ya no está abierta en esta ventana. Vuelve a la página de la plataforma e inicia de nuevo.")
+	errSessionNotOpen = perfilseguro.Errorf(perfilseguro.ECONFLICT,
+		"Esta solicitud de verificación ya no es válida (ya se usó, terminó o no es de esta plataforma). Vuelve a la página de la plataforma e inicia de nuevo.")
+	errOpenerOrigin = httpError(http.StatusForbidden, "Esta solicitud de verificación no pertenece a la página que la abrió.")
+)
+
+// HostedOpenRequest is what the drop-in passes to our page.
+type HostedOpenRequest struct {
+	ClientSecret   string `json:"clientSecret"`
+	PublishableKey string `json:"publishableKey"`
+	// OpenerOrigin is the origin of the partner page that opened the flow (document.referrer),
+	// when the browser tells it: it must be the partner's registered origin.
+	OpenerOrigin string `json:"openerOrigin,omitempty"`
+}
+
+// HostedClaim is one claim the partner asks for, as the person reads it.
+type HostedClaim struct {
+	Key   string `json:"key" enum:"name,profileId,validUntil,level"`
+	Label string `json:"label"`
+	// Value is the person's value, shown before they decide (signed in only).
+	Value any `json:"value,omitempty"`
+}
+
+// HostedView is the session as the hosted page shows it.
+type HostedView struct {
+	ID            string        `json:"id"`
+	Status        string        `json:"status" enum:"created,in_progress,completed,declined,expired,canceled"`
+	PartnerName   string        `json:"partnerName"`
+	PartnerOrigin string        `json:"partnerOrigin"` // the only origin postMessage may target
+	RequiredLevel int           `json:"requiredLevel"`
+	Livemode      bool          `json:"livemode"`
+	Claims        []HostedClaim `json:"claims"`
+	ReturnURL     string        `json:"returnUrl,omitempty"`
+	SignedIn      bool          `json:"signedIn"`
+	Level         int           `json:"level"`
+	// Blocker says, in Spanish, what the person must do before sharing ("" when they can share).
+	Blocker string `json:"blocker"`
+}
+
+// HostedOpened is an opened flow: its token, and the session.
+type HostedOpened struct {
+	FlowToken string     `json:"flowToken"`
+	Session   HostedView `json:"session"`
+}
+
+// HostedDecisionRequest is the person's answer.
+type HostedDecisionRequest struct {
+	Share bool `json:"share"`
+}
+
+func (s *Server) mountHosted() {
+	tag := option.Tags("Flujo de verificación")
+	fuego.Post(s.f, "/api/hosted/open", s.hostedOpen, tag,
+		option.Summary("Abrir el flujo de verificación de una plataforma con su clientSecret (una sola vez)"),
+		option.AddError(401, "Llave publicable no válida", ErrorBody{}),
+		option.AddError(403, "La página que abrió el flujo no es la de la plataforma", ErrorBody{}),
+		option.AddError(409, "La solicitud ya se usó, terminó o no es de esta plataforma", ErrorBody{}),
+		option.AddError(429, "Demasiados intentos", ErrorBody{}))
+	fuego.Get(s.f, "/api/hosted/session", s.hostedSession, tag,
+		option.Summary("La sesión que tiene abierta este flujo (encabezado X-Flow-Token)"),
+		option.Header(flowTokenHeader, "El token del flujo que devolvió /api/hosted/open"),
+		option.AddError(404, "El flujo no está abierto", ErrorBody{}))
+	fuego.Post(s.f, "/api/hosted/decision", s.hostedDecision, tag,
+		option.Summary("Compartir o no compartir los datos pedidos con la plataforma"),
+		option.Header(flowTokenHeader, "El token del flujo que devolvió /api/hosted/open"),
+		option.AddError(401, "Compartir requiere haber iniciado sesión", ErrorBody{}),
+		option.AddError(404, "El flujo no está abierto", ErrorBody{}),
+		option.AddError(409, "Aún no puedes compartir, o la sesión ya terminó", ErrorBody{}))
+}
+
+func (s *Server) hostedOpen(c fuego.ContextWithBody[HostedOpenRequest]) (HostedOpened, error) {
+	r := c.Request()
+	ctx := r.Context()
+	req, err := decodeJSON[HostedOpenRequest](r)
+	if err != nil {
+		return HostedOpened{}, err
+	}
+	if err := s.allow(ctx, limit{"hosted:ip:" + clientIP(r), 120}); err != nil {
+		return HostedOpened{}, err
+	}
+	kp, err := s.partnerByKey(ctx, strings.TrimSpace(req.PublishableKey), perfilseguro.KeyPublishable)
+	if err != nil {
+		return HostedOpened{}, err
+	}
+	if kp == nil {
+		return HostedOpened{}, errPublishableKey
+	}
+	if o := trimOrigin(req.OpenerOrigin); o != "" && o != strings.ToLower(kp.Partner.Domain) {
+		return HostedOpened{}, errOpenerOrigin
+	}
+	id, _, _ := strings.Cut(req.ClientSecret, "_secret_")
+	if !sessionIDPattern.MatchString(id) {
+		return HostedOpened{}, errSessionNotOpen
+	}
+	token := secure.NewToken(32)
+	h, err := s.store.OpenSession(ctx, secure.HashToken(req.ClientSecret), secure.HashToken(token), kp.Partner.ID, kp.Key.Livemode, s.now())
+	if err == postgres.ErrSessionClosed {
+		return HostedOpened{}, errSessionNotOpen
+	}
+	if err != nil {
+		return HostedOpened{}, err
+	}
+	view, err := s.hostedView(r, h)
+	if err != nil {
+		return HostedOpened{}, err
+	}
+	return HostedOpened{FlowToken: token, Session: view}, nil
+}
+
+// flowSession reads the session of the flow token the request carries.
+func (s *Server) flowSession(r *http.Request) (postgres.HostedSession, string, error) {
+	token := r.Header.Get(flowTokenHeader)
+	if !flowTokenPattern.MatchString(token) {
+		return postgres.HostedSession{}, "", errFlowToken
+	}
+	hash := secure.HashToken(token)
+	h, err := s.store.FlowSession(r.Context(), hash)
+	if err == postgres.ErrSessionNotFound {
+		return postgres.HostedSession{}, "", errFlowToken
+	}
+	return h, hash, err
+}
+
+func (s *Server) hostedSession(c fuego.ContextNoBody) (HostedView, error) {
+	h, _, err := s.flowSession(c.Request())
+	if err != nil {
+		return HostedView{}, err
+	}
+	return s.hostedView(c.Request(), h)
+}
+
+// hostedView shows the session to the person; signed in, with their values and what still stands
+// between them and sharing.
+func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedView, error) {
+	v := HostedView{ID: h.ID, Status: h.StatusAt(s.now()), PartnerName: h.PartnerName, PartnerOrigin: h.PartnerDomain,
+		RequiredLevel: h.RequiredLevel, Livemode: h.Livemode}
+	if h.ReturnURL != nil {
+		v.ReturnURL = *h.ReturnURL
+	}
+	uid, err := s.sessionUserID(r)
+	if err != nil {
+		return HostedView{}, err
+	}
+	var values map[string]any
+	if uid != 0 {
+		u, err := s.store.UserByID(r.Context(), uid)
+		if err != nil {
+			return HostedView{}, err
+		}
+		v.SignedIn, v.Level = true, u.VerificationLevel
+		values = sharedClaims(u, h.Claims)
+		v.Blocker = shareBlocker(u, h.RequiredLevel, s.now())
+	} else {
+		v.Blocker = "Inicia sesión o regístrate para continuar."
+	}
+	for _, c := range h.Claims {
+		v.Claims = append(v.Claims, HostedClaim{Key: c, Label: perfilseguro.SessionClaimLabels[c], Value: values[c]})
+	}
+	return v, nil
+}
+
+// shareBlocker is what a person must still do before sharing at the required level ("" if nothing).
+func shareBlocker(u perfilseguro.User, required int, now time.Time) string {
+	switch {
+	case u.RevokedAt != nil:
+		return "Tu validación fue revocada: no puedes compartirla. Escribe a soporte si crees que es un error."
+	case required >= perfilseguro.LevelEmail && u.VerificationLevel < perfilseguro.LevelEmail:
+		return "Primero verifica tu correo electrónico desde Mi Perfil."
+	case required >= perfilseguro.LevelBiometric && !(u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric):
+		return "Primero completa tu verificación biométrica desde Mi Perfil."
+	case required >= perfilseguro.LevelBiometric && u.ValidUntil() != nil && now.After(*u.ValidUntil()):
+		return "Tu validación expiró: renuévala desde Mi Perfil para poder compartirla."
+	}
+	return ""
+}
+
+// HostedDecision is the session after the person decided.
+type HostedDecision struct {
+	ID     string `json:"id"`
+	Status string `json:"status" enum:"completed,declined"`
+	// RedirectURL sends a full-page flow back to the partner (returnUrl with the session and status).
+	RedirectURL string `json:"redirectUrl,omitempty"`
+}
+
+func (s *Server) hostedDecision(c fuego.ContextWithBody[HostedDecisionRequest]) (HostedDecision, error) {
+	r := c.Request()
+	ctx := r.Context()
+	req, err := decodeJSON[HostedDecisionRequest](r)
+	if err != nil {
+		return HostedDecision{}, err
+	}
+	h, hash, err := s.flowSession(r)
+	if err != nil {
+		return HostedDecision{}, err
+	}
+	d := postgres.SessionDecision{FlowHash: hash, Share: req.Share, Now: s.now()}
+	uid, err := s.sessionUserID(r)
+	if err != nil {
+		return HostedDecision{}, err
+	}
+	d.UserID = uid
+	if req.Share {
+		if uid == 0 {
+			return HostedDecision{}, errNotSignedIn
+		}
+		u, err := s.store.UserByID(ctx, uid)
+		if err != nil {
+			return HostedDecision{}, err
+		}
+		if b := shareBlocker(u, h.RequiredLevel, s.now()); b != "" {
+			return HostedDecision{}, perfilseguro.Errorf(perfilseguro.ECONFLICT, "%s", b)
+		}
+		shared := sharedClaims(u, h.Claims)
+		if d.Shared, err = json.Marshal(shared); err != nil {
+			return HostedDecision{}, err
+		}
+		var partnerKeyID string
+		if p, err := s.store.PartnerByRef(ctx, strconv.FormatInt(h.PartnerID, 10)); err == nil {
+			partnerKeyID = p.KeyID
+		}
+		if d.Proof, err = sessionProof(s.issuer, h, partnerKeyID, shared); err != nil {
+			return HostedDecision{}, err
+		}
+	}
+	v, deliveryID, err := s.store.DecideSession(ctx, d)
+	if err == postgres.ErrSessionClosed {
+		return HostedDecision{}, errSessionNotOpen
+	}
+	if err != nil {
+		return HostedDecision{}, err
+	}
+	s.notifyDelivery(ctx, deliveryID)
+	out := HostedDecision{ID: v.ID, Status: v.Status}
+	if v.ReturnURL != nil {
+		u, err := url.Parse(*v.ReturnURL)
+		if err == nil {
+			q := u.Query()
+			q.Set("perfilseguro_session", v.ID)
+			q.Set("perfilseguro_status", v.Status)
+			u.RawQuery = q.Encode()
+			out.RedirectURL = u.String()
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,256 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+	"github.com/go-fuego/fuego/param"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/credential"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
+)
+
+// The partner API (v1): a partner's server opens a verification session with its secret key, the
+// page hands the client secret to the drop-in (/widget/v1.js), the person verifies and decides in
+// our hosted flow (hosted.go), and the partner reads the result here or from the webhook.
+
+// sessionsPerHour bounds the sessions one partner opens per mode.
+const sessionsPerHour = 1000
+
+// sessionIDPattern is a session id: "vs_" and 24 hex characters.
+var sessionIDPattern = regexp.MustCompile(`^vs_[0-9a-f]{24}$`)
+
+var errBadSessionID = perfilseguro.FieldError("id", "El identificador de la sesión no es válido (vs_…).")
+
+// SessionCreated is a new session: the client secret goes to the partner's page, once.
+type SessionCreated struct {
+	ID string `json:"id"`
+	// ClientSecret opens the hosted flow once (PerfilSeguro(pk).verify(clientSecret)); never store it.
+	ClientSecret string `json:"clientSecret"`
+	// URL is the hosted flow with the client secret, for a plain link or redirect.
+	URL       string    `json:"url"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	Livemode  bool      `json:"livemode"`
+}
+
+// SessionView is a session as its partner reads it.
+type SessionView struct {
+	ID            string   `json:"id"`
+	Status        string   `json:"status" enum:"created,in_progress,completed,declined,expired,canceled"`
+	Reference     string   `json:"reference"`
+	Livemode      bool     `json:"livemode"`
+	RequiredLevel int      `json:"requiredLevel"`
+	Claims        []string `json:"claims"` // asked for
+	ReturnURL     string   `json:"returnUrl,omitempty"`
+	// Shared are the claims as the person shared them (completed only).
+	Shared map[string]any `json:"shared,omitzero"`
+	// Proof is a compact JWS (typ perfilseguro-session+jwt, ES256) over the session and the shared
+	// claims; check it with the keys at /.well-known/jwt-vc-issuer (completed only).
+	Proof     string     `json:"proof,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+	ExpiresAt time.Time  `json:"expiresAt"`
+	EndedAt   *time.Time `json:"endedAt,omitempty"`
+}
+
+// SessionList is one keyset page of sessions, newest first.
+type SessionList struct {
+	Data    []SessionView `json:"data"`
+	HasMore bool          `json:"hasMore"`
+}
+
+func (s *Server) mountPartnerSessions() {
+	tag := option.Tags("Socios")
+	unauthorized := option.AddError(401, "Llave secreta no válida, revocada o de otro modo", ErrorBody{})
+	fuego.Post(s.f, "/api/partner/v1/verification-sessions", s.createSession, tag, unauthorized,
+		option.DefaultStatusCode(http.StatusCreated),
+		option.Summary("Abrir una sesión de verificación (llave secreta)"),
+		option.Description("La persona verifica su identidad hasta requiredLevel (2: correo, 3: biométrico) en el flujo de Perfil Seguro "+
+			"y decide si comparte los datos pedidos en claims (name, profileId, validUntil, level). El clientSecret se entrega a tu página "+
+			"para PerfilSeguro(pk).verify(clientSecret); vale una vez y 24 horas. Una llave sk_test_ abre sesiones de prueba."),
+		option.AddError(429, "Demasiadas sesiones en una hora", ErrorBody{}))
+	fuego.Get(s.f, "/api/partner/v1/verification-sessions", s.listSessions, tag, unauthorized,
+		option.Summary("Listar sesiones de verificación, de la más reciente a la más antigua"),
+		option.QueryInt("limit", "Cuántas por página (1 a 100; 20 si se omite)"),
+		option.Query("startingAfter", "El id de la última sesión de la página anterior"))
+	fuego.Get(s.f, "/api/partner/v1/verification-sessions/{id}", s.getSession, tag, unauthorized,
+		option.Summary("Consultar una sesión de verificación: estado y, si se completó, los datos compartidos y su prueba firmada"),
+		option.Path("id", "Identificador de la sesión (vs_…)", param.Required()))
+	fuego.Post(s.f, "/api/partner/v1/verification-sessions/{id}/cancel", s.cancelSession, tag, unauthorized,
+		option.Summary("Cancelar una sesión abierta"),
+		option.Path("id", "Identificador de la sesión (vs_…)", param.Required()),
+		option.AddError(409, "La sesión ya terminó", ErrorBody{}))
+}
+
+func (s *Server) createSession(c fuego.ContextWithBody[perfilseguro.NewSession]) (SessionCreated, error) {
+	r := c.Request()
+	ctx := r.Context()
+	kp, err := s.requireSecretKey(r)
+	if err != nil {
+		return SessionCreated{}, err
+	}
+	req, err := decodeJSON[perfilseguro.NewSession](r)
+	if err != nil {
+		return SessionCreated{}, err
+	}
+	if err := req.Validate(kp.Partner.Domain); err != nil {
+		return SessionCreated{}, err
+	}
+	mode := "live"
+	if !kp.Key.Livemode {
+		mode = "test"
+	}
+	if err := s.allow(ctx, limit{"sessions:" + mode + ":" + strconv.FormatInt(kp.Partner.ID, 10), sessionsPerHour}); err != nil {
+		return SessionCreated{}, err
+	}
+	id := "vs_" + secure.NewToken(12)
+	secret := id + "_secret_" + secure.NewToken(24)
+	v, err := s.store.InsertSession(ctx, id, kp.Partner.ID, kp.Key.Livemode, req, secure.HashToken(secret), s.now())
+	if err != nil {
+		return SessionCreated{}, err
+	}
+	setStatus(c, http.StatusCreated)
+	return SessionCreated{ID: v.ID, ClientSecret: secret, URL: s.cfg.PublicBaseURL + "/conectar#" + secret,
+		ExpiresAt: v.ExpiresAt, Livemode: v.Livemode}, nil
+}
+
+func (s *Server) getSession(c fuego.ContextNoBody) (SessionView, error) {
+	r := c.Request()
+	kp, err := s.requireSecretKey(r)
+	if err != nil {
+		return SessionView{}, err
+	}
+	id := c.PathParam("id")
+	if !sessionIDPattern.MatchString(id) {
+		return SessionView{}, errBadSessionID
+	}
+	v, err := s.store.PartnerSession(r.Context(), kp.Partner.ID, kp.Key.Livemode, id)
+	if err != nil {
+		return SessionView{}, err
+	}
+	return s.sessionView(v), nil
+}
+
+func (s *Server) listSessions(c fuego.ContextNoBody) (SessionList, error) {
+	r := c.Request()
+	kp, err := s.requireSecretKey(r)
+	if err != nil {
+		return SessionList{}, err
+	}
+	size := 20
+	if raw := r.URL.Query().Get("limit"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > 100 {
+			return SessionList{}, perfilseguro.FieldError("limit", "limit debe ser un número de 1 a 100.")
+		}
+		size = n
+	}
+	after := r.URL.Query().Get("startingAfter")
+	if after != "" && !sessionIDPattern.MatchString(after) {
+		return SessionList{}, perfilseguro.FieldError("startingAfter", "startingAfter debe ser el id de una sesión (vs_…).")
+	}
+	rows, err := s.store.PartnerSessions(r.Context(), kp.Partner.ID, kp.Key.Livemode, after, size+1)
+	if err != nil {
+		return SessionList{}, err
+	}
+	out := SessionList{Data: []SessionView{}, HasMore: len(rows) > size}
+	for i, v := range rows {
+		if i == size {
+			break
+		}
+		out.Data = append(out.Data, s.sessionView(v))
+	}
+	return out, nil
+}
+
+func (s *Server) cancelSession(c fuego.ContextNoBody) (SessionView, error) {
+	r := c.Request()
+	kp, err := s.requireSecretKey(r)
+	if err != nil {
+		return SessionView{}, err
+	}
+	id := c.PathParam("id")
+	if !sessionIDPattern.MatchString(id) {
+		return SessionView{}, errBadSessionID
+	}
+	v, err := s.store.CancelSession(r.Context(), kp.Partner.ID, kp.Key.Livemode, id, s.now())
+	if err != nil {
+		return SessionView{}, err
+	}
+	return s.sessionView(v), nil
+}
+
+func (s *Server) sessionView(v postgres.PartnerVerificationSession) SessionView {
+	out := SessionView{ID: v.ID, Status: v.StatusAt(s.now()), Reference: v.Reference, Livemode: v.Livemode,
+		RequiredLevel: v.RequiredLevel, Claims: []string(v.Claims), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt}
+	if v.ReturnURL != nil {
+		out.ReturnURL = *v.ReturnURL
+	}
+	if len(v.Shared) > 0 {
+		_ = json.Unmarshal(v.Shared, &out.Shared)
+	}
+	if v.Proof != nil {
+		out.Proof = *v.Proof
+	}
+	return out
+}
+
+// sharedClaims are the asked claims of a person, as the partner receives them.
+func sharedClaims(u perfilseguro.User, asked []string) map[string]any {
+	out := map[string]any{}
+	for _, c := range asked {
+		switch c {
+		case "name":
+			out[c] = u.Nombre
+		case "profileId":
+			out[c] = u.IDValidado
+		case "validUntil":
+			out[c] = u.ValidUntil()
+		case "level":
+			out[c] = u.VerificationLevel
+		}
+	}
+	return out
+}
+
+// sessionProof signs what the person shared, bound to the session and the partner, so the partner
+// can check it offline; "" when no issuer is configured (the claims still travel, unsigned).
+func sessionProof(issuer *credential.Issuer, v postgres.HostedSession, partnerKeyID string, shared map[string]any) (string, error) {
+	if issuer == nil {
+		return "", nil
+	}
+	claims := map[string]any{"sub": v.ID, "aud": partnerKeyID, "reference": v.Reference, "livemode": v.Livemode,
+		"required_level": v.RequiredLevel, "claims": shared}
+	return issuer.SignSessionProof(claims)
+}
+
+// notifyDelivery queues a stored partner notification; if Redis is down the partner dispatch
+// sweep sends it later (same task id: never twice).
+func (s *Server) notifyDelivery(ctx context.Context, deliveryID int64) {
+	if deliveryID == 0 {
+		return
+	}
+	task, err := jobs.NewPartnerNotifyTask(deliveryID, 1)
+	if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
+		s.logger.WarnContext(ctx, "enqueue partner notification", "delivery_id", deliveryID, "error", err)
+	}
+}
+
+// trimOrigin is the scheme://host of a URL ("" when it has none).
+func trimOrigin(raw string) string {
+	scheme, rest, ok := strings.Cut(raw, "://")
+	if !ok {
+		return ""
+	}
+	host, _, _ := strings.Cut(rest, "/")
+	return strings.ToLower(scheme + "://" + host)
+}
