@@ -28,9 +28,13 @@ func partnerBackoff(attempts int) time.Duration {
 	return min(time.Duration(attempts*attempts)*10*time.Second, time.Hour)
 }
 
-// handlePartnerDispatch enqueues every due notification (the outbox makes this safe to repeat).
+// handlePartnerDispatch expires the verification sessions whose time ran out (their notifications
+// join the outbox), then enqueues every due notification (the outbox makes this safe to repeat).
 func (w *Worker) handlePartnerDispatch(ctx context.Context, _ *asynq.Task) error {
 	store := postgres.Store{DB: w.deps.DB}
+	if _, err := store.ExpireSessions(ctx, time.Now(), 500); err != nil {
+		return err
+	}
 	ids, err := store.DueDeliveries(ctx, 500)
 	if err != nil {
 		return err

@@ -116,3 +116,47 @@ func TestPartnerUsageIsFlushedOnce(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func TestDispatchExpiresSessionsAndSendsTheirNotificationOnce(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	opt, ropts := redistest.New(t)
+	client := asynq.NewClient(opt)
+	defer client.Close()
+	var bodies []string
+	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		bodies = append(bodies, string(b))
+	}))
+	defer partner.Close()
+	var pid int64
+	require.NoError(t, db.Get(&pid, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
+		VALUES ('pk_live_000000000000000000000e01', 'CasaLista', 'https://casalista.example', $1, 'whsec_test') RETURNING id`, partner.URL))
+	_, err := db.Exec(`INSERT INTO partner_sessions (id, partner_id, livemode, reference, required_level, claims, secret_hash, expires_at)
+		VALUES ('vs_000000000000000000000001', $1, true, 'caso-1', 3, '{name}', 'h1', now() - interval '1 second'),
+		       ('vs_000000000000000000000002', $1, true, 'caso-2', 3, '{name}', 'h2', now() + interval '1 hour')`, pid)
+	require.NoError(t, err)
+
+	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: client, Redis: redis.NewClient(ropts)})
+	ctx := context.Background()
+	for _, tick := range []string{"t1", "t2"} { // a second tick finds nothing new
+		dispatch, _ := jobs.NewPartnerDispatchTask(tick)
+		require.NoError(t, w.Handler().ProcessTask(ctx, dispatch))
+		insp := asynq.NewInspector(opt)
+		tasks, err := insp.ListPendingTasks(jobs.QueueDefault)
+		require.NoError(t, err)
+		for _, ti := range tasks {
+			require.NoError(t, w.Handler().ProcessTask(ctx, asynq.NewTask(ti.Type, ti.Payload)))
+			insp.DeleteTask(jobs.QueueDefault, ti.ID)
+		}
+		insp.Close()
+	}
+	var statuses []string
+	require.NoError(t, db.Select(&statuses, `SELECT status FROM partner_sessions ORDER BY id`))
+	require.Equal(t, "expired", statuses[0])
+	require.Equal(t, "created", statuses[1], "an unexpired session stays open")
+	require.Len(t, bodies, 1)
+	require.Contains(t, bodies[0], `"event": "verification_session.expired"`)
+	require.Contains(t, bodies[0], `"reference": "caso-1"`)
+	require.NotContains(t, bodies[0], "claims")
+}
