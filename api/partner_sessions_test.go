@@ -246,3 +246,14 @@ func TestExpiredSessionsAreMarkedAndNotified(t *testing.T) {
 	require.NoError(t, err)
 	require.Empty(t, again, "each session expires once")
 }
+
+func TestTheDropInIsServedToPartnerPages(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	res, body := e.do(t, "GET", "/widget/v1.js", "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Contains(t, res.Header.Get("Content-Type"), "javascript")
+	require.Equal(t, "*", res.Header.Get("Access-Control-Allow-Origin"))
+	require.Equal(t, "public, max-age=300", res.Header.Get("Cache-Control"))
+	require.Contains(t, body, "PerfilSeguro")
+}

@@ -39,6 +39,7 @@ var testWeb = fstest.MapFS{
 	"index.html":           {Data: []byte("<!doctype html><title>Perfil Seguro</title>")},
 	"assets/index-abc1.js": {Data: []byte("console.log(1)")},
 	"favicon.svg":          {Data: []byte("<svg/>")},
+	"widget/v1.js":         {Data: []byte("window.PerfilSeguro = function () {}")},
 }
 
 func setup(t *testing.T, mutate ...func(*api.Deps)) *env {

@@ -40,6 +40,11 @@ func spaHandler(dist fs.FS) http.Handler {
 				switch {
 				case strings.HasPrefix(name, "assets/"):
 					w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+				case strings.HasPrefix(name, "widget/"):
+					// The partners' drop-in: loaded by their pages (CORS lets them pin it with
+					// integrity=), and refreshed within minutes when we fix it.
+					w.Header().Set("Cache-Control", "public, max-age=300")
+					w.Header().Set("Access-Control-Allow-Origin", "*")
 				case name == "sw.js":
 					// The service worker must be checked for updates on every visit of the verifier.
 					w.Header().Set("Cache-Control", "no-cache")

@@ -95,6 +95,7 @@ step scale-short env SCALE_SECONDS="${SCALE_SHORT_SECONDS:-20}" \
 	SCALE_SCENARIOS="${SCALE_SHORT_SCENARIOS:-sentinel,cluster,rolling-restart,postgres-host}" \
 	go test -count=1 -timeout 25m -v ./scale
 step vitest npm run test:web
+step sdk-js bash -c 'npm run typecheck -w sdk/js && npm run test:sdk'
 if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
 elif ! step reset-e2e reset_e2e; then

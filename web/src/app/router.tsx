@@ -13,6 +13,7 @@ const AdminLoginRoute = lazyRoute(() => import('./routes/admin-login'), 'AdminLo
 const AdminEnrolRoute = lazyRoute(() => import('./routes/admin-enrol'), 'AdminEnrolRoute')
 const AcceptInvitationRoute = lazyRoute(() => import('./routes/accept-invitation'), 'AcceptInvitationRoute')
 const InvitationsRoute = lazyRoute(() => import('./routes/invitations'), 'InvitationsRoute')
+const HostedFlowRoute = lazyRoute(() => import('./routes/hosted-flow'), 'HostedFlowRoute')
 const IntegrationRoute = lazyRoute(() => import('./routes/integration'), 'IntegrationRoute')
 const LoginRoute = lazyRoute(() => import('./routes/login'), 'LoginRoute')
 const PrivacyRoute = lazyRoute(() => import('./routes/privacy'), 'PrivacyRoute')
@@ -44,6 +45,7 @@ export const routes: RouteObject[] = [
       { path: '/accept-invitation', element: <AcceptInvitationRoute /> },
       { path: '/verification-complete', element: <VerificationCompleteRoute /> },
       { path: '/integration', element: <IntegrationRoute /> },
+      { path: '/conectar', element: <HostedFlowRoute /> },
       { path: '/admin-login', element: <AdminLoginRoute /> },
       { path: '/admin-enrol', element: <AdminEnrolRoute /> },
       { path: '/admin', element: <AdminRoute /> },

@@ -31,11 +31,11 @@ export async function throwIfNotOk(res: Response): Promise<void> {
 }
 
 /** Sends a request with cookies; JSON body and content type only when data is given. */
-export async function apiFetch(method: HttpMethod, url: string, data?: unknown): Promise<Response> {
+export async function apiFetch(method: HttpMethod, url: string, data?: unknown, headers?: Record<string, string>): Promise<Response> {
   const hasBody = data !== undefined
   const res = await fetch(url, {
     method,
-    headers: hasBody ? { 'Content-Type': 'application/json' } : {},
+    headers: { ...(hasBody ? { 'Content-Type': 'application/json' } : {}), ...headers },
     body: hasBody ? JSON.stringify(data) : undefined,
     credentials: 'include',
   })
@@ -50,8 +50,8 @@ async function readJson<T>(res: Response): Promise<T> {
 }
 
 /** Sends a request and reads the successful answer as JSON. */
-export async function apiRequest<T>(method: HttpMethod, url: string, data?: unknown): Promise<T> {
-  return readJson<T>(await apiFetch(method, url, data))
+export async function apiRequest<T>(method: HttpMethod, url: string, data?: unknown, headers?: Record<string, string>): Promise<T> {
+  return readJson<T>(await apiFetch(method, url, data, headers))
 }
 
 /** How a query treats 401: as an empty result or as an error. */

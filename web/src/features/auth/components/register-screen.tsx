@@ -15,6 +15,7 @@ import { normalizeMexicanPhone, type RegisterValues } from '../schemas'
 import { AuthCard } from './auth-card'
 import { RegisterCodeForm } from './register-code-form'
 import { RegisterForm } from './register-form'
+import { readFlow } from '@/lib/hosted-flow'
 
 /** Delay before going to the profile after a verified registration (SPEC §9). */
 export const REGISTER_REDIRECT_MS = 1500
@@ -98,7 +99,7 @@ export function RegisterScreen({ plan = null, showPlan = true }: { plan?: PaidPl
       writeStorage(storageKeys.userId, userId)
       announceLogin()
       toast({ title: 'Verificación exitosa', description: 'Tu identidad ha sido verificada correctamente.' })
-      redirectTimer.current = window.setTimeout(() => navigate('/profile'), REGISTER_REDIRECT_MS)
+      redirectTimer.current = window.setTimeout(() => navigate(readFlow() ? '/conectar' : '/profile'), REGISTER_REDIRECT_MS)
     } catch (err) {
       const description =
         err instanceof ApiError ? serverMessage(err, 'Código de verificación incorrecto') : 'Error en la verificación del código'

@@ -11,6 +11,7 @@ import { useVerifyCode, verifiedUserId } from '../api/verify-code'
 import { loginCodeSchema } from '../schemas'
 import { AuthCard } from './auth-card'
 import { CodeInput } from './code-input'
+import { readFlow } from '@/lib/hosted-flow'
 
 /** Sign-in code entry (SPEC §2 'Code verification'). */
 export function VerifyCodeScreen() {
@@ -51,7 +52,7 @@ export function VerifyCodeScreen() {
       removeStorage(storageKeys.pendingUserId, storageKeys.loginEmail, storageKeys.loginPhone)
       announceLogin()
       toast({ title: 'Verificación exitosa', description: 'Tu identidad ha sido verificada correctamente.' })
-      navigate('/profile')
+      navigate(readFlow() ? '/conectar' : '/profile')
     } catch (err) {
       const description = err instanceof ApiError ? serverMessage(err, 'Código incorrecto') : 'Código incorrecto'
       toast({ title: 'Error', description, variant: 'destructive' })

@@ -1,0 +1,84 @@
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { mockApi, screenCalls } from '@/testing/mock-api'
+import { renderRoute } from '@/testing/render-route'
+
+const secret = 'vs_0123456789abcdef01234567_secret_' + 'ab'.repeat(24)
+const view = {
+  id: 'vs_0123456789abcdef01234567',
+  status: 'in_progress',
+  partnerName: 'CasaLista (demo)',
+  partnerOrigin: 'http://127.0.0.1:8081',
+  requiredLevel: 3,
+  livemode: false,
+  claims: [
+    { key: 'name', label: 'Tu nombre completo', value: 'Lucía Pérez' },
+    { key: 'validUntil', label: 'La vigencia de tu validación', value: '2031-03-07T12:00:00Z' },
+  ],
+  signedIn: true,
+  level: 3,
+  blocker: '',
+}
+
+afterEach(() => {
+  Object.defineProperty(window, 'opener', { value: null, configurable: true, writable: true })
+  window.sessionStorage.clear()
+  vi.restoreAllMocks()
+})
+
+describe('/conectar', () => {
+  it('takes the client secret once, lists exactly the claims, and tells only the partner origin the outcome', async () => {
+    const opener = { postMessage: vi.fn() }
+    Object.defineProperty(window, 'opener', { value: opener, configurable: true, writable: true })
+    window.history.replaceState(null, '', `/conectar?pk=pk_test_0123456789abcdef01234567#${secret}`)
+    const { calls } = mockApi({
+      'POST /api/hosted/open': { json: { flowToken: 'f'.repeat(64), session: view } },
+      'POST /api/hosted/decision': { json: { id: view.id, status: 'completed' } },
+    })
+    renderRoute('/conectar')
+    expect(await screen.findByText('Verificación para CasaLista (demo)')).toBeInTheDocument()
+    expect(screen.getByText('Modo de prueba')).toBeInTheDocument()
+    expect(screen.getByText('Compartir con CasaLista (demo):')).toBeInTheDocument()
+    expect(screen.getByText(/Lucía Pérez/)).toBeInTheDocument()
+    expect(screen.getByText(/07\/03\/2031 \(hora de la Ciudad de México\)/)).toBeInTheDocument()
+    expect(window.location.hash).toBe('') // the secret leaves the address bar
+    const open = screenCalls(calls).find((c) => c.path === '/api/hosted/open')
+    expect(open?.body).toMatchObject({ clientSecret: secret, publishableKey: 'pk_test_0123456789abcdef01234567' })
+
+    await userEvent.click(screen.getByRole('button', { name: 'Compartir' }))
+    expect(await screen.findByText('Listo: compartiste tus datos.')).toBeInTheDocument()
+    const decision = screenCalls(calls).find((c) => c.path === '/api/hosted/decision')
+    expect(decision?.body).toEqual({ share: true })
+    expect(new Headers(decision?.init?.headers).get('X-Flow-Token')).toBe('f'.repeat(64))
+    expect(opener.postMessage).toHaveBeenCalledWith({ type: 'perfilseguro:session', id: view.id, status: 'completed' }, 'http://127.0.0.1:8081')
+    expect(window.sessionStorage.getItem('ps_hosted_flow')).toBeNull()
+  })
+
+  it('asks a signed-out person to sign in, and lets them decline without an account', async () => {
+    window.history.replaceState(null, '', `/conectar?pk=pk_live_0123456789abcdef01234567#${secret}`)
+    const signedOut = { ...view, livemode: true, signedIn: false, blocker: 'Inicia sesión o regístrate para continuar.', claims: view.claims.map(({ key, label }) => ({ key, label })) }
+    const { calls } = mockApi({
+      'POST /api/hosted/open': { json: { flowToken: 'e'.repeat(64), session: signedOut } },
+      'POST /api/hosted/decision': { json: { id: view.id, status: 'declined' } },
+    })
+    renderRoute('/conectar')
+    expect(await screen.findByText('Verificación para CasaLista (demo)')).toBeInTheDocument()
+    const card = screen.getByText('Compartir con CasaLista (demo):').closest('.card') as HTMLElement
+    expect(within(card).getByRole('link', { name: 'Iniciar Sesión' })).toHaveAttribute('href', '/login')
+    expect(screen.queryByText('Modo de prueba')).not.toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Compartir' })).toBeDisabled()
+    expect(screen.queryByText(/Lucía/)).not.toBeInTheDocument()
+    expect(JSON.parse(window.sessionStorage.getItem('ps_hosted_flow') ?? '{}').token).toBe('e'.repeat(64))
+    await userEvent.click(screen.getByRole('button', { name: 'No compartir' }))
+    expect(await screen.findByText('No compartiste nada.')).toBeInTheDocument()
+    await waitFor(() => expect(screenCalls(calls).find((c) => c.path === '/api/hosted/decision')?.body).toEqual({ share: false }))
+  })
+
+  it('says so when the secret was already used', async () => {
+    window.history.replaceState(null, '', `/conectar?pk=pk_live_0123456789abcdef01234567#${secret}`)
+    mockApi({ 'POST /api/hosted/open': { status: 409, json: { message: 'Esta solicitud de verificación ya no es válida.' } } })
+    renderRoute('/conectar')
+    expect(await screen.findByText('Esta solicitud de verificación ya no es válida.')).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,8 @@
+import { HostedFlowScreen } from '@/features/hosted/components/hosted-flow-screen'
+import { usePageTitle } from '@/lib/page-title'
+
+/** /conectar: a partner's verification request (the drop-in's popup or redirect). */
+export function HostedFlowRoute() {
+  usePageTitle('Verificación para una plataforma')
+  return <HostedFlowScreen />
+}

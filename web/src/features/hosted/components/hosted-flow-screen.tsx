@@ -1,0 +1,188 @@
+import { useEffect, useState } from 'react'
+import { Link } from 'react-router-dom'
+import { Alert } from '@/components/ui/alert'
+import { Badge } from '@/components/ui/badge'
+import { Button, buttonClass } from '@/components/ui/button'
+import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
+import { serverMessage } from '@/lib/api-client'
+import { formatDateMx } from '@/lib/format'
+import {
+  clearFlow,
+  decide,
+  finalStatuses,
+  getFlowSession,
+  openFlow,
+  readFlow,
+  tellOpener,
+  writeFlow,
+  type HostedClaim,
+  type HostedView,
+} from '../api/hosted-flow'
+
+// /conectar: a partner's verification, on our own origin. The drop-in opens it with the client
+// secret in the fragment (never sent to a server log) and the publishable key in the query.
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'error'; message: string }
+  | { kind: 'ready'; view: HostedView; token: string; mode: 'popup' | 'redirect' }
+
+const endedText: Record<string, string> = {
+  completed: 'Listo: compartiste tus datos.',
+  declined: 'No compartiste nada.',
+  expired: 'Esta solicitud de verificación expiró.',
+  canceled: 'La plataforma canceló esta solicitud de verificación.',
+}
+
+function claimValue(c: HostedClaim): string {
+  if (c.value === undefined || c.value === null || c.value === '') return c.key === 'validUntil' ? 'Sin vigencia' : '—'
+  if (c.key === 'validUntil') return `${formatDateMx(String(c.value))} (hora de la Ciudad de México)`
+  if (c.key === 'level') return `Nivel ${String(c.value)}`
+  return String(c.value)
+}
+
+/** Takes the client secret from the URL once, or resumes this tab's open flow. */
+async function load(): Promise<State> {
+  const secret = window.location.hash.slice(1)
+  const query = new URLSearchParams(window.location.search)
+  if (secret) {
+    // Out of the address bar and history at once: the secret works only once anyway.
+    window.history.replaceState(null, '', window.location.pathname)
+    const mode = query.get('mode') === 'redirect' || !window.opener ? 'redirect' : 'popup'
+    let openerOrigin: string | undefined
+    try {
+      openerOrigin = document.referrer ? new URL(document.referrer).origin : undefined
+    } catch {
+      openerOrigin = undefined
+    }
+    const opened = await openFlow({ clientSecret: secret, publishableKey: query.get('pk') ?? '', openerOrigin })
+    writeFlow({ token: opened.flowToken, mode })
+    return { kind: 'ready', view: opened.session, token: opened.flowToken, mode }
+  }
+  const flow = readFlow()
+  if (!flow) {
+    return { kind: 'error', message: 'No hay una verificación abierta en esta ventana. Vuelve a la página de la plataforma e inicia de nuevo.' }
+  }
+  return { kind: 'ready', view: await getFlowSession(flow.token), token: flow.token, mode: flow.mode }
+}
+
+/** Sends the person back to the partner once the session ended. */
+function finish(view: HostedView, mode: 'popup' | 'redirect', redirectUrl?: string) {
+  clearFlow()
+  if (mode === 'popup' && tellOpener(view, view.partnerOrigin)) {
+    window.setTimeout(() => window.close(), 1500)
+    return
+  }
+  const back = redirectUrl ?? view.returnUrl
+  if (back) window.setTimeout(() => window.location.assign(back), 1500)
+}
+
+/** The hosted flow's one screen. */
+export function HostedFlowScreen() {
+  const [state, setState] = useState<State>({ kind: 'loading' })
+  const [busy, setBusy] = useState(false)
+  const [problem, setProblem] = useState('')
+
+  useEffect(() => {
+    let live = true
+    load()
+      .then((s) => {
+        if (!live) return
+        setState(s)
+        if (s.kind === 'ready' && finalStatuses.has(s.view.status)) finish(s.view, s.mode)
+      })
+      .catch((err: unknown) => {
+        if (live) setState({ kind: 'error', message: serverMessage(err, 'No pudimos abrir la verificación. Intenta de nuevo desde la página de la plataforma.') })
+      })
+    return () => {
+      live = false
+    }
+  }, [])
+
+  if (state.kind === 'loading') {
+    return <p className="py-16 text-center" role="status">Cargando la verificación…</p>
+  }
+  if (state.kind === 'error') {
+    return (
+      <div className="mx-auto max-w-lg px-4 py-12">
+        <Alert variant="destructive" title="No pudimos abrir la verificación">{state.message}</Alert>
+      </div>
+    )
+  }
+  const { view, token, mode } = state
+
+  const answer = async (share: boolean) => {
+    setBusy(true)
+    setProblem('')
+    try {
+      const res = await decide(token, share)
+      const ended = { ...view, status: res.status }
+      setState({ kind: 'ready', view: ended, token, mode })
+      finish(ended, mode, res.redirectUrl)
+    } catch (err) {
+      setProblem(serverMessage(err, 'No pudimos guardar tu respuesta. Intenta de nuevo.'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  const ended = finalStatuses.has(view.status)
+  const levelName = view.requiredLevel >= 3 ? 'verificación biométrica (nivel 3)' : 'correo electrónico verificado (nivel 2)'
+  return (
+    <div className="mx-auto max-w-lg px-4 py-8">
+      <Card>
+        <CardBody className="gap-4">
+          <div className="flex flex-wrap items-center gap-2">
+            <CardTitle>Verificación para {view.partnerName}</CardTitle>
+            {!view.livemode && <Badge variant="warning">Modo de prueba</Badge>}
+          </div>
+          <CardDescription>
+            {view.partnerName} ({view.partnerOrigin}) te pide validar tu identidad con Perfil Seguro. Requiere {levelName}.
+          </CardDescription>
+          {ended ? (
+            <Alert variant={view.status === 'completed' ? 'success' : 'info'} title={endedText[view.status]}>
+              {mode === 'popup' ? 'Puedes cerrar esta ventana.' : `Te llevamos de regreso a ${view.partnerName}.`}
+            </Alert>
+          ) : (
+            <>
+              {!view.signedIn && (
+                <div className="flex flex-wrap gap-2">
+                  <Link to="/login" className={buttonClass()}>Iniciar Sesión</Link>
+                  <Link to="/register" className={buttonClass('outline')}>Registrarse</Link>
+                </div>
+              )}
+              {view.signedIn && view.blocker && (
+                <Alert variant="warning" title="Antes de compartir">
+                  <p>{view.blocker}</p>
+                  <Link to="/profile" className="link">Ir a Mi Perfil</Link>
+                  <span> — al terminar, vuelve a esta ventana.</span>
+                </Alert>
+              )}
+              <section aria-labelledby="compartir">
+                <h3 id="compartir" className="font-semibold">Compartir con {view.partnerName}:</h3>
+                <ul className="mt-2 list-disc pl-6">
+                  {view.claims.map((c) => (
+                    <li key={c.key}>
+                      {c.label}
+                      {view.signedIn && !view.blocker && <span className="text-base-content/70">: {claimValue(c)}</span>}
+                    </li>
+                  ))}
+                </ul>
+                <p className="mt-2 text-sm text-base-content/70">Solo esto, y solo si eliges compartir. Puedes retirar el acceso después desde Mi Perfil.</p>
+              </section>
+              {problem && <Alert variant="destructive">{problem}</Alert>}
+              <div className="flex flex-wrap gap-2">
+                <Button disabled={busy || !view.signedIn || !!view.blocker} onClick={() => answer(true)}>
+                  Compartir
+                </Button>
+                <Button variant="outline" disabled={busy} onClick={() => answer(false)}>
+                  No compartir
+                </Button>
+              </div>
+            </>
+          )}
+        </CardBody>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,36 @@
+// The hosted verification flow this tab holds (features/hosted): kept in sessionStorage, so the
+// sign-in and registration screens can send the person back to /conectar when they finish.
+
+/** What this tab remembers of an open flow. */
+export type StoredFlow = { token: string; mode: 'popup' | 'redirect' }
+
+const FLOW_KEY = 'ps_hosted_flow'
+
+/** The open flow of this tab, or null. */
+export function readFlow(): StoredFlow | null {
+  try {
+    const raw = window.sessionStorage.getItem(FLOW_KEY)
+    return raw ? (JSON.parse(raw) as StoredFlow) : null
+  } catch {
+    return null
+  }
+}
+
+/** Remembers the open flow for this tab. */
+export function writeFlow(flow: StoredFlow): void {
+  try {
+    window.sessionStorage.setItem(FLOW_KEY, JSON.stringify(flow))
+  } catch {
+    // Without sessionStorage the flow lasts only while this page stays open.
+  }
+}
+
+/** Forgets the flow (it ended). */
+export function clearFlow(): void {
+  try {
+    window.sessionStorage.removeItem(FLOW_KEY)
+  } catch {
+    // nothing to forget
+  }
+}
+
