@@ -56,7 +56,30 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 		map[string]*openapi3.Schema{"event": event("presentation.completed"), "id": openapi3.NewUUIDSchema(),
 			"claims":      claims,
 			"completedAt": openapi3.NewDateTimeSchema()})
+	sessionClaims := openapi3.NewObjectSchema().WithAnyAdditionalProperties()
+	sessionClaims.Description = "Los datos que la persona compartió, solo los pedidos: name, profileId, validUntil, level"
+	session := func(name string, completed bool) *openapi3.Schema {
+		props := map[string]*openapi3.Schema{"event": event(name), "id": str().WithPattern(`^vs_[0-9a-f]{24}$`),
+			"reference": str(), "status": str(), "livemode": openapi3.NewBoolSchema(),
+			"requiredLevel": openapi3.NewIntegerSchema().WithEnum(2, 3), "createdAt": openapi3.NewDateTimeSchema(),
+			"endedAt": openapi3.NewDateTimeSchema()}
+		required := []string{"event", "id", "reference", "status", "livemode", "requiredLevel", "createdAt"}
+		if completed {
+			proof := str()
+			proof.Description = "JWS compacto (ES256, typ perfilseguro-session+jwt) sobre la sesión y los datos; verifíquelo con las llaves de /.well-known/jwt-vc-issuer"
+			props["claims"], props["proof"] = sessionClaims, proof
+			required = append(required, "claims")
+		}
+		return withProps(required, props)
+	}
+	revoked := withProps([]string{"event", "profileId", "livemode", "revokedAt"},
+		map[string]*openapi3.Schema{"event": event("profile.access_revoked"), "profileId": str(),
+			"livemode": openapi3.NewBoolSchema(), "revokedAt": openapi3.NewDateTimeSchema()})
 	events := []webhookEvent{
+		{"verification_session.completed", "La persona completó una sesión de verificación y compartió los datos pedidos", session("verification_session.completed", true)},
+		{"verification_session.declined", "La persona decidió no compartir: no se comparte nada", session("verification_session.declined", false)},
+		{"verification_session.expired", "Nadie terminó la sesión en 24 horas", session("verification_session.expired", false)},
+		{"profile.access_revoked", "La persona retiró el acceso de su plataforma a sus datos (Mi Perfil › Plataformas con acceso)", revoked},
 		{"user.verification_level_changed", "El nivel de verificación de una persona que llegó por su plataforma cambió", level},
 		{"profile.expired", "La vigencia de la validación terminó", lifecycle("profile.expired", true)},
 		{"profile.renewed", "La persona renovó su validación con una nueva verificación biométrica", lifecycle("profile.renewed", true)},

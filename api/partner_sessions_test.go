@@ -257,3 +257,42 @@ func TestTheDropInIsServedToPartnerPages(t *testing.T) {
 	require.Equal(t, "public, max-age=300", res.Header.Get("Cache-Control"))
 	require.Contains(t, body, "PerfilSeguro")
 }
+
+func TestAPersonWithdrawsAPartnersAccess(t *testing.T) {
+	t.Parallel()
+	e, _, pk := sessionEnv(t)
+	sk := e.secretKey(t, pk, true)
+	person, uid := e.signedInAt(t, 3)
+	e.grant(t, pk, uid, true, "name")
+	var email string
+	require.NoError(t, e.db.Get(&email, `SELECT email FROM users WHERE id = $1`, uid))
+	lookup := func() string {
+		_, st := e.cross(t, "GET", "/api/widget/verify?email="+email, "", map[string]string{"Authorization": "Bearer " + sk}, nil)
+		return st["name"].(string)
+	}
+	require.NotEmpty(t, lookup())
+
+	path := "/api/users/" + itoa(uid) + "/partner-access"
+	list := e.send(t, person.http, "GET", path, nil)
+	require.Equal(t, http.StatusOK, list.Status, string(list.Body))
+	grants := list.JSON(t)["grants"].([]any)
+	require.Len(t, grants, 1)
+	g := grants[0].(map[string]any)
+	require.Equal(t, "CasaLista", g["partnerName"])
+	require.Equal(t, []any{"name"}, g["claims"])
+	gid := itoa(int64(g["id"].(float64)))
+
+	// Someone else cannot see or withdraw it.
+	other, _ := e.signedInAt(t, 1)
+	require.Equal(t, http.StatusForbidden, e.send(t, other.http, "GET", path, nil).Status)
+	require.Equal(t, http.StatusForbidden, e.send(t, other.http, "DELETE", path+"/"+gid, nil).Status)
+
+	r := e.send(t, person.http, "DELETE", path+"/"+gid, nil)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	require.NotNil(t, r.JSON(t)["revokedAt"])
+	require.Empty(t, lookup(), "no answer names them any more")
+	require.Equal(t, http.StatusNotFound, e.send(t, person.http, "DELETE", path+"/"+gid, nil).Status)
+	var events []string
+	require.NoError(t, e.db.Select(&events, `SELECT event FROM partner_deliveries WHERE user_id = $1`, uid))
+	require.Equal(t, []string{"profile.access_revoked"}, events)
+}

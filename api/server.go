@@ -218,6 +218,7 @@ func (s *Server) routes(d Deps) {
 	s.mountPartners()
 	s.mountPartnerSessions()
 	s.mountHosted()
+	s.mountPartnerAccess()
 	s.mountCredentials(d.Credentials)
 	s.mountOID4VCI(d.Credentials)
 	s.mountOID4VP(d.Credentials, d.Verifier)
