@@ -271,7 +271,7 @@ export interface paths {
         /** Listar socios (api_keys) */
         get: operations["GET_/api/admin/partners"];
         put?: never;
-        /** Crear socio */
+        /** Crear socio: responde sus llaves publicables y una primera llave secreta de prueba y de producción, que solo se muestran esta vez */
         post: operations["POST_/api/admin/partners"];
         delete?: never;
         options?: never;
@@ -619,6 +619,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/hosted/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Compartir o no compartir los datos pedidos con la plataforma */
+        post: operations["POST_/api/hosted/decision"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Abrir el flujo de verificación de una plataforma con su clientSecret (una sola vez) */
+        post: operations["POST_/api/hosted/open"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hosted/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** La sesión que tiene abierta este flujo (encabezado X-Flow-Token) */
+        get: operations["GET_/api/hosted/session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/invitations": {
         parameters: {
             query?: never;
@@ -856,6 +907,58 @@ export interface paths {
         put?: never;
         /** Response URI (OpenID4VP, direct_post.jwt o direct_post): la billetera entrega la presentación; se acepta una sola vez */
         post: operations["post_api_oid4vp_responses_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/verification-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Listar sesiones de verificación, de la más reciente a la más antigua */
+        get: operations["GET_/api/partner/v1/verification-sessions"];
+        put?: never;
+        /** Abrir una sesión de verificación (llave secreta) */
+        post: operations["POST_/api/partner/v1/verification-sessions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/verification-sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Consultar una sesión de verificación: estado y, si se completó, los datos compartidos y su prueba firmada */
+        get: operations["GET_/api/partner/v1/verification-sessions/:id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/verification-sessions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancelar una sesión abierta */
+        post: operations["POST_/api/partner/v1/verification-sessions/:id/cancel"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1343,6 +1446,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/partner-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Plataformas con acceso: a quién compartiste tus datos, cuáles y cuándo */
+        get: operations["GET_/api/users/:id/partner-access"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/partner-access/{grantId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Retirar el acceso de una plataforma: deja de recibir tus datos y se le avisa */
+        delete: operations["DELETE_/api/users/:id/partner-access/:grantId"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/passkeys": {
         parameters: {
             query?: never;
@@ -1710,6 +1847,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "profile.access_revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * La persona retiró el acceso de su plataforma a sus datos (Mi Perfil › Plataformas con acceso)
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         */
+        post: operations["webhook_profile.access_revoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "profile.deleted": {
         parameters: {
             query?: never;
@@ -1804,6 +1961,66 @@ export interface webhooks {
          * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_user.verification_level_changed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verification_session.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * La persona completó una sesión de verificación y compartió los datos pedidos
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         */
+        post: operations["webhook_verification_session.completed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verification_session.declined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * La persona decidió no compartir: no se comparte nada
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         */
+        post: operations["webhook_verification_session.declined"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "verification_session.expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Nadie terminó la sesión en 24 horas
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         */
+        post: operations["webhook_verification_session.expired"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2218,6 +2435,30 @@ export interface components {
             message: string;
             success: boolean;
         };
+        /** @description CreatedPartner schema */
+        CreatedPartner: {
+            /** Format: date-time */
+            createdAt?: string;
+            createdBy?: string | null;
+            domain?: string;
+            /** Format: int64 */
+            id?: number;
+            isActive?: boolean;
+            keyId?: string;
+            keys: {
+                publishableLive: string;
+                publishableTest: string;
+                secretLive: string;
+                secretTest: string;
+            };
+            /** Format: date-time */
+            lastUsedAt?: string | null;
+            notes?: string | null;
+            partnerName?: string;
+            permissions?: string[];
+            /** Format: int64 */
+            requestsCount?: number;
+        };
         /** @description CredentialOffer schema */
         CredentialOffer: {
             credential_configuration_ids: string[];
@@ -2309,6 +2550,79 @@ export interface components {
             message: string;
             success: boolean;
         };
+        /** @description Grant schema */
+        Grant: {
+            claims: string[];
+            domain: string;
+            /** Format: date-time */
+            grantedAt: string;
+            /** Format: int64 */
+            id: number;
+            partnerName: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            via: string;
+        };
+        /** @description HostedDecision schema */
+        HostedDecision: {
+            id: string;
+            redirectUrl?: string | null;
+            /** @enum {string} */
+            status: "completed" | "declined";
+        };
+        /** @description HostedDecisionRequest schema */
+        HostedDecisionRequest: {
+            share: boolean;
+        };
+        /** @description HostedOpenRequest schema */
+        HostedOpenRequest: {
+            clientSecret: string;
+            openerOrigin?: string | null;
+            publishableKey: string;
+        };
+        /** @description HostedOpened schema */
+        HostedOpened: {
+            flowToken: string;
+            session: {
+                blocker: string;
+                claims: {
+                    /** @enum {string} */
+                    key: "name" | "profileId" | "validUntil" | "level";
+                    label: string;
+                    value?: unknown;
+                }[];
+                id: string;
+                level: number;
+                livemode: boolean;
+                partnerName: string;
+                partnerOrigin: string;
+                requiredLevel: number;
+                returnUrl?: string | null;
+                signedIn: boolean;
+                /** @enum {string} */
+                status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+            };
+        };
+        /** @description HostedView schema */
+        HostedView: {
+            blocker: string;
+            claims: {
+                /** @enum {string} */
+                key: "name" | "profileId" | "validUntil" | "level";
+                label: string;
+                value?: unknown;
+            }[];
+            id: string;
+            level: number;
+            livemode: boolean;
+            partnerName: string;
+            partnerOrigin: string;
+            requiredLevel: number;
+            returnUrl?: string | null;
+            signedIn: boolean;
+            /** @enum {string} */
+            status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+        };
         /** @description InvitationJSON schema */
         InvitationJSON: {
             /** Format: date-time */
@@ -2391,6 +2705,13 @@ export interface components {
             message: string;
             success: boolean;
         };
+        /** @description NewSession schema */
+        NewSession: {
+            claims: string[];
+            reference: string;
+            requiredLevel: number;
+            returnUrl?: string | null;
+        };
         /** @description Partner schema */
         Partner: {
             /** Format: date-time */
@@ -2408,6 +2729,21 @@ export interface components {
             permissions: string[];
             /** Format: int64 */
             requestsCount: number;
+        };
+        /** @description PartnerAccessResponse schema */
+        PartnerAccessResponse: {
+            grants: {
+                claims: string[];
+                domain: string;
+                /** Format: date-time */
+                grantedAt: string;
+                /** Format: int64 */
+                id: number;
+                partnerName: string;
+                /** Format: date-time */
+                revokedAt: string | null;
+                via: string;
+            }[];
         };
         /** @description PartnerRequest schema */
         PartnerRequest: {
@@ -2658,6 +2994,60 @@ export interface components {
         /** @description RevokeRequest schema */
         RevokeRequest: {
             motivo: string;
+        };
+        /** @description SessionCreated schema */
+        SessionCreated: {
+            clientSecret: string;
+            /** Format: date-time */
+            expiresAt: string;
+            id: string;
+            livemode: boolean;
+            url: string;
+        };
+        /** @description SessionList schema */
+        SessionList: {
+            data: {
+                claims: string[];
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: date-time */
+                endedAt?: string | null;
+                /** Format: date-time */
+                expiresAt: string;
+                id: string;
+                livemode: boolean;
+                proof?: string | null;
+                reference: string;
+                requiredLevel: number;
+                returnUrl?: string | null;
+                shared?: {
+                    [key: string]: unknown;
+                };
+                /** @enum {string} */
+                status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+            }[];
+            hasMore: boolean;
+        };
+        /** @description SessionView schema */
+        SessionView: {
+            claims: string[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            endedAt?: string | null;
+            /** Format: date-time */
+            expiresAt: string;
+            id: string;
+            livemode: boolean;
+            proof?: string | null;
+            reference: string;
+            requiredLevel: number;
+            returnUrl?: string | null;
+            shared?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
         };
         /** @description StartVerificationResponse schema */
         StartVerificationResponse: {
@@ -4295,7 +4685,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Partner"];
+                    "application/json": components["schemas"]["CreatedPartner"];
                 };
             };
             /** @description Bad Request _(validation or deserialization error)_ */
@@ -6161,6 +6551,286 @@ export interface operations {
             };
         };
     };
+    "POST_/api/hosted/decision": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description El token del flujo que devolvió /api/hosted/open */
+                "X-Flow-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.HostedDecisionRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostedDecisionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedDecision"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Compartir requiere haber iniciado sesión */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El flujo no está abierto */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Aún no puedes compartir, o la sesión ya terminó */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/hosted/open": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.HostedOpenRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HostedOpenRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedOpened"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave publicable no válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La página que abrió el flujo no es la de la plataforma */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud ya se usó, terminó o no es de esta plataforma */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demasiados intentos */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/hosted/session": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description El token del flujo que devolvió /api/hosted/open */
+                "X-Flow-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostedView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El flujo no está abierto */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "POST_/api/invitations": {
         parameters: {
             query?: never;
@@ -7654,6 +8324,362 @@ export interface operations {
                 };
             };
             /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/partner/v1/verification-sessions": {
+        parameters: {
+            query?: {
+                /** @description Cuántas por página (1 a 100; 20 si se omite) */
+                limit?: number;
+                /** @description El id de la última sesión de la página anterior */
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/partner/v1/verification-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for perfilseguro.NewSession */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewSession"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionCreated"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demasiadas sesiones en una hora */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/partner/v1/verification-sessions/:id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identificador de la sesión (vs_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/partner/v1/verification-sessions/:id/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identificador de la sesión (vs_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La sesión ya terminó */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
             500: {
                 headers: {
                     [name: string]: unknown;
@@ -10865,6 +11891,173 @@ export interface operations {
             };
         };
     };
+    "GET_/api/users/:id/partner-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartnerAccessResponse"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demasiadas consultas */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "DELETE_/api/users/:id/partner-access/:grantId": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description El acceso a retirar */
+                grantId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Grant"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Ese acceso no existe o ya se retiró */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/users/:id/passkeys": {
         parameters: {
             query?: never;
@@ -12292,6 +13485,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Prohibido: no es suyo, o el origen no está autorizado */
             403: {
                 headers: {
@@ -12651,6 +13853,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Origen o socio no autorizado */
             403: {
                 headers: {
@@ -12925,6 +14136,49 @@ export interface operations {
             };
         };
     };
+    "webhook_profile.access_revoked": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de "<t>.<cuerpo>"> con el secreto del webhook */
+                "X-PerfilSeguro-Signature": string;
+                /** @description El evento */
+                "X-PerfilSeguro-Event": string;
+                /** @description Identificador de la entrega (igual en cada reintento) */
+                "X-PerfilSeguro-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "profile.access_revoked";
+                    livemode: boolean;
+                    profileId: string;
+                    /** Format: date-time */
+                    revokedAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recibida: no se reintenta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta (o ninguna en 10 s) se reintenta */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     "webhook_profile.deleted": {
         parameters: {
             query?: never;
@@ -13125,6 +14379,159 @@ export interface operations {
                     /** Format: int64 */
                     userId: number;
                     verificationLevel: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Recibida: no se reintenta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta (o ninguna en 10 s) se reintenta */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook_verification_session.completed": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de "<t>.<cuerpo>"> con el secreto del webhook */
+                "X-PerfilSeguro-Signature": string;
+                /** @description El evento */
+                "X-PerfilSeguro-Event": string;
+                /** @description Identificador de la entrega (igual en cada reintento) */
+                "X-PerfilSeguro-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Los datos que la persona compartió, solo los pedidos: name, profileId, validUntil, level */
+                    claims: {
+                        [key: string]: unknown;
+                    };
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    endedAt?: string;
+                    /** @enum {string} */
+                    event: "verification_session.completed";
+                    id: string;
+                    livemode: boolean;
+                    /** @description JWS compacto (ES256, typ perfilseguro-session+jwt) sobre la sesión y los datos; verifíquelo con las llaves de /.well-known/jwt-vc-issuer */
+                    proof?: string;
+                    reference: string;
+                    /** @enum {integer} */
+                    requiredLevel: 2 | 3;
+                    status: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recibida: no se reintenta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta (o ninguna en 10 s) se reintenta */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook_verification_session.declined": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de "<t>.<cuerpo>"> con el secreto del webhook */
+                "X-PerfilSeguro-Signature": string;
+                /** @description El evento */
+                "X-PerfilSeguro-Event": string;
+                /** @description Identificador de la entrega (igual en cada reintento) */
+                "X-PerfilSeguro-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    endedAt?: string;
+                    /** @enum {string} */
+                    event: "verification_session.declined";
+                    id: string;
+                    livemode: boolean;
+                    reference: string;
+                    /** @enum {integer} */
+                    requiredLevel: 2 | 3;
+                    status: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Recibida: no se reintenta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta (o ninguna en 10 s) se reintenta */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook_verification_session.expired": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de "<t>.<cuerpo>"> con el secreto del webhook */
+                "X-PerfilSeguro-Signature": string;
+                /** @description El evento */
+                "X-PerfilSeguro-Event": string;
+                /** @description Identificador de la entrega (igual en cada reintento) */
+                "X-PerfilSeguro-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: date-time */
+                    createdAt: string;
+                    /** Format: date-time */
+                    endedAt?: string;
+                    /** @enum {string} */
+                    event: "verification_session.expired";
+                    id: string;
+                    livemode: boolean;
+                    reference: string;
+                    /** @enum {integer} */
+                    requiredLevel: 2 | 3;
+                    status: string;
                 };
             };
         };

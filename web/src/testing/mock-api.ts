@@ -53,6 +53,7 @@ const DEFAULT_ROUTES: [RegExp, MockReply][] = [
   [/^GET \/api\/users\/[^/]+\/arco-requests$/, { json: [] }],
   [/^GET \/api\/users\/[^/]+\/consultations$/, { json: { items: [], nextCursor: null } }],
   [/^GET \/api\/users\/[^/]+\/passkeys$/, { json: [] }],
+  [/^GET \/api\/users\/[^/]+\/partner-access$/, { json: { grants: [] } }],
 ]
 
 /**

@@ -537,4 +537,39 @@ describe('/profile Mis datos: secondary uses, requests and lookups', () => {
     expect(await within(section).findByText('Nadie ha consultado tu perfil todavía.')).toBeInTheDocument()
     expect(await within(await screen.findByTestId('arco-requests')).findByText('No tienes solicitudes.')).toBeInTheDocument()
   })
+
+  it('lists the platforms the person shared with and withdraws one after confirming', async () => {
+    signIn()
+    let grants = [
+      { id: 5, partnerName: 'CasaLista', domain: 'https://casalista.mx', claims: ['name', 'validUntil'], via: 'session',
+        grantedAt: '2026-11-20T18:30:00Z', revokedAt: null as string | null },
+    ]
+    const { calls } = api({
+      'GET /api/users/7/partner-access': () => ({ json: { grants } }),
+      'DELETE /api/users/7/partner-access/5': () => {
+        grants = [{ ...grants[0], revokedAt: '2026-11-25T18:00:00Z' }]
+        return { json: grants[0] }
+      },
+    })
+    renderRoute('/profile')
+    const section = await screen.findByTestId('partner-access')
+    const row = await within(section).findByTestId('partner-grant')
+    expect(row).toHaveTextContent('CasaLista')
+    expect(row).toHaveTextContent('Tu nombre completo, La vigencia de tu validación')
+    expect(row).toHaveTextContent('Compartido el 20/11/2026 12:30')
+    await userEvent.click(within(row).getByRole('button', { name: 'Retirar acceso' }))
+    expect(calls.some((c) => c.method === 'DELETE')).toBe(false)
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Retirar acceso' }))
+    await waitFor(() => expect(calls.some((c) => c.method === 'DELETE' && c.path === '/api/users/7/partner-access/5')).toBe(true))
+    expect(await within(section).findByText(/Acceso retirado el 25\/11\/2026 12:00/)).toBeInTheDocument()
+    expect(within(section).queryByRole('button', { name: 'Retirar acceso' })).not.toBeInTheDocument()
+  })
+
+  it('says when nothing was shared', async () => {
+    signIn()
+    api()
+    renderRoute('/profile')
+    const section = await screen.findByTestId('partner-access')
+    expect(await within(section).findByText('No has compartido tus datos con ninguna plataforma.')).toBeInTheDocument()
+  })
 })

@@ -4,6 +4,7 @@ import { ArcoRequestsSection } from './arco-requests-section'
 import { ConsultationsSection } from './consultations-section'
 import { DataExportSection } from './data-export-section'
 import { DeleteAccountSection } from './delete-account-section'
+import { PartnerAccessSection } from './partner-access-section'
 import { RectificationSection } from './rectification-section'
 import { SecondaryUsesSection } from './secondary-uses-section'
 
@@ -25,6 +26,7 @@ export function MyDataCard({ user, onUserChanged }: { user: PrivacyUser; onUserC
           <SecondaryUsesSection userId={userId} />
           <ArcoRequestsSection userId={userId} />
           <ConsultationsSection userId={userId} />
+          <PartnerAccessSection userId={userId} />
           <div>
             <DeleteAccountSection userId={userId} />
           </div>
