@@ -18,16 +18,16 @@ help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z][a-z-]*:.*## / {printf "  make %-6s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-build: ## Build the web app, then bin/perfilseguro (it embeds web/dist)
+build: ## Build the web app, then bin/perfilseguro (it embeds web/dist) and the demo partner bin/casalista
 	npm run build:web
 	go build -o $(BIN) ./cmd/perfilseguro
+	go build -o bin/casalista ./examples/casalista
 
-run: ## Install what is missing, start Postgres/Redis, migrate, serve http://localhost:8080
+run: ## Install what is missing, start Postgres/Redis, migrate, serve http://localhost:8080 and the demo partner on http://127.0.0.1:8081
 	scripts/ensure-tools.sh
 	scripts/ensure-services.sh perfilseguro
 	$(MAKE) --no-print-directory build
-	./$(BIN) migrate
-	./$(BIN) dev
+	scripts/run.sh
 
 test: ## go vet, go test (real Postgres/Redis), vitest, Playwright; prints a summary
 	@scripts/test.sh

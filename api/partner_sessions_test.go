@@ -103,6 +103,9 @@ func TestAPartnerSessionCompletesWithSharedClaimsAProofAndAWebhook(t *testing.T)
 	var events []string
 	require.NoError(t, e.db.Select(&events, `SELECT event FROM partner_deliveries WHERE payload->>'id' = $1`, id))
 	require.Equal(t, []string{"verification_session.completed"}, events)
+	var hookedName string
+	require.NoError(t, e.db.Get(&hookedName, `SELECT payload->'claims'->>'name' FROM partner_deliveries WHERE payload->>'id' = $1`, id))
+	require.Equal(t, shared["name"], hookedName, "the webhook carries the shared claims as JSON")
 	var email string
 	require.NoError(t, e.db.Get(&email, `SELECT email FROM users WHERE id = $1`, uid))
 	_, st := e.cross(t, "GET", "/api/widget/verify?email="+email, "", map[string]string{"Authorization": "Bearer " + sk}, nil)

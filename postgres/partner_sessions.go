@@ -225,7 +225,7 @@ func sessionPayload(v PartnerVerificationSession, event string) ([]byte, error) 
 	body := map[string]any{"event": event, "id": v.ID, "reference": v.Reference, "status": v.Status,
 		"livemode": v.Livemode, "requiredLevel": v.RequiredLevel, "createdAt": v.CreatedAt.UTC(), "endedAt": v.EndedAt}
 	if v.Status == perfilseguro.SessionCompleted {
-		body["claims"] = v.Shared
+		body["claims"] = json.RawMessage(v.Shared)
 		body["proof"] = v.Proof
 	}
 	return json.Marshal(body)

@@ -56,7 +56,7 @@ reset_e2e() {
 		[ "$(redis_cmd "SELECT $E2E_REDIS_DB" FLUSHDB | tail -1)" = OK ]
 }
 
-build() { npm run build:web && go build -o bin/perfilseguro ./cmd/perfilseguro; }
+build() { npm run build:web && go build -o bin/perfilseguro ./cmd/perfilseguro && go build -o bin/casalista ./examples/casalista; }
 
 # Playwright, with the tests that passed only on their retry (CI allows one) named in the summary.
 e2e_run() {

@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+	_ "github.com/lib/pq"
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/api"
@@ -47,6 +50,19 @@ func TestPartnerAddListDisable(t *testing.T) {
 
 	err := runPartner(ctx, []string{"add", "-name", "X", "-domain", "a"}, &out, &errOut)
 	require.ErrorContains(t, err, "El dominio es requerido")
+
+	// With a webhook: its signing secret is printed once, and stored for the worker to sign with.
+	out.Reset()
+	require.NoError(t, runPartner(ctx, []string{"add", "-name", "ValorCasa", "-domain", "http://127.0.0.1:8081", "-webhook", "http://127.0.0.1:8081/webhooks/perfilseguro"}, &out, &errOut))
+	m := regexp.MustCompile(`signing secret \(shown only now\):\n  (whsec_[0-9a-f]{48})\n`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	db, err := sqlx.Open("postgres", os.Getenv("DATABASE_URL"))
+	require.NoError(t, err)
+	defer db.Close()
+	var stored string
+	require.NoError(t, db.Get(&stored, `SELECT webhook_secret FROM api_keys WHERE domain = 'http://127.0.0.1:8081'`))
+	require.Equal(t, m[1], stored)
+	require.ErrorContains(t, runPartner(ctx, []string{"add", "-name", "Otra", "-domain", "otra.mx", "-webhook", "ftp://x"}, &out, &errOut), "not an http(s) URL")
 
 	out.Reset()
 	require.NoError(t, runPartner(ctx, []string{"list"}, &out, &errOut))

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"maps"
 	"slices"
 	"strings"
@@ -14,15 +15,18 @@ import (
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 const partnerUsage = `Usage:
-  perfilseguro partner add -name NAME -domain ORIGIN [-permissions widget_auth,...] [-created-by WHO] [-notes TEXT]
+  perfilseguro partner add -name NAME -domain ORIGIN [-webhook URL] [-permissions widget_auth,...] [-created-by WHO] [-notes TEXT]
   perfilseguro partner list
   perfilseguro partner disable ID|KEY_ID
 
 The domain is stored as an origin (https://www.example.mx): the widget accepts calls only from
-the origins of active partners.
+the origins of active partners. add prints the partner's publishable keys and a first secret key
+of each mode (test and live), and with -webhook the webhook's signing secret: the secrets are
+shown only then.
 `
 
 // errUsageShown is a usage error whose text was already printed.
@@ -49,7 +53,8 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fs := flag.NewFlagSet("partner add", flag.ContinueOnError)
 		fs.SetOutput(stderr)
 		var np postgres.NewPartner
-		var perms string
+		var perms, webhook string
+		fs.StringVar(&webhook, "webhook", "", "URL that receives the partner's notifications (optional)")
 		fs.StringVar(&np.PartnerName, "name", "", "partner name (at least 3 characters)")
 		fs.StringVar(&np.Domain, "domain", "", "origin the widget is embedded on, e.g. https://www.casalista.mx")
 		fs.StringVar(&perms, "permissions", postgres.PermissionWidgetAuth, "comma-separated permissions")
@@ -62,6 +67,9 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := np.Normalize(); err != nil {
 			return fieldsText(err)
 		}
+		if u, err := url.Parse(webhook); webhook != "" && (err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http")) {
+			return fmt.Errorf("webhook: %q is not an http(s) URL", webhook)
+		}
 		p, err := store.CreatePartner(ctx, np)
 		if err != nil {
 			return err
@@ -70,6 +78,13 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			p.ID, p.PartnerName, p.Domain, p.KeyID, strings.Join(p.Permissions, ","))
 		fmt.Fprintf(stdout, "publishable keys (for the partner's pages):\n  live %s\n  test %s\n", p.Keys.PublishableLive, p.Keys.PublishableTest)
 		fmt.Fprintf(stdout, "secret keys (for the partner's servers; shown only now, stored hashed):\n  live %s\n  test %s\n", p.Keys.SecretLive, p.Keys.SecretTest)
+		if webhook != "" {
+			secret := "whsec_" + secure.NewToken(24)
+			if _, err := store.SetPartnerWebhook(ctx, p.ID, webhook, secret); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "webhook %s, signing secret (shown only now):\n  %s\n", webhook, secret)
+		}
 		return nil
 	case "list":
 		partners, err := store.Partners(ctx)

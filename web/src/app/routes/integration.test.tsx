@@ -66,7 +66,16 @@ describe('/integration', () => {
 
     await user.click(screen.getByRole('tab', { name: 'Ejemplos' }))
     panel = screen.getByRole('tabpanel')
-    expect(within(panel).getAllByRole('figure')).toHaveLength(6)
+    expect(within(panel).getAllByRole('figure')).toHaveLength(10)
+    // The drop-in first: the script from this origin, the publishable key in the page, the secret key only on servers.
+    expect(panel).toHaveTextContent(`<script src="${window.location.origin}/widget/v1.js"></script>`)
+    expect(panel).toHaveTextContent("PerfilSeguro('pk_test_tu_llave_publicable')")
+    for (const lang of ['node', 'php-sesion', 'go']) {
+      const code = panel.querySelector(`figure[data-language="${lang}"] pre code`)?.textContent ?? ''
+      expect(code).toContain('/api/partner/v1/verification-sessions')
+      expect(code).toContain('Bearer')
+    }
+    expect(panel.querySelector('figure[data-language="html"]')?.textContent).not.toContain('sk_')
     expect(panel).toHaveTextContent(`const API_BASE = '${window.location.origin}';`)
     expect(panel).toHaveTextContent('No userId available')
     expect(panel).toHaveTextContent('$status !== 200')

@@ -1,8 +1,11 @@
 // The copyable samples of the integration documentation (SPEC §2, §7). They are generated
 // with the site's own origin as the API base, so they work as printed against this server.
 
-/** The partner key placeholder in the server-to-server sample. */
+/** The partner key placeholder in the server-to-server sample (the publishable key). */
 export const PARTNER_KEY_PLACEHOLDER = 'pk_tu_llave_de_socio'
+
+/** The secret key placeholder of the PHP sample's status lookup. */
+export const PHP_SECRET_KEY_PLACEHOLDER = 'sk_tu_llave_secreta'
 
 /** Browser sample: plain JavaScript with fetch (no modules, no build step). */
 export function javascriptSample(apiBase: string): string {
@@ -40,7 +43,9 @@ async function verifyCode(userId, code) {
   });
 }
 
-// 3. Consulta del estado de validación por correo electrónico.
+// 3. Consulta del estado de validación por correo electrónico. Desde el navegador nunca trae
+//    datos de la persona (nombre, ID, vigencia): consúltalos desde tu servidor con tu llave
+//    secreta, y solo de quien compartió su perfil con tu plataforma.
 async function checkVerificationStatus(email) {
   return perfilSeguroRequest('/api/widget/verify?email=' + encodeURIComponent(email));
 }
@@ -128,14 +133,18 @@ export function usePerfilSeguro() {
 export function phpSample(apiBase: string): string {
   return `<?php
 // Perfil Seguro · llamadas de servidor a servidor (PHP cURL)
-// Sin encabezado Origin, tu servidor se identifica con la llave de socio (keyId).
+// Sin encabezado Origin, tu servidor se identifica con tu llave publicable; el estado de una
+// persona, con tu llave secreta (solo de quien compartió su perfil con tu plataforma).
 const PERFIL_SEGURO_API = '${apiBase}';
 const PERFIL_SEGURO_KEY = '${PARTNER_KEY_PLACEHOLDER}';
+const PERFIL_SEGURO_SECRET_KEY = '${PHP_SECRET_KEY_PLACEHOLDER}';
 
 // Devuelve la respuesta como arreglo, o false ante cualquier estado distinto de 200.
-function perfilSeguroRequest($method, $path, $body = null)
+function perfilSeguroRequest($method, $path, $body = null, $secret = false)
 {
-    $headers = ['Accept: application/json', 'X-Partner-Key: ' . PERFIL_SEGURO_KEY];
+    $headers = ['Accept: application/json', $secret
+        ? 'Authorization: Bearer ' . PERFIL_SEGURO_SECRET_KEY
+        : 'X-Partner-Key: ' . PERFIL_SEGURO_KEY];
     $ch = curl_init(PERFIL_SEGURO_API . $path);
     curl_setopt($ch, CURLOPT_CUSTOMREQUEST, $method);
     curl_setopt($ch, CURLOPT_RETURNTRANSFER, true);
@@ -167,10 +176,10 @@ function verifyCode($userId, $code)
     return perfilSeguroRequest('POST', '/api/widget/verify-code', ['userId' => $userId, 'code' => $code]);
 }
 
-// 3. Estado de validación por correo electrónico.
+// 3. Estado de validación por correo electrónico (llave secreta).
 function checkVerificationStatus($email)
 {
-    return perfilSeguroRequest('GET', '/api/widget/verify?email=' . urlencode($email));
+    return perfilSeguroRequest('GET', '/api/widget/verify?email=' . urlencode($email), null, true);
 }
 
 // Ejemplo de uso:

@@ -1,4 +1,5 @@
 import { javascriptSample, phpSample, presentationServerSample, reactHookSample, walletWidgetSample, webhookReceiverSample } from '../samples'
+import { dropInSample, goSessionSample, nodeSessionSample, phpSessionSample } from '../session-samples'
 import { CodeBlock } from './code-block'
 
 /**
@@ -9,6 +10,26 @@ import { CodeBlock } from './code-block'
 export function ExamplesTab({ apiBase }: { apiBase: string }) {
   return (
     <div className="space-y-8">
+      <section className="space-y-3" aria-labelledby="ejemplo-widget">
+        <h2 id="ejemplo-widget" className="text-xl font-bold">
+          Widget listo para usar (recomendado)
+        </h2>
+        <p className="text-sm text-base-content/70">
+          La persona se registra o inicia sesión, se verifica y decide qué compartir en nuestra ventana, con el nombre y el dominio
+          de tu plataforma a la vista. Tu página nunca ve sus datos: tu servidor los lee con tu llave secreta o los recibe en tu
+          webhook (verification_session.completed, .declined, .expired). Con llaves de prueba (pk_test_, sk_test_) todo funciona
+          igual, sin mezclarse con datos reales.
+        </p>
+        <h3 className="font-semibold">1. En tu página</h3>
+        <CodeBlock title="HTML: widget" code={dropInSample(apiBase)} language="html" />
+        <h3 className="font-semibold">2. Desde tu servidor</h3>
+        <p className="text-sm text-base-content/70">
+          Crea la sesión con tu llave secreta (solo en tu servidor) y consulta su resultado. El mismo ejemplo en tres lenguajes.
+        </p>
+        <CodeBlock title="Node.js: sesiones" code={nodeSessionSample(apiBase)} language="node" />
+        <CodeBlock title="PHP: sesiones" code={phpSessionSample(apiBase)} language="php-sesion" />
+        <CodeBlock title="Go: sesiones y webhook" code={goSessionSample(apiBase)} language="go" />
+      </section>
       <section className="space-y-3" aria-labelledby="ejemplo-js">
         <h2 id="ejemplo-js" className="text-xl font-bold">
           JavaScript (fetch)
@@ -30,7 +51,8 @@ export function ExamplesTab({ apiBase }: { apiBase: string }) {
           PHP (cURL)
         </h2>
         <p className="text-sm text-base-content/70">
-          Desde tu servidor, con tu llave de socio. Cada función devuelve false ante cualquier respuesta distinta de 200.
+          Desde tu servidor: el inicio de sesión y el código con tu llave publicable; el estado por correo, con tu llave secreta, y
+          solo de quien compartió su perfil con tu plataforma. Cada función devuelve false ante cualquier respuesta distinta de 200.
         </p>
         <CodeBlock title="PHP" code={phpSample(apiBase)} language="php" />
       </section>

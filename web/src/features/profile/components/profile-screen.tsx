@@ -11,6 +11,7 @@ import { Card, CardBody } from '@/components/ui/card'
 import { useToast } from '@/components/ui/toast'
 import { ApiError, isNetworkError, serverMessage } from '@/lib/api-client'
 import { SUPPORT_EMAIL } from '@/lib/config'
+import { readFlow } from '@/lib/hosted-flow'
 import { clearStoredUser, useForgetSession } from '@/lib/session'
 import { announceLogin, readStorage, storageKeys, writeStorage } from '@/lib/storage'
 import { useUser, userQueryOptions, type ProfileUser } from '../api/get-user'
@@ -239,6 +240,15 @@ function ProfileView({
       </div>
 
       {notice?.(userId)}
+
+      {readFlow() && (
+        <Alert variant="info" title="Tienes una verificación pendiente para una plataforma" data-testid="hosted-flow-return">
+          <p>Cuando termines aquí, vuelve para decidir qué compartir.</p>
+          <Link to="/conectar" className={buttonClass('default', 'sm', 'mt-3')}>
+            Volver a la verificación
+          </Link>
+        </Alert>
+      )}
 
       {params.get('emailVerified') === '1' && (
         <EmailVerifiedNotice

@@ -1,0 +1,176 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { approveOnSimulator, newPerson, payByCard, waitForMessage, type Person } from './helpers';
+
+// Issue 36: the demo partner "CasaLista (demo)" (examples/casalista, built by `make test` as
+// bin/casalista) on a second origin uses the drop-in with a test key against this suite's server.
+// Chromium blocks third-party cookies here: the hosted flow is a top-level page of ours (popup or
+// redirect), so it needs none.
+
+const port = Number(process.env.E2E_PORT ?? 8089);
+const api = `http://127.0.0.1:${port}`;
+const demoPort = Number(process.env.E2E_DEMO_PORT ?? 8091);
+const demo = `http://127.0.0.1:${demoPort}`;
+const database = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
+const root = path.resolve(__dirname, '..', '..');
+const screenshots = path.resolve(__dirname, '..', 'screenshots');
+
+test.use({
+  launchOptions: {
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+      '--test-third-party-cookie-phaseout', // third-party cookies blocked
+    ],
+  },
+});
+test.describe.configure({ mode: 'serial' });
+
+let server: ChildProcess | undefined;
+
+test.beforeAll(async () => {
+  // The partner, made the way an operator makes one: its keys and webhook secret printed once.
+  const out = execFileSync(
+    path.join(root, 'bin', 'perfilseguro'),
+    ['partner', 'add', '-name', 'CasaLista (demo)', '-domain', demo, '-webhook', `${demo}/webhooks/perfilseguro`],
+    { env: { ...process.env, DATABASE_URL: database, APP_ENV: 'test' }, encoding: 'utf8' },
+  );
+  const pk = /publishable keys[^\n]*\n {2}live \S+\n {2}test (pk_test_[0-9a-f]+)/.exec(out)?.[1];
+  const sk = /secret keys[^\n]*\n {2}live \S+\n {2}test (sk_test_[0-9a-f]+)/.exec(out)?.[1];
+  const whsec = /(whsec_[0-9a-f]+)/.exec(out)?.[1];
+  expect(pk && sk && whsec, out).toBeTruthy();
+  server = spawn(path.join(root, 'bin', 'casalista'), [], {
+    env: { ...process.env, PERFILSEGURO_URL: api, CASALISTA_ADDR: `127.0.0.1:${demoPort}`,
+      CASALISTA_PUBLISHABLE_KEY: pk!, CASALISTA_SECRET_KEY: sk!, CASALISTA_WEBHOOK_SECRET: whsec! },
+    stdio: 'inherit',
+  });
+  await expect.poll(async () => (await fetch(`${demo}/`).catch(() => null))?.status, { timeout: 15_000 }).toBe(200);
+});
+
+test.afterAll(() => {
+  server?.kill();
+});
+
+type DemoEvent = { event: string; body: Record<string, unknown> };
+async function demoEvents(): Promise<DemoEvent[]> {
+  return (await (await fetch(`${demo}/api/eventos`)).json()) as DemoEvent[];
+}
+
+/** openFlow clicks the partner's button and returns our hosted flow's popup. */
+async function openFlow(page: Page): Promise<Page> {
+  await page.goto(demo);
+  const opened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Validar con Perfil Seguro' }).click();
+  const popup = await opened;
+  await popup.waitForURL(/\/conectar/);
+  await expect(popup.getByRole('heading', { name: 'Verificación para CasaLista (demo)' })).toBeVisible();
+  return popup;
+}
+
+const person: Person = newPerson('Lucía Demo Pérez', 'demo');
+
+test('a new person registers, completes level 3 in the popup and shares; the partner gets completed, the claims and a verified webhook', async ({ page }) => {
+  test.setTimeout(120_000);
+  const popup = await openFlow(page);
+  await expect(popup.getByText('Modo de prueba')).toBeVisible();
+  await expect(popup.getByText(`(${demo})`, { exact: false })).toBeVisible();
+  await expect(popup.getByText('Tu nombre completo')).toBeVisible();
+  await expect(popup.getByText('La vigencia de tu validación')).toBeVisible();
+  await expect(popup.getByRole('button', { name: 'Compartir', exact: true })).toBeDisabled();
+
+  // Registration, then back to the flow.
+  await popup.getByRole('main').getByRole('link', { name: 'Registrarse' }).click();
+  await popup.getByLabel('Nombre completo').fill(person.name);
+  await popup.getByLabel('Correo electrónico').fill(person.email);
+  await popup.getByLabel('Número de WhatsApp').fill(person.phone);
+  await popup.getByRole('button', { name: 'Continuar' }).click();
+  const [, code] = await waitForMessage(popup.request, person.e164, /(?<!\d)(\d{6})(?!\d)/);
+  await popup.getByLabel('Código de verificación').fill(code);
+  await popup.getByRole('button', { name: 'Verificar código' }).click();
+  await popup.waitForURL(/\/conectar$/, { timeout: 10_000 });
+  await expect(popup.getByText('Primero verifica tu correo electrónico desde Mi Perfil.')).toBeVisible();
+
+  // Level 2 and 3 on Mi Perfil, in the same popup.
+  await popup.getByRole('link', { name: 'Ir a Mi Perfil' }).click();
+  await popup.getByTestId('email-verification-card').getByRole('button', { name: 'Enviar enlace de verificación' }).click();
+  const [link] = await waitForMessage(popup.request, person.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
+  await popup.goto(link);
+  await expect(popup.getByText('Nivel 2 Completado')).toBeVisible();
+  await payByCard(popup);
+  await approveOnSimulator(popup);
+  await expect(popup.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+
+  // Back to the flow: exactly the claims, with the person's values; share.
+  await popup.getByTestId('hosted-flow-return').getByRole('link', { name: 'Volver a la verificación' }).click();
+  await expect(popup.getByText(`Tu nombre completo: ${person.name}`)).toBeVisible();
+  await popup.screenshot({ path: path.join(screenshots, 'partner-demo-share.png') });
+  const closed = popup.waitForEvent('close');
+  await popup.getByRole('button', { name: 'Compartir', exact: true }).click();
+  await closed;
+
+  // The partner's page: completed, read server-side with the secret key, with the shared claims.
+  await expect(page.getByRole('status')).toHaveAttribute('data-status', 'completed', { timeout: 15_000 });
+  await expect(page.locator('dd[data-claim="name"]')).toHaveText(person.name);
+  await expect(page.locator('dd[data-claim="validUntil"]')).not.toBeEmpty();
+  await page.screenshot({ path: path.join(screenshots, 'partner-demo-completed.png') });
+
+  // Its server received the webhook and verified its signature (a bad one is answered 401).
+  await expect.poll(async () => (await demoEvents()).map((e) => e.event), { timeout: 20_000 }).toContain('verification_session.completed');
+  const completed = (await demoEvents()).find((e) => e.event === 'verification_session.completed')!;
+  expect(completed.body).toMatchObject({ status: 'completed', livemode: false, claims: { name: person.name } });
+  expect(typeof completed.body.proof).toBe('string');
+  const forged = await fetch(`${demo}/webhooks/perfilseguro`, {
+    method: 'POST',
+    headers: { 'X-PerfilSeguro-Signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}` },
+    body: '{}',
+  });
+  expect(forged.status).toBe(401);
+});
+
+test('a second person declines: the partner gets declined and no data', async ({ browser }) => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const popup = await openFlow(page);
+  const closed = popup.waitForEvent('close');
+  await popup.getByRole('button', { name: 'No compartir' }).click();
+  await expect(popup.getByText('No compartiste nada.')).toBeVisible();
+  await closed;
+  await expect(page.getByRole('status')).toHaveAttribute('data-status', 'declined', { timeout: 15_000 });
+  await expect(page.locator('dd[data-claim]')).toHaveCount(0);
+  await expect.poll(async () => (await demoEvents()).map((e) => e.event), { timeout: 20_000 }).toContain('verification_session.declined');
+  const declined = (await demoEvents()).find((e) => e.event === 'verification_session.declined')!;
+  expect(declined.body).not.toHaveProperty('claims');
+  await context.close();
+});
+
+test('on a phone the flow is a full-page redirect and returns to the partner', async ({ browser }) => {
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(demo);
+  await page.getByRole('button', { name: 'Validar con Perfil Seguro' }).click();
+  await page.waitForURL(new RegExp(`^${api}/conectar`));
+  await expect(page.getByRole('heading', { name: 'Verificación para CasaLista (demo)' })).toBeVisible();
+  expect(page.url()).not.toContain('_secret_'); // the client secret leaves the address bar at once
+
+  // The person from the first test signs in with a code and shares again.
+  await page.getByRole('main').getByRole('link', { name: 'Iniciar Sesión' }).click();
+  await page.getByLabel('Correo electrónico (opcional)').fill(person.email);
+  await page.getByRole('button', { name: 'Enviar código' }).click();
+  const [, code] = await waitForMessage(page.request, person.email, /(?<!\d)(\d{6})(?!\d)/);
+  await page.getByLabel('Código de verificación').fill(code);
+  await page.getByRole('button', { name: 'Verificar Código' }).click();
+  await page.waitForURL(/\/conectar$/, { timeout: 10_000 });
+  await page.getByRole('button', { name: 'Compartir', exact: true }).click();
+  await page.waitForURL(new RegExp(`^${demo}/\\?perfilseguro_session=vs_[0-9a-f]{24}&perfilseguro_status=completed$`), { timeout: 10_000 });
+  await expect(page.getByRole('status')).toHaveAttribute('data-status', 'completed', { timeout: 15_000 });
+  await expect(page.locator('dd[data-claim="name"]')).toHaveText(person.name);
+  await page.screenshot({ path: path.join(screenshots, 'partner-demo-phone.png') });
+  await context.close();
+});
