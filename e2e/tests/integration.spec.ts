@@ -14,7 +14,10 @@ const port = Number(process.env.E2E_PORT ?? 8089);
 const apiBase = `http://127.0.0.1:${port}`; // the server, as the docs print it when opened there
 const partnerOrigin = `http://localhost:${port}`; // same server, another origin: the partner's site
 const strangerOrigin = `http://desconocido.test:${port}`; // also this server (see below), never a partner
-const partnerKey = 'pk_e2e_integration';
+// The partner's keys, registered with their SHA-256 as the server stores them (partner_keys).
+const partnerKey = 'pk_live_00000000000000000000e2e1';
+const secretKey = 'sk_test_0000000000000000000000000000000000000000000e2e01';
+const secretLiveKey = 'sk_live_0000000000000000000000000000000000000000000e2e01';
 const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
 
 // The second and third origins are pages of this same server, so they are real loopback pages
@@ -49,11 +52,23 @@ function registerPartner() {
       '-v',
       'ON_ERROR_STOP=1',
       '-c',
-      `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('${partnerKey}', 'Socio E2E', '${partnerOrigin}')
-       ON CONFLICT (key_id) DO UPDATE SET domain = EXCLUDED.domain, is_active = true, permissions = ARRAY['widget_auth']`,
+      `WITH p AS (INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('${partnerKey}', 'Socio E2E', '${partnerOrigin}')
+         ON CONFLICT (key_id) DO UPDATE SET domain = EXCLUDED.domain, is_active = true, permissions = ARRAY['widget_auth'] RETURNING id)
+       INSERT INTO partner_keys (partner_id, kind, livemode, token_hash, hint)
+       SELECT p.id, k.kind, k.live, encode(sha256(convert_to(k.key, 'UTF8')), 'hex'), k.key
+       FROM p, (VALUES ('${partnerKey}', 'publishable', true), ('${secretKey}', 'secret', false), ('${secretLiveKey}', 'secret', true)) AS k(key, kind, live)
+       ON CONFLICT (token_hash) DO UPDATE SET revoked_at = NULL`,
     ],
     { stdio: 'pipe' },
   );
+}
+
+/** grant records, straight in the e2e database, that the owner of email shared claims with the partner (live). */
+function grant(email: string, claims: string[]) {
+  execFileSync('psql', [e2eDatabase, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c',
+    `INSERT INTO partner_grants (partner_id, user_id, livemode, claims, via)
+     SELECT a.id, u.id, true, ARRAY[${claims.map((c) => `'${c}'`).join(',')}], 'session' FROM api_keys a, users u
+     WHERE a.key_id = '${partnerKey}' AND u.email = '${email}'`], { stdio: 'pipe' });
 }
 
 function newContact() {
@@ -80,7 +95,7 @@ async function codeFor(request: APIRequestContext, to: string, exclude: string[]
 }
 
 /** sampleText reads a printed sample from the 'Ejemplos' tab of the docs at apiBase. */
-async function sampleText(page: Page, language: 'javascript' | 'php'): Promise<string> {
+async function sampleText(page: Page, language: 'javascript' | 'php' | 'node-sesion' | 'php-sesion' | 'go' | 'html'): Promise<string> {
   await page.goto(`${apiBase}/integration`);
   await page.getByRole('tab', { name: 'Ejemplos' }).click();
   const text = await page.locator(`figure[data-language="${language}"] pre code`).textContent();
@@ -130,8 +145,8 @@ test('the page shows the hero and its four tabs, and no developer banner', async
 
   await page.getByRole('tab', { name: 'Ejemplos' }).click();
   // JavaScript, React, PHP, then the wallet presentation: Node.js request, webhook and React widget.
-  await expect(panel.getByRole('figure')).toHaveCount(6);
-  await expect(panel.getByRole('button', { name: /^Copiar / })).toHaveCount(6);
+  await expect(panel.getByRole('figure')).toHaveCount(10);
+  await expect(panel.getByRole('button', { name: /^Copiar / })).toHaveCount(10);
   await page.screenshot({ path: path.join(screenshotDir, 'integration-ejemplos.png'), fullPage: true });
 
   await page.getByRole('tab', { name: 'Guía' }).click();
@@ -223,14 +238,9 @@ test('the JavaScript sample works as printed from an authorized origin: login, c
     (e) => (window as unknown as { perfilSeguro: SampleAPI }).perfilSeguro.checkVerificationStatus(e),
     email,
   );
-  expect(status).toEqual({
-    valid: true,
-    verified: false,
-    name: expect.any(String),
-    profileId: (login.data as { profileId: string }).profileId,
-    vigencia: null,
-    message: expect.any(String),
-  });
+  // From the browser the status names nobody: personal data goes only to the partner's server,
+  // with its secret key, about people who shared with it (DECISIONS.md, "Partners").
+  expect(status).toEqual({ valid: false, verified: false, name: '', profileId: '', vigencia: null, message: expect.any(String) });
 });
 
 test('an origin that is not a partner is refused, with no CORS grant', async ({ page, request }) => {
@@ -296,8 +306,9 @@ switch (array_shift($args)) {
 }
 echo json_encode($result);
 `;
+  let secret = secretLiveKey;
   const php = (key: string, ...args: string[]) => {
-    writeFileSync(script, source.replace("'pk_tu_llave_de_socio'", `'${key}'`) + driver);
+    writeFileSync(script, source.replace("'pk_tu_llave_de_socio'", `'${key}'`).replace("'sk_tu_llave_secreta'", `'${secret}'`) + driver);
     return JSON.parse(execFileSync('php', [script, ...args], { encoding: 'utf8', timeout: 20_000 }));
   };
 
@@ -320,10 +331,65 @@ echo json_encode($result);
       verified: true,
       data: { verification_level: 1, verificationType: 'phone', nextStep: 'biometric_verification' },
     });
-    expect(php(partnerKey, 'status', email)).toMatchObject({ valid: true, verified: false, name: 'Cliente PHP', vigencia: null });
+    // The secret key reads nobody who did not share with the partner; after sharing, the name.
+    expect(php(partnerKey, 'status', email)).toMatchObject({ valid: false, name: '', profileId: '' });
+    grant(email, ['name']);
+    expect(php(partnerKey, 'status', email)).toMatchObject({ valid: true, verified: false, name: 'Cliente PHP', profileId: '', vigencia: null });
 
     // A key that is not a partner's: the server refuses and the sample answers false.
-    expect(php('pk_no_existe', 'status', email)).toBe(false);
+    secret = 'sk_live_000000000000000000000000000000000000000000000000';
+    expect(php(partnerKey, 'status', email)).toBe(false);
+    expect(php('pk_live_00000000000000000000dead', 'login', newContact().email, '')).toBe(false);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the drop-in page and the session samples in Node, PHP and Go work as printed with a test secret key', async ({ page }) => {
+  test.setTimeout(120_000);
+  registerPartner();
+  const html = await sampleText(page, 'html');
+  expect(html).toContain(`<script src="${apiBase}/widget/v1.js"></script>`);
+  expect(html).not.toMatch(/sk_(live|test)_/);
+  const loader = await page.request.get(`${apiBase}/widget/v1.js`);
+  expect(loader.status()).toBe(200);
+  expect(loader.headers()['access-control-allow-origin']).toBe('*');
+
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'perfilseguro-sesion-'));
+  const runners: Record<string, { file: string; cmd: (file: string) => [string, string[]] }> = {
+    'node-sesion': { file: 'sesion.mjs', cmd: (f) => ['node', [f]] },
+    go: { file: 'sesion.go', cmd: (f) => ['go', ['run', f]] },
+    ...(phpAvailable() ? { 'php-sesion': { file: 'sesion.php', cmd: (f: string) => ['php', [f]] as [string, string[]] } } : {}),
+  };
+  try {
+    for (const [language, runner] of Object.entries(runners)) {
+      const source = await sampleText(page, language as 'go');
+      expect(source).toContain(apiBase);
+      const file = path.join(dir, runner.file);
+      const run = (key: string, ...args: string[]) => {
+        writeFileSync(file, source.replace('sk_test_tu_llave_secreta', key));
+        const [bin, pre] = runner.cmd(file);
+        try {
+          return { ok: true, out: execFileSync(bin, [...pre, ...args], { encoding: 'utf8', timeout: 90_000, cwd: dir, env: { ...process.env, PERFIL_SEGURO_SECRET_KEY: '' } }) };
+        } catch (err) {
+          return { ok: false, out: String((err as { stderr?: string }).stderr ?? err) };
+        }
+      };
+      const created = run(secretKey, 'crear', `ref-${language}`);
+      expect(created.ok, `${language}: ${created.out}`).toBe(true);
+      const session = JSON.parse(created.out) as { id: string; clientSecret: string; livemode: boolean };
+      expect(session).toMatchObject({ id: expect.stringMatching(/^vs_[0-9a-f]{24}$/), livemode: false });
+      expect(session.clientSecret.startsWith(`${session.id}_secret_`)).toBe(true);
+      const read = run(secretKey, 'consultar', session.id);
+      expect(JSON.parse(read.out)).toMatchObject({ id: session.id, status: 'created', reference: `ref-${language}`, claims: ['name', 'validUntil'] });
+      // A key nobody issued: refused (Node and Go exit with the server's Spanish message; PHP answers false).
+      const refused = run('sk_test_000000000000000000000000000000000000000000000000', 'crear', 'x');
+      if (language === 'php-sesion') expect(refused.out.trim()).toBe('false');
+      else {
+        expect(refused.ok).toBe(false);
+        expect(refused.out).toContain('Llave secreta no válida');
+      }
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

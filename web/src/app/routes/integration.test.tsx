@@ -70,7 +70,7 @@ describe('/integration', () => {
     // The drop-in first: the script from this origin, the publishable key in the page, the secret key only on servers.
     expect(panel).toHaveTextContent(`<script src="${window.location.origin}/widget/v1.js"></script>`)
     expect(panel).toHaveTextContent("PerfilSeguro('pk_test_tu_llave_publicable')")
-    for (const lang of ['node', 'php-sesion', 'go']) {
+    for (const lang of ['node-sesion', 'php-sesion', 'go']) {
       const code = panel.querySelector(`figure[data-language="${lang}"] pre code`)?.textContent ?? ''
       expect(code).toContain('/api/partner/v1/verification-sessions')
       expect(code).toContain('Bearer')

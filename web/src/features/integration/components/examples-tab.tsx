@@ -21,14 +21,14 @@ export function ExamplesTab({ apiBase }: { apiBase: string }) {
           igual, sin mezclarse con datos reales.
         </p>
         <h3 className="font-semibold">1. En tu página</h3>
-        <CodeBlock title="HTML: widget" code={dropInSample(apiBase)} language="html" />
+        <CodeBlock title="Widget en tu página (HTML)" code={dropInSample(apiBase)} language="html" />
         <h3 className="font-semibold">2. Desde tu servidor</h3>
         <p className="text-sm text-base-content/70">
           Crea la sesión con tu llave secreta (solo en tu servidor) y consulta su resultado. El mismo ejemplo en tres lenguajes.
         </p>
-        <CodeBlock title="Node.js: sesiones" code={nodeSessionSample(apiBase)} language="node" />
-        <CodeBlock title="PHP: sesiones" code={phpSessionSample(apiBase)} language="php-sesion" />
-        <CodeBlock title="Go: sesiones y webhook" code={goSessionSample(apiBase)} language="go" />
+        <CodeBlock title="Sesiones en Node.js" code={nodeSessionSample(apiBase)} language="node-sesion" />
+        <CodeBlock title="Sesiones en PHP" code={phpSessionSample(apiBase)} language="php-sesion" />
+        <CodeBlock title="Sesiones y webhook en Go" code={goSessionSample(apiBase)} language="go" />
       </section>
       <section className="space-y-3" aria-labelledby="ejemplo-js">
         <h2 id="ejemplo-js" className="text-xl font-bold">
