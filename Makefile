@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-verify bench-consultations bench-passes bench-overload scale restore-drill fuzz audit clean
+.PHONY: help build run test bench bench-verify bench-consultations bench-sessions bench-passes bench-overload scale restore-drill fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -36,6 +36,7 @@ bench: ## Run the Go benchmarks (once each) and the web-quality checks; append t
 	scripts/bench.sh
 	$(MAKE) --no-print-directory bench-verify
 	$(MAKE) --no-print-directory bench-consultations
+	$(MAKE) --no-print-directory bench-sessions
 	$(MAKE) --no-print-directory bench-passes
 	$(MAKE) --no-print-directory bench-overload
 	scripts/web-quality.sh
@@ -49,6 +50,11 @@ bench-consultations: ## wrk against GET /api/users/{id}/consultations of the rea
 	scripts/ensure-tools.sh --bench
 	scripts/ensure-services.sh perfilseguro_test
 	BENCH_CONSULTATIONS=1 go test -count=1 -run '^TestConsultationsFromOutside$$' -timeout 20m -v ./bench/verify
+
+bench-sessions: ## wrk against GET /api/partner/v1/verification-sessions/{id} with a secret key (the real `perfilseguro api`) and the bare one-query server; append to BENCHMARKS.md
+	scripts/ensure-tools.sh --bench
+	scripts/ensure-services.sh perfilseguro_test
+	BENCH_SESSIONS=1 go test -count=1 -run '^TestPartnerSessionsFromOutside$$' -timeout 20m -v ./bench/verify
 
 bench-overload: ## Sign-ups past capacity: open loop at 0.5×–4× the measured capacity against `perfilseguro api` + `worker`, with and without admission control; append to BENCHMARKS.md
 	scripts/ensure-services.sh perfilseguro_test

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -179,11 +178,10 @@ func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// countPartnerRequest adds one to the partner's counter in Redis; never a database write per request.
-func (s *Server) countPartnerRequest(ctx context.Context, partnerID int64) {
-	if err := s.redis.HIncrBy(ctx, jobs.PartnerUsageKey, strconv.FormatInt(partnerID, 10), 1).Err(); err != nil {
-		s.logger.Warn("partner usage not counted", "partner", partnerID, "error", err)
-	}
+// countPartnerRequest counts one request of the partner (partner_usage.go: batched, never a
+// Redis or database write per request).
+func (s *Server) countPartnerRequest(_ context.Context, partnerID int64) {
+	s.usage.add(partnerID)
 }
 
 func (s *Server) mountPartners() {

@@ -236,9 +236,11 @@ func TestWidgetRequestsAreCountedInRedisNotPostgres(t *testing.T) {
 	}
 	var pid int64
 	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_live_0000000000000000000000a5'`))
-	n, err := e.redis.HGet(t.Context(), jobs.PartnerUsageKey, fmt.Sprint(pid)).Int()
-	require.NoError(t, err)
-	require.Equal(t, 3, n)
+	// Counted in the process, then added to Redis within a second (one pipeline for all partners).
+	require.Eventually(t, func() bool {
+		n, _ := e.redis.HGet(t.Context(), jobs.PartnerUsageKey, fmt.Sprint(pid)).Int()
+		return n == 3
+	}, 5*time.Second, 50*time.Millisecond)
 	var dbCount int
 	require.NoError(t, e.db.Get(&dbCount, `SELECT requests_count FROM api_keys WHERE id = $1`, pid))
 	require.Zero(t, dbCount, "no database write on the request path")

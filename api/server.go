@@ -86,6 +86,8 @@ type Server struct {
 	partners partnerCache
 	// issuer signs verification sessions' proofs (partner_sessions.go); nil: no proof
 	issuer *credential.Issuer
+	// usage counts partner requests, written to Redis in batches (partner_usage.go)
+	usage *usageCounter
 	// keys caches partner key lookups and spaces their last-use writes (partner_keys.go)
 	keys keyCache
 	// public caches public records for GET /api/verify (publiccache.go)
@@ -162,6 +164,8 @@ func New(d Deps) (*Server, error) {
 		),
 	)
 	s.issuer = d.Credentials
+	s.usage = newUsageCounter(d.Redis, d.Logger)
+	s.closers = append(s.closers, s.usage.close)
 	s.routes(d)
 
 	// The OpenAPI document is computed once, after every route is registered.
@@ -219,6 +223,7 @@ func (s *Server) routes(d Deps) {
 	s.mountPartnerSessions()
 	s.mountHosted()
 	s.mountPartnerAccess()
+	s.mountPartnerConsole()
 	s.mountCredentials(d.Credentials)
 	s.mountOID4VCI(d.Credentials)
 	s.mountOID4VP(d.Credentials, d.Verifier)

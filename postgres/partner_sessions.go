@@ -84,7 +84,8 @@ func (s *Store) InsertSession(ctx context.Context, id string, partnerID int64, l
 // PartnerSession reads one of a partner's sessions in a mode (ErrSessionNotFound otherwise).
 func (s *Store) PartnerSession(ctx context.Context, partnerID int64, live bool, id string) (PartnerVerificationSession, error) {
 	var v PartnerVerificationSession
-	err := s.DB.GetContext(ctx, &v, `SELECT `+sessionColumns+` FROM partner_sessions
+	// Prepared: partners poll this (make bench-sessions).
+	err := s.getPrepared(ctx, nil, &v, `SELECT `+sessionColumns+` FROM partner_sessions
 		WHERE id = $1 AND partner_id = $2 AND livemode = $3`, id, partnerID, live)
 	if errors.Is(err, sql.ErrNoRows) {
 		return PartnerVerificationSession{}, ErrSessionNotFound

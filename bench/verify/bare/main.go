@@ -2,7 +2,8 @@
 // SELECT on the users table per request, JSON out. It does what the cheapest possible public
 // verification server would do, so the real API's figures have something to be compared with.
 // For the consultations benchmark it also serves a person's lookup history the cheapest way:
-// one prepared session lookup and one prepared keyset page per request.
+// one prepared session lookup and one prepared keyset page per request; and a partner's
+// verification session by id with one prepared SELECT (make bench-sessions).
 //
 //	DATABASE_URL=postgres://… ADDR=127.0.0.1:9000 bare
 package main
@@ -113,6 +114,35 @@ func main() {
 		}
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"items": items})
+	})
+	// The partner API's session read, the cheapest way: one prepared SELECT by id, no key check.
+	sessionRow, err := db.Prepare(`SELECT id, status, reference, livemode, required_level, claims::text, COALESCE(shared::text, 'null'),
+		created_at, expires_at FROM partner_sessions WHERE id = $1`)
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux.HandleFunc("GET /api/partner/v1/verification-sessions/{id}", func(w http.ResponseWriter, r *http.Request) {
+		var v struct {
+			ID            string          `json:"id"`
+			Status        string          `json:"status"`
+			Reference     string          `json:"reference"`
+			Livemode      bool            `json:"livemode"`
+			RequiredLevel int             `json:"requiredLevel"`
+			Claims        string          `json:"claims"`
+			Shared        json.RawMessage `json:"shared"`
+			CreatedAt     time.Time       `json:"createdAt"`
+			ExpiresAt     time.Time       `json:"expiresAt"`
+		}
+		var shared string
+		err := sessionRow.QueryRowContext(r.Context(), r.PathValue("id")).Scan(&v.ID, &v.Status, &v.Reference, &v.Livemode,
+			&v.RequiredLevel, &v.Claims, &shared, &v.CreatedAt, &v.ExpiresAt)
+		if err != nil {
+			http.Error(w, `{"message":"not found"}`, http.StatusNotFound)
+			return
+		}
+		v.Shared = json.RawMessage(shared)
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(v)
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("ok")) })
 	log.Fatal(http.ListenAndServe(os.Getenv("ADDR"), mux))
