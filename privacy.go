@@ -75,6 +75,8 @@ const (
 	RetainAuditTrail       = "audit_trail"
 	// RetainWalletPresentations: what a wallet disclosed to a partner (OpenID4VP, issue 28).
 	RetainWalletPresentations = "wallet_presentations"
+	// RetainTestSessions: a partner's test-mode verification sessions and what was shared in them (issue 36).
+	RetainTestSessions = "partner_test_sessions"
 )
 
 // Retention periods, the one table of them.
@@ -88,6 +90,8 @@ var RetentionPeriods = []Retention{
 	{RetainReceipts, "Comprobantes de pago (folio, monto, fecha y método)", "5 años, aun si eliminas tu cuenta (obligación fiscal)", 5 * 365 * 24 * time.Hour},
 	{RetainWalletPresentations, "Lo que tu billetera digital compartió con una plataforma a petición de ella (solo los datos que aceptaste mostrar) y el aviso que le enviamos",
 		"7 días", 7 * 24 * time.Hour},
+	{RetainTestSessions, "Solicitudes de verificación de prueba de una plataforma (modo de prueba) y lo que compartiste en ellas",
+		"30 días", 30 * 24 * time.Hour},
 	{RetainAuditTrail, "Bitácora de seguridad: tus inicios de sesión y lo que nuestro equipo hizo en tu cuenta (quién, qué, cuándo y desde dónde)",
 		"2 años", 2 * 365 * 24 * time.Hour},
 }

@@ -191,6 +191,14 @@ func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionRes
 			[]any{before(perfilseguro.RetainWalletPresentations)}},
 		{perfilseguro.RetainWalletPresentations, `DELETE FROM partner_deliveries WHERE event = 'presentation.completed' AND created_at < $1`,
 			[]any{before(perfilseguro.RetainWalletPresentations)}},
+		// Test mode (issue 36): a partner's test sessions, the grants they left and their
+		// notifications go after 30 days; live ones stay as long as the account does.
+		{perfilseguro.RetainTestSessions, `DELETE FROM partner_grants WHERE NOT livemode AND granted_at < $1`,
+			[]any{before(perfilseguro.RetainTestSessions)}},
+		{perfilseguro.RetainTestSessions, `DELETE FROM partner_deliveries WHERE event LIKE 'verification_session.%' AND payload->>'livemode' = 'false' AND created_at < $1`,
+			[]any{before(perfilseguro.RetainTestSessions)}},
+		{perfilseguro.RetainTestSessions, `DELETE FROM partner_sessions WHERE NOT livemode AND created_at < $1`,
+			[]any{before(perfilseguro.RetainTestSessions)}},
 	}
 	out := RetentionResult{}
 	for _, st := range steps {

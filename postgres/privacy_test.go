@@ -67,10 +67,26 @@ func TestRetentionDeletesWhatTheNoticeKeepsForALimitedTime(t *testing.T) {
 	require.Zero(t, count(`SELECT count(*) FROM presentation_requests`), "what a wallet disclosed goes after a week")
 	require.Equal(t, 1, count(`SELECT count(*) FROM partner_deliveries`), "and its webhook; other events stay")
 
+	// A partner's sessions: the test one (and its grant and webhook) goes after 30 days, the live one stays.
+	for _, live := range []bool{true, false} {
+		id := "vs_00000000000000000000000" + map[bool]string{true: "1", false: "2"}[live]
+		exec(`INSERT INTO partner_sessions (id, partner_id, livemode, reference, required_level, claims, secret_hash, status, user_id, shared, created_at, expires_at, ended_at)
+			VALUES ($1, $2, $3, 'r', 3, '{name}', $1, 'completed', $4, '{"name":"Ana"}', $5, $5, $5)`, id, partner, live, user, start)
+		exec(`INSERT INTO partner_grants (partner_id, user_id, livemode, claims, via, session_id, granted_at) VALUES ($1, $2, $3, '{name}', 'session', $4, $5)`,
+			partner, user, live, id, start)
+		exec(`INSERT INTO partner_deliveries (partner_id, event, payload, created_at) VALUES ($1, 'verification_session.completed', jsonb_build_object('livemode', $2::boolean), $3)`,
+			partner, live, start)
+	}
 	run(start.Add(29 * 24 * time.Hour))
 	require.Equal(t, 2, count(`SELECT count(*) FROM provider_webhooks`))
+	require.Equal(t, 2, count(`SELECT count(*) FROM partner_sessions`))
 	run(start.Add(31 * 24 * time.Hour))
 	require.Equal(t, 1, count(`SELECT count(*) FROM provider_webhooks`), "the processed one went; the unprocessed one is still work")
+	require.Equal(t, 1, count(`SELECT count(*) FROM partner_sessions WHERE livemode`), "test sessions go after 30 days; live ones stay")
+	require.Equal(t, 1, count(`SELECT count(*) FROM partner_sessions`))
+	require.Equal(t, 1, count(`SELECT count(*) FROM partner_grants WHERE livemode`))
+	require.Equal(t, 1, count(`SELECT count(*) FROM partner_grants`))
+	require.Equal(t, 1, count(`SELECT count(*) FROM partner_deliveries WHERE event = 'verification_session.completed'`))
 
 	run(start.Add(364 * 24 * time.Hour))
 	require.Equal(t, 1, count(`SELECT count(*) FROM verification_logs`))
