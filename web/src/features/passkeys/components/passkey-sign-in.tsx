@@ -4,6 +4,7 @@ import { KeyRound } from 'lucide-react'
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, WebAuthnAbortService } from '@simplewebauthn/browser'
 import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
+import { readFlow } from '@/lib/hosted-flow'
 import { announceLogin, removeStorage, storageKeys, writeStorage } from '@/lib/storage'
 import { signInWithPasskey, useSignInWithPasskey, type PasskeySignInResponse } from '../api/sign-in-with-passkey'
 import { isCancelled, passkeyErrorMessage } from '../lib/passkey-errors'
@@ -33,7 +34,7 @@ export function PasskeySignIn() {
     removeStorage(storageKeys.pendingUserId, storageKeys.loginEmail, storageKeys.loginPhone)
     announceLogin()
     toast({ title: 'Sesión iniciada', description: 'Entraste con tu llave de acceso.' })
-    navigate('/profile')
+    navigate(readFlow() ? '/conectar' : '/profile') // back to a platform's open verification, if any
   }
 
   const onFailed = (err: unknown) => {
