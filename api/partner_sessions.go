@@ -123,17 +123,28 @@ func (s *Server) createSession(c fuego.ContextWithBody[perfilseguro.NewSession])
 		ExpiresAt: v.ExpiresAt, Livemode: v.Livemode}, nil
 }
 
-func (s *Server) getSession(c fuego.ContextNoBody) (SessionView, error) {
-	r := c.Request()
-	kp, err := s.requireSecretKey(r)
+// partnerSessionTarget authenticates the partner's server and reads the session id of the path.
+func (s *Server) partnerSessionTarget(c interface {
+	PathParam(string) string
+	Request() *http.Request
+}) (*postgres.KeyedPartner, string, error) {
+	kp, err := s.requireSecretKey(c.Request())
 	if err != nil {
-		return SessionView{}, err
+		return nil, "", err
 	}
 	id := c.PathParam("id")
 	if !sessionIDPattern.MatchString(id) {
-		return SessionView{}, errBadSessionID
+		return nil, "", errBadSessionID
 	}
-	v, err := s.store.PartnerSession(r.Context(), kp.Partner.ID, kp.Key.Livemode, id)
+	return kp, id, nil
+}
+
+func (s *Server) getSession(c fuego.ContextNoBody) (SessionView, error) {
+	kp, id, err := s.partnerSessionTarget(c)
+	if err != nil {
+		return SessionView{}, err
+	}
+	v, err := s.store.PartnerSession(c.Request().Context(), kp.Partner.ID, kp.Key.Livemode, id)
 	if err != nil {
 		return SessionView{}, err
 	}
@@ -173,16 +184,11 @@ func (s *Server) listSessions(c fuego.ContextNoBody) (SessionList, error) {
 }
 
 func (s *Server) cancelSession(c fuego.ContextNoBody) (SessionView, error) {
-	r := c.Request()
-	kp, err := s.requireSecretKey(r)
+	kp, id, err := s.partnerSessionTarget(c)
 	if err != nil {
 		return SessionView{}, err
 	}
-	id := c.PathParam("id")
-	if !sessionIDPattern.MatchString(id) {
-		return SessionView{}, errBadSessionID
-	}
-	v, err := s.store.CancelSession(r.Context(), kp.Partner.ID, kp.Key.Livemode, id, s.now())
+	v, err := s.store.CancelSession(c.Request().Context(), kp.Partner.ID, kp.Key.Livemode, id, s.now())
 	if err != nil {
 		return SessionView{}, err
 	}
