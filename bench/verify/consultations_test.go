@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -16,8 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/bench/benchdata"
-	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
@@ -52,8 +49,6 @@ func TestConsultationsFromOutside(t *testing.T) {
 	if os.Getenv("BENCH_CONSULTATIONS") != "1" {
 		t.Skip("load test: run with BENCH_CONSULTATIONS=1 (make bench-consultations)")
 	}
-	wrk, err := exec.LookPath("wrk")
-	require.NoError(t, err, "wrk is missing: scripts/ensure-tools.sh --bench installs it")
 	users := benchdata.EnvInt("BENCH_USERS", 10_000)
 	watched := benchdata.EnvInt("BENCH_WATCHED", 50)
 	perPerson := benchdata.EnvInt("BENCH_LOOKUPS_PER_PERSON", 3_000)
@@ -64,6 +59,7 @@ func TestConsultationsFromOutside(t *testing.T) {
 	db, dsn := pgtest.New(t)
 	benchdata.Seed(t, db, users)
 	began := time.Now()
+	var err error
 	// The watched people: a session each and perPerson lookups over the last 30 days, a third of
 	// them by a partner; everyone else a few lookups, so the index holds other people's rows too.
 	_, err = db.Exec(`INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_bench', 'CasaLista', 'https://casalista.bench');
@@ -94,19 +90,9 @@ func TestConsultationsFromOutside(t *testing.T) {
 	require.NoError(t, os.WriteFile(people, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
 	script := filepath.Join(dir, "consultations.lua")
 	require.NoError(t, os.WriteFile(script, []byte(consultationsScript), 0o644))
-	opt, _ := redistest.New(t)
-	bare := filepath.Join(dir, "bare")
-	out, err := exec.Command("go", "build", "-o", bare, "./bare").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	bareAddr, apiAddr, metricsAddr := freeAddr(t), freeAddr(t), freeAddr(t)
-	start(t, bare, []string{"DATABASE_URL=" + dsn, "ADDR=" + bareAddr}, filepath.Join(dir, "bare.log"))
-	start(t, bintest.Path(t), apiEnv(dsn, redistest.URL(opt), apiAddr, metricsAddr), filepath.Join(dir, "api.log"))
-	targets := []struct{ name, url string }{
-		{"bare net/http + 2 prepared SELECTs", "http://" + bareAddr},
-		{"perfilseguro api (Procfile, production)", "http://" + apiAddr},
-	}
+	bare, api := startBareAndAPI(t, dsn, "bare net/http + 2 prepared SELECTs")
+	targets := []benchTarget{bare, api}
 	for _, tg := range targets {
-		waitReady(t, tg.url+"/readyz")
 		// One request by hand first: a refusal here says why better than wrk's count of non-2xx.
 		req, _ := http.NewRequest("GET", tg.url+"/api/users/1/consultations?limit=20", nil)
 		token := strings.Fields(lines[0])[1]
@@ -118,54 +104,23 @@ func TestConsultationsFromOutside(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.StatusCode, "%s: %s", tg.name, body)
 	}
 	now := strconv.FormatInt(time.Now().UnixMicro(), 10)
-	run := func(url string, d int) round {
-		out, err := exec.Command(wrk, "-t", "2", "-c", strconv.Itoa(conns), "-d", fmt.Sprintf("%ds", d), "--latency",
-			"-s", script, url, "--", people, now).CombinedOutput()
-		require.NoError(t, err, "%s", out)
-		return parseWrk(t, string(out))
-	}
 	loadBefore, busy := loadAverage(), otherProcesses()
-	for _, tg := range targets {
-		run(tg.url, 3) // warm-up: connections, plans, the pages in Postgres's cache
-	}
-	results := make([][]round, len(targets))
-	for range rounds {
-		for i, tg := range targets {
-			r := run(tg.url, secs)
-			require.Zero(t, r.non2xx, "%s answered non-2xx", tg.name)
-			results[i] = append(results[i], r)
-			t.Logf("%-42s %8.0f req/s  p50 %-9v p99 %-9v max %v", tg.name, r.rps, r.p50, r.p99, r.max)
-		}
-	}
-
+	results := alternate(t, targets, rounds, secs, func(url string, d int) round {
+		return wrkRun(t, conns, script, url, d, people, now)
+	})
 	rps := func(r round) float64 { return r.rps }
 	p99 := func(r round) time.Duration { return r.p99 }
 	bareRPS, apiRPS := mean(results[0], rps), mean(results[1], rps)
-	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n## Consultas a tu perfil from outside the process, %s, commit %s\n\n", time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
+	sb.WriteString(benchHeading("Consultas a tu perfil from outside the process"))
 	fmt.Fprintf(&sb, "`make bench-consultations`: %d lookups in `verification_logs` (%d people looked up %d times each over 30 days, "+
 		"a third by a partner; %d others 20 times each); wrk with %d connections asks for a random watched person's first page or a page "+
 		"further back in the month, with their session cookie; %d rounds of %d s per target, alternating. %d cores (%s); load average "+
 		"before %s; other processes using the CPU at the start: %s.\n\n",
 		rows, watched, perPerson, users-watched, conns, rounds, secs, runtime.NumCPU(), cpuName(), loadBefore, busy)
-	sb.WriteString("| Target | Round | Requests/s | p50 | p99 | max |\n|---|---:|---:|---:|---:|---:|\n")
-	for r := range rounds {
-		for i, tg := range targets {
-			x := results[i][r]
-			fmt.Fprintf(&sb, "| %s | %d | %.0f | %v | %v | %v |\n", tg.name, r+1, x.rps, x.p50, x.p99, x.max)
-		}
-	}
+	roundsTable(&sb, targets, results)
 	fmt.Fprintf(&sb, "\nMean requests/s: API %.0f, bare %.0f, ratio **%.2f×**; median p99: API %v, bare %v.\n",
 		apiRPS, bareRPS, apiRPS/bareRPS, medianDur(results[1], p99), medianDur(results[0], p99))
-	path := os.Getenv("BENCH_OUT")
-	if path == "" {
-		path = "../../BENCHMARKS.md"
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
-	require.NoError(t, err)
-	defer f.Close()
-	_, err = f.WriteString(sb.String())
-	require.NoError(t, err)
+	path := appendReport(t, sb.String())
 	t.Logf("ratio %.2f×; appended to %s", apiRPS/bareRPS, path)
 }

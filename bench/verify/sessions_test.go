@@ -5,10 +5,8 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/bench/benchdata"
-	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
@@ -46,14 +42,13 @@ func TestPartnerSessionsFromOutside(t *testing.T) {
 	if os.Getenv("BENCH_SESSIONS") != "1" {
 		t.Skip("load test: run with BENCH_SESSIONS=1 (make bench-sessions)")
 	}
-	wrk, err := exec.LookPath("wrk")
-	require.NoError(t, err, "wrk is missing: scripts/ensure-tools.sh --bench installs it")
 	sessions := benchdata.EnvInt("BENCH_SESSIONS_COUNT", 100_000)
 	conns := benchdata.EnvInt("BENCH_CONNECTIONS", 32)
 	secs := benchdata.EnvInt("BENCH_SECONDS", 10)
 	rounds := benchdata.EnvInt("BENCH_ROUNDS", 3)
 
 	db, dsn := pgtest.New(t)
+	var err error
 	// One partner with a live secret key, and sessions over the last month: a third completed
 	// with shared claims, the rest in every other state; a second partner's sessions beside them.
 	for _, q := range []struct {
@@ -86,19 +81,9 @@ func TestPartnerSessionsFromOutside(t *testing.T) {
 	require.NoError(t, os.WriteFile(idsFile, []byte(strings.Join(ids, "\n")+"\n"), 0o644))
 	script := filepath.Join(dir, "sessions.lua")
 	require.NoError(t, os.WriteFile(script, []byte(sessionsScript), 0o644))
-	opt, _ := redistest.New(t)
-	bare := filepath.Join(dir, "bare")
-	out, err := exec.Command("go", "build", "-o", bare, "./bare").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	bareAddr, apiAddr, metricsAddr := freeAddr(t), freeAddr(t), freeAddr(t)
-	start(t, bare, []string{"DATABASE_URL=" + dsn, "ADDR=" + bareAddr}, filepath.Join(dir, "bare.log"))
-	start(t, bintest.Path(t), apiEnv(dsn, redistest.URL(opt), apiAddr, metricsAddr), filepath.Join(dir, "api.log"))
-	targets := []struct{ name, url string }{
-		{"bare net/http + 1 prepared SELECT (no key check)", "http://" + bareAddr},
-		{"perfilseguro api (Procfile, production)", "http://" + apiAddr},
-	}
+	bare, api := startBareAndAPI(t, dsn, "bare net/http + 1 prepared SELECT (no key check)")
+	targets := []benchTarget{bare, api}
 	for _, tg := range targets {
-		waitReady(t, tg.url+"/readyz")
 		req, _ := http.NewRequest("GET", tg.url+"/api/partner/v1/verification-sessions/"+ids[0], nil)
 		req.Header.Set("Authorization", "Bearer "+benchSecretKey)
 		res, err := http.DefaultClient.Do(req)
@@ -112,7 +97,7 @@ func TestPartnerSessionsFromOutside(t *testing.T) {
 	var other string
 	require.NoError(t, db.Get(&other, `SELECT id FROM partner_sessions WHERE partner_id = (SELECT max(id) FROM api_keys) LIMIT 1`))
 	for key, want := range map[string]int{benchSecretKey: http.StatusNotFound, strings.Replace(benchSecretKey, "0123", "9999", 1): http.StatusUnauthorized} {
-		req, _ := http.NewRequest("GET", "http://"+apiAddr+"/api/partner/v1/verification-sessions/"+other, nil)
+		req, _ := http.NewRequest("GET", api.url+"/api/partner/v1/verification-sessions/"+other, nil)
 		req.Header.Set("Authorization", "Bearer "+key)
 		res, err := http.DefaultClient.Do(req)
 		require.NoError(t, err)
@@ -120,55 +105,24 @@ func TestPartnerSessionsFromOutside(t *testing.T) {
 		require.Equal(t, want, res.StatusCode)
 	}
 
-	run := func(url string, d int) round {
-		out, err := exec.Command(wrk, "-t", "2", "-c", strconv.Itoa(conns), "-d", fmt.Sprintf("%ds", d), "--latency",
-			"-s", script, url, "--", idsFile, benchSecretKey).CombinedOutput()
-		require.NoError(t, err, "%s", out)
-		return parseWrk(t, string(out))
-	}
 	loadBefore, busy := loadAverage(), otherProcesses()
-	for _, tg := range targets {
-		run(tg.url, 3) // warm-up
-	}
-	results := make([][]round, len(targets))
-	for range rounds {
-		for i, tg := range targets {
-			r := run(tg.url, secs)
-			require.Zero(t, r.non2xx, "%s answered non-2xx", tg.name)
-			results[i] = append(results[i], r)
-			t.Logf("%-48s %8.0f req/s  p50 %-9v p99 %-9v max %v", tg.name, r.rps, r.p50, r.p99, r.max)
-		}
-	}
+	results := alternate(t, targets, rounds, secs, func(url string, d int) round {
+		return wrkRun(t, conns, script, url, d, idsFile, benchSecretKey)
+	})
 	rps := func(r round) float64 { return r.rps }
 	p99 := func(r round) time.Duration { return r.p99 }
 	bareRPS, apiRPS := mean(results[0], rps), mean(results[1], rps)
-	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n## Partner API: reading a verification session from outside the process, %s, commit %s\n\n",
-		time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
+	sb.WriteString(benchHeading("Partner API: reading a verification session from outside the process"))
 	fmt.Fprintf(&sb, "`make bench-sessions`: %d sessions of two partners; wrk with %d connections reads a random session of the first "+
 		"with its live secret key (`Authorization: Bearer sk_live_…`), closed loop; %d rounds of %d s per target, alternating. "+
 		"%d cores (%s); load average before %s; other processes using the CPU at the start: %s.\n\n",
 		sessions, conns, rounds, secs, runtime.NumCPU(), cpuName(), loadBefore, busy)
-	sb.WriteString("| Target | Round | Requests/s | p50 | p99 | max |\n|---|---:|---:|---:|---:|---:|\n")
-	for r := range rounds {
-		for i, tg := range targets {
-			x := results[i][r]
-			fmt.Fprintf(&sb, "| %s | %d | %.0f | %v | %v | %v |\n", tg.name, r+1, x.rps, x.p50, x.p99, x.max)
-		}
-	}
+	roundsTable(&sb, targets, results)
 	ratio := apiRPS / bareRPS
 	fmt.Fprintf(&sb, "\nMean requests/s: API %.0f, bare %.0f, ratio **%.2f×** (target ≥ 0.8×, the key check included); median p99: API %v, bare %v.\n",
 		apiRPS, bareRPS, ratio, medianDur(results[1], p99), medianDur(results[0], p99))
-	path := os.Getenv("BENCH_OUT")
-	if path == "" {
-		path = "../../BENCHMARKS.md"
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
-	require.NoError(t, err)
-	defer f.Close()
-	_, err = f.WriteString(sb.String())
-	require.NoError(t, err)
+	path := appendReport(t, sb.String())
 	t.Logf("ratio %.2f×; appended to %s", ratio, path)
 	require.GreaterOrEqual(t, ratio, 0.8, "the partner API reads sessions at under 0.8× the bare server's rate")
 }
