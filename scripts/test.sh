@@ -96,6 +96,11 @@ step scale-short env SCALE_SECONDS="${SCALE_SHORT_SECONDS:-20}" \
 	go test -count=1 -timeout 25m -v ./scale
 step vitest npm run test:web
 step sdk-js bash -c 'npm run typecheck -w sdk/js && npm run test:sdk'
+# The Go SDK is a module of its own (sdk/go): its tests, and its trimmed OpenAPI document must be
+# the server's partner operations as they are now (regenerate with `go generate .` in sdk/go).
+step sdk-go bash -c 'cd sdk/go && go vet ./... && go test -count=1 ./... && tmp=$(mktemp) &&
+	(cd ../.. && go run ./cmd/perfilseguro openapi) | go run ./internal/cmd/trimspec -out "$tmp" &&
+	diff -u openapi.json "$tmp" && rm -f "$tmp"'
 if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
 elif ! step reset-e2e reset_e2e; then
