@@ -133,7 +133,7 @@ function signatureValid(header: string, body: string, secret: string): boolean {
 
 test.describe('a standard wallet', () => {
   const server = useSecondServer({ offset: 3, suffix: 'billetera', host: 'localhost', env: { PAYMENTS: 'off' } });
-  const partnerKey = 'pk_e2e_billetera';
+  const partnerKey = 'pk_live_0000000000000000000e2eb1'; // its live publishable key (partner_keys holds its hash)
   const webhookSecret = 'whsec_e2e_billetera';
   let hook: Awaited<ReturnType<typeof startHook>>;
 
@@ -141,8 +141,10 @@ test.describe('a standard wallet', () => {
     hook = await startHook();
     // A partner with a webhook, straight in the second server's database (as integration.spec.ts does).
     execFileSync('psql', [`postgres://postgres@127.0.0.1:5432/${server.database}?sslmode=disable`, '-X', '-q', '-v', 'ON_ERROR_STOP=1', '-c',
-      `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
-       VALUES ('${partnerKey}', 'Socio Billetera', 'https://socio-billetera.example', '${hook.url}', '${webhookSecret}')`], { stdio: 'pipe' });
+      `WITH p AS (INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
+         VALUES ('${partnerKey}', 'Socio Billetera', 'https://socio-billetera.example', '${hook.url}', '${webhookSecret}') RETURNING id)
+       INSERT INTO partner_keys (partner_id, kind, livemode, token_hash, hint)
+       SELECT id, 'publishable', true, encode(sha256(convert_to('${partnerKey}', 'UTF8')), 'hex'), '${partnerKey}' FROM p`], { stdio: 'pipe' });
   });
   test.afterAll(async () => {
     await new Promise((resolve) => hook?.server.close(resolve));
