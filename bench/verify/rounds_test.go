@@ -19,8 +19,8 @@ import (
 // What the closed-loop benchmarks of this package share: the two servers started beside each
 // other, wrk run against each in turn, the table of rounds, and the report appended to BENCHMARKS.md.
 
-// benchTarget is one server under load.
-type benchTarget struct{ name, url string }
+// benchTarget is one server under load; metrics is the API's /metrics and /debug/pprof listener.
+type benchTarget struct{ name, url, metrics string }
 
 // startBareAndAPI starts the bare baseline and `perfilseguro api` as the Procfile runs it, on the
 // same database, and waits until both are ready.
@@ -34,8 +34,8 @@ func startBareAndAPI(t *testing.T, dsn, bareName string) (bare, api benchTarget)
 	bareAddr, apiAddr, metricsAddr := freeAddr(t), freeAddr(t), freeAddr(t)
 	start(t, bin, []string{"DATABASE_URL=" + dsn, "ADDR=" + bareAddr}, filepath.Join(dir, "bare.log"))
 	start(t, bintest.Path(t), apiEnv(dsn, redistest.URL(opt), apiAddr, metricsAddr), filepath.Join(dir, "api.log"))
-	bare = benchTarget{bareName, "http://" + bareAddr}
-	api = benchTarget{"perfilseguro api (Procfile, production)", "http://" + apiAddr}
+	bare = benchTarget{bareName, "http://" + bareAddr, ""}
+	api = benchTarget{"perfilseguro api (Procfile, production)", "http://" + apiAddr, "http://" + metricsAddr}
 	waitReady(t, bare.url+"/readyz")
 	waitReady(t, api.url+"/readyz")
 	return bare, api

@@ -105,6 +105,12 @@ func TestPartnerSessionsFromOutside(t *testing.T) {
 		require.Equal(t, want, res.StatusCode)
 	}
 
+	if out := os.Getenv("BENCH_PROFILE"); out != "" { // a CPU profile of the API under this load
+		done := make(chan struct{})
+		go func() { defer close(done); profile(t, api.metrics+"/debug/pprof/profile?seconds=5", out) }()
+		wrkRun(t, conns, script, api.url, 6, idsFile, benchSecretKey)
+		<-done
+	}
 	loadBefore, busy := loadAverage(), otherProcesses()
 	results := alternate(t, targets, rounds, secs, func(url string, d int) round {
 		return wrkRun(t, conns, script, url, d, idsFile, benchSecretKey)
