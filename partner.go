@@ -15,9 +15,19 @@ import (
 const PartnerSignatureHeader = "X-PerfilSeguro-Signature"
 
 // SignPartnerWebhook signs body for a partner: "t=<unix>,v1=<hex HMAC-SHA256 of "<unix>.<body>">".
-func SignPartnerWebhook(secret string, t time.Time, body []byte) string {
+// While a rotated secret still overlaps (WebhookSecretOverlap), pass it too: each secret adds
+// its own v1= entry, the current one first ("t=…,v1=<new>,v1=<old>"), so a receiver that still
+// holds the old secret and one that already holds the new one both accept the notification.
+// Empty extra secrets are skipped.
+func SignPartnerWebhook(secret string, t time.Time, body []byte, previous ...string) string {
 	ts := strconv.FormatInt(t.Unix(), 10)
-	return "t=" + ts + ",v1=" + partnerMAC(secret, ts, body)
+	out := "t=" + ts + ",v1=" + partnerMAC(secret, ts, body)
+	for _, p := range previous {
+		if p != "" && p != secret {
+			out += ",v1=" + partnerMAC(p, ts, body)
+		}
+	}
+	return out
 }
 
 func partnerMAC(secret, ts string, body []byte) string {
@@ -28,27 +38,32 @@ func partnerMAC(secret, ts string, body []byte) string {
 }
 
 // VerifyPartnerWebhook is what a partner runs on receipt (documented on /integration):
-// the signature must match and the timestamp be within tolerance.
+// the timestamp must be within tolerance and one of the v1= signatures must match (during a
+// secret rotation the header carries two).
 func VerifyPartnerWebhook(secret, header string, body []byte, now time.Time, tolerance time.Duration) error {
-	var ts, sig string
+	var ts string
+	var sigs []string
 	for _, part := range strings.Split(header, ",") {
 		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
 		switch k {
 		case "t":
 			ts = v
 		case "v1":
-			sig = v
+			sigs = append(sigs, v)
 		}
 	}
 	unix, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || sig == "" {
+	if err != nil || len(sigs) == 0 {
 		return errors.New("malformed signature header")
 	}
 	if d := now.Sub(time.Unix(unix, 0)); d > tolerance || d < -tolerance {
 		return fmt.Errorf("timestamp outside tolerance (%s)", d)
 	}
-	if !hmac.Equal([]byte(sig), []byte(partnerMAC(secret, ts, body))) {
-		return errors.New("signature mismatch")
+	want := []byte(partnerMAC(secret, ts, body))
+	for _, sig := range sigs {
+		if hmac.Equal([]byte(sig), want) {
+			return nil
+		}
 	}
-	return nil
+	return errors.New("signature mismatch")
 }

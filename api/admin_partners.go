@@ -18,6 +18,30 @@ func (s *Server) mountAdminPartners() {
 		option.DefaultStatusCode(http.StatusCreated))
 	fuego.Post(s.f, "/api/admin/partners/{id}/deactivate", s.deactivatePartner, tag, option.Summary("Desactivar socio"))
 	fuego.Delete(s.f, "/api/admin/partners/{id}", s.deletePartner, tag, option.Summary("Eliminar socio"))
+	fuego.Post(s.f, "/api/admin/partners/{id}/users", s.invitePartnerUserAsAdmin, tag, option.DefaultStatusCode(http.StatusCreated),
+		option.Summary("Invitar a una persona del socio a su consola (/socios): devuelve su enlace de registro una sola vez, válido 7 días"))
+}
+
+// invitePartnerUserAsAdmin gives a partner its first console user (or another one); the audit
+// event names the administrator, in the same transaction as the new account.
+func (s *Server) invitePartnerUserAsAdmin(c fuego.ContextWithBody[PartnerUserInviteRequest]) (PartnerEnrolmentResponse, error) {
+	consoleNoStore(c)
+	r := c.Request()
+	id, err := pathPartnerID(c)
+	if err != nil {
+		return PartnerEnrolmentResponse{}, err
+	}
+	target := strconv.FormatInt(id, 10)
+	sess, err := s.authorize(r, guard{action: "partner.user.invite", targetKind: "partner", targetID: target, roles: rolesManage, fresh: true})
+	if err != nil {
+		return PartnerEnrolmentResponse{}, err
+	}
+	out, err := s.invitePartnerUser(r, id, sess.Admin.Label(), s.withRequest(r, adminEvent(sess.Admin, "partner.user.invite", "", "", postgres.OutcomeOK)))
+	if err != nil {
+		return PartnerEnrolmentResponse{}, err
+	}
+	setStatus(c, http.StatusCreated)
+	return out, nil
 }
 
 // PartnerRequest is the partner creation form (SPEC §5 'Partner creation').

@@ -102,7 +102,7 @@ func diff(fields map[string][2]any) map[string]postgres.Change {
 type AuditEventJSON struct {
 	ID         int64                      `json:"id"`
 	At         time.Time                  `json:"at"`
-	ActorKind  string                     `json:"actorKind" enum:"admin,person,system"`
+	ActorKind  string                     `json:"actorKind" enum:"admin,person,system,partner_user"`
 	ActorID    *int64                     `json:"actorId"`
 	ActorLabel string                     `json:"actorLabel"`
 	Action     string                     `json:"action"`

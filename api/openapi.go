@@ -22,6 +22,7 @@ const (
 	secPartner = "socio"
 	secSecret  = "llaveSecreta"
 	secWallet  = "billetera"
+	secConsole = "consolaSocio"
 )
 
 // tagDescriptions explain each group of operations.
@@ -54,6 +55,8 @@ func finishOpenAPI(doc *openapi3.T, publicBaseURL, supportEmail string) {
 			Description: "Llave publicable de la plataforma socia (pk_live_… o pk_test_…): es pública; nunca revela datos de una persona."}},
 		secSecret: {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
 			Description: "Llave secreta de la plataforma socia (sk_live_… o sk_test_…), solo desde su servidor: Authorization: Bearer sk_…. Se muestra una sola vez al crearla."}},
+		secConsole: {Value: &openapi3.SecurityScheme{Type: "apiKey", In: "cookie", Name: partnerCookie,
+			Description: "Sesión de la consola de socios (/socios): cookie HttpOnly que se obtiene con una llave de acceso (POST /api/socios/passkey/verify), 8 horas."}},
 		secWallet: {Value: &openapi3.SecurityScheme{Type: "http", Scheme: "bearer",
 			Description: "Token de acceso de la billetera (POST /api/oid4vci/token), 5 minutos. Si el token se ligó a una llave DPoP, se envía como Authorization: DPoP <token> con la prueba en el encabezado DPoP."}},
 	}
@@ -232,6 +235,19 @@ var extraStatuses = map[string][]int{
 	"POST /api/admin/passkey/verify":        {401, 410, 429},
 	"POST /api/admin/reauth/options":        {409},
 	"POST /api/admin/reauth":                {409, 410},
+	// The partner console and its passkeys (partner_console*.go).
+	"POST /api/admin/partners/{id}/users":     {409},
+	"GET /api/socios/enrol":                   {410},
+	"POST /api/socios/enrol/options":          {410},
+	"POST /api/socios/enrol/verify":           {401, 409, 410},
+	"POST /api/socios/passkey/options":        {429},
+	"POST /api/socios/passkey/verify":         {401, 410, 429},
+	"POST /api/socios/deliveries/{id}/resend": {409},
+	"PUT /api/socios/origin":                  {409},
+	"POST /api/socios/users":                  {409},
+	"PUT /api/socios/users/{id}":              {409},
+	"POST /api/socios/users/{id}/disable":     {409},
+	"POST /api/socios/users/{id}/enrolment":   {409},
 }
 
 // documentErrors lists the statuses an operation can answer: by its kind (a body can be
@@ -296,6 +312,10 @@ func securityFor(path string) openapi3.SecurityRequirements {
 		return openapi3.SecurityRequirements{} // they open a session (enrolment link, passkey, development password)
 	case strings.HasPrefix(path, "/api/admin/"):
 		return require(secAdmin)
+	case path == "/api/socios/logout", strings.HasPrefix(path, "/api/socios/enrol"), strings.HasPrefix(path, "/api/socios/passkey/"):
+		return openapi3.SecurityRequirements{} // they open (or end) a console session
+	case strings.HasPrefix(path, "/api/socios/"):
+		return require(secConsole)
 	case path == "/api/widget/verify":
 		return openapi3.SecurityRequirements{{secSecret: []string{}}, {}} // without a secret key: nobody's data
 	case strings.HasPrefix(path, "/api/partner/v1/"):

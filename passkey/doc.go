@@ -1,7 +1,8 @@
 // Package passkey runs the WebAuthn ceremonies of Perfil Seguro and keeps what they need in
 // Postgres: the registered passkeys (webauthn_credentials) and the ceremonies in progress
-// (webauthn_challenges). It serves people (Owner.Kind "user") and administrators ("admin") alike;
-// the HTTP routes, sessions and rate limits stay in the api package.
+// (webauthn_challenges). It serves people (Owner.Kind "user"), administrators ("admin") and the
+// users of the partner console ("partner") alike; the HTTP routes, sessions and rate limits stay
+// in the api package.
 //
 // The relying party is PUBLIC_BASE_URL: its host is the RP ID and the URL itself the only origin
 // accepted. Registration asks for a discoverable credential (resident key) with user verification,
@@ -19,6 +20,7 @@
 // ones do) are accepted. Every refusal is a *perfilseguro.Error with a Spanish message and a 4xx
 // code, never an internal error.
 //
-// The user handle given to authenticators is "<kind>:<id>" (e.g. "user:42"): stable, free of
-// personal data, and distinct between people and administrators.
+// The user handle given to authenticators is "<kind>:<id>" (e.g. "user:42", "partner:7"):
+// stable, free of personal data, and distinct between people, administrators and partner users.
+// A sign-in names the kind it accepts: a partner user's passkey never opens the admin panel.
 package passkey

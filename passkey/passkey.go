@@ -17,11 +17,16 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// Kinds of owners: a person (users) or an administrator (admins, migration 0017).
+// Kinds of owners: a person (users), an administrator (admins, migration 0017) or a partner's
+// user in the partner console (partner_users, migration 0021).
 const (
-	KindUser  = "user"
-	KindAdmin = "admin"
+	KindUser    = "user"
+	KindAdmin   = "admin"
+	KindPartner = "partner"
 )
+
+// validKind reports whether kind is one of the owner kinds above.
+func validKind(kind string) bool { return kind == KindUser || kind == KindAdmin || kind == KindPartner }
 
 // ChallengeLifetime is how long the options of a ceremony can be answered.
 const ChallengeLifetime = 5 * time.Minute
@@ -31,8 +36,8 @@ const RPDisplayName = "Perfil Seguro"
 
 // Owner is the account a passkey belongs to.
 type Owner struct {
-	Kind        string // KindUser or KindAdmin
-	ID          int64  // users.id or admins.id
+	Kind        string // KindUser, KindAdmin or KindPartner
+	ID          int64  // users.id, admins.id or partner_users.id
 	Name        string // what the passkey picker shows (an e-mail, a phone); registration only
 	DisplayName string // the person's name; registration only
 }
@@ -177,7 +182,7 @@ func (s *Service) FinishRegistration(ctx context.Context, owner Owner, sessionKe
 // BeginLogin starts a discoverable sign-in for an account of kind: the browser offers the
 // passkeys it holds for this site, whoever they belong to.
 func (s *Service) BeginLogin(ctx context.Context, kind, sessionKey string) (Options, error) {
-	if kind != KindUser && kind != KindAdmin {
+	if !validKind(kind) {
 		return Options{}, fmt.Errorf("passkey: unknown owner kind %q", kind)
 	}
 	assertion, sd, err := s.wa.BeginDiscoverableLogin(webauthn.WithUserVerification(protocol.VerificationRequired))
@@ -336,17 +341,21 @@ func (s *Service) nameFor(ctx context.Context, owner Owner, name string) (string
 }
 
 func checkOwner(o Owner) error {
-	if (o.Kind != KindUser && o.Kind != KindAdmin) || o.ID <= 0 {
+	if !validKind(o.Kind) || o.ID <= 0 {
 		return fmt.Errorf("passkey: bad owner %s %d", o.Kind, o.ID)
 	}
 	return nil
 }
 
 // ownerColumn is the column of webauthn_credentials naming an owner of kind (a constant, never
-// input: safe to format into SQL). admin_id exists once migration 0017 ran.
+// input: safe to format into SQL). admin_id exists once migration 0017 ran, partner_user_id
+// once 0021 did.
 func ownerColumn(kind string) string {
-	if kind == KindAdmin {
+	switch kind {
+	case KindAdmin:
 		return "admin_id"
+	case KindPartner:
+		return "partner_user_id"
 	}
 	return "user_id"
 }

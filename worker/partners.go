@@ -81,7 +81,14 @@ func (w *Worker) handlePartnerNotify(ctx context.Context, t *asynq.Task) error {
 	req.Header.Set("User-Agent", "PerfilSeguro-Webhooks/1")
 	req.Header.Set("X-PerfilSeguro-Event", d.Event)
 	req.Header.Set("X-PerfilSeguro-Delivery", strconv.FormatInt(d.ID, 10))
-	req.Header.Set(perfilseguro.PartnerSignatureHeader, perfilseguro.SignPartnerWebhook(secret, time.Now(), d.Payload))
+	// During a secret rotation's overlap the replaced secret signs too (a second v1= entry), so
+	// the partner accepts the notification whichever secret its servers hold.
+	now := time.Now()
+	previous, err := store.WebhookPreviousSecret(ctx, d.PartnerID, now)
+	if err != nil {
+		return err
+	}
+	req.Header.Set(perfilseguro.PartnerSignatureHeader, perfilseguro.SignPartnerWebhook(secret, now, d.Payload, previous))
 	res, err := w.deps.HTTPClient.Do(req)
 	if err != nil {
 		return store.RecordDelivery(ctx, d.ID, 0, err.Error(), false, partnerBackoff(d.Attempts+1))

@@ -16,6 +16,8 @@ const InvitationsRoute = lazyRoute(() => import('./routes/invitations'), 'Invita
 const HostedFlowRoute = lazyRoute(() => import('./routes/hosted-flow'), 'HostedFlowRoute')
 const IntegrationRoute = lazyRoute(() => import('./routes/integration'), 'IntegrationRoute')
 const LoginRoute = lazyRoute(() => import('./routes/login'), 'LoginRoute')
+const PartnerConsoleRoute = lazyRoute(() => import('./routes/partner-console'), 'PartnerConsoleRoute')
+const PartnerEnrolRoute = lazyRoute(() => import('./routes/partner-enrol'), 'PartnerEnrolRoute')
 const PrivacyRoute = lazyRoute(() => import('./routes/privacy'), 'PrivacyRoute')
 const ProfileRoute = lazyRoute(() => import('./routes/profile'), 'ProfileRoute')
 const ProfileValidatedRoute = lazyRoute(() => import('./routes/profile-validated'), 'ProfileValidatedRoute')
@@ -49,6 +51,8 @@ export const routes: RouteObject[] = [
       { path: '/admin-login', element: <AdminLoginRoute /> },
       { path: '/admin-enrol', element: <AdminEnrolRoute /> },
       { path: '/admin', element: <AdminRoute /> },
+      { path: '/socios', element: <PartnerConsoleRoute /> },
+      { path: '/socios/registro', element: <PartnerEnrolRoute /> },
       { path: '/success', element: <SuccessRoute /> },
       { path: '/privacidad', element: <PrivacyRoute /> },
       { path: '/terminos', element: <TermsRoute /> },

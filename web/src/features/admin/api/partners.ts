@@ -12,6 +12,20 @@ export type Partner = Schema<'Partner'>
 /** The partner creation payload (SPEC §5). */
 export type PartnerInput = Schema<'PartnerRequest'>
 
+/** A partner's console role (/socios). */
+export type PartnerConsoleRole = 'propietario' | 'desarrollador' | 'lectura'
+
+/** A person invited to a partner's console (POST /api/admin/partners/{id}/users). */
+export type PartnerUserInvite = { email: string; name: string; role: PartnerConsoleRole }
+
+/** The answer to an invitation: the enrolment link, shown once (api.PartnerEnrolmentResponse). */
+export type PartnerUserEnrolment = {
+  user: { id: number; email: string; name: string; role: PartnerConsoleRole }
+  enrolmentUrl: string
+  expiresAt: string
+  message: string
+}
+
 /** Query options owning the partners key. */
 export const partnersQueryOptions = queryOptions({
   queryKey: ['/api/admin/partners'],
@@ -23,7 +37,7 @@ export function usePartners() {
   return useQuery(partnersQueryOptions)
 }
 
-/** Creates, deactivates or deletes a partner, then refetches the list. */
+/** Creates, deactivates or deletes a partner (then refetches the list), or invites someone to its console. */
 export function usePartnerMutations() {
   const client = useQueryClient()
   const onSuccess = () => client.invalidateQueries({ queryKey: partnersQueryOptions.queryKey })
@@ -35,6 +49,10 @@ export function usePartnerMutations() {
     deactivate: useMutation({
       mutationFn: (id: number) => apiRequest<Partner>('POST', `/api/admin/partners/${id}/deactivate`),
       onSuccess,
+    }),
+    inviteUser: useMutation({
+      mutationFn: ({ partnerId, ...input }: PartnerUserInvite & { partnerId: number }) =>
+        withFreshPasskey(() => apiRequest<PartnerUserEnrolment>('POST', `/api/admin/partners/${partnerId}/users`, input)),
     }),
     remove: useMutation({
       mutationFn: (id: number) =>

@@ -12,7 +12,7 @@ const OUTCOME: Record<string, { label: string; variant: 'outline' | 'destructive
   failed: { label: 'Fallido', variant: 'destructive' },
 }
 
-const ACTOR: Record<string, string> = { admin: 'Administrador', person: 'Persona', system: 'Sistema' }
+const ACTOR: Record<string, string> = { admin: 'Administrador', person: 'Persona', system: 'Sistema', partner_user: 'Usuario de plataforma' }
 
 function when(iso: string): string {
   return new Date(iso).toLocaleString('es-MX', { dateStyle: 'short', timeStyle: 'medium', timeZone: 'America/Mexico_City' })

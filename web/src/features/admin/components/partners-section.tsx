@@ -1,22 +1,33 @@
-import { useEffect } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Ban, Trash2 } from 'lucide-react'
+import { Ban, Trash2, UserPlus } from 'lucide-react'
+import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
-import { usePartnerMutations, usePartners } from '../api/partners'
+import { usePartnerMutations, usePartners, type Partner, type PartnerConsoleRole, type PartnerUserInvite } from '../api/partners'
 import { partnerSchema, type PartnerValues } from '../schemas'
 import { useAdminUnauthorized } from './use-admin-unauthorized'
 
 const EMPTY: PartnerValues = { partnerName: '', domain: '', createdBy: '', notes: '' }
 
+const CONSOLE_ROLES: { value: PartnerConsoleRole; label: string }[] = [
+  { value: 'propietario', label: 'Propietario' },
+  { value: 'desarrollador', label: 'Desarrollador' },
+  { value: 'lectura', label: 'Solo lectura' },
+]
+const EMPTY_INVITE: PartnerUserInvite = { email: '', name: '', role: 'propietario' }
+
 /** Widget partners (api_keys): list, create, deactivate, delete. */
 export function PartnersSection() {
   const partners = usePartners()
-  const { create, deactivate, remove } = usePartnerMutations()
+  const { create, deactivate, remove, inviteUser } = usePartnerMutations()
+  const [inviting, setInviting] = useState<Partner | null>(null)
+  const [invite, setInvite] = useState<PartnerUserInvite>(EMPTY_INVITE)
+  const [link, setLink] = useState<{ partner: string; name: string; url: string } | null>(null)
   const { toast } = useToast()
   const onUnauthorized = useAdminUnauthorized()
   const {
@@ -50,8 +61,65 @@ export function PartnersSection() {
     }
   }
 
+  const onInvite = (e: FormEvent) => {
+    e.preventDefault()
+    if (!inviting) return
+    const partner = inviting
+    inviteUser.mutate(
+      { partnerId: partner.id, ...invite },
+      {
+        onSuccess: (res) => {
+          setLink({ partner: partner.partnerName, name: res.user.name, url: res.enrolmentUrl })
+          setInviting(null)
+          setInvite(EMPTY_INVITE)
+        },
+        onError: fail,
+      },
+    )
+  }
+
   return (
     <div className="space-y-6">
+      {link && (
+        <Alert title={`Enlace de la consola de ${link.partner} para ${link.name}`} data-testid="partner-user-link">
+          <p>Compártelo solo con esa persona. Funciona una vez, durante 7 días, y no se volverá a mostrar. Con él registra su llave de acceso en /socios.</p>
+          <code className="mt-2 block break-all">{link.url}</code>
+        </Alert>
+      )}
+      {inviting && (
+        <form className="grid gap-3 rounded-box border border-base-300 p-4 sm:grid-cols-4" onSubmit={onInvite} aria-label={`Invitar a la consola de ${inviting.partnerName}`}>
+          <p className="font-medium sm:col-span-4">Invitar a la consola de {inviting.partnerName}</p>
+          <Field label="Correo" htmlFor="partner-user-email">
+            <Input id="partner-user-email" type="email" value={invite.email} onChange={(e) => setInvite({ ...invite, email: e.target.value })} />
+          </Field>
+          <Field label="Nombre" htmlFor="partner-user-name">
+            <Input id="partner-user-name" value={invite.name} onChange={(e) => setInvite({ ...invite, name: e.target.value })} />
+          </Field>
+          <Field label="Rol en la consola" htmlFor="partner-user-role">
+            <select
+              id="partner-user-role"
+              className="select w-full"
+              value={invite.role}
+              onChange={(e) => setInvite({ ...invite, role: e.target.value as PartnerConsoleRole })}
+            >
+              {CONSOLE_ROLES.map((r) => (
+                <option key={r.value} value={r.value}>
+                  {r.label}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <div className="flex items-end gap-2">
+            <Button type="submit" disabled={inviteUser.isPending || !invite.email.trim() || !invite.name.trim()}>
+              {inviteUser.isPending && <span className="loading loading-spinner loading-sm" />}
+              Invitar
+            </Button>
+            <Button variant="ghost" onClick={() => setInviting(null)}>
+              Cancelar
+            </Button>
+          </div>
+        </form>
+      )}
       <form className="grid gap-4 sm:grid-cols-2" onSubmit={handleSubmit(onSubmit)} noValidate>
         <Field label="Nombre del socio" htmlFor="partner-name" error={errors.partnerName?.message}>
           <Input id="partner-name" placeholder="CasaLista" invalid={!!errors.partnerName} {...register('partnerName')} />
@@ -82,7 +150,7 @@ export function PartnersSection() {
               <th>Permisos</th>
               <th>Solicitudes</th>
               <th>Estado</th>
-              <th className="w-[100px]">Acciones</th>
+              <th className="w-[140px]">Acciones</th>
             </tr>
           </thead>
           <tbody>
@@ -119,8 +187,22 @@ export function PartnersSection() {
                   <td className="text-sm">{p.permissions.join(', ')}</td>
                   <td>{p.requestsCount}</td>
                   <td>{p.isActive ? <Badge variant="success">Activo</Badge> : <Badge variant="outline">Inactivo</Badge>}</td>
-                  <td className="w-[100px]">
+                  <td className="w-[140px]">
                     <div className="flex gap-1">
+                      <Button
+                        variant="ghost"
+                        size="icon"
+                        className="btn-sm"
+                        disabled={!p.isActive}
+                        onClick={() => {
+                          setLink(null)
+                          setInviting(p)
+                        }}
+                        aria-label={`Invitar a la consola de ${p.partnerName}`}
+                        title="Invitar a su consola"
+                      >
+                        <UserPlus className="size-4" aria-hidden />
+                      </Button>
                       <Button
                         variant="ghost"
                         size="icon"

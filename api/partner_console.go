@@ -1,0 +1,156 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
+)
+
+// The partner console (/socios, issue 36 item 7): a partner's people sign in with a passkey only
+// (partner_console_passkeys.go) and hold a session in the ps_partner cookie. Every route below
+// /api/socios/ answers for the signed-in user's own partner and nobody else's; what each role may
+// do is perfilseguro.PartnerRoleAllows, checked here on every call (the console only hides). Every
+// change is an audit event with actor_kind partner_user, written in the change's transaction.
+// State changes come through sameOrigin (a foreign Origin is refused).
+
+// partnerCookie holds the console session token (HttpOnly, SameSite=Lax, Secure in production).
+const partnerCookie = "ps_partner"
+
+// consoleTag groups the console's operations in the OpenAPI document.
+var consoleTag = option.Tags("Consola de socios")
+
+var (
+	errPartnerSignedOut = perfilseguro.Errorf(perfilseguro.EUNAUTHORIZED, "Inicia sesión en la consola de socios para continuar.")
+	errPartnerUserOff   = perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
+		"Tu cuenta de la consola está desactivada. Pide ayuda a quien administra tu plataforma.")
+	errConsoleBadID = perfilseguro.FieldError("id", "Identificador no válido")
+)
+
+func errPartnerRole(role string) error {
+	return perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
+		"Tu rol (%s) no permite esta acción. Pide a un propietario de tu plataforma que la haga o que cambie tu rol.", role)
+}
+
+// ConsolePartnerJSON is the signed-in user's platform.
+type ConsolePartnerJSON struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	Domain   string `json:"domain"` // the allowed origin
+	IsActive bool   `json:"isActive"`
+}
+
+// ConsoleMeResponse is who is signed in to the console, for which platform, and what they may do.
+type ConsoleMeResponse struct {
+	User      postgres.PartnerUser `json:"user"`
+	Partner   ConsolePartnerJSON   `json:"partner"`
+	Actions   []string             `json:"actions"` // read, keys, webhook, origin, resend, team
+	ExpiresAt time.Time            `json:"expiresAt"`
+}
+
+func (s *Server) mountPartnerConsole() {
+	s.mountPartnerConsolePasskeys()
+	fuego.Get(s.f, "/api/socios/me", s.consoleMe, consoleTag,
+		option.Summary("Quién usa la consola de socios: su cuenta, su plataforma y lo que su rol permite"))
+	s.mountPartnerConsoleIntegration()
+	s.mountPartnerConsoleData()
+	s.mountPartnerConsoleTeam()
+}
+
+// consoleNoStore keeps an answer out of every cache (secrets, links and sessions go through here).
+func consoleNoStore(c interface{ SetHeader(string, string) }) {
+	c.SetHeader("Cache-Control", "no-store")
+}
+
+// partnerSessionOf returns the request's live console session, or nil when it has none.
+func (s *Server) partnerSessionOf(r *http.Request) (*postgres.PartnerConsoleSession, error) {
+	ck, err := r.Cookie(partnerCookie)
+	if err != nil || !validToken(ck.Value) {
+		return nil, nil
+	}
+	return s.store.PartnerConsoleSessionByToken(r.Context(), secure.HashToken(ck.Value), s.now())
+}
+
+// validToken reports whether v looks like a token secure.NewToken(32) made (64 hex characters).
+func validToken(v string) bool {
+	if len(v) != 64 {
+		return false
+	}
+	for _, c := range v {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// consoleGuard describes a console call: what it does (audit name, empty for reads) and the
+// action the role must allow.
+type consoleGuard struct {
+	action     perfilseguro.PartnerAction
+	audit      string // e.g. "partner_console.key.create"; a refusal is recorded under it
+	targetKind string
+	targetID   string
+}
+
+// requirePartner returns the request's console session when its role allows g.action: 401 with
+// no session, 403 for a role that does not (recorded as denied when the call is a change).
+func (s *Server) requirePartner(r *http.Request, g consoleGuard) (*postgres.PartnerConsoleSession, error) {
+	sess, err := s.partnerSessionOf(r)
+	if err != nil {
+		return nil, err
+	}
+	if sess == nil {
+		return nil, errPartnerSignedOut
+	}
+	if !perfilseguro.PartnerRoleAllows(sess.Role, g.action) {
+		if g.audit != "" {
+			e := s.partnerEvent(r, sess, g.audit)
+			e.TargetKind, e.TargetID, e.Outcome = g.targetKind, g.targetID, postgres.OutcomeDenied
+			s.audit(r, e)
+		}
+		return nil, errPartnerRole(sess.Role)
+	}
+	return sess, nil
+}
+
+// partnerEvent is an audit event whose actor is the session's partner user, with the request's
+// address, browser and time; the store names the target and the changes.
+func (s *Server) partnerEvent(r *http.Request, sess *postgres.PartnerConsoleSession, action string) postgres.AuditEvent {
+	return s.partnerUserEvent(r, sess.PartnerUser, action)
+}
+
+func (s *Server) partnerUserEvent(r *http.Request, u postgres.PartnerUser, action string) postgres.AuditEvent {
+	id := u.ID
+	return s.withRequest(r, postgres.AuditEvent{ActorKind: postgres.ActorPartnerUser, ActorID: &id, ActorLabel: u.Label(),
+		Action: action, Outcome: postgres.OutcomeOK})
+}
+
+// pathConsoleID reads a positive numeric {id}.
+func pathConsoleID(c interface{ PathParam(string) string }) (int64, error) {
+	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errConsoleBadID
+	}
+	return id, nil
+}
+
+func (s *Server) consoleMe(c fuego.ContextNoBody) (ConsoleMeResponse, error) {
+	consoleNoStore(c)
+	sess, err := s.requirePartner(c.Request(), consoleGuard{action: perfilseguro.PartnerRead})
+	if err != nil {
+		return ConsoleMeResponse{}, err
+	}
+	actions := []string{}
+	for _, a := range perfilseguro.PartnerRoleActions(sess.Role) {
+		actions = append(actions, string(a))
+	}
+	return ConsoleMeResponse{User: sess.PartnerUser, Actions: actions, ExpiresAt: sess.ExpiresAt,
+		Partner: ConsolePartnerJSON{ID: sess.PartnerID, Name: sess.PartnerName, Domain: sess.PartnerDomain, IsActive: sess.PartnerActive}}, nil
+}

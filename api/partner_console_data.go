@@ -1,0 +1,180 @@
+package api
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-fuego/fuego"
+	"github.com/go-fuego/fuego/option"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+// What the console reads of a platform's activity — its verification sessions (with only what
+// each person shared) and its monthly usage — and the platform's allowed origin.
+
+// usageMonths is how many months the usage page shows.
+const usageMonths = 12
+
+// ConsoleSession is one verification session as the console lists it: no proof, no return URL,
+// no person beyond the claims they shared.
+type ConsoleSession struct {
+	ID            string   `json:"id"`
+	Status        string   `json:"status" enum:"created,in_progress,completed,declined,expired,canceled"`
+	Reference     string   `json:"reference"`
+	RequiredLevel int      `json:"requiredLevel"`
+	Claims        []string `json:"claims"` // asked for
+	// Shared are the claims as the person shared them (completed only).
+	Shared    map[string]any `json:"shared,omitzero"`
+	CreatedAt time.Time      `json:"createdAt"`
+	ExpiresAt time.Time      `json:"expiresAt"`
+	EndedAt   *time.Time     `json:"endedAt"`
+}
+
+// ConsoleSessionPage is one keyset page of sessions of one mode, newest first.
+type ConsoleSessionPage struct {
+	Mode    string           `json:"mode" enum:"live,test"`
+	Data    []ConsoleSession `json:"data"`
+	HasMore bool             `json:"hasMore"`
+}
+
+// ConsoleUsageMonth is one month (Mexico City time) of verification sessions.
+type ConsoleUsageMonth struct {
+	Month     string `json:"month"` // YYYY-MM
+	Opened    int    `json:"opened"`
+	Completed int    `json:"completed"`
+	Declined  int    `json:"declined"`
+}
+
+// ConsoleUsageResponse is a platform's usage: requests counted (both modes, all time) and the
+// sessions of one mode in the last 12 months, newest first.
+type ConsoleUsageResponse struct {
+	Mode          string              `json:"mode" enum:"live,test"`
+	RequestsCount int64               `json:"requestsCount"`
+	LastUsedAt    *time.Time          `json:"lastUsedAt"`
+	Months        []ConsoleUsageMonth `json:"months"`
+}
+
+// ConsoleOriginRequest is the platform's new allowed origin.
+type ConsoleOriginRequest struct {
+	Origin string `json:"origin"`
+}
+
+// ConsoleOriginResponse is the platform's allowed origin.
+type ConsoleOriginResponse struct {
+	Origin  string `json:"origin"`
+	Message string `json:"message"`
+}
+
+func (s *Server) mountPartnerConsoleData() {
+	mode := option.Query("mode", "live (producción, si se omite) o test (prueba)")
+	fuego.Get(s.f, "/api/socios/sessions", s.consoleSessions, consoleTag, mode,
+		option.QueryInt("limit", "Cuántas por página (1 a 100; 25 si se omite)"),
+		option.Query("startingAfter", "El id de la última sesión de la página anterior"),
+		option.Summary("Sesiones de verificación de tu plataforma en un modo: estado, nivel, referencia, fechas y solo los datos compartidos"))
+	fuego.Get(s.f, "/api/socios/usage", s.consoleUsage, consoleTag, mode,
+		option.Summary("Uso de tu plataforma: solicitudes contadas y sesiones abiertas y completadas por mes (hora de la Ciudad de México)"))
+	fuego.Put(s.f, "/api/socios/origin", s.consoleSetOrigin, consoleTag,
+		option.Summary("Cambiar el origen permitido de tu plataforma (propietario o desarrollador)"))
+}
+
+func (s *Server) consoleSessions(c fuego.ContextNoBody) (ConsoleSessionPage, error) {
+	consoleNoStore(c)
+	r := c.Request()
+	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	if err != nil {
+		return ConsoleSessionPage{}, err
+	}
+	mode, err := consoleMode(r, true)
+	if err != nil {
+		return ConsoleSessionPage{}, err
+	}
+	if mode == "" {
+		mode = "live"
+	}
+	q := r.URL.Query()
+	size := defaultDeliveryPage
+	if raw := q.Get("limit"); raw != "" {
+		n, err := strconv.Atoi(raw)
+		if err != nil || n < 1 || n > 100 {
+			return ConsoleSessionPage{}, perfilseguro.FieldError("limit", "limit debe ser un número de 1 a 100.")
+		}
+		size = n
+	}
+	after := q.Get("startingAfter")
+	if after != "" && !sessionIDPattern.MatchString(after) {
+		return ConsoleSessionPage{}, perfilseguro.FieldError("startingAfter", "startingAfter debe ser el id de una sesión (vs_…).")
+	}
+	rows, err := s.store.PartnerSessions(r.Context(), sess.PartnerID, mode == "live", after, size+1)
+	if err != nil {
+		return ConsoleSessionPage{}, err
+	}
+	out := ConsoleSessionPage{Mode: mode, Data: []ConsoleSession{}, HasMore: len(rows) > size}
+	for i, v := range rows {
+		if i == size {
+			break
+		}
+		cs := ConsoleSession{ID: v.ID, Status: v.StatusAt(s.now()), Reference: v.Reference, RequiredLevel: v.RequiredLevel,
+			Claims: append([]string{}, v.Claims...), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt}
+		if len(v.Shared) > 0 {
+			_ = json.Unmarshal(v.Shared, &cs.Shared)
+		}
+		out.Data = append(out.Data, cs)
+	}
+	return out, nil
+}
+
+func (s *Server) consoleUsage(c fuego.ContextNoBody) (ConsoleUsageResponse, error) {
+	consoleNoStore(c)
+	r := c.Request()
+	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	if err != nil {
+		return ConsoleUsageResponse{}, err
+	}
+	mode, err := consoleMode(r, true)
+	if err != nil {
+		return ConsoleUsageResponse{}, err
+	}
+	if mode == "" {
+		mode = "live"
+	}
+	u, err := s.store.PartnerUsageSince(r.Context(), sess.PartnerID, mode == "live", s.now(), usageMonths)
+	if err != nil {
+		return ConsoleUsageResponse{}, err
+	}
+	out := ConsoleUsageResponse{Mode: mode, RequestsCount: u.RequestsCount, LastUsedAt: u.LastUsedAt, Months: []ConsoleUsageMonth{}}
+	for _, m := range u.Months {
+		out.Months = append(out.Months, ConsoleUsageMonth(m))
+	}
+	return out, nil
+}
+
+func (s *Server) consoleSetOrigin(c fuego.ContextWithBody[ConsoleOriginRequest]) (ConsoleOriginResponse, error) {
+	consoleNoStore(c)
+	r := c.Request()
+	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageOrigin, audit: "partner_console.origin", targetKind: "partner"})
+	if err != nil {
+		return ConsoleOriginResponse{}, err
+	}
+	req, err := decodeJSON[ConsoleOriginRequest](r)
+	if err != nil {
+		return ConsoleOriginResponse{}, err
+	}
+	raw := strings.TrimSpace(req.Origin)
+	if raw == "" {
+		return ConsoleOriginResponse{}, perfilseguro.FieldError("origin", "Escribe el origen de tu sitio (ejemplo: https://www.casalista.mx).")
+	}
+	origin, ok := postgres.NormalizeOrigin(raw)
+	if !ok || len(origin) > 253 {
+		return ConsoleOriginResponse{}, perfilseguro.FieldError("origin", "El origen no es válido (ejemplo: https://www.casalista.mx).")
+	}
+	_, after, err := s.store.SetPartnerOrigin(r.Context(), sess.PartnerID, origin, s.partnerEvent(r, sess, "partner_console.origin"))
+	if err != nil {
+		return ConsoleOriginResponse{}, err
+	}
+	return ConsoleOriginResponse{Origin: after,
+		Message: "Origen guardado. El widget lo acepta en unos segundos; tus páginas en el origen anterior dejan de funcionar."}, nil
+}

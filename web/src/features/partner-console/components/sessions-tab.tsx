@@ -1,0 +1,128 @@
+import { Badge, type BadgeVariant } from '@/components/ui/badge'
+import { Button } from '@/components/ui/button'
+import { serverMessage } from '@/lib/api-client'
+import { formatDateMx, formatDateTimeMx } from '@/lib/format'
+import { useSignedOutOn } from '../api/get-console-me'
+import { useSessions } from '../api/sessions'
+import { CLAIM_LABEL, LEVEL_LABEL, SESSION_STATUS } from '../labels'
+import type { Mode, VerificationSession } from '../types'
+import { TableMessage, TimeZoneNote } from './table-message'
+
+const STATUS_BADGE: Record<VerificationSession['status'], BadgeVariant> = {
+  created: 'outline',
+  in_progress: 'secondary',
+  completed: 'success',
+  declined: 'warning',
+  expired: 'outline',
+  canceled: 'outline',
+}
+
+/** A shared value as text (a validity date in Mexico City time). */
+function sharedValue(claim: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '—'
+  if (claim === 'validUntil' && typeof value === 'string') return formatDateMx(value)
+  return String(value)
+}
+
+/** The shared claims in the order they were asked for (the stored object has its own order). */
+function sharedInOrder(s: VerificationSession): [string, unknown][] {
+  const shared = s.shared ?? {}
+  const asked = s.claims.filter((c) => c in shared)
+  return [...asked, ...Object.keys(shared).filter((c) => !asked.includes(c))].map((c) => [c, shared[c]])
+}
+
+/** What a session without shared data says. */
+function nothingShared(s: VerificationSession): string {
+  const open = s.status === 'created' || s.status === 'in_progress'
+  const asked = s.claims.map((c) => CLAIM_LABEL[c] ?? c).join(', ')
+  return `${open ? 'Aún nada' : 'Nada'}${asked ? ` (pediste: ${asked})` : ''}`
+}
+
+/** "Sesiones": the platform's verification sessions of the mode, with only what each person shared. */
+export function SessionsTab({ mode }: { mode: Mode }) {
+  const sessions = useSessions(mode)
+  useSignedOutOn(sessions.error)
+  const rows = sessions.data?.pages.flatMap((p) => p.data) ?? []
+
+  return (
+    <section className="space-y-4" aria-labelledby="sessions-title">
+      <div>
+        <h2 id="sessions-title" className="text-lg font-semibold">
+          Sesiones de verificación {mode === 'test' ? 'de prueba' : 'de producción'}
+        </h2>
+        <p className="text-sm text-base-content/70">
+          Solo ves lo que cada persona decidió compartir con tu plataforma, y solo si completó la sesión.
+        </p>
+      </div>
+      <div className="overflow-x-auto rounded-box border border-base-300">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Referencia</th>
+              <th>Estado</th>
+              <th>Nivel</th>
+              <th>Datos compartidos</th>
+              <th>Fechas</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sessions.isPending ? (
+              <TableMessage colSpan={5} state="loading" />
+            ) : sessions.isError ? (
+              <TableMessage colSpan={5} state="error" onRetry={() => sessions.refetch()}>
+                {serverMessage(sessions.error, 'No pudimos cargar tus sesiones.')}
+              </TableMessage>
+            ) : rows.length === 0 ? (
+              <TableMessage colSpan={5} state="empty">
+                Aún no hay sesiones {mode === 'test' ? 'de prueba' : 'de producción'}. Tu servidor las abre con POST
+                /api/partner/v1/verification-sessions.
+              </TableMessage>
+            ) : (
+              rows.map((s) => (
+                <tr key={s.id} data-testid="session-row">
+                  <td>
+                    <div className="font-medium break-all">{s.reference}</div>
+                    <code className="font-mono text-xs text-base-content/60">{s.id}</code>
+                  </td>
+                  <td>
+                    <Badge variant={STATUS_BADGE[s.status]} className="badge-sm whitespace-nowrap">
+                      {SESSION_STATUS[s.status]}
+                    </Badge>
+                  </td>
+                  <td className="whitespace-nowrap">{LEVEL_LABEL[s.requiredLevel] ?? s.requiredLevel}</td>
+                  <td className="min-w-64">
+                    {s.shared ? (
+                      <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-sm">
+                        {sharedInOrder(s).map(([claim, value]) => (
+                          <div key={claim} className="contents">
+                            <dt className="whitespace-nowrap text-base-content/60">{CLAIM_LABEL[claim] ?? claim}</dt>
+                            <dd className="whitespace-nowrap">{sharedValue(claim, value)}</dd>
+                          </div>
+                        ))}
+                      </dl>
+                    ) : (
+                      <span className="text-sm text-base-content/60">{nothingShared(s)}</span>
+                    )}
+                  </td>
+                  <td className="text-sm whitespace-nowrap">
+                    <div>Creada {formatDateTimeMx(s.createdAt)}</div>
+                    {s.endedAt && <div className="text-base-content/70">Terminó {formatDateTimeMx(s.endedAt)}</div>}
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <TimeZoneNote />
+        {sessions.hasNextPage && (
+          <Button variant="outline" size="sm" onClick={() => sessions.fetchNextPage()} disabled={sessions.isFetchingNextPage}>
+            {sessions.isFetchingNextPage && <span className="loading loading-spinner loading-sm" />}
+            Cargar más
+          </Button>
+        )}
+      </div>
+    </section>
+  )
+}

@@ -1,0 +1,59 @@
+import type { ConsoleAction, ConsoleMe, Delivery, PartnerRole, VerificationSession } from './types'
+
+// The console's codes as people read them: one place, beside the types that define them.
+
+/** A role's name. */
+export const ROLE_LABEL: Record<PartnerRole, string> = {
+  propietario: 'Propietario',
+  desarrollador: 'Desarrollador',
+  lectura: 'Solo lectura',
+}
+
+/** What each role may do, in one line. */
+export const ROLE_HINT: Record<PartnerRole, string> = {
+  propietario: 'Todo, incluido el equipo.',
+  desarrollador: 'Llaves, webhook, origen y reenvíos.',
+  lectura: 'Solo consulta.',
+}
+
+/** Whether the signed-in user's role allows an action (the server checks it anyway). */
+export function can(me: ConsoleMe | null | undefined, action: ConsoleAction): boolean {
+  return Boolean(me?.actions.includes(action))
+}
+
+/** A verification session's status. */
+export const SESSION_STATUS: Record<VerificationSession['status'], string> = {
+  created: 'Creada',
+  in_progress: 'En curso',
+  completed: 'Completada',
+  declined: 'Rechazada',
+  expired: 'Vencida',
+  canceled: 'Cancelada',
+}
+
+/** A notification's delivery status. */
+export const DELIVERY_STATUS: Record<Delivery['status'], string> = {
+  delivered: 'Entregada',
+  pending: 'Pendiente',
+  retrying: 'Reintentando',
+  failed: 'Fallida',
+}
+
+/** What a shared claim is. */
+export const CLAIM_LABEL: Record<string, string> = {
+  name: 'Nombre',
+  profileId: 'ID de perfil',
+  validUntil: 'Vigencia',
+  level: 'Nivel',
+}
+
+/** A verification level. */
+export const LEVEL_LABEL: Record<number, string> = { 2: 'Nivel 2 · correo', 3: 'Nivel 3 · biométrico' }
+
+/** The platform's months, 'mar 2026'. */
+export function monthLabel(month: string): string {
+  const [y, m] = month.split('-').map(Number)
+  if (!y || !m) return month
+  const text = new Intl.DateTimeFormat('es-MX', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)))
+  return text.replace('.', '')
+}

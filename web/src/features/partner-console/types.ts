@@ -1,0 +1,103 @@
+// The partner console's API shapes, as the Go handlers answer them (api/partner_console*.go).
+// Hand-written until scripts/api-types.sh regenerates lib/api-schema.d.ts with the /api/socios
+// operations; keep them in step with the Go structs named beside each type.
+
+/** A console role (partner_users.role). */
+export type PartnerRole = 'propietario' | 'desarrollador' | 'lectura'
+
+/** What a role may do (perfilseguro.PartnerAction). */
+export type ConsoleAction = 'read' | 'keys' | 'webhook' | 'origin' | 'resend' | 'team'
+
+/** Test or live data. */
+export type Mode = 'test' | 'live'
+
+/** postgres.PartnerUser */
+export type PartnerUser = {
+  id: number
+  email: string
+  name: string
+  role: PartnerRole
+  createdAt: string
+  invitedBy: string | null
+  disabledAt: string | null
+  enrolled: boolean
+  lastSignInAt: string | null
+}
+
+/** api.ConsoleMeResponse */
+export type ConsoleMe = {
+  user: PartnerUser
+  partner: { id: number; name: string; domain: string; isActive: boolean }
+  actions: ConsoleAction[]
+  expiresAt: string
+}
+
+/** api.PartnerEnrolInfo */
+export type EnrolInfo = { email: string; name: string; role: PartnerRole; partnerName: string }
+
+/** postgres.PartnerKey */
+export type PartnerKey = {
+  id: number
+  kind: 'publishable' | 'secret'
+  livemode: boolean
+  hint: string
+  createdAt: string
+  createdBy: string | null
+  lastUsedAt: string | null
+  revokedAt: string | null
+}
+
+/** postgres.NewKey: a key with its full text, shown once. */
+export type NewKey = PartnerKey & { key: string }
+
+/** api.ConsoleWebhookResponse */
+export type Webhook = {
+  url: string
+  hasSecret: boolean
+  previousSecretUntil: string | null
+  secret?: string
+  message?: string
+}
+
+/** api.ConsoleDelivery */
+export type Delivery = {
+  id: number
+  event: string
+  status: 'delivered' | 'pending' | 'retrying' | 'failed'
+  attempts: number
+  statusCode: number | null
+  lastError: string | null
+  createdAt: string
+  deliveredAt: string | null
+  nextAttemptAt: string | null
+}
+
+/** api.ConsoleDeliveryPage */
+export type DeliveryPage = { data: Delivery[]; hasMore: boolean }
+
+/** api.ConsoleSession */
+export type VerificationSession = {
+  id: string
+  status: 'created' | 'in_progress' | 'completed' | 'declined' | 'expired' | 'canceled'
+  reference: string
+  requiredLevel: number
+  claims: string[]
+  shared?: Record<string, unknown>
+  createdAt: string
+  expiresAt: string
+  endedAt: string | null
+}
+
+/** api.ConsoleSessionPage */
+export type SessionPage = { mode: Mode; data: VerificationSession[]; hasMore: boolean }
+
+/** api.ConsoleUsageResponse */
+export type Usage = {
+  mode: Mode
+  requestsCount: number
+  lastUsedAt: string | null
+  months: { month: string; opened: number; completed: number; declined: number }[]
+}
+
+/** api.PartnerEnrolmentResponse: an enrolment link, shown once. */
+export type EnrolmentLink = { user: PartnerUser; enrolmentUrl: string; expiresAt: string; message: string }
