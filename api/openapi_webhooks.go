@@ -12,7 +12,8 @@ import (
 const signatureRecipe = "Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. " +
 	"Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al " +
 	"configurarlo) sobre el texto \"<t>.<cuerpo exacto recibido>\", en hexadecimal; (3) compare con v1 en tiempo constante; " +
-	"(4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición " +
+	"(4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por " +
+	"cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición " +
 	"trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente."
 
 // webhookEvent is one notification's payload.
@@ -91,7 +92,7 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 	headers := openapi3.Parameters{
 		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Signature").WithRequired(true).
 			WithDescription("t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de \"<t>.<cuerpo>\"> con el secreto del webhook").
-			WithSchema(str().WithPattern(`^t=[0-9]+,v1=[0-9a-f]{64}$`))},
+			WithSchema(str().WithPattern(`^t=[0-9]+(,v1=[0-9a-f]{64}){1,2}$`))},
 		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Event").WithRequired(true).WithDescription("El evento").WithSchema(str())},
 		{Value: openapi3.NewHeaderParameter("X-PerfilSeguro-Delivery").WithRequired(true).
 			WithDescription("Identificador de la entrega (igual en cada reintento)").WithSchema(str())},

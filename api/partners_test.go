@@ -282,6 +282,16 @@ func TestAdminSetsAPartnerWebhookAndGetsItsSecretOnce(t *testing.T) {
 	require.NoError(t, e.db.Get(&stored, `SELECT webhook_secret FROM api_keys WHERE id = $1`, pid))
 	require.Equal(t, out["webhookSecret"], stored)
 
+	// A new secret replaces it; the old one keeps signing beside it for a day (rotation overlap).
+	r = e.send(t, admin, "PUT", path, map[string]string{"webhookUrl": "https://casalista.example/hooks"})
+	require.Equal(t, http.StatusOK, r.Status)
+	var previous string
+	var overlap time.Duration
+	require.NoError(t, e.db.QueryRow(`SELECT webhook_secret_previous, EXTRACT(EPOCH FROM webhook_secret_previous_until - now())::bigint * 1000000000
+		FROM api_keys WHERE id = $1`, pid).Scan(&previous, &overlap))
+	require.Equal(t, stored, previous)
+	require.InDelta(t, (24 * time.Hour).Seconds(), overlap.Seconds(), 60)
+
 	r = e.send(t, admin, "PUT", "/api/admin/partners/999999/webhook", map[string]string{"webhookUrl": ""})
 	require.Equal(t, http.StatusNotFound, r.Status)
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
 
 // ActivePartnerByOrigin finds the active partner whose domain is exactly this origin (nil when none).
@@ -105,10 +107,16 @@ func (s *Store) RecordDelivery(ctx context.Context, id int64, status int, errTex
 	return err
 }
 
-// SetPartnerWebhook stores (or clears) a partner's notification URL and signing secret.
+// SetPartnerWebhook stores (or clears) a partner's notification URL and signing secret. A new
+// secret that replaces one keeps the old one signing beside it for perfilseguro.WebhookSecretOverlap, so
+// the partner can switch without losing a notification (clearing the webhook ends both).
 func (s *Store) SetPartnerWebhook(ctx context.Context, partnerID int64, hookURL, secret string) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, `UPDATE api_keys SET webhook_url = NULLIF($2, ''), webhook_secret = NULLIF($3, '') WHERE id = $1`,
-		partnerID, hookURL, secret)
+	res, err := s.DB.ExecContext(ctx, `UPDATE api_keys SET
+			webhook_secret_previous = CASE WHEN NULLIF($3, '') IS NOT NULL THEN webhook_secret END,
+			webhook_secret_previous_until = CASE WHEN NULLIF($3, '') IS NOT NULL AND webhook_secret IS NOT NULL
+				THEN now() + make_interval(secs => $4) END,
+			webhook_url = NULLIF($2, ''), webhook_secret = NULLIF($3, '') WHERE id = $1`,
+		partnerID, hookURL, secret, perfilseguro.WebhookSecretOverlap.Seconds())
 	if err != nil {
 		return false, fmt.Errorf("set partner webhook: %w", err)
 	}

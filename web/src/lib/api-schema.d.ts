@@ -2178,7 +2178,7 @@ export interface webhooks {
         put?: never;
         /**
          * La persona pagó su plan (tarjeta, o efectivo en OXXO cuando se acreditó)
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_payment.completed"];
         delete?: never;
@@ -2198,7 +2198,7 @@ export interface webhooks {
         put?: never;
         /**
          * Una persona presentó su credencial a una solicitud de su plataforma (POST /api/widget/presentations)
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_presentation.completed"];
         delete?: never;
@@ -2218,7 +2218,7 @@ export interface webhooks {
         put?: never;
         /**
          * La persona retiró el acceso de su plataforma a sus datos (Mi Perfil › Plataformas con acceso)
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_profile.access_revoked"];
         delete?: never;
@@ -2238,7 +2238,7 @@ export interface webhooks {
         put?: never;
         /**
          * La cuenta fue eliminada (solo queda el ID de perfil)
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_profile.deleted"];
         delete?: never;
@@ -2258,7 +2258,7 @@ export interface webhooks {
         put?: never;
         /**
          * La vigencia de la validación terminó
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_profile.expired"];
         delete?: never;
@@ -2278,7 +2278,7 @@ export interface webhooks {
         put?: never;
         /**
          * La persona renovó su validación con una nueva verificación biométrica
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_profile.renewed"];
         delete?: never;
@@ -2298,7 +2298,7 @@ export interface webhooks {
         put?: never;
         /**
          * Un administrador revocó la validación
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_profile.revoked"];
         delete?: never;
@@ -2318,7 +2318,7 @@ export interface webhooks {
         put?: never;
         /**
          * El nivel de verificación de una persona que llegó por su plataforma cambió
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_user.verification_level_changed"];
         delete?: never;
@@ -2338,7 +2338,7 @@ export interface webhooks {
         put?: never;
         /**
          * La persona completó una sesión de verificación y compartió los datos pedidos
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_verification_session.completed"];
         delete?: never;
@@ -2358,7 +2358,7 @@ export interface webhooks {
         put?: never;
         /**
          * La persona decidió no compartir: no se comparte nada
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_verification_session.declined"];
         delete?: never;
@@ -2378,7 +2378,7 @@ export interface webhooks {
         put?: never;
         /**
          * Nadie terminó la sesión en 24 horas
-         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_verification_session.expired"];
         delete?: never;
