@@ -72,7 +72,10 @@ func (s *Server) documentPlainRoutes(doc *openapi3.T) {
 		}
 		if named, ok := r.op.Extensions["x-components"].(map[string]*openapi3.SchemaRef); ok {
 			for name, schema := range named {
-				doc.Components.Schemas[name] = schema
+				// A schema a framework route already named (SessionView) stays as the framework made it.
+				if _, taken := doc.Components.Schemas[name]; !taken {
+					doc.Components.Schemas[name] = schema
+				}
 			}
 			delete(r.op.Extensions, "x-components")
 		}

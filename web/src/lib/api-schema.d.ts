@@ -956,7 +956,7 @@ export interface paths {
             cookie?: never;
         };
         /** Consultar una sesión de verificación: estado y, si se completó, los datos compartidos y su prueba firmada */
-        get: operations["GET_/api/partner/v1/verification-sessions/:id"];
+        get: operations["get_api_partner_v1_verification_sessions_id"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9240,7 +9240,7 @@ export interface operations {
             };
         };
     };
-    "GET_/api/partner/v1/verification-sessions/:id": {
+    get_api_partner_v1_verification_sessions_id: {
         parameters: {
             query?: never;
             header?: never;
@@ -9252,7 +9252,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description La sesión */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -9261,7 +9261,7 @@ export interface operations {
                     "application/json": components["schemas"]["SessionView"];
                 };
             };
-            /** @description Bad Request _(validation or deserialization error)_ */
+            /** @description Identificador no válido */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9288,7 +9288,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No encontrado */
+            /** @description La sesión no existe para esta llave */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -9297,7 +9297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Error interno: {message} en español. */
+            /** @description Error interno */
             500: {
                 headers: {
                     [name: string]: unknown;
