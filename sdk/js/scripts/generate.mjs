@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Regenerates src/openapi.d.ts from the server's OpenAPI document with openapi-typescript.
+// Regenerates src/openapi.ts (types only; a .ts file so that tsc emits its declarations into dist/) from the server's OpenAPI document with openapi-typescript.
 //
 //   npm run generate -w sdk/js                                   # http://localhost:8080/api/openapi.json
 //   npm run generate -w sdk/js -- ./openapi.json                 # a file, e.g. from `go run ./cmd/perfilseguro openapi`
@@ -12,7 +12,7 @@ import openapiTS, { astToString } from 'openapi-typescript'
 const DEFAULT_DOCUMENT = 'http://localhost:8080/api/openapi.json'
 const packageDir = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-const [document = DEFAULT_DOCUMENT, output = resolve(packageDir, 'src/openapi.d.ts')] = process.argv.slice(2)
+const [document = DEFAULT_DOCUMENT, output = resolve(packageDir, 'src/openapi.ts')] = process.argv.slice(2)
 
 // A URL is read as is; anything else is a path, relative to where npm was called from.
 const source = /^https?:\/\//i.test(document)

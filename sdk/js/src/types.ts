@@ -1,10 +1,8 @@
-// Hand-written types for the drop-in (web/public/widget/v1.js, served at /widget/v1.js) and for
-// the API objects a partner's server sees.
-//
-// The API's full types can be generated from the server's OpenAPI document with
-// openapi-typescript: `npm run generate -w sdk/js -- <path or URL of the document>` writes
-// src/openapi.d.ts (default document: http://localhost:8080/api/openapi.json). The types below
-// are kept by hand until that file is generated and committed.
+// Types for the drop-in (web/public/widget/v1.js, served at /widget/v1.js), written by hand, and
+// for the API objects a partner's server sees, taken from src/openapi.d.ts: generated with
+// openapi-typescript from the partner part of the server's OpenAPI document
+// (`npm run generate -w sdk/js -- sdk/go/openapi.json`; make test checks it is current).
+import type { components } from './openapi.js'
 
 /** A verification session's status, as the API reports it. */
 export type VerificationStatus = 'created' | 'in_progress' | 'completed' | 'declined' | 'expired' | 'canceled'
@@ -50,34 +48,39 @@ declare global {
   }
 }
 
-/** A verification session (Stripe Identity's VerificationSession), as the API returns it. */
-export interface VerificationSession {
-  /** vs_ + 24 hex */
-  id: string
-  status: VerificationStatus
-  livemode: boolean
-  /** The partner's own id for this person or case. */
-  reference: string
-  requiredLevel: number
-  /** Completed sessions: the claims the person shared, only those the session asked for. */
-  claims?: {
-    name?: string
-    profileId?: string
-    validUntil?: string
-    level?: number
-  }
-  /** Completed sessions: a JWS over the session and the shared claims. */
-  proof?: string
-  createdAt: string
-  expiresAt: string
-  completedAt?: string
+/** A verification session (Stripe Identity's VerificationSession), as GET …/verification-sessions/{id} returns it. */
+export type VerificationSession = components['schemas']['SessionView']
+
+/** What POST /api/partner/v1/verification-sessions takes. */
+export type NewSession = components['schemas']['NewSession']
+
+/** What POST /api/partner/v1/verification-sessions answers: give only clientSecret to the page. */
+export type SessionCreated = components['schemas']['SessionCreated']
+
+/** One keyset page of sessions, newest first. */
+export type SessionList = components['schemas']['SessionList']
+
+/** The claims a person may share, as a completed session's `shared` and the webhook's `claims` carry them. */
+export interface SharedClaims {
+  name?: string
+  profileId?: string
+  validUntil?: string | null
+  level?: number
 }
 
-/** One notification Perfil Seguro POSTs to the partner's webhook URL. */
-export interface WebhookEvent<T = unknown> {
+/** verification_session.completed, .declined and .expired: the session, flat (claims and proof when completed). */
+export interface SessionEvent {
+  event: 'verification_session.completed' | 'verification_session.declined' | 'verification_session.expired'
   id: string
-  type: string
-  created: number
+  reference: string
+  status: VerificationStatus
   livemode: boolean
-  data: T
+  requiredLevel: number
+  createdAt: string
+  endedAt?: string | null
+  claims?: SharedClaims
+  proof?: string
 }
+
+/** One notification Perfil Seguro POSTs to the partner's webhook URL: flat JSON whose `event` names it. */
+export type WebhookEvent<T extends { event: string } = SessionEvent | { event: string; [field: string]: unknown }> = T

@@ -104,16 +104,16 @@ export function verifyWebhook(
 }
 
 /** Verifies a notification (see verifyWebhook) and returns its parsed JSON event. */
-export function constructEvent<T = unknown>(
+export function constructEvent<T extends { event: string } = WebhookEvent>(
   secret: string,
   header: string | readonly string[] | undefined | null,
   rawBody: string | Buffer,
   opts: VerifyWebhookOptions = {},
-): WebhookEvent<T> {
+): T {
   verifyWebhook(secret, header, rawBody, opts)
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8')
   try {
-    return JSON.parse(text) as WebhookEvent<T>
+    return JSON.parse(text) as T
   } catch {
     throw new SyntaxError('Perfil Seguro: el cuerpo de la notificación no es JSON válido')
   }

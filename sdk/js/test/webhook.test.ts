@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { constructEvent, SIGNATURE_HEADER, verifyWebhook, WebhookSignatureError } from '../src/node.js'
+import type { SessionEvent } from '../src/node.js'
 
 // Signatures are made here the way the server makes them (partner.go, SignPartnerWebhook):
 // t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>.
@@ -9,12 +10,18 @@ const SECRET = 'whsec_0123456789abcdef0123456789abcdef0123456789abcdef'
 const OLD_SECRET = 'whsec_ffffffffffffffffffffffffffffffffffffffffffffffff'
 const NOW = new Date('2026-03-01T12:00:00Z')
 const T = Math.floor(NOW.getTime() / 1000)
+// The server's verification_session.completed notification, flat (postgres/partner_sessions.go).
 const BODY = JSON.stringify({
-  id: 'evt_1',
-  type: 'verification_session.completed',
-  created: T,
+  event: 'verification_session.completed',
+  id: 'vs_0123456789abcdef01234567',
+  reference: 'cliente-42 · Peña',
+  status: 'completed',
   livemode: false,
-  data: { id: 'vs_0123456789abcdef01234567', status: 'completed', reference: 'cliente-42 · Peña' },
+  requiredLevel: 3,
+  createdAt: '2026-11-25T20:00:00Z',
+  endedAt: '2026-11-25T20:05:00Z',
+  claims: { name: 'Lucía Pérez', validUntil: '2027-11-25T20:05:00Z' },
+  proof: 'eyJ.eyJ.sig',
 })
 
 function sign(secret: string, t: number, body: string | Buffer): string {
@@ -98,9 +105,10 @@ describe('verifyWebhook', () => {
 
 describe('constructEvent', () => {
   it('returns the parsed event once the signature checks out', () => {
-    const event = constructEvent(SECRET, header(), Buffer.from(BODY), { now: NOW })
+    const event = constructEvent<SessionEvent>(SECRET, header(), Buffer.from(BODY), { now: NOW })
     expect(event).toEqual(JSON.parse(BODY))
-    expect(event.data).toEqual({ id: 'vs_0123456789abcdef01234567', status: 'completed', reference: 'cliente-42 · Peña' })
+    expect(event.event).toBe('verification_session.completed')
+    expect(event.claims).toEqual({ name: 'Lucía Pérez', validUntil: '2027-11-25T20:05:00Z' })
   })
 
   it('throws instead of parsing a body whose signature fails, or that is not JSON', () => {
