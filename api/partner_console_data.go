@@ -112,19 +112,15 @@ func (s *Server) consoleSessions(c fuego.ContextNoBody) (ConsoleSessionPage, err
 	if err != nil {
 		return ConsoleSessionPage{}, err
 	}
-	out := ConsoleSessionPage{Mode: mode, Data: []ConsoleSession{}, HasMore: len(rows) > size}
-	for i, v := range rows {
-		if i == size {
-			break
-		}
+	page, more := pageOf(rows, size, func(v postgres.PartnerVerificationSession) ConsoleSession {
 		cs := ConsoleSession{ID: v.ID, Status: v.StatusAt(s.now()), Reference: v.Reference, RequiredLevel: v.RequiredLevel,
 			Claims: append([]string{}, v.Claims...), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt}
 		if len(v.Shared) > 0 {
 			_ = json.Unmarshal(v.Shared, &cs.Shared)
 		}
-		out.Data = append(out.Data, cs)
-	}
-	return out, nil
+		return cs
+	})
+	return ConsoleSessionPage{Mode: mode, Data: page, HasMore: more}, nil
 }
 
 func (s *Server) consoleUsage(c fuego.ContextNoBody) (ConsoleUsageResponse, error) {

@@ -332,14 +332,8 @@ func (s *Server) consoleDeliveries(c fuego.ContextNoBody) (ConsoleDeliveryPage, 
 	if err != nil {
 		return ConsoleDeliveryPage{}, err
 	}
-	out := ConsoleDeliveryPage{Data: []ConsoleDelivery{}, HasMore: len(rows) > size}
-	for i, d := range rows {
-		if i == size {
-			break
-		}
-		out.Data = append(out.Data, s.deliveryJSON(d))
-	}
-	return out, nil
+	page, more := pageOf(rows, size, s.deliveryJSON)
+	return ConsoleDeliveryPage{Data: page, HasMore: more}, nil
 }
 
 func (s *Server) consoleResend(c fuego.ContextNoBody) (ConsoleDelivery, error) {

@@ -195,14 +195,8 @@ func (s *Server) listSessions(c fuego.ContextNoBody) (SessionList, error) {
 	if err != nil {
 		return SessionList{}, err
 	}
-	out := SessionList{Data: []SessionView{}, HasMore: len(rows) > size}
-	for i, v := range rows {
-		if i == size {
-			break
-		}
-		out.Data = append(out.Data, s.sessionView(v))
-	}
-	return out, nil
+	page, more := pageOf(rows, size, s.sessionView)
+	return SessionList{Data: page, HasMore: more}, nil
 }
 
 func (s *Server) cancelSession(c fuego.ContextNoBody) (SessionView, error) {

@@ -1,4 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
+import { chromiumArgs, chromiumPath } from './chromium';
 import { devServerEnv } from './server-env';
 
 // The specs drive the real binary (SPA + API + worker + scheduler in one
@@ -39,16 +40,8 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         // Never download browsers: use the system Chromium.
         launchOptions: {
-          executablePath: '/usr/bin/chromium',
-          args: [
-            '--no-sandbox',
-            '--disable-gpu',
-            '--disable-background-networking',
-            '--disable-component-update',
-            '--disable-sync',
-            '--no-first-run',
-            '--disable-quic',
-          ],
+          executablePath: chromiumPath,
+          args: chromiumArgs,
         },
       },
     },

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { chromiumArgs, chromiumPath } from '../chromium';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 
 // Issue 8 (web part): the /integration documentation, and its samples run as printed against
@@ -27,15 +28,9 @@ const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABA
 test.use({
   bypassCSP: true,
   launchOptions: {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
+      ...chromiumArgs,
       '--host-resolver-rules=MAP desconocido.test 127.0.0.1',
     ],
   },

@@ -1,5 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { chromiumArgs, chromiumPath } from '../chromium';
 import { expect, test, type Page } from '@playwright/test';
 import { approveOnSimulator, newPerson, payByCard, waitForMessage, type Person } from './helpers';
 
@@ -18,15 +19,9 @@ const screenshots = path.resolve(__dirname, '..', 'screenshots');
 
 test.use({
   launchOptions: {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
+      ...chromiumArgs,
       '--test-third-party-cookie-phaseout', // third-party cookies blocked
     ],
   },
