@@ -81,4 +81,18 @@ describe('/conectar', () => {
     renderRoute('/conectar')
     expect(await screen.findByText('Esta solicitud de verificación ya no es válida.')).toBeInTheDocument()
   })
+
+  it('in the redirect variant goes back to the returnUrl, or says where to go back when there is none', async () => {
+    const assign = vi.fn()
+    Object.defineProperty(window, 'location', { value: { ...window.location, assign, hash: `#${secret}`, search: '?pk=pk_live_0123456789abcdef01234567&mode=redirect', pathname: '/conectar', href: `http://localhost/conectar?mode=redirect#${secret}` }, configurable: true, writable: true })
+    const noReturn = { ...view, livemode: true }
+    mockApi({
+      'POST /api/hosted/open': { json: { flowToken: 'd'.repeat(64), session: noReturn } },
+      'POST /api/hosted/decision': { json: { id: view.id, status: 'declined' } },
+    })
+    renderRoute('/conectar')
+    await userEvent.click(await screen.findByRole('button', { name: 'No compartir' }))
+    expect(await screen.findByText(`Ya puedes volver a CasaLista (demo) (http://127.0.0.1:8081).`)).toBeInTheDocument()
+    expect(assign).not.toHaveBeenCalled()
+  })
 })

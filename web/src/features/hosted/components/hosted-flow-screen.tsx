@@ -141,7 +141,11 @@ export function HostedFlowScreen() {
           </CardDescription>
           {ended ? (
             <Alert variant={view.status === 'completed' ? 'success' : 'info'} title={endedText[view.status]}>
-              {mode === 'popup' ? 'Puedes cerrar esta ventana.' : `Te llevamos de regreso a ${view.partnerName}.`}
+              {mode === 'popup'
+                ? 'Puedes cerrar esta ventana.'
+                : view.returnUrl
+                  ? `Te llevamos de regreso a ${view.partnerName}.`
+                  : `Ya puedes volver a ${view.partnerName} (${view.partnerOrigin}).`}
             </Alert>
           ) : (
             <>
