@@ -11,7 +11,7 @@ import { approveOnSimulator, newPerson, payByCard, waitForMessage, type Person }
 
 const port = Number(process.env.E2E_PORT ?? 8089);
 const api = `http://127.0.0.1:${port}`;
-const demoPort = Number(process.env.E2E_DEMO_PORT ?? 8091);
+const demoPort = Number(process.env.E2E_DEMO_PORT ?? port + 10); // clear of the second servers (port + 1…4)
 const demo = `http://127.0.0.1:${demoPort}`;
 const database = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
 const root = path.resolve(__dirname, '..', '..');
