@@ -16,6 +16,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
+	"github.com/perfilseguro/perfilseguro/provider/outbound"
 	"github.com/perfilseguro/perfilseguro/provider/email"
 	"github.com/perfilseguro/perfilseguro/provider/sms"
 	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
@@ -175,6 +176,11 @@ func (a *app) workerDeps() (worker.Deps, error) {
 		Sealer: secure.NewSealer(a.cfg.SecretKey)}
 	inbox := devsim.Inbox{DB: a.db}
 	c := a.cfg
+	if c.Production() {
+		// Partners choose their webhook URLs: in production the worker connects only to public
+		// addresses, whatever a name resolves to (development delivers to the demo on 127.0.0.1).
+		d.HTTPClient = outbound.PublicOnlyClient(15 * time.Second)
+	}
 	// Each provider is real when configured, otherwise the development inbox (refused in production by config).
 	d.WhatsApp, d.SMS, d.Email = inbox, inbox, inbox
 	if c.WhatsApp.AccessToken != "" {
