@@ -171,7 +171,7 @@ func (s *Server) getSession(r *http.Request) (SessionView, error) {
 type plainParams struct{ r *http.Request }
 
 func (p plainParams) PathParam(name string) string { return p.r.PathValue(name) }
-func (p plainParams) Request() *http.Request        { return p.r }
+func (p plainParams) Request() *http.Request       { return p.r }
 
 func (s *Server) listSessions(c fuego.ContextNoBody) (SessionList, error) {
 	r := c.Request()

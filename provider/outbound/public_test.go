@@ -37,6 +37,6 @@ func TestPublicOnlyClientRefusesALoopbackServerThatAPlainClientReaches(t *testin
 	require.Error(t, err)
 	require.True(t, errors.Is(err, outbound.ErrNotPublic), err)
 	// A name is checked after it resolves: localhost is refused like 127.0.0.1.
-	_, err = outbound.PublicOnlyClient(5*time.Second).Get("http://localhost:" + srv.URL[len("http://127.0.0.1:"):])
+	_, err = outbound.PublicOnlyClient(5 * time.Second).Get("http://localhost:" + srv.URL[len("http://127.0.0.1:"):])
 	require.True(t, errors.Is(err, outbound.ErrNotPublic), err)
 }
