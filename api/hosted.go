@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -116,8 +115,10 @@ func (s *Server) hostedOpen(c fuego.ContextWithBody[HostedOpenRequest]) (HostedO
 	if kp == nil {
 		return HostedOpened{}, errPublishableKey
 	}
-	if o := trimOrigin(req.OpenerOrigin); o != "" && o != strings.ToLower(kp.Partner.Domain) {
-		return HostedOpened{}, errOpenerOrigin
+	if req.OpenerOrigin != "" {
+		if o, ok := postgres.NormalizeOrigin(req.OpenerOrigin); !ok || o != kp.Partner.Domain {
+			return HostedOpened{}, errOpenerOrigin
+		}
 	}
 	id, _, _ := strings.Cut(req.ClientSecret, "_secret_")
 	if !sessionIDPattern.MatchString(id) {
@@ -245,11 +246,7 @@ func (s *Server) hostedDecision(c fuego.ContextWithBody[HostedDecisionRequest]) 
 		if d.Shared, err = json.Marshal(shared); err != nil {
 			return HostedDecision{}, err
 		}
-		var partnerKeyID string
-		if p, err := s.store.PartnerByRef(ctx, strconv.FormatInt(h.PartnerID, 10)); err == nil {
-			partnerKeyID = p.KeyID
-		}
-		if d.Proof, err = sessionProof(s.issuer, h, partnerKeyID, shared); err != nil {
+		if d.Proof, err = sessionProof(s.issuer, h, shared); err != nil {
 			return HostedDecision{}, err
 		}
 	}

@@ -130,7 +130,7 @@ func (v *oid4vp) respond(r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	v.notifyPartner(ctx, deliveryID)
+	v.notifyDelivery(ctx, deliveryID)
 	return nil
 }
 
@@ -302,18 +302,6 @@ func (v *oid4vp) fail(ctx context.Context, p postgres.PresentationRequest, why r
 		return nil
 	}
 	return oauthError(http.StatusBadRequest, "invalid_presentation", asciiSpanish(why.reason))
-}
-
-// notifyPartner queues the stored notification; if Redis is down the partner dispatch sweep
-// sends it later (same task id: never twice).
-func (v *oid4vp) notifyPartner(ctx context.Context, deliveryID int64) {
-	if deliveryID == 0 {
-		return
-	}
-	task, err := jobs.NewPartnerNotifyTask(deliveryID, 1)
-	if err := jobs.Enqueue(ctx, v.queue, task, err); err != nil {
-		v.logger.WarnContext(ctx, "enqueue presentation notification", "delivery_id", deliveryID, "error", err)
-	}
 }
 
 // asciiSpanish writes Spanish without accents, for error_description (RFC 6749 §5.2 allows

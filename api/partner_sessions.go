@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/go-fuego/fuego"
@@ -246,11 +245,11 @@ func sharedClaims(u perfilseguro.User, asked []string) map[string]any {
 
 // sessionProof signs what the person shared, bound to the session and the partner, so the partner
 // can check it offline; "" when no issuer is configured (the claims still travel, unsigned).
-func sessionProof(issuer *credential.Issuer, v postgres.HostedSession, partnerKeyID string, shared map[string]any) (string, error) {
+func sessionProof(issuer *credential.Issuer, v postgres.HostedSession, shared map[string]any) (string, error) {
 	if issuer == nil {
 		return "", nil
 	}
-	claims := map[string]any{"sub": v.ID, "aud": partnerKeyID, "reference": v.Reference, "livemode": v.Livemode,
+	claims := map[string]any{"sub": v.ID, "aud": v.PartnerKeyID, "reference": v.Reference, "livemode": v.Livemode,
 		"required_level": v.RequiredLevel, "claims": shared}
 	return issuer.SignSessionProof(claims)
 }
@@ -265,14 +264,4 @@ func (s *Server) notifyDelivery(ctx context.Context, deliveryID int64) {
 	if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
 		s.logger.WarnContext(ctx, "enqueue partner notification", "delivery_id", deliveryID, "error", err)
 	}
-}
-
-// trimOrigin is the scheme://host of a URL ("" when it has none).
-func trimOrigin(raw string) string {
-	scheme, rest, ok := strings.Cut(raw, "://")
-	if !ok {
-		return ""
-	}
-	host, _, _ := strings.Cut(rest, "/")
-	return strings.ToLower(scheme + "://" + host)
 }

@@ -90,9 +90,7 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 		if r.URL.Path == "/api/widget/verify" && r.Method != http.MethodOptions {
 			// The status lookup answers by secret key inside (widgetVerify); a browser on a
 			// registered origin still gets CORS, and reads the answer without personal data.
-			if p, _ := s.partners.get("o:"+origin, s.now(), func() (*postgres.Partner, error) {
-				return s.store.ActivePartnerByOrigin(r.Context(), strings.ToLower(origin))
-			}); origin != "" && p != nil {
+			if p, _ := s.partnerByOrigin(r.Context(), origin); p != nil {
 				w.Header().Set("Access-Control-Allow-Origin", origin)
 				w.Header().Set("Access-Control-Allow-Credentials", "true")
 			}
@@ -145,9 +143,7 @@ func (s *Server) widgetPartner(r *http.Request, origin string) (*postgres.Partne
 		}
 		partner = &kp.Partner
 	} else if origin != "" {
-		p, err := s.partners.get("o:"+origin, s.now(), func() (*postgres.Partner, error) {
-			return s.store.ActivePartnerByOrigin(ctx, strings.ToLower(origin))
-		})
+		p, err := s.partnerByOrigin(ctx, origin)
 		if err != nil {
 			return nil, err
 		}
@@ -162,6 +158,17 @@ func (s *Server) widgetPartner(r *http.Request, origin string) (*postgres.Partne
 		return nil, errNoPermission
 	}
 	return partner, nil
+}
+
+// partnerByOrigin is the active partner whose registered origin a browser call comes from (nil
+// when none, or when the call has no Origin), cached for partnerCacheTTL.
+func (s *Server) partnerByOrigin(ctx context.Context, origin string) (*postgres.Partner, error) {
+	if origin == "" {
+		return nil, nil
+	}
+	return s.partners.get("o:"+origin, s.now(), func() (*postgres.Partner, error) {
+		return s.store.ActivePartnerByOrigin(ctx, strings.ToLower(origin))
+	})
 }
 
 // preflight answers a CORS preflight for the widget endpoints.

@@ -138,6 +138,7 @@ type HostedSession struct {
 	PartnerVerificationSession
 	PartnerName   string `db:"partner_name"`
 	PartnerDomain string `db:"domain"`
+	PartnerKeyID  string `db:"key_id"` // the partner's key id (its live publishable key): a proof's audience
 }
 
 // OpenSession lets the hosted flow take a session by its client secret, once: the session moves
@@ -151,7 +152,7 @@ func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, pa
 			WHERE secret_hash = $1 AND status = 'created' AND flow_hash IS NULL AND expires_at > $3
 				AND partner_id = $4 AND livemode = $5
 			RETURNING `+sessionColumns+`)
-		SELECT o.*, a.partner_name, a.domain FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
+		SELECT o.*, a.partner_name, a.domain, a.key_id FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
 		secretHash, flowHash, now, partnerID, live)
 	if errors.Is(err, sql.ErrNoRows) {
 		return HostedSession{}, ErrSessionClosed
@@ -165,7 +166,7 @@ func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, pa
 // FlowSession reads the session a hosted flow holds (ErrSessionNotFound when none).
 func (s *Store) FlowSession(ctx context.Context, flowHash string) (HostedSession, error) {
 	var h HostedSession
-	err := s.DB.GetContext(ctx, &h, `SELECT v.*, a.partner_name, a.domain FROM (SELECT `+sessionColumns+`
+	err := s.DB.GetContext(ctx, &h, `SELECT v.*, a.partner_name, a.domain, a.key_id FROM (SELECT `+sessionColumns+`
 		FROM partner_sessions WHERE flow_hash = $1) v JOIN api_keys a ON a.id = v.partner_id`, flowHash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return HostedSession{}, ErrSessionNotFound

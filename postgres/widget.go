@@ -22,19 +22,6 @@ func (s *Store) ActivePartnerByOrigin(ctx context.Context, origin string) (*Part
 	return &p, nil
 }
 
-// ActivePartnerByKeyID finds an active partner by its public key id (server-to-server calls).
-func (s *Store) ActivePartnerByKeyID(ctx context.Context, keyID string) (*Partner, error) {
-	var r partnerRow
-	if err := s.DB.GetContext(ctx, &r, selectPartner+`WHERE key_id = $1 AND is_active`, keyID); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("partner by key: %w", err)
-	}
-	p := r.partner()
-	return &p, nil
-}
-
 // AddPartnerUsage adds counted requests to a partner in one write (usage is batched in Redis).
 func (s *Store) AddPartnerUsage(ctx context.Context, partnerID, requests int64, lastUsed time.Time) error {
 	const q = `UPDATE api_keys SET requests_count = requests_count + $2,
