@@ -77,6 +77,8 @@ const (
 	RetainWalletPresentations = "wallet_presentations"
 	// RetainTestSessions: a partner's test-mode verification sessions and what was shared in them (issue 36).
 	RetainTestSessions = "partner_test_sessions"
+	// RetainTestPeople: the accounts a partner's test key created, with all their data (issue 36).
+	RetainTestPeople = "partner_test_people"
 )
 
 // Retention periods, the one table of them.
@@ -92,6 +94,8 @@ var RetentionPeriods = []Retention{
 		"7 días", 7 * 24 * time.Hour},
 	{RetainTestSessions, "Solicitudes de verificación de prueba de una plataforma (modo de prueba) y lo que compartiste en ellas",
 		"30 días", 30 * 24 * time.Hour},
+	{RetainTestPeople, "Cuentas de prueba creadas desde la verificación de prueba de una plataforma, con todos sus datos",
+		"30 días desde que se crearon", 30 * 24 * time.Hour},
 	{RetainAuditTrail, "Bitácora de seguridad: tus inicios de sesión y lo que nuestro equipo hizo en tu cuenta (quién, qué, cuándo y desde dónde)",
 		"2 años", 2 * 365 * 24 * time.Hour},
 }

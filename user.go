@@ -34,8 +34,8 @@ const PrivacyNoticeVersion = "2026-11"
 type User struct {
 	ID                int64      // internal; never enough on its own to read anyone's data
 	Nombre            string     // full name
-	Email             *string    // lower-cased, unique
-	PhoneNumber       *string    // E.164, unique
+	Email             *string    // lower-cased, unique per mode (Mode)
+	PhoneNumber       *string    // E.164, unique per mode
 	Origen            string     // one of the Origin* constants
 	InvitedBy         *int64     // inviter for OriginInvitation
 	InviterName       *string    // inviter's name, when read with the user
@@ -53,8 +53,23 @@ type User struct {
 	// RevalidationRequiredAt is when a change of name annulled the biometric validation: the
 	// next biometric check is not paid again and the passes say the validation was annulled.
 	RevalidationRequiredAt *time.Time
-	CreatedAt              time.Time
-	UpdatedAt              time.Time
+	// TestPartnerID marks a test person: registered through that partner's test session, served
+	// by the development stand-ins, seen only by that partner's test keys (issue 36).
+	TestPartnerID *int64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+// Live is the mode of live people (TestPartnerID nil): the value store lookups take for them.
+const Live int64 = 0
+
+// Mode is 0 for a live person, else the id of the partner whose test person this is: the
+// namespace in which their e-mail and phone are unique.
+func (u User) Mode() int64 {
+	if u.TestPartnerID == nil {
+		return Live
+	}
+	return *u.TestPartnerID
 }
 
 // ValidUntil is the pass expiry: fecha_validacion plus vigencia years (nil when not validated).

@@ -68,12 +68,12 @@ func (s *Server) issueCode(ctx context.Context, tx *sqlx.Tx, req codeRequest) (s
 	if req.Phone == "" {
 		c.Channel, destination = postgres.ChannelEmail, req.Email
 	}
-	id, err := s.store.InsertCode(ctx, tx, postgres.NewCode{UserID: req.UserID, Channel: c.Channel,
+	id, mode, err := s.store.InsertCode(ctx, tx, postgres.NewCode{UserID: req.UserID, Channel: c.Channel,
 		Destination: destination, Purpose: req.Purpose, Hash: s.coder.Hash(destination, code), ExpiresAt: c.ExpiresAt})
 	if err != nil {
 		return "", err
 	}
-	c.ID = id
+	c.ID, c.Mode = id, mode
 	return code, s.queueCode(ctx, tx != nil, c)
 }
 
@@ -85,6 +85,7 @@ type storedCode struct {
 	Phone, Email string
 	Code         string
 	ExpiresAt    time.Time
+	Mode         int64 // the person's (perfilseguro.User.Mode): a test person's code goes to the inbox
 }
 
 // queueCode enqueues the deliveries of a stored code. Inside a transaction (inTx), a failed
@@ -94,7 +95,8 @@ type storedCode struct {
 func (s *Server) queueCode(ctx context.Context, inTx bool, c storedCode) error {
 	sealed := s.sealer.Seal(c.Code)
 	deliver := func(via, to string) error {
-		p := jobs.SendOTPPayload{CodeID: c.ID, Channel: c.Channel, Via: via, Destination: to, SealedCode: sealed, ExpiresAt: c.ExpiresAt}
+		p := jobs.SendOTPPayload{CodeID: c.ID, Channel: c.Channel, Via: via, Destination: to, SealedCode: sealed, ExpiresAt: c.ExpiresAt,
+			TestPartner: c.Mode}
 		if !inTx {
 			p.CommittedAt = s.now()
 		}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -181,7 +182,10 @@ func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedVi
 		}
 		v.SignedIn, v.Level = true, u.VerificationLevel
 		values = sharedClaims(u, h.Claims)
-		v.Blocker = shareBlocker(u, h.RequiredLevel, s.now())
+		v.Blocker = modeBlocker(u, h)
+		if v.Blocker == "" {
+			v.Blocker = shareBlocker(u, h.RequiredLevel, s.now())
+		}
 	} else {
 		v.Blocker = "Inicia sesión o regístrate para continuar."
 	}
@@ -204,6 +208,35 @@ func shareBlocker(u perfilseguro.User, required int, now time.Time) string {
 		return "Tu validación expiró: renuévala desde Mi Perfil para poder compartirla."
 	}
 	return ""
+}
+
+// decideAs fills in who decides and, when they share, what and its proof. A person of the other
+// mode (a live account in a test session, or the reverse) may decline, as nobody: no link is kept
+// between the two; they cannot share.
+func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSession, d *postgres.SessionDecision) error {
+	u, err := s.store.UserByID(ctx, uid)
+	if err != nil {
+		return err
+	}
+	blocker := modeBlocker(u, h)
+	if blocker == "" {
+		d.UserID = uid
+	}
+	if !d.Share {
+		return nil
+	}
+	if blocker == "" {
+		blocker = shareBlocker(u, h.RequiredLevel, s.now())
+	}
+	if blocker != "" {
+		return perfilseguro.Errorf(perfilseguro.ECONFLICT, "%s", blocker)
+	}
+	shared := sharedClaims(u, h.Claims)
+	if d.Shared, err = json.Marshal(shared); err != nil {
+		return err
+	}
+	d.Proof, err = sessionProof(s.issuer, h, shared)
+	return err
 }
 
 // HostedDecision is the session after the person decided.
@@ -230,23 +263,11 @@ func (s *Server) hostedDecision(c fuego.ContextWithBody[HostedDecisionRequest]) 
 	if err != nil {
 		return HostedDecision{}, err
 	}
-	d.UserID = uid
-	if req.Share {
-		if uid == 0 {
-			return HostedDecision{}, errNotSignedIn
-		}
-		u, err := s.store.UserByID(ctx, uid)
-		if err != nil {
-			return HostedDecision{}, err
-		}
-		if b := shareBlocker(u, h.RequiredLevel, s.now()); b != "" {
-			return HostedDecision{}, perfilseguro.Errorf(perfilseguro.ECONFLICT, "%s", b)
-		}
-		shared := sharedClaims(u, h.Claims)
-		if d.Shared, err = json.Marshal(shared); err != nil {
-			return HostedDecision{}, err
-		}
-		if d.Proof, err = sessionProof(s.issuer, h, shared); err != nil {
+	if req.Share && uid == 0 {
+		return HostedDecision{}, errNotSignedIn
+	}
+	if uid != 0 {
+		if err := s.decideAs(ctx, uid, h, &d); err != nil {
 			return HostedDecision{}, err
 		}
 	}

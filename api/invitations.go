@@ -82,8 +82,14 @@ func (s *Server) requireInviter(r *http.Request) (perfilseguro.User, error) {
 	if !u.BiometricVerified || u.VerificationLevel < perfilseguro.LevelBiometric {
 		return perfilseguro.User{}, errNotInviter
 	}
+	if u.Mode() != perfilseguro.Live {
+		// An invitation reaches a real person, who would join as a live one: not from a test account.
+		return perfilseguro.User{}, errTestInviter
+	}
 	return u, nil
 }
+
+var errTestInviter = httpError(http.StatusForbidden, "Las cuentas de prueba de una plataforma no pueden enviar invitaciones.")
 
 // InvitationJSON is an invitation as its inviter reads it.
 type InvitationJSON struct {

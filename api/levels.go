@@ -16,8 +16,8 @@ type LevelsDeps struct {
 	WebhookSecret string
 	// Provider names the biometric provider on verification_sessions ("didit" or "devsim").
 	Provider string
-	// Simulator is the development biometric provider whose page /dev/biometric/{session}
-	// is served outside production; nil when the real provider is configured.
+	// Simulator is the development biometric provider whose page /dev/biometric/{session} serves
+	// the sessions it made: everyone's in development, partners' test people's in production.
 	Simulator *devsim.Biometric
 	// StartWait bounds how long POST /api/start-verification waits for the provider URL
 	// before answering 202 (default 8 s).

@@ -75,7 +75,7 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 	}
 	var id int64
 	err = l.s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		id, err = l.s.store.InsertVerificationSession(ctx, tx, userID, l.d.Provider, l.s.cfg.Env)
+		id, err = l.s.store.InsertVerificationSession(ctx, tx, userID, l.biometricProvider(u), l.s.cfg.Env)
 		if err != nil {
 			return err
 		}
@@ -192,10 +192,20 @@ func (s *Server) acknowledgeWebhook(w http.ResponseWriter, r *http.Request, kind
 	}
 }
 
-// simulatorPage serves the development provider's hosted page; 404 in production or when the
-// real provider is configured.
+// biometricProvider names who checks a person: the simulator for a partner's test person, even in
+// production; the configured provider for everyone else.
+func (l *levels) biometricProvider(u perfilseguro.User) string {
+	if u.Mode() != perfilseguro.Live && l.d.Simulator != nil {
+		return "devsim"
+	}
+	return l.d.Provider
+}
+
+// simulatorPage serves the development provider's hosted page for the sessions the simulator
+// made: everyone's in development; with the real provider configured, only partners' test
+// people's (no other session is the simulator's to decide). 404 without a simulator.
 func (l *levels) simulatorPage(w http.ResponseWriter, r *http.Request) {
-	if l.s.cfg.Production() || l.d.Simulator == nil {
+	if l.d.Simulator == nil {
 		writeError(w, r, httpError(http.StatusNotFound, "Recurso no encontrado."))
 		return
 	}

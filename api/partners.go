@@ -97,7 +97,7 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		partner, err := s.widgetPartner(r, origin)
+		partner, mode, err := s.widgetPartner(r, origin)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -111,7 +111,8 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 			return
 		}
 		s.countPartnerRequest(r.Context(), partner.ID)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), partnerCtxKey{}, partner)))
+		ctx := context.WithValue(r.Context(), partnerCtxKey{}, partner)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, modeCtxKey{}, mode)))
 	})
 }
 
@@ -119,45 +120,47 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 // publishable key (or, without an Origin, a secret key from the partner's server) of an active
 // partner, from that partner's registered origin when the call comes from a browser. Without a
 // key the registered origin alone still admits the seed's integrations (README upgrade note);
-// every call is rate-limited and counted per partner.
-func (s *Server) widgetPartner(r *http.Request, origin string) (*postgres.Partner, error) {
+// every call is rate-limited and counted per partner. The mode is the key's (test keys act on
+// the partner's test people).
+func (s *Server) widgetPartner(r *http.Request, origin string) (*postgres.Partner, int64, error) {
 	ctx := r.Context()
 	var partner *postgres.Partner
+	mode := perfilseguro.Live // without a key: the seed's integrations, live
 	if key := bearerKey(r); key != "" {
 		kind, _, _ := perfilseguro.ParsePartnerKey(key)
 		if kind == perfilseguro.KeySecret && origin != "" {
-			return nil, errSecretKeyInBrowser
+			return nil, 0, errSecretKeyInBrowser
 		}
 		if kind != perfilseguro.KeySecret {
 			kind = perfilseguro.KeyPublishable
 		}
 		kp, err := s.partnerByKey(ctx, key, kind)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if kp == nil {
-			return nil, errPublishableKey
+			return nil, 0, errPublishableKey
 		}
 		if origin != "" && !strings.EqualFold(origin, kp.Partner.Domain) {
-			return nil, errOriginRefused
+			return nil, 0, errOriginRefused
 		}
-		partner = &kp.Partner
+		partner, mode = &kp.Partner, keyMode(kp)
 	} else if origin != "" {
 		p, err := s.partnerByOrigin(ctx, origin)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if p == nil {
-			return nil, errOriginRefused
+			return nil, 0, errOriginRefused
 		}
 		partner = p
 	} else {
-		return nil, errNoPartnerKey
+		return nil, 0, errNoPartnerKey
 	}
 	if !slices.Contains(partner.Permissions, postgres.PermissionWidgetAuth) {
-		return nil, errNoPermission
+		return nil, 0, errNoPermission
 	}
-	return partner, nil
+	return partner, mode, nil
 }
 
 // partnerByOrigin is the active partner whose registered origin a browser call comes from (nil
@@ -262,7 +265,7 @@ func (s *Server) widgetVerify(c fuego.ContextNoBody) (WidgetStatus, error) {
 		return WidgetStatus{}, err
 	}
 	notShared := WidgetStatus{Message: msgLookupNotShared}
-	u, err := s.store.UserByEmail(ctx, email)
+	u, err := s.store.UserByEmail(ctx, email, keyMode(kp))
 	if errors.Is(err, postgres.ErrUserNotFound) {
 		return notShared, nil
 	}

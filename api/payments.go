@@ -33,8 +33,8 @@ type PaymentsDeps struct {
 	Provider string
 	// WebhookSecret verifies POST /api/webhooks/payments (STRIPE_WEBHOOK_SECRET).
 	WebhookSecret string
-	// Checkout is the local checkout stand-in whose page /dev/checkout/{session} is served
-	// outside production; nil with Stripe.
+	// Checkout is the local checkout stand-in whose page /dev/checkout/{session} serves the
+	// sessions it made: everyone's in development, partners' test people's with Stripe.
 	Checkout *devsim.Checkout
 	// CreateWait bounds how long POST /api/payments/checkout waits for the page (default 8 s).
 	CreateWait time.Duration
@@ -371,7 +371,7 @@ func (p *payments) checkout(c fuego.ContextWithBody[CheckoutRequest]) (CheckoutR
 	}
 	var att postgres.AttemptResult
 	err = p.s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		att, err = p.s.store.StartPaymentAttempt(ctx, tx, me, plan, p.d.Provider, "ps-pay-"+secure.NewToken(16))
+		att, err = p.s.store.StartPaymentAttempt(ctx, tx, me, plan, p.providerFor(u), "ps-pay-"+secure.NewToken(16))
 		if err != nil || !att.Created {
 			return err
 		}
@@ -550,18 +550,28 @@ func (p *payments) adminRefund(c fuego.ContextNoBody) (RefundResponse, error) {
 	return RefundResponse{Message: "Reembolso solicitado. Se reflejará en el pago cuando el proveedor lo confirme."}, nil
 }
 
-// standInPage serves the development checkout page; 404 in production or with Stripe.
+// providerFor names who takes a person's payment: the stand-in for a partner's test person, even
+// in production (never billed); the configured provider for everyone else.
+func (p *payments) providerFor(u perfilseguro.User) string {
+	if u.Mode() != perfilseguro.Live && p.d.Checkout != nil {
+		return "devsim"
+	}
+	return p.d.Provider
+}
+
+// standInPage serves the stand-in's checkout page for the sessions it made (no other session is
+// its to settle); 404 without a stand-in or with payments off.
 func (p *payments) standInPage(w http.ResponseWriter, r *http.Request) {
-	if p.s.cfg.Production() || p.d.Checkout == nil || !p.d.Enabled {
+	if p.d.Checkout == nil || !p.d.Enabled {
 		writeError(w, r, httpError(http.StatusNotFound, "Recurso no encontrado."))
 		return
 	}
 	devsim.CheckoutPage{Checkout: *p.d.Checkout, Logger: p.s.logger}.ServeHTTP(w, r)
 }
 
-// standInVoucher serves the development OXXO voucher; 404 in production or with Stripe.
+// standInVoucher serves the stand-in's OXXO voucher, as standInPage.
 func (p *payments) standInVoucher(w http.ResponseWriter, r *http.Request) {
-	if p.s.cfg.Production() || p.d.Checkout == nil || !p.d.Enabled {
+	if p.d.Checkout == nil || !p.d.Enabled {
 		writeError(w, r, httpError(http.StatusNotFound, "Recurso no encontrado."))
 		return
 	}

@@ -296,7 +296,7 @@ func (s *Server) requestContactChange(c fuego.ContextWithBody[ContactChangeReque
 			return CodeSentResponse{}, errContactSame
 		}
 		cr.Email = email
-		_, taken = s.store.UserByEmail(ctx, email)
+		_, taken = s.store.UserByEmail(ctx, email, u.Mode())
 	} else {
 		p, err := phone.NormalizeMX(rawPhone)
 		if err != nil {
@@ -306,7 +306,7 @@ func (s *Server) requestContactChange(c fuego.ContextWithBody[ContactChangeReque
 			return CodeSentResponse{}, errContactSame
 		}
 		cr.Phone = p
-		_, taken = s.store.UserByPhone(ctx, p)
+		_, taken = s.store.UserByPhone(ctx, p, u.Mode())
 	}
 	switch {
 	case taken == nil:

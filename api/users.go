@@ -136,9 +136,16 @@ func (s *Server) searchUser(c fuego.ContextNoBody) (UserJSON, error) {
 		if !perfilseguro.ValidProfileID(q.Get("profileId")) {
 			return UserJSON{}, perfilseguro.FieldError("profileId", "ID de perfil no válido")
 		}
-		u, err = s.store.UserByProfileID(ctx, q.Get("profileId"))
+		// One's own record only (a test person's profile ID is no public lookup): compare.
+		u, err = s.store.UserByID(ctx, me)
+		if err == nil && u.IDValidado != q.Get("profileId") {
+			u.ID = 0
+		}
 	case q.Get("email") != "":
-		u, err = s.store.UserByEmail(ctx, perfilseguro.NormalizeEmail(q.Get("email")))
+		u, err = s.store.UserByID(ctx, me) // e-mails are unique per mode: compare with the caller's own
+		if err == nil && (u.Email == nil || *u.Email != perfilseguro.NormalizeEmail(q.Get("email"))) {
+			u.ID = 0
+		}
 	default:
 		return UserJSON{}, perfilseguro.FieldError("profileId", "ID de perfil requerido")
 	}

@@ -53,7 +53,8 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email, s.widgetSendLimits(ctx, req)...); err != nil {
 		return WidgetLoginResponse{}, err
 	}
-	u, err := s.findAccount(r, req.Email, req.PhoneNumber)
+	mode := modeFrom(ctx)
+	u, err := s.findAccount(r, req.Email, req.PhoneNumber, mode)
 	if err != nil {
 		return WidgetLoginResponse{}, err
 	}
@@ -68,7 +69,7 @@ func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLogin
 	var userID int64
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
 		if isNew {
-			nu := postgres.NewUser{}
+			nu := postgres.NewUser{TestPartner: mode}
 			if p := partnerFrom(ctx); p != nil {
 				nu.PartnerID = &p.ID
 			}

@@ -29,6 +29,10 @@ type SendOTPPayload struct {
 	// CommittedAt is set when the code was committed before the job was queued (sign-in), to
 	// when; zero when the job was queued inside the code's transaction (registration).
 	CommittedAt time.Time `json:"committedAt,omitzero"`
+	// TestPartner: the code is a test person's of that partner; the development inbox delivers it
+	// (tagged for the partner's console), even in production. Zero (or absent, from an older
+	// binary): a live person.
+	TestPartner int64 `json:"testPartner,omitzero"`
 }
 
 // NewSendOTPTask builds the delivery on the critical queue; the TaskID stops double sends and

@@ -22,11 +22,12 @@ type UserFilter struct {
 
 // ListUsers returns users newest first with the total that match the filter (before paging).
 func (s *Store) ListUsers(ctx context.Context, f UserFilter) ([]perfilseguro.User, int, error) {
-	where, args := "", []any{}
+	// Partners' test people are theirs (the console), not the administrators'.
+	where, args := "WHERE u.test_partner_id IS NULL", []any{}
 	if q := strings.TrimSpace(f.Query); q != "" {
 		args = append(args, "%"+escapeLike(strings.ToLower(q))+"%")
-		where = `WHERE lower(u.nombre) LIKE $1 OR lower(u.id_validado) LIKE $1
-			OR lower(coalesce(u.email, '')) LIKE $1 OR lower(u.origen) LIKE $1`
+		where += ` AND (lower(u.nombre) LIKE $1 OR lower(u.id_validado) LIKE $1
+			OR lower(coalesce(u.email, '')) LIKE $1 OR lower(u.origen) LIKE $1)`
 	}
 	page := " ORDER BY u.created_at DESC, u.id DESC"
 	if f.Limit > 0 {

@@ -36,16 +36,21 @@ type NewCode struct {
 }
 
 // InsertCode stores a new code and retires the user's earlier unused codes of that channel, in
-// one statement: in tx, or on its own (autocommitted) when tx is nil.
-func (s *Store) InsertCode(ctx context.Context, tx *sqlx.Tx, c NewCode) (int64, error) {
+// one statement: in tx, or on its own (autocommitted) when tx is nil. It returns the code's id and
+// its person's mode (perfilseguro.User.Mode), which decides who delivers it.
+func (s *Store) InsertCode(ctx context.Context, tx *sqlx.Tx, c NewCode) (id, mode int64, err error) {
 	table := codeTable(c.Channel)
 	q := `WITH retired AS (UPDATE ` + table + ` SET is_used = true WHERE user_id = $1 AND NOT is_used)
-		INSERT INTO ` + table + ` (user_id, code_hash, destination, purpose, expires_at) VALUES ($1, $2, $3, $4, $5) RETURNING id`
-	var id int64
-	if err := s.getPrepared(ctx, tx, &id, q, c.UserID, c.Hash, c.Destination, c.Purpose, c.ExpiresAt); err != nil {
-		return 0, fmt.Errorf("insert code: %w", err)
+		INSERT INTO ` + table + ` (user_id, code_hash, destination, purpose, expires_at) VALUES ($1, $2, $3, $4, $5)
+		RETURNING id, (SELECT coalesce(test_partner_id, 0) FROM users WHERE id = $1) AS mode`
+	var row struct {
+		ID   int64 `db:"id"`
+		Mode int64 `db:"mode"`
 	}
-	return id, nil
+	if err := s.getPrepared(ctx, tx, &row, q, c.UserID, c.Hash, c.Destination, c.Purpose, c.ExpiresAt); err != nil {
+		return 0, 0, fmt.Errorf("insert code: %w", err)
+	}
+	return row.ID, row.Mode, nil
 }
 
 // RetireCode marks a code used, so that it can be neither entered nor counted by the resend
@@ -77,11 +82,17 @@ var accountsSelectPrefix = fmt.Sprintf(`SELECT u.id, u.email, u.phone_number, GR
 
 // One fixed WHERE per combination: with a NULLIF for the missing one, Postgres would plan the
 // prepared statement anew on every call instead of keeping its generic plan.
-var (
-	accountsByEmailOrPhone = accountsSelectPrefix + "u.email = $1 OR u.phone_number = $2"
-	accountsByEmail        = accountsSelectPrefix + "u.email = $1"
-	accountsByPhone        = accountsSelectPrefix + "u.phone_number = $1"
-)
+// The mode (perfilseguro.User.Mode) comes last, at $mode: sign-in looks among live people or
+// among one partner's test people, never both.
+func accountsByEmailOrPhone(mode string) string {
+	return accountsSelectPrefix + "(u.email = $1 OR u.phone_number = $2) AND " + modeIs + mode
+}
+func accountsByEmail(mode string) string {
+	return accountsSelectPrefix + "u.email = $1 AND " + modeIs + mode
+}
+func accountsByPhone(mode string) string {
+	return accountsSelectPrefix + "u.phone_number = $1 AND " + modeIs + mode
+}
 
 // The sign-in statements find the accounts as AccountsByContact does and, when exactly one
 // matches and its newest usable code was created at or before the cutoff (the resend cooldown),
@@ -98,7 +109,7 @@ var (
 // minute, one in a million, gets a second copy of its code, not a way around the cooldown.)
 
 // signInOneContact: by one contact ($1, the code's destination; at most one account holds it),
-// cutoff $2, hash $3, purpose $4, expiry $5.
+// cutoff $2, hash $3, purpose $4, expiry $5 (the accounts statement takes the mode at $6).
 func signInOneContact(accounts, table string) string {
 	return `WITH acct AS (` + accounts + `),
 	chosen AS (SELECT id FROM acct WHERE pending_since IS NULL OR pending_since <= $2
@@ -110,9 +121,9 @@ func signInOneContact(accounts, table string) string {
 }
 
 // signInBothContacts: by e-mail $1 or phone $2 (up to two accounts; a code only when one account
-// holds them), cutoff $3, purpose $4, expiry $7. The code goes in the phone table with hash $5
-// when the account holds the phone, else in the e-mail table with hash $6.
-var signInBothContacts = `WITH acct AS (` + accountsByEmailOrPhone + `),
+// holds them), cutoff $3, purpose $4, expiry $7, mode $8. The code goes in the phone table with
+// hash $5 when the account holds the phone, else in the e-mail table with hash $6.
+var signInBothContacts = `WITH acct AS (` + accountsByEmailOrPhone("$8") + `),
 	chosen AS (SELECT id, email, phone_number FROM acct
 		WHERE (SELECT count(*) FROM acct) = 1 AND (pending_since IS NULL OR pending_since <= $3
 			OR EXISTS (SELECT 1 FROM verification_codes c WHERE c.user_id = acct.id AND NOT c.is_used AND c.code_hash = $5)
@@ -130,8 +141,8 @@ var signInBothContacts = `WITH acct AS (` + accountsByEmailOrPhone + `),
 	FROM acct a`
 
 var (
-	signInByEmail = signInOneContact(accountsByEmail, "email_verification_codes")
-	signInByPhone = signInOneContact(accountsByPhone, "verification_codes")
+	signInByEmail = signInOneContact(accountsByEmail("$6"), "email_verification_codes")
+	signInByPhone = signInOneContact(accountsByPhone("$6"), "verification_codes")
 )
 
 // SignInCode asks for a sign-in code for whoever holds Email and/or Phone (an empty value
@@ -145,6 +156,8 @@ type SignInCode struct {
 	// the phone when the account holds it, else for the e-mail.
 	PhoneHash, EmailHash string
 	ExpiresAt            time.Time
+	// Mode: 0 among live people, else among that partner's test people.
+	Mode int64
 }
 
 // SignInAttempt is an account found by IssueSignInCode, with the id of the code stored for it,
@@ -163,11 +176,11 @@ func (s *Store) IssueSignInCode(ctx context.Context, c SignInCode) ([]SignInAtte
 	var args []any
 	switch {
 	case c.Email != "" && c.Phone != "":
-		q, args = signInBothContacts, []any{c.Email, c.Phone, c.IssuedBefore, c.Purpose, c.PhoneHash, c.EmailHash, c.ExpiresAt}
+		q, args = signInBothContacts, []any{c.Email, c.Phone, c.IssuedBefore, c.Purpose, c.PhoneHash, c.EmailHash, c.ExpiresAt, c.Mode}
 	case c.Email != "":
-		q, args = signInByEmail, []any{c.Email, c.IssuedBefore, c.EmailHash, c.Purpose, c.ExpiresAt}
+		q, args = signInByEmail, []any{c.Email, c.IssuedBefore, c.EmailHash, c.Purpose, c.ExpiresAt, c.Mode}
 	case c.Phone != "":
-		q, args = signInByPhone, []any{c.Phone, c.IssuedBefore, c.PhoneHash, c.Purpose, c.ExpiresAt}
+		q, args = signInByPhone, []any{c.Phone, c.IssuedBefore, c.PhoneHash, c.Purpose, c.ExpiresAt, c.Mode}
 	default:
 		return nil, nil
 	}
@@ -183,17 +196,18 @@ func (s *Store) IssueSignInCode(ctx context.Context, c SignInCode) ([]SignInAtte
 }
 
 // AccountsByContact finds the users holding the e-mail or the phone (an empty value matches
-// nothing), each with its newest usable code's time, in one round trip; at most two rows.
-func (s *Store) AccountsByContact(ctx context.Context, email, phoneE164 string) ([]Account, error) {
+// nothing) among the people of a mode, each with its newest usable code's time, in one round
+// trip; at most two rows.
+func (s *Store) AccountsByContact(ctx context.Context, email, phoneE164 string, mode int64) ([]Account, error) {
 	var q string
 	var args []any
 	switch {
 	case email != "" && phoneE164 != "":
-		q, args = accountsByEmailOrPhone, []any{email, phoneE164}
+		q, args = accountsByEmailOrPhone("$3"), []any{email, phoneE164, mode}
 	case email != "":
-		q, args = accountsByEmail, []any{email}
+		q, args = accountsByEmail("$2"), []any{email, mode}
 	case phoneE164 != "":
-		q, args = accountsByPhone, []any{phoneE164}
+		q, args = accountsByPhone("$2"), []any{phoneE164, mode}
 	default:
 		return nil, nil
 	}

@@ -27,11 +27,12 @@ type EmailTokenDelivery struct {
 	Email     *string   `db:"email"`
 	IsUsed    bool      `db:"is_used"`
 	ExpiresAt time.Time `db:"expires_at"`
+	Mode      int64     `db:"mode"` // the person's (perfilseguro.User.Mode)
 }
 
 // EmailTokenForDelivery reads a link token with its user's name and e-mail (nil when it does not exist).
 func (s *Store) EmailTokenForDelivery(ctx context.Context, id int64) (*EmailTokenDelivery, error) {
-	const q = `SELECT t.id, t.user_id, u.nombre, u.email, t.is_used, t.expires_at
+	const q = `SELECT t.id, t.user_id, u.nombre, u.email, t.is_used, t.expires_at, coalesce(u.test_partner_id, 0) AS mode
 		FROM email_verification_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1`
 	var d EmailTokenDelivery
 	if err := s.DB.GetContext(ctx, &d, q, id); err != nil {

@@ -30,6 +30,7 @@ func (s *Store) InsertVerificationSession(ctx context.Context, tx *sqlx.Tx, user
 type VerificationSession struct {
 	ID              int64      `db:"id"`
 	UserID          int64      `db:"user_id"`
+	Provider        string     `db:"provider"` // didit, or devsim (development, a partner's test person)
 	SessionID       *string    `db:"session_id"`
 	VerificationURL *string    `db:"verification_url"`
 	Status          string     `db:"verification_status"`
@@ -38,9 +39,20 @@ type VerificationSession struct {
 	CreatedAt       time.Time  `db:"created_at"`
 }
 
+// SessionProvider names the provider of the attempt with this provider session id ("" when none
+// has it): a decision is asked of the provider that made the session, nobody else.
+func (s *Store) SessionProvider(ctx context.Context, sessionID string) (string, error) {
+	var provider string
+	err := s.DB.GetContext(ctx, &provider, `SELECT provider FROM verification_sessions WHERE session_id = $1`, sessionID)
+	if isNoRows(err) {
+		return "", nil
+	}
+	return provider, err
+}
+
 // VerificationSessionByID reads one attempt (nil when it does not exist).
 func (s *Store) VerificationSessionByID(ctx context.Context, id int64) (*VerificationSession, error) {
-	const q = `SELECT id, user_id, session_id, verification_url, verification_status, start_error, completed_at, created_at
+	const q = `SELECT id, user_id, provider, session_id, verification_url, verification_status, start_error, completed_at, created_at
 		FROM verification_sessions WHERE id = $1`
 	var v VerificationSession
 	if err := s.DB.GetContext(ctx, &v, q, id); err != nil {

@@ -54,7 +54,7 @@ const publicProfileQuery = `SELECT u.id, u.nombre, u.email, u.phone_number, u.or
 	LEFT JOIN LATERAL (SELECT session_id, environment, completed_at, updated_at, overall_score,
 		face_match_score, document_score, liveness_score
 		FROM verification_sessions WHERE user_id = u.id ORDER BY created_at DESC LIMIT 1) vs ON true
-	WHERE u.id_validado = $1`
+	WHERE u.id_validado = $1 AND u.test_partner_id IS NULL` // a test person has no public page
 
 // publicProfileStmts holds the prepared public-profile query per connection pool: planning the
 // join costs more than running it, and the public page is the hottest read.

@@ -112,8 +112,9 @@ func (s *Store) StartPaymentAttempt(ctx context.Context, tx *sqlx.Tx, userID int
 		}
 		res.Replaced = p.CheckoutSessionID
 	}
-	const ins = `INSERT INTO payments (user_id, plan, years, amount_centavos, provider, idempotency_key)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING ` + paymentColumns
+	// A partner's test person's payment is never billed (livemode false).
+	const ins = `INSERT INTO payments (user_id, plan, years, amount_centavos, provider, idempotency_key, livemode)
+		VALUES ($1, $2, $3, $4, $5, $6, (SELECT test_partner_id IS NULL FROM users WHERE id = $1)) RETURNING ` + paymentColumns
 	if err := tx.GetContext(ctx, &res.Payment, ins, userID, plan.Code, plan.Years, plan.Centavos, provider, key); err != nil {
 		return res, fmt.Errorf("insert payment: %w", err)
 	}

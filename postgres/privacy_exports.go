@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -208,6 +209,18 @@ func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionRes
 		}
 		n, _ := res.RowsAffected()
 		out[st.key] += n
+	}
+	// A partner's test people go whole, as an account deletion does, 30 days after they were made.
+	var testPeople []int64
+	if err := s.DB.SelectContext(ctx, &testPeople, `SELECT id FROM users WHERE test_partner_id IS NOT NULL
+		AND created_at < $1 ORDER BY created_at LIMIT 500`, before(perfilseguro.RetainTestPeople)); err != nil {
+		return out, fmt.Errorf("retention %s: %w", perfilseguro.RetainTestPeople, err)
+	}
+	for _, id := range testPeople {
+		if err := s.DeleteUser(ctx, id); err != nil && !errors.Is(err, ErrUserNotFound) {
+			return out, fmt.Errorf("retention %s: %w", perfilseguro.RetainTestPeople, err)
+		}
+		out[perfilseguro.RetainTestPeople]++
 	}
 	// The audit trail is append-only; its retention is the one deletion the trigger allows (0017).
 	n, err := s.deleteOldAudit(ctx, before(perfilseguro.RetainAuditTrail))

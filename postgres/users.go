@@ -40,6 +40,7 @@ type userRow struct {
 	RevokedAt         *time.Time `db:"revoked_at"`
 	RevokedReason     *string    `db:"revoked_reason"`
 	RevalidationAt    *time.Time `db:"revalidation_required_at"`
+	TestPartnerID     *int64     `db:"test_partner_id"`
 	CreatedAt         time.Time  `db:"created_at"`
 	UpdatedAt         time.Time  `db:"updated_at"`
 }
@@ -50,21 +51,21 @@ func (r userRow) user() perfilseguro.User {
 		IDValidado: r.IDValidado, WalletReady: r.WalletReady, IsPhoneVerified: r.IsPhoneVerified,
 		IsEmailVerified: r.IsEmailVerified, BiometricVerified: r.BiometricVerified,
 		VerificationLevel: r.VerificationLevel, ExpiredAt: r.ExpiredAt, RevokedAt: r.RevokedAt,
-		RevokedReason: r.RevokedReason, RevalidationRequiredAt: r.RevalidationAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		RevokedReason: r.RevokedReason, RevalidationRequiredAt: r.RevalidationAt, TestPartnerID: r.TestPartnerID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 // selectUser reads users with their inviter's name.
 const selectUser = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.invited_by, i.nombre AS inviter_name,
 	u.vigencia, u.fecha_validacion, u.id_validado, u.wallet_ready, u.is_phone_verified, u.is_email_verified,
-	u.biometric_verified, u.verification_level, u.expired_at, u.revoked_at, u.revoked_reason, u.revalidation_required_at, u.created_at, u.updated_at
+	u.biometric_verified, u.verification_level, u.expired_at, u.revoked_at, u.revoked_reason, u.revalidation_required_at, u.test_partner_id, u.created_at, u.updated_at
 	FROM users u LEFT JOIN users i ON i.id = u.invited_by `
 
 // ErrUserNotFound is returned when no user matches.
 var ErrUserNotFound = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No encontramos el perfil solicitado.")
 
-func (s *Store) getUser(ctx context.Context, q sqlx.QueryerContext, where string, arg any) (perfilseguro.User, error) {
+func (s *Store) getUser(ctx context.Context, q sqlx.QueryerContext, where string, args ...any) (perfilseguro.User, error) {
 	var r userRow
-	if err := sqlx.GetContext(ctx, q, &r, selectUser+where, arg); err != nil {
+	if err := sqlx.GetContext(ctx, q, &r, selectUser+where, args...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return perfilseguro.User{}, ErrUserNotFound
 		}
@@ -78,31 +79,36 @@ func (s *Store) UserByID(ctx context.Context, id int64) (perfilseguro.User, erro
 	return s.getUser(ctx, s.DB, "WHERE u.id = $1", id)
 }
 
-// UserByEmail finds a user by normalized e-mail.
-func (s *Store) UserByEmail(ctx context.Context, email string) (perfilseguro.User, error) {
-	return s.getUser(ctx, s.DB, "WHERE u.email = $1", email)
+// modeIs matches the people of one mode (perfilseguro.User.Mode: 0 live, else a partner's test
+// people) along the (email|phone, mode) unique indexes.
+const modeIs = "coalesce(u.test_partner_id, 0) = "
+
+// UserByEmail finds a user of a mode by normalized e-mail.
+func (s *Store) UserByEmail(ctx context.Context, email string, mode int64) (perfilseguro.User, error) {
+	return s.getUser(ctx, s.DB, "WHERE u.email = $1 AND "+modeIs+"$2", email, mode)
 }
 
-// UserByPhone finds a user by E.164 phone.
-func (s *Store) UserByPhone(ctx context.Context, phone string) (perfilseguro.User, error) {
-	return s.getUser(ctx, s.DB, "WHERE u.phone_number = $1", phone)
+// UserByPhone finds a user of a mode by E.164 phone.
+func (s *Store) UserByPhone(ctx context.Context, phone string, mode int64) (perfilseguro.User, error) {
+	return s.getUser(ctx, s.DB, "WHERE u.phone_number = $1 AND "+modeIs+"$2", phone, mode)
 }
 
-// RegisteredUserID is the account that already holds this e-mail or, failing that, this phone
-// (0: neither). One indexed statement reading only the id: it runs before every sign-up.
-func (s *Store) RegisteredUserID(ctx context.Context, email, phone string) (int64, error) {
+// RegisteredUserID is the account of the mode that already holds this e-mail or, failing that,
+// this phone (0: neither). One indexed statement reading only the id: it runs before every sign-up.
+func (s *Store) RegisteredUserID(ctx context.Context, email, phone string, mode int64) (int64, error) {
 	var id int64
-	err := s.DB.GetContext(ctx, &id, `SELECT id FROM users WHERE email = $1 OR phone_number = $2
-		ORDER BY email = $1 DESC LIMIT 1`, email, phone)
+	err := s.DB.GetContext(ctx, &id, `SELECT id FROM users u WHERE (email = $1 OR phone_number = $2) AND `+modeIs+`$3
+		ORDER BY email = $1 DESC LIMIT 1`, email, phone, mode)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
 	}
 	return id, err
 }
 
-// UserByProfileID finds a user by profile ID (id_validado).
+// UserByProfileID finds a live person by profile ID (id_validado); a test person's profile ID
+// is nobody's to look up.
 func (s *Store) UserByProfileID(ctx context.Context, profileID string) (perfilseguro.User, error) {
-	return s.getUser(ctx, s.DB, "WHERE u.id_validado = $1", profileID)
+	return s.getUser(ctx, s.DB, "WHERE u.id_validado = $1 AND u.test_partner_id IS NULL", profileID)
 }
 
 // NewUser is what is needed to create a user record.
@@ -113,15 +119,17 @@ type NewUser struct {
 	Origen    string
 	InvitedBy *int64
 	PartnerID *int64
-	Vigencia  int
-	Plan      string // the plan chosen on the landing page ("" when none)
+	// TestPartner makes a test person of that partner (0: a live person).
+	TestPartner int64
+	Vigencia    int
+	Plan        string // the plan chosen on the landing page ("" when none)
 }
 
 // InsertUser creates a user with a fresh random profile ID (retrying on the rare collision).
 // A duplicate e-mail or phone becomes ECONFLICT.
 func (s *Store) InsertUser(ctx context.Context, tx *sqlx.Tx, u NewUser) (int64, string, error) {
-	const q = `INSERT INTO users (nombre, email, phone_number, origen, invited_by, partner_id, vigencia, id_validado, plan)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, '')) RETURNING id`
+	const q = `INSERT INTO users (nombre, email, phone_number, origen, invited_by, partner_id, vigencia, id_validado, plan, test_partner_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULLIF($9, ''), NULLIF($10, 0)) RETURNING id`
 	if u.Origen == "" {
 		u.Origen = perfilseguro.OriginOther
 	}
@@ -135,7 +143,7 @@ func (s *Store) InsertUser(ctx context.Context, tx *sqlx.Tx, u NewUser) (int64, 
 		if err != nil {
 			return 0, "", err
 		}
-		err = tx.GetContext(ctx, &id, q, u.Nombre, u.Email, u.Phone, u.Origen, u.InvitedBy, u.PartnerID, u.Vigencia, pid, u.Plan)
+		err = tx.GetContext(ctx, &id, q, u.Nombre, u.Email, u.Phone, u.Origen, u.InvitedBy, u.PartnerID, u.Vigencia, pid, u.Plan, u.TestPartner)
 		if err == nil {
 			_, err = tx.ExecContext(ctx, "RELEASE SAVEPOINT insert_user")
 			return id, pid, err

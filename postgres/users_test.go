@@ -7,6 +7,7 @@ import (
 	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
@@ -37,7 +38,7 @@ func TestRegisteredUserIDPrefersTheEmailsAccount(t *testing.T) {
 		{"otra@example.com", "+525511110000", b},
 		{"nueva@example.com", "+525599990000", 0},
 	} {
-		id, err := store.RegisteredUserID(ctx, c.email, c.phone)
+		id, err := store.RegisteredUserID(ctx, c.email, c.phone, perfilseguro.Live)
 		require.NoError(t, err)
 		require.Equal(t, c.want, id, "%s %s", c.email, c.phone)
 	}

@@ -11,6 +11,9 @@ import (
 type LevelsDeps struct {
 	// Biometric creates provider sessions and reports decisions (Didit, or the simulator).
 	Biometric perfilseguro.BiometricProvider
+	// TestBiometric is the simulator, for the attempts recorded as devsim: a partner's test
+	// people, even in production (nil: those go to Biometric, as in development).
+	TestBiometric perfilseguro.BiometricProvider
 	// WebhookGrace is how old an unprocessed webhook must be before the reconciler queues it
 	// again (its own job normally gets there first). Default 1 minute.
 	WebhookGrace time.Duration

@@ -54,7 +54,7 @@ func (w *Worker) handleSendEmailVerification(ctx context.Context, t *asynq.Task)
 	if err != nil {
 		return fmt.Errorf("render verification e-mail: %v: %w", err, asynq.SkipRetry)
 	}
-	if err := w.deps.Email.SendEmail(ctx, msg); err != nil {
+	if err := w.sendersFor(row.Mode).email.SendEmail(ctx, msg); err != nil {
 		if errors.Is(err, perfilseguro.ErrPermanent) {
 			return fmt.Errorf("send verification e-mail: %w: %w", err, asynq.SkipRetry)
 		}

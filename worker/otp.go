@@ -50,10 +50,12 @@ func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
 		return fmt.Errorf("otp code: %v: %w", err, asynq.SkipRetry)
 	}
 	store := postgres.Store{DB: w.deps.DB}
-	send, claimed := w.sendPhoneCode, false
+	senders := w.sendersFor(p.TestPartner)
+	send := func(ctx context.Context, to, code string) error { return w.sendPhoneCode(ctx, senders, to, code) }
+	claimed := false
 	if p.Via == jobs.ViaEmail {
 		send = func(ctx context.Context, to, code string) error {
-			return w.deps.Email.SendEmail(ctx, otpEmail(to, code))
+			return senders.email.SendEmail(ctx, otpEmail(to, code))
 		}
 	}
 	switch {
@@ -146,13 +148,13 @@ func waitForCommit(ctx context.Context, deadline time.Time) error {
 }
 
 // sendPhoneCode tries WhatsApp and falls back to SMS when WhatsApp fails permanently.
-func (w *Worker) sendPhoneCode(ctx context.Context, phone, code string) error {
-	err := w.deps.WhatsApp.SendOTP(ctx, phone, code)
+func (w *Worker) sendPhoneCode(ctx context.Context, to senders, phone, code string) error {
+	err := to.whatsapp.SendOTP(ctx, phone, code)
 	if err == nil || !errors.Is(err, perfilseguro.ErrPermanent) {
 		return err
 	}
 	w.deps.Logger.Warn("whatsapp failed permanently, falling back to SMS", "error", err)
-	return w.deps.SMS.SendSMS(ctx, phone, fmt.Sprintf("Tu código de verificación de Perfil Seguro es %s. Vence en 10 minutos. No lo compartas con nadie.", code))
+	return to.sms.SendSMS(ctx, phone, fmt.Sprintf("Tu código de verificación de Perfil Seguro es %s. Vence en 10 minutos. No lo compartas con nadie.", code))
 }
 
 func otpEmail(to, code string) perfilseguro.Email {

@@ -26,7 +26,7 @@ func TestDeliveredMarksSurviveAShortPostgresOutage(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		codeID, err = store.InsertCode(context.Background(), tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone,
+		codeID, _, err = store.InsertCode(context.Background(), tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone,
 			Destination: phone, Purpose: "login", Hash: "h", ExpiresAt: time.Now().Add(10 * time.Minute)})
 		return err
 	}))

@@ -77,7 +77,7 @@ func storedCode(t *testing.T, db *sqlx.DB, code string) (*asynq.Task, int64) {
 		if err != nil {
 			return err
 		}
-		codeID, err = store.InsertCode(context.Background(), tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone,
+		codeID, _, err = store.InsertCode(context.Background(), tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone,
 			Destination: phone, Purpose: "login", Hash: secure.NewCoder(secret).Hash(phone, code), ExpiresAt: time.Now().Add(10 * time.Minute)})
 		return err
 	}))
@@ -212,7 +212,7 @@ func TestAJobFasterThanItsCommitWaitsForTheCode(t *testing.T) {
 	defer tx.Rollback()
 	uid, _, err := store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Ana", Phone: &phone})
 	require.NoError(t, err)
-	codeID, err := store.InsertCode(ctx, tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone, Destination: phone,
+	codeID, _, err := store.InsertCode(ctx, tx, postgres.NewCode{UserID: uid, Channel: postgres.ChannelPhone, Destination: phone,
 		Purpose: "register", Hash: "h", ExpiresAt: time.Now().Add(10 * time.Minute)})
 	require.NoError(t, err)
 	task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,

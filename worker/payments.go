@@ -21,6 +21,9 @@ import (
 // Provider disables the payment jobs (PAYMENTS=off).
 type PaymentDeps struct {
 	Provider perfilseguro.PaymentProvider
+	// TestProvider is the checkout stand-in, for the payments recorded as devsim: a partner's
+	// test people, even in production (nil: those go to Provider, as in development).
+	TestProvider perfilseguro.PaymentProvider
 	// CheckoutLifetime is how long a checkout page accepts payment (Stripe: 30 min to 24 h).
 	CheckoutLifetime time.Duration
 	// WebhookGrace is how long a stored event may wait for its job before the reconciler
@@ -53,6 +56,26 @@ func (w *Worker) routesPayments() {
 	w.mux.HandleFunc(jobs.TypeRefundPayment, w.handleRefundPayment)
 	w.mux.HandleFunc(jobs.TypeExpireCheckout, w.handleExpireCheckout)
 	w.mux.HandleFunc(jobs.TypePaymentNotice, w.handlePaymentNotice)
+}
+
+// paymentsFor is the provider that takes a payment recorded under this name: the stand-in for
+// the devsim ones when a test stand-in is wired (production: a partner's test people), else the
+// configured provider.
+func (w *Worker) paymentsFor(provider string) perfilseguro.PaymentProvider {
+	if provider == "devsim" && w.deps.Payments.TestProvider != nil {
+		return w.deps.Payments.TestProvider
+	}
+	return w.deps.Payments.Provider
+}
+
+// paymentsOfSession is the provider of the payment with this checkout session (the configured
+// one when no payment of ours has it: it answers for its own).
+func (w *Worker) paymentsOfSession(ctx context.Context, store postgres.Store, sessionID string) (perfilseguro.PaymentProvider, error) {
+	p, err := store.PaymentBySession(ctx, sessionID)
+	if err != nil || p == nil {
+		return w.deps.Payments.Provider, err
+	}
+	return w.paymentsFor(p.Provider), nil
 }
 
 func paymentPayload(t *asynq.Task) (int64, error) {
@@ -101,7 +124,7 @@ func (w *Worker) handleCreateCheckout(ctx context.Context, t *asynq.Task) error 
 	if u.Email != nil {
 		req.CustomerEmail = *u.Email
 	}
-	cs, err := w.deps.Payments.Provider.CreateCheckout(ctx, req)
+	cs, err := w.paymentsFor(p.Provider).CreateCheckout(ctx, req)
 	if err != nil {
 		permanent := errors.Is(err, perfilseguro.ErrPermanent)
 		if serr := store.SetCheckoutStartError(ctx, id, err.Error(), permanent || lastAttempt(ctx)); serr != nil {
@@ -184,7 +207,11 @@ func (w *Worker) applyRefund(ctx context.Context, wh *postgres.PaymentWebhook) e
 // enqueues again) and, when webhookID is set, the event's processed mark.
 func (w *Worker) syncCheckout(ctx context.Context, sessionID string, webhookID int64) error {
 	store := postgres.Store{DB: w.deps.DB}
-	st, err := w.deps.Payments.Provider.GetCheckout(ctx, sessionID)
+	provider, err := w.paymentsOfSession(ctx, store, sessionID)
+	if err != nil {
+		return err
+	}
+	st, err := provider.GetCheckout(ctx, sessionID)
 	if errors.Is(err, perfilseguro.ErrPermanent) {
 		if webhookID != 0 {
 			_ = store.MarkPaymentWebhookProcessed(ctx, w.deps.DB, webhookID, "el proveedor no reconoce la sesión: "+err.Error())
@@ -286,7 +313,7 @@ func (w *Worker) handleRefundPayment(ctx context.Context, t *asynq.Task) error {
 	if p.Status != postgres.PaymentPaid || p.PaymentIntentID == nil {
 		return nil // refunded already, or nothing to refund
 	}
-	r, err := w.deps.Payments.Provider.Refund(ctx, *p.PaymentIntentID, "refund-"+p.IdempotencyKey)
+	r, err := w.paymentsFor(p.Provider).Refund(ctx, *p.PaymentIntentID, "refund-"+p.IdempotencyKey)
 	if err != nil {
 		if errors.Is(err, perfilseguro.ErrPermanent) || lastAttempt(ctx) {
 			// Let an administrator ask again.
@@ -304,7 +331,11 @@ func (w *Worker) handleExpireCheckout(ctx context.Context, t *asynq.Task) error 
 	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.SessionID == "" {
 		return fmt.Errorf("expire checkout payload: %w", asynq.SkipRetry)
 	}
-	err := w.deps.Payments.Provider.ExpireCheckout(ctx, p.SessionID)
+	provider, err := w.paymentsOfSession(ctx, postgres.Store{DB: w.deps.DB}, p.SessionID)
+	if err != nil {
+		return err
+	}
+	err = provider.ExpireCheckout(ctx, p.SessionID)
 	if errors.Is(err, perfilseguro.ErrPermanent) {
 		return nil
 	}
@@ -338,29 +369,30 @@ func (w *Worker) handlePaymentNotice(ctx context.Context, t *asynq.Task) error {
 	plan, _ := perfilseguro.PlanByCode(p.Plan)
 	link := w.deps.PublicBaseURL + "/profile"
 	notice := perfilseguro.PaymentNotice{Name: u.Nombre, PlanName: plan.Name, Amount: perfilseguro.FormatPesos(p.AmountCentavos), Link: link}
+	to := w.sendersFor(u.Mode())
 	switch np.Kind {
 	case jobs.NoticeReceipt:
 		if u.Email == nil {
 			return nil
 		}
 		return w.sendClaimed(ctx, p.ID, "receipt", func() error {
-			return w.deps.Email.SendEmail(ctx, receiptEmail(*u.Email, u, *p, plan, link))
+			return to.email.SendEmail(ctx, receiptEmail(*u.Email, u, *p, plan, link))
 		})
 	case jobs.NoticeVoucherPaid:
 		if u.PhoneNumber == nil {
 			return nil
 		}
 		return w.sendClaimed(ctx, p.ID, "paid_notice", func() error {
-			return w.deps.WhatsApp.SendPaymentNotice(ctx, *u.PhoneNumber, notice)
+			return to.whatsapp.SendPaymentNotice(ctx, *u.PhoneNumber, notice)
 		})
 	case jobs.NoticeVoucherExpired:
 		notice.Expired = true
 		var errs []error
 		if u.Email != nil {
-			errs = append(errs, w.deps.Email.SendEmail(ctx, voucherExpiredEmail(*u.Email, notice)))
+			errs = append(errs, to.email.SendEmail(ctx, voucherExpiredEmail(*u.Email, notice)))
 		}
 		if u.PhoneNumber != nil {
-			errs = append(errs, w.deps.WhatsApp.SendPaymentNotice(ctx, *u.PhoneNumber, notice))
+			errs = append(errs, to.whatsapp.SendPaymentNotice(ctx, *u.PhoneNumber, notice))
 		}
 		return errors.Join(errs...)
 	}

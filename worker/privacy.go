@@ -88,7 +88,7 @@ func (w *Worker) handleBuildDataExport(ctx context.Context, t *asynq.Task) error
 		return fail(fmt.Errorf("export token %d: %v: %w", exp.ID, err, asynq.SkipRetry))
 	}
 	msg := exportReadyEmail(*u.Email, u.Nombre, DataExportLink(w.deps.PublicBaseURL, token), exp.ExpiresAt)
-	if err := w.deps.Email.SendEmail(ctx, msg); err != nil {
+	if err := w.sendersFor(u.Mode()).email.SendEmail(ctx, msg); err != nil {
 		if errors.Is(err, perfilseguro.ErrPermanent) {
 			return fail(fmt.Errorf("send export e-mail: %w: %w", err, asynq.SkipRetry))
 		}

@@ -86,9 +86,9 @@ func (w *Worker) handleSendReminder(ctx context.Context, t *asynq.Task) error {
 		DaysLeft: int(math.Ceil(r.ValidUntil.Sub(now).Hours() / 24)), Link: w.deps.PublicBaseURL + "/profile"}
 	switch {
 	case r.Channel == postgres.ReminderEmail && u.Email != nil:
-		err = w.deps.Email.SendEmail(ctx, reminderEmail(*u.Email, msg))
+		err = w.sendersFor(u.Mode()).email.SendEmail(ctx, reminderEmail(*u.Email, msg))
 	case r.Channel == postgres.ReminderWhatsApp && u.PhoneNumber != nil:
-		err = w.deps.WhatsApp.SendRenewalReminder(ctx, *u.PhoneNumber, msg)
+		err = w.sendersFor(u.Mode()).whatsapp.SendRenewalReminder(ctx, *u.PhoneNumber, msg)
 	default:
 		return store.MarkReminderFailed(ctx, r.ID, "sin destino en este canal")
 	}

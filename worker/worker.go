@@ -31,6 +31,9 @@ type Deps struct {
 	WhatsApp perfilseguro.WhatsAppSender
 	SMS      perfilseguro.SMSSender
 	Email    perfilseguro.EmailSender
+	// TestInbox delivers the messages of a partner's test people (testmode.go): the development
+	// inbox, even in production. Nil: their messages fail for good rather than reach a provider.
+	TestInbox func(partnerID int64) TestInbox
 	// Sealer opens the codes sealed in job payloads.
 	Sealer secure.Sealer
 	// LogSecrets allows codes in logs (never in production).

@@ -183,6 +183,8 @@ func (a *app) workerDeps() (worker.Deps, error) {
 	}
 	// Each provider is real when configured, otherwise the development inbox (refused in production by config).
 	d.WhatsApp, d.SMS, d.Email = inbox, inbox, inbox
+	// A partner's test people are served by the inbox even in production (issue 36).
+	d.TestInbox = func(partnerID int64) worker.TestInbox { return devsim.Inbox{DB: a.db, TestPartner: partnerID} }
 	if c.WhatsApp.AccessToken != "" {
 		d.WhatsApp = whatsapp.New(whatsapp.Config{BaseURL: c.WhatsApp.BaseURL, APIVersion: c.WhatsApp.APIVersion,
 			PhoneNumberID: c.WhatsApp.PhoneNumberID, AccessToken: c.WhatsApp.AccessToken, OTPTemplate: c.WhatsApp.OTPTemplate,

@@ -8,7 +8,8 @@ import (
 )
 
 // useDidit reports whether the real biometric provider is configured; otherwise the local
-// simulator plays it (config refuses that in production).
+// simulator plays it (config refuses that in production, where it serves only partners' test
+// people).
 func (a *app) useDidit() bool { return a.cfg.Didit.APIKey != "" }
 
 func (a *app) simulator() *devsim.Biometric {
@@ -17,12 +18,13 @@ func (a *app) simulator() *devsim.Biometric {
 
 func (a *app) wireLevelsAPI(d *api.Deps) error {
 	d.Levels.WebhookSecret = a.cfg.Didit.WebhookSecret
+	// The simulator's page serves the sessions it made: everyone's in development, only partners'
+	// test people's when the real provider is configured (issue 36).
+	d.Levels.Simulator = a.simulator()
+	d.Levels.Provider = "devsim"
 	if a.useDidit() {
 		d.Levels.Provider = "didit"
-		return nil
 	}
-	d.Levels.Provider = "devsim"
-	d.Levels.Simulator = a.simulator()
 	return nil
 }
 
@@ -31,6 +33,7 @@ func (a *app) wireLevelsWorker(d *worker.Deps) error {
 		c := a.cfg.Didit
 		d.Levels.Biometric = didit.New(didit.Config{BaseURL: c.BaseURL, APIKey: c.APIKey,
 			WorkflowID: c.WorkflowID, WebhookSecret: c.WebhookSecret})
+		d.Levels.TestBiometric = *a.simulator() // partners' test people
 		return nil
 	}
 	d.Levels.Biometric = *a.simulator()

@@ -19,9 +19,13 @@ func (a *app) checkoutStandIn() *devsim.Checkout {
 func (a *app) wirePaymentsAPI(d *api.Deps) error {
 	p := a.cfg.Payments
 	d.Payments = api.PaymentsDeps{Enabled: p.Enabled, WebhookSecret: p.StripeWebhookSecret, Provider: "stripe"}
-	if p.Enabled && !a.useStripe() {
-		d.Payments.Provider = "devsim"
+	if p.Enabled {
+		// The stand-in's page serves the sessions it made: everyone's in development, partners'
+		// test people's with Stripe (issue 36).
 		d.Payments.Checkout = a.checkoutStandIn()
+		if !a.useStripe() {
+			d.Payments.Provider = "devsim"
+		}
 	}
 	return nil
 }
@@ -33,6 +37,7 @@ func (a *app) wirePaymentsWorker(d *worker.Deps) error {
 	case a.useStripe():
 		d.Payments.Provider = stripe.New(stripe.Config{SecretKey: p.StripeSecretKey, WebhookSecret: p.StripeWebhookSecret,
 			BaseURL: p.StripeBaseURL})
+		d.Payments.TestProvider = *a.checkoutStandIn() // partners' test people
 	default:
 		d.Payments.Provider = *a.checkoutStandIn()
 	}

@@ -13,7 +13,12 @@ import (
 )
 
 // Inbox implements WhatsApp, SMS and e-mail delivery into Postgres.
-type Inbox struct{ DB *sqlx.DB }
+type Inbox struct {
+	DB *sqlx.DB
+	// TestPartner tags the messages of that partner's test people, which the inbox takes even in
+	// production; the partner's console shows them (0: development, untagged).
+	TestPartner int64
+}
 
 var (
 	_ perfilseguro.WhatsAppSender    = Inbox{}
@@ -23,8 +28,9 @@ var (
 )
 
 func (in Inbox) store(ctx context.Context, channel, to, subject, text, html string) error {
-	const q = `INSERT INTO dev_messages (channel, recipient, subject, body_text, body_html) VALUES ($1, $2, NULLIF($3, ''), $4, NULLIF($5, ''))`
-	if _, err := in.DB.ExecContext(ctx, q, channel, to, subject, text, html); err != nil {
+	const q = `INSERT INTO dev_messages (channel, recipient, subject, body_text, body_html, test_partner_id)
+		VALUES ($1, $2, NULLIF($3, ''), $4, NULLIF($5, ''), NULLIF($6, 0))`
+	if _, err := in.DB.ExecContext(ctx, q, channel, to, subject, text, html, in.TestPartner); err != nil {
 		return fmt.Errorf("dev inbox: %w", err)
 	}
 	return nil
