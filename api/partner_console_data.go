@@ -69,6 +69,26 @@ type ConsoleOriginResponse struct {
 	Message string `json:"message"`
 }
 
+// ConsoleTestMessage is a message the inbox took for one of the platform's test people: what
+// their phone or e-mail would have shown (a code, a link), so a developer can go through the
+// flow in test mode without anyone's real phone.
+type ConsoleTestMessage struct {
+	ID        int64     `json:"id"`
+	Channel   string    `json:"channel" enum:"whatsapp,sms,email"`
+	Recipient string    `json:"recipient"`
+	Subject   string    `json:"subject,omitempty"`
+	Text      string    `json:"text"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// ConsoleTestInbox is the newest messages to the platform's test people.
+type ConsoleTestInbox struct {
+	Data []ConsoleTestMessage `json:"data"`
+}
+
+// testInboxSize is how many messages the console's test inbox shows.
+const testInboxSize = 50
+
 func (s *Server) mountPartnerConsoleData() {
 	mode := option.Query("mode", "live (producción, si se omite) o test (prueba)")
 	fuego.Get(s.f, "/api/socios/sessions", s.consoleSessions, consoleTag, mode,
@@ -77,6 +97,8 @@ func (s *Server) mountPartnerConsoleData() {
 		option.Summary("Sesiones de verificación de tu plataforma en un modo: estado, nivel, referencia, fechas y solo los datos compartidos"))
 	fuego.Get(s.f, "/api/socios/usage", s.consoleUsage, consoleTag, mode,
 		option.Summary("Uso de tu plataforma: solicitudes contadas y sesiones abiertas y completadas por mes (hora de la Ciudad de México)"))
+	fuego.Get(s.f, "/api/socios/test-inbox", s.consoleTestInbox, consoleTag,
+		option.Summary("Bandeja de prueba: los mensajes (códigos, enlaces) de las personas de prueba de tu plataforma, los 50 más recientes"))
 	fuego.Put(s.f, "/api/socios/origin", s.consoleSetOrigin, consoleTag,
 		option.Summary("Cambiar el origen permitido de tu plataforma (propietario o desarrollador)"))
 }
@@ -121,6 +143,27 @@ func (s *Server) consoleSessions(c fuego.ContextNoBody) (ConsoleSessionPage, err
 		return cs
 	})
 	return ConsoleSessionPage{Mode: mode, Data: page, HasMore: more}, nil
+}
+
+func (s *Server) consoleTestInbox(c fuego.ContextNoBody) (ConsoleTestInbox, error) {
+	consoleNoStore(c)
+	r := c.Request()
+	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	if err != nil {
+		return ConsoleTestInbox{}, err
+	}
+	rows, err := s.store.TestInbox(r.Context(), sess.PartnerID, testInboxSize)
+	if err != nil {
+		return ConsoleTestInbox{}, err
+	}
+	out := ConsoleTestInbox{Data: make([]ConsoleTestMessage, len(rows))}
+	for i, m := range rows {
+		out.Data[i] = ConsoleTestMessage{ID: m.ID, Channel: m.Channel, Recipient: m.Recipient, Text: m.Text, CreatedAt: m.CreatedAt}
+		if m.Subject != nil {
+			out.Data[i].Subject = *m.Subject
+		}
+	}
+	return out, nil
 }
 
 func (s *Server) consoleUsage(c fuego.ContextNoBody) (ConsoleUsageResponse, error) {

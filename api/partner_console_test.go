@@ -242,9 +242,21 @@ func TestAnotherPartnersUserCannotSeeOrChangeThisPartner(t *testing.T) {
 	_, err = e.db.Exec(`INSERT INTO partner_sessions (id, partner_id, livemode, reference, required_level, claims, secret_hash, expires_at)
 		VALUES ('vs_aaaaaaaaaaaaaaaaaaaaaaaa', $1, true, 'cliente-a', 3, '{name}', 'h1', now() + interval '1 day')`, a.id)
 	require.NoError(t, err)
+	_, err = e.db.Exec(`INSERT INTO dev_messages (channel, recipient, body_text, test_partner_id) VALUES
+		('whatsapp', '+525512340000', '123456 es tu código de verificación de Perfil Seguro.', $1),
+		('whatsapp', '+525512340001', '654321 es tu código (de nadie de prueba).', NULL)`, a.id)
+	require.NoError(t, err)
+
+	// A's test inbox holds A's test people's messages only.
+	status, out, _ := devA.call("GET", "/api/socios/test-inbox", nil)
+	require.Equal(t, http.StatusOK, status, out)
+	inbox := out["data"].([]any)
+	require.Len(t, inbox, 1, "only the messages tagged with A")
+	require.Contains(t, inbox[0].(map[string]any)["text"], "123456")
+	require.Equal(t, "+525512340000", inbox[0].(map[string]any)["recipient"])
 
 	// B reads only B.
-	status, out, _ := ownerB.call("GET", "/api/socios/keys", nil)
+	status, out, _ = ownerB.call("GET", "/api/socios/keys", nil)
 	require.Equal(t, http.StatusOK, status)
 	var keys []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out["_raw"].(string)), &keys))
@@ -252,7 +264,7 @@ func TestAnotherPartnersUserCannotSeeOrChangeThisPartner(t *testing.T) {
 	for _, k := range keys {
 		require.NotEqual(t, float64(keyA), k["id"])
 	}
-	for _, path := range []string{"/api/socios/deliveries", "/api/socios/sessions?mode=live"} {
+	for _, path := range []string{"/api/socios/deliveries", "/api/socios/sessions?mode=live", "/api/socios/test-inbox"} {
 		status, out, _ = ownerB.call("GET", path, nil)
 		require.Equal(t, http.StatusOK, status)
 		require.Empty(t, out["data"], path)

@@ -501,6 +501,6 @@ func TestTheNoticeDataComeFromTheCode(t *testing.T) {
 	require.Equal(t, "2026-11", out["version"])
 	require.Equal(t, "privacidad@perfilseguro.mx", out["privacyEmail"])
 	require.Equal(t, "Perfil Seguro, S.A. de C.V.", out["legalName"])
-	require.Len(t, out["retention"], 9) // with the audit trail (0017), wallet presentations (0019) and partners' test sessions (0020)
+	require.Len(t, out["retention"], 10) // with the audit trail (0017), wallet presentations (0019), partners' test sessions (0020) and test people (0022)
 	require.Len(t, out["secondaryPurposes"], 2)
 }

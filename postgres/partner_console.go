@@ -298,3 +298,25 @@ func (s *Store) PartnerUsageSince(ctx context.Context, partnerID int64, live boo
 	}
 	return u, nil
 }
+
+// TestMessage is a message to one of a partner's test people, as the development inbox took it.
+type TestMessage struct {
+	ID        int64     `db:"id"`
+	Channel   string    `db:"channel"`
+	Recipient string    `db:"recipient"`
+	Subject   *string   `db:"subject"`
+	Text      string    `db:"body_text"`
+	CreatedAt time.Time `db:"created_at"`
+}
+
+// TestInbox lists the newest messages to the partner's test people (codes, e-mail links,
+// payment notices), at most limit.
+func (s *Store) TestInbox(ctx context.Context, partnerID int64, limit int) ([]TestMessage, error) {
+	out := []TestMessage{}
+	err := s.DB.SelectContext(ctx, &out, `SELECT id, channel, recipient, subject, body_text, created_at FROM dev_messages
+		WHERE test_partner_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, partnerID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("test inbox of partner %d: %w", partnerID, err)
+	}
+	return out, nil
+}

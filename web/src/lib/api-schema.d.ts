@@ -1375,6 +1375,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/socios/test-inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Bandeja de prueba: los mensajes (códigos, enlaces) de las personas de prueba de tu plataforma, los 50 más recientes */
+        get: operations["GET_/api/socios/test-inbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/socios/usage": {
         parameters: {
             query?: never;
@@ -2848,6 +2865,20 @@ export interface components {
             expiresAt?: string | null;
             message: string;
             success: boolean;
+        };
+        /** @description ConsoleTestInbox schema */
+        ConsoleTestInbox: {
+            data: {
+                /** @enum {string} */
+                channel: "whatsapp" | "sms" | "email";
+                /** Format: date-time */
+                createdAt: string;
+                /** Format: int64 */
+                id: number;
+                recipient: string;
+                subject?: string | null;
+                text: string;
+            }[];
         };
         /** @description ConsoleUsageResponse schema */
         ConsoleUsageResponse: {
@@ -11526,6 +11557,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ConsoleSessionPage"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/socios/test-inbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleTestInbox"];
                 };
             };
             /** @description Bad Request _(validation or deserialization error)_ */

@@ -34,3 +34,13 @@ export function clearFlow(): void {
   }
 }
 
+
+/**
+ * The header that tells sign-in and registration which platform's verification this tab is in:
+ * a test verification signs in and registers the platform's test people (the server decides from
+ * the flow, never from this tab's word). Empty outside a flow.
+ */
+export function flowHeaders(): Record<string, string> {
+  const flow = readFlow()
+  return flow ? { 'X-Flow-Token': flow.token } : {}
+}

@@ -92,7 +92,7 @@ describe('/socios', () => {
 
     expect(await screen.findByRole('heading', { name: 'CasaLista' })).toBeInTheDocument()
     expect(screen.getByTestId('console-identity')).toHaveTextContent('Laura Ríos · laura@casalista.mx · Propietario')
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Llaves', 'Webhooks', 'Entregas', 'Sesiones', 'Uso', 'Equipo'])
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Llaves', 'Webhooks', 'Entregas', 'Sesiones', 'Bandeja de prueba', 'Uso', 'Equipo'])
     const verify = calls.find((c) => c.path === '/api/socios/passkey/verify')
     expect(verify?.body).toMatchObject({ id: 'Y3JlZA', type: 'public-key' })
   })
@@ -301,6 +301,23 @@ describe('/socios', () => {
     expect(rows[1]).toHaveTextContent('Rechazada')
     expect(rows[1]).toHaveTextContent('Nada (pediste: Nivel)')
     expect(calls.filter((c) => c.path === '/api/socios/sessions').map((c) => c.url.searchParams.get('mode'))).toEqual(['test', 'live'])
+  })
+
+  it('shows the messages of the test people in the test inbox, and says when there are none', async () => {
+    let messages: unknown[] = []
+    consoleApi('lectura', { 'GET /api/socios/test-inbox': () => ({ json: { data: messages } }) })
+    const user = userEvent.setup()
+    renderRoute('/socios')
+    await user.click(await screen.findByRole('tab', { name: 'Bandeja de prueba' }))
+    expect(await screen.findByText(/Aún no hay mensajes/)).toBeInTheDocument()
+    messages = [
+      { id: 7, channel: 'whatsapp', recipient: '+525512345678', text: '482913 es tu código de verificación de Perfil Seguro.', createdAt: '2026-11-25T18:00:00Z' },
+    ]
+    // The tab looks again by itself: a developer waits for a code without reloading.
+    expect(await screen.findByText('482913 es tu código de verificación de Perfil Seguro.', {}, { timeout: 5000 })).toBeInTheDocument()
+    expect(screen.getByText('+525512345678')).toBeInTheDocument()
+    expect(screen.getByText('WhatsApp')).toBeInTheDocument()
+    expect(screen.getByText('25/11/2026 12:00')).toBeInTheDocument()
   })
 
   it('shows the requests counted and the sessions per month', async () => {

@@ -208,4 +208,31 @@ describe('/register', () => {
     await screen.findByRole('button', { name: 'Verificar código' })
     expect(calls.find((c) => c.path === '/api/register')!.body).toMatchObject({ plan: 'one_year' })
   })
+
+  it("inside a platform's open verification, registers with the flow's token (the server decides the test mode) and not outside", async () => {
+    const { calls } = mockApi({ 'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } } })
+    const user = userEvent.setup()
+    sessionStorage.setItem('ps_hosted_flow', JSON.stringify({ token: 'f'.repeat(64), mode: 'popup' }))
+    try {
+      renderRoute('/register')
+      await screen.findByLabelText('Nombre completo')
+      await fillDetails(user)
+      await screen.findByRole('button', { name: 'Verificar código' })
+      const headers = calls.find((c) => c.path === '/api/register')!.init?.headers as Record<string, string>
+      expect(headers['X-Flow-Token']).toBe('f'.repeat(64))
+    } finally {
+      sessionStorage.removeItem('ps_hosted_flow')
+    }
+  })
+
+  it('outside a verification, registers without a flow token', async () => {
+    const { calls } = mockApi({ 'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } } })
+    const user = userEvent.setup()
+    renderRoute('/register')
+    await screen.findByLabelText('Nombre completo')
+    await fillDetails(user)
+    await screen.findByRole('button', { name: 'Verificar código' })
+    const headers = calls.find((c) => c.path === '/api/register')!.init?.headers as Record<string, string>
+    expect(headers['X-Flow-Token']).toBeUndefined()
+  })
 })

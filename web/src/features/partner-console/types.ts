@@ -101,3 +101,16 @@ export type Usage = {
 
 /** api.PartnerEnrolmentResponse: an enrolment link, shown once. */
 export type EnrolmentLink = { user: PartnerUser; enrolmentUrl: string; expiresAt: string; message: string }
+
+/** api.ConsoleTestMessage */
+export type TestMessage = {
+  id: number
+  channel: 'whatsapp' | 'sms' | 'email'
+  recipient: string
+  subject?: string
+  text: string
+  createdAt: string
+}
+
+/** api.ConsoleTestInbox */
+export type TestInbox = { data: TestMessage[] }

@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { flowHeaders } from '@/lib/hosted-flow'
 import type { Schema } from '@/lib/api-types'
 
 /** POST /api/login payload: trimmed, empty values left out. */
@@ -10,7 +11,7 @@ export type LoginResponse = Schema<'LoginResponse'>
 
 /** Sends a sign-in code by WhatsApp. */
 export function login(input: LoginInput): Promise<LoginResponse> {
-  return apiRequest<LoginResponse>('POST', '/api/login', input)
+  return apiRequest<LoginResponse>('POST', '/api/login', input, flowHeaders())
 }
 
 /** Mutation hook for login. */

@@ -1,0 +1,160 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/hibiken/asynq"
+	"github.com/stretchr/testify/require"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+// openTestFlow makes a test session with the partner's test secret key and opens it from a new
+// browser with its test publishable key; it returns the browser and the flow token.
+func openTestFlow(t *testing.T, e *env, pk string, requiredLevel int) (*browser, string) {
+	t.Helper()
+	var partner int64
+	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	store := postgres.Store{DB: e.db}
+	pkTest, err := store.InsertPartnerKey(t.Context(), e.db, partner, perfilseguro.KeyPublishable, false, "prueba")
+	require.NoError(t, err)
+	skTest := e.secretKey(t, pk, false)
+	r := e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
+		"reference": "prueba-1", "requiredLevel": requiredLevel, "claims": []string{"name"}}, "Authorization", "Bearer "+skTest)
+	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
+	require.Equal(t, false, r.JSON(t)["livemode"])
+	b := e.browser(t)
+	open := e.send(t, b.http, "POST", "/api/hosted/open", map[string]any{"clientSecret": r.JSON(t)["clientSecret"], "publishableKey": pkTest.Key})
+	require.Equal(t, http.StatusOK, open.Status, string(open.Body))
+	require.Equal(t, false, open.JSON(t)["session"].(map[string]any)["livemode"])
+	return b, open.JSON(t)["flowToken"].(string)
+}
+
+// otpModes lists the mode of every queued code delivery to a destination.
+func (e *env) otpModes(t *testing.T, destination string) []int64 {
+	t.Helper()
+	insp := asynq.NewInspector(e.asynqOpt)
+	defer insp.Close()
+	tasks, err := insp.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(500))
+	require.NoError(t, err)
+	var out []int64
+	for _, task := range tasks {
+		var p jobs.SendOTPPayload
+		require.NoError(t, json.Unmarshal(task.Payload, &p))
+		if p.Destination == destination {
+			out = append(out, p.TestPartner)
+		}
+	}
+	return out
+}
+
+// A test session's registration makes a test person of the partner beside the live person with
+// the same e-mail and phone; each mode's sign-in finds its own; the test person's code is queued
+// for the inbox; the test person shares in the test session, the test secret key reads them and
+// the live key does not; a live person cannot share in a test session; the test person has no
+// public page and is in no administrator's list.
+func TestATestSessionMakesATestPersonKeptApartFromLivePeople(t *testing.T) {
+	t.Parallel()
+	e, _, pk := sessionEnv(t)
+	var partner int64
+	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	p := newPerson()
+	phone := "+52" + p.Phone
+	live := e.browser(t)
+	liveID := live.signUp(p)
+
+	tester, flow := openTestFlow(t, e, pk, 2)
+	body := map[string]string{"fullName": "Ana Prueba", "email": p.Email, "phoneNumber": p.Phone}
+	r := e.send(t, tester.http, "POST", "/api/register", body, "X-Flow-Token", flow, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusCreated, r.Status, "the same e-mail and phone are free among the partner's test people: %s", r.Body)
+	reg := r.JSON(t)
+	require.Regexp(t, `^[0-9]{6}$`, reg["verificationCode"])
+	r = e.send(t, tester.http, "POST", "/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]},
+		"Origin", e.srv.URL)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	testID := int64(r.JSON(t)["userId"].(float64))
+	require.NotEqual(t, liveID, testID)
+	var marks []int64
+	require.NoError(t, e.db.Select(&marks, `SELECT coalesce(test_partner_id, 0) FROM users WHERE email = $1 ORDER BY id`, p.Email))
+	require.Equal(t, []int64{perfilseguro.Live, partner}, marks, "the live person stays live")
+	require.ElementsMatch(t, []int64{perfilseguro.Live, partner}, e.otpModes(t, phone), "the test person's code goes to the inbox")
+
+	// Registering again in the test flow is the test person's 409; sign-in finds each mode's own.
+	r = e.send(t, anonymous(), "POST", "/api/register", body, "X-Flow-Token", flow, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusConflict, r.Status)
+	require.Equal(t, float64(testID), r.JSON(t)["existingUserId"])
+	r = e.send(t, anonymous(), "POST", "/api/login", map[string]string{"email": p.Email}, "X-Flow-Token", flow, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	require.Equal(t, float64(testID), r.JSON(t)["userId"])
+	r = e.send(t, anonymous(), "POST", "/api/login", map[string]string{"email": p.Email}, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	require.Equal(t, float64(liveID), r.JSON(t)["userId"])
+
+	// The live person, signed in, cannot share in the test session (nor link themselves by declining).
+	view := e.send(t, live.http, "GET", "/api/hosted/session", nil, "X-Flow-Token", flow).JSON(t)
+	require.Contains(t, view["blocker"], "verificación de prueba")
+	r = e.send(t, live.http, "POST", "/api/hosted/decision", map[string]any{"share": true}, "X-Flow-Token", flow, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusConflict, r.Status)
+
+	// The test person shares; the test secret key reads them, the live one reads nobody.
+	e.setLevel(t, testID, 2)
+	r = e.send(t, tester.http, "POST", "/api/hosted/decision", map[string]any{"share": true}, "X-Flow-Token", flow, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	require.Equal(t, "completed", r.JSON(t)["status"])
+	lookup := "/api/widget/verify?email=" + url.QueryEscape(p.Email)
+	_, st := e.cross(t, "GET", lookup, "", map[string]string{"Authorization": "Bearer " + e.secretKey(t, pk, false)}, nil)
+	require.Equal(t, "Ana Prueba", st["name"])
+	_, st = e.cross(t, "GET", lookup, "", map[string]string{"Authorization": "Bearer " + e.secretKey(t, pk, true)}, nil)
+	require.Equal(t, "", st["name"], "live keys never see test people")
+
+	// No public page, no administrator's list.
+	var pid string
+	require.NoError(t, e.db.Get(&pid, `SELECT id_validado FROM users WHERE id = $1`, testID))
+	require.Equal(t, http.StatusNotFound, e.send(t, anonymous(), "GET", "/api/verify/"+pid, nil).Status)
+	admin := e.adminClient(t)
+	r = e.send(t, admin, "GET", "/api/users?q="+url.QueryEscape(p.Email), nil)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	var listed []map[string]any
+	require.NoError(t, json.Unmarshal(r.Body, &listed))
+	require.Len(t, listed, 1)
+	require.Equal(t, float64(liveID), listed[0]["id"])
+	require.Equal(t, "1", r.Header.Get("X-Total-Count"))
+}
+
+// A test person cannot share in a live session, and cannot invite real people.
+func TestATestPersonCannotShareLiveOrInvite(t *testing.T) {
+	t.Parallel()
+	e, _, pk := sessionEnv(t)
+	tester, flow := openTestFlow(t, e, pk, 2)
+	p := newPerson()
+	r := e.send(t, tester.http, "POST", "/api/register", map[string]string{"fullName": "Ana Prueba", "email": p.Email, "phoneNumber": p.Phone},
+		"X-Flow-Token", flow, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
+	reg := r.JSON(t)
+	r = e.send(t, tester.http, "POST", "/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]},
+		"Origin", e.srv.URL)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	testID := int64(r.JSON(t)["userId"].(float64))
+	e.setLevel(t, testID, 3)
+
+	sk := e.secretKey(t, pk, true)
+	r = e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
+		"reference": "real-1", "requiredLevel": 2, "claims": []string{"name"}}, "Authorization", "Bearer "+sk)
+	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
+	open := e.send(t, tester.http, "POST", "/api/hosted/open", map[string]any{"clientSecret": r.JSON(t)["clientSecret"], "publishableKey": pk})
+	require.Equal(t, http.StatusOK, open.Status, string(open.Body))
+	liveFlow := open.JSON(t)["flowToken"].(string)
+	require.Contains(t, open.JSON(t)["session"].(map[string]any)["blocker"], "cuenta de prueba")
+	r = e.send(t, tester.http, "POST", "/api/hosted/decision", map[string]any{"share": true}, "X-Flow-Token", liveFlow, "Origin", e.srv.URL)
+	require.Equal(t, http.StatusConflict, r.Status)
+
+	status, out := tester.call("POST", "/api/invitations", map[string]any{"inviteeEmail": "alguien@example.com",
+		"inviteeName": "Carlos Ruiz", "type": "client"})
+	require.Equal(t, http.StatusForbidden, status, out)
+	require.Equal(t, "Las cuentas de prueba de una plataforma no pueden enviar invitaciones.", out["message"])
+}

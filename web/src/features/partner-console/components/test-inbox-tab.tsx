@@ -1,0 +1,69 @@
+import { serverMessage } from '@/lib/api-client'
+import { formatDateTimeMx } from '@/lib/format'
+import { useSignedOutOn } from '../api/get-console-me'
+import { useTestInbox } from '../api/test-inbox'
+import type { TestMessage } from '../types'
+import { TableMessage, TimeZoneNote } from './table-message'
+
+const CHANNEL_LABEL: Record<TestMessage['channel'], string> = { whatsapp: 'WhatsApp', sms: 'SMS', email: 'Correo' }
+
+/**
+ * "Bandeja de prueba": what the phones and e-mail of the platform's test people would have
+ * received (codes, links). Test keys never send a real message, in production either.
+ */
+export function TestInboxTab() {
+  const inbox = useTestInbox()
+  useSignedOutOn(inbox.error)
+  const rows = inbox.data?.data ?? []
+
+  return (
+    <section className="space-y-4" aria-labelledby="test-inbox-title">
+      <div>
+        <h2 id="test-inbox-title" className="text-lg font-semibold">
+          Bandeja de prueba
+        </h2>
+        <p className="text-sm text-base-content/70">
+          Con tus llaves de prueba no enviamos mensajes reales: los códigos y enlaces de tus personas de prueba llegan aquí.
+        </p>
+      </div>
+      <div className="overflow-x-auto rounded-box border border-base-300">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Para</th>
+              <th>Canal</th>
+              <th>Mensaje</th>
+              <th>Fecha</th>
+            </tr>
+          </thead>
+          <tbody>
+            {inbox.isPending ? (
+              <TableMessage colSpan={4} state="loading" />
+            ) : inbox.isError ? (
+              <TableMessage colSpan={4} state="error" onRetry={() => inbox.refetch()}>
+                {serverMessage(inbox.error, 'No pudimos cargar tu bandeja de prueba.')}
+              </TableMessage>
+            ) : rows.length === 0 ? (
+              <TableMessage colSpan={4} state="empty">
+                Aún no hay mensajes. Abre una sesión con tu llave secreta de prueba y regístrate en ella.
+              </TableMessage>
+            ) : (
+              rows.map((m) => (
+                <tr key={m.id}>
+                  <td className="break-all">{m.recipient}</td>
+                  <td>{CHANNEL_LABEL[m.channel]}</td>
+                  <td className="max-w-md break-words">
+                    {m.subject && <p className="font-medium">{m.subject}</p>}
+                    <p className="whitespace-pre-line">{m.text}</p>
+                  </td>
+                  <td className="whitespace-nowrap">{formatDateTimeMx(m.createdAt)}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      <TimeZoneNote />
+    </section>
+  )
+}
