@@ -31,6 +31,10 @@ var (
 	errCredentialNotEligible = httpError(http.StatusConflict,
 		"La credencial verificable está disponible solo para perfiles con verificación biométrica completa (nivel 3) y vigente.")
 	errCredentialNotFound = httpError(http.StatusNotFound, "Credencial no encontrada.")
+	// A partner's test person was validated by the simulator: no pass or credential we sign may
+	// say otherwise, in any mode.
+	errTestAccountUnsigned = httpError(http.StatusConflict,
+		"Las cuentas de prueba de una plataforma no reciben pases de Wallet ni credenciales verificables.")
 	errBadHolderKey       = perfilseguro.FieldError("holderJwk", "La llave del titular debe ser una llave pública JWK (EC P-256).")
 	msgCredentialSigning  = "Tu credencial se está firmando. Intenta nuevamente en unos segundos."
 )
@@ -114,6 +118,9 @@ func (s *Server) eligibleUser(ctx context.Context, userID int64) (perfilseguro.U
 	u, err := s.store.UserByID(ctx, userID)
 	if err != nil {
 		return u, time.Time{}, err
+	}
+	if u.Mode() != perfilseguro.Live {
+		return u, time.Time{}, errTestAccountUnsigned
 	}
 	until := u.ValidUntil()
 	if u.VerificationLevel < perfilseguro.LevelBiometric || until == nil || u.RevokedAt != nil ||

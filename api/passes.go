@@ -109,6 +109,9 @@ func (s *Server) currentPass(r *http.Request, a passesArea, userID int64, kind s
 	if err != nil {
 		return nil, err
 	}
+	if u.Mode() != perfilseguro.Live {
+		return nil, errTestAccountUnsigned
+	}
 	data, ok := jobs.PassDataFor(u, s.cfg.PublicBaseURL)
 	if !ok {
 		return nil, errPassNotEligible

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/hibiken/asynq"
@@ -153,7 +154,17 @@ func TestATestPersonCannotShareLiveOrInvite(t *testing.T) {
 	r = e.send(t, tester.http, "POST", "/api/hosted/decision", map[string]any{"share": true}, "X-Flow-Token", liveFlow, "Origin", e.srv.URL)
 	require.Equal(t, http.StatusConflict, r.Status)
 
-	status, out := tester.call("POST", "/api/invitations", map[string]any{"inviteeEmail": "alguien@example.com",
+	// Nothing we sign says a simulator-validated person is real: no pass, no credential.
+	for _, path := range []string{"/api/wallet/apple/", "/api/wallet/google/"} {
+		r = e.send(t, tester.http, "GET", path+strconv.FormatInt(testID, 10), nil)
+		require.Equal(t, http.StatusConflict, r.Status, path)
+		require.Contains(t, string(r.Body), "no reciben pases de Wallet ni credenciales verificables", path)
+	}
+	status, out := tester.call("POST", "/api/credentials", map[string]any{})
+	require.Equal(t, http.StatusConflict, status, out)
+	require.Equal(t, "Las cuentas de prueba de una plataforma no reciben pases de Wallet ni credenciales verificables.", out["message"])
+
+	status, out = tester.call("POST", "/api/invitations", map[string]any{"inviteeEmail": "alguien@example.com",
 		"inviteeName": "Carlos Ruiz", "type": "client"})
 	require.Equal(t, http.StatusForbidden, status, out)
 	require.Equal(t, "Las cuentas de prueba de una plataforma no pueden enviar invitaciones.", out["message"])

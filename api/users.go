@@ -42,6 +42,8 @@ type UserJSON struct {
 	ExpiredAt         *time.Time `json:"expiredAt"`     // when the expiry was recorded
 	RevokedAt         *time.Time `json:"revokedAt"`     // when an administrator revoked the validation
 	RevokedReason     *string    `json:"revokedReason"` // why (the owner and administrators only)
+	// TestAccount: a partner's test person (test mode): no public page, no pass, deleted after 30 days.
+	TestAccount bool `json:"testAccount,omitempty"`
 }
 
 func toUserJSON(u perfilseguro.User) UserJSON {
@@ -50,7 +52,7 @@ func toUserJSON(u perfilseguro.User) UserJSON {
 		FechaValidacion: u.FechaValidacion, ValidUntil: u.ValidUntil(), QRURL: "/api/qr/" + u.IDValidado + ".png",
 		VerificationLevel: u.VerificationLevel, BiometricVerified: u.BiometricVerified,
 		IsPhoneVerified: u.IsPhoneVerified, IsEmailVerified: u.IsEmailVerified, ExpiredAt: u.ExpiredAt,
-		RevokedAt: u.RevokedAt, RevokedReason: u.RevokedReason}
+		RevokedAt: u.RevokedAt, RevokedReason: u.RevokedReason, TestAccount: u.Mode() != perfilseguro.Live}
 }
 
 var errBadUserID = perfilseguro.FieldError("id", "ID de usuario no válido")

@@ -57,6 +57,9 @@ func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassDa
 	if (u.VerificationLevel < perfilseguro.LevelBiometric && !annulled) || until == nil {
 		return perfilseguro.PassData{}, false
 	}
+	if u.Mode() != perfilseguro.Live {
+		return perfilseguro.PassData{}, false // a simulator validated them: nothing we sign says they are real
+	}
 	return perfilseguro.PassData{
 		UserID:     u.ID,
 		Name:       u.Nombre,

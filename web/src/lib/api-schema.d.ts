@@ -3723,6 +3723,7 @@ export interface components {
             /** Format: date-time */
             revokedAt: string | null;
             revokedReason: string | null;
+            testAccount?: boolean | null;
             /** Format: date-time */
             validUntil: string | null;
             verificationLevel: number;

@@ -55,6 +55,22 @@ describe('/profile', () => {
     expect(within(emailCard).getByRole('button', { name: /Enviar enlace/ })).toBeInTheDocument()
   })
 
+  it("says a partner's test account is not a real profile", async () => {
+    localStorage.setItem('userId', '7')
+    api({ ...baseUser, testAccount: true } as typeof baseUser)
+    renderRoute('/profile')
+    expect(await screen.findByTestId('test-account')).toHaveTextContent('no es tu perfil real')
+    expect(screen.getByTestId('test-account')).toHaveTextContent('se borra 30 días después de crearse')
+  })
+
+  it('shows no test-account notice to a live person', async () => {
+    localStorage.setItem('userId', '7')
+    api()
+    renderRoute('/profile')
+    expect(await screen.findByRole('heading', { name: 'Mi Perfil', level: 1 })).toBeInTheDocument()
+    expect(screen.queryByTestId('test-account')).not.toBeInTheDocument()
+  })
+
   it('shows "Documento Rechazado" when the provider declined the document', async () => {
     localStorage.setItem('userId', '7')
     api(baseUser, { lastBiometricStatus: 'Declined' })

@@ -241,6 +241,16 @@ function ProfileView({
 
       {notice?.(userId)}
 
+      {user.testAccount && (
+        <Alert variant="warning" title="Cuenta de prueba" data-testid="test-account">
+          <p>
+            La creaste desde la verificación de prueba de una plataforma: no es tu perfil real. Los códigos y enlaces llegan a
+            la bandeja de prueba de la plataforma, no tiene página pública ni pases de Wallet y se borra 30 días después de
+            crearse.
+          </p>
+        </Alert>
+      )}
+
       {readFlow() && (
         <Alert variant="info" title="Tienes una verificación pendiente para una plataforma" data-testid="hosted-flow-return">
           <p>Cuando termines aquí, vuelve para decidir qué compartir.</p>
