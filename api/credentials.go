@@ -35,8 +35,8 @@ var (
 	// say otherwise, in any mode.
 	errTestAccountUnsigned = httpError(http.StatusConflict,
 		"Las cuentas de prueba de una plataforma no reciben pases de Wallet ni credenciales verificables.")
-	errBadHolderKey       = perfilseguro.FieldError("holderJwk", "La llave del titular debe ser una llave pública JWK (EC P-256).")
-	msgCredentialSigning  = "Tu credencial se está firmando. Intenta nuevamente en unos segundos."
+	errBadHolderKey      = perfilseguro.FieldError("holderJwk", "La llave del titular debe ser una llave pública JWK (EC P-256).")
+	msgCredentialSigning = "Tu credencial se está firmando. Intenta nuevamente en unos segundos."
 )
 
 // CredentialRequest optionally names the holder's public key (cnf) from their wallet.
