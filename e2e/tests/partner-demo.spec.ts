@@ -101,6 +101,11 @@ test('a new person registers, completes level 3 in the popup and shares; the par
   await payByCard(popup);
   await approveOnSimulator(popup);
   await expect(popup.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+  // A test key's person is the partner's test person: told so, and with no public page.
+  await expect(popup.getByTestId('test-account')).toContainText('no es tu perfil real');
+  await popup.screenshot({ path: path.join(screenshots, 'partner-demo-test-account.png'), fullPage: true });
+  const profileId = (await popup.getByText(/PS-\d{4}-\d{4}-\d{2}/).first().textContent())!.match(/PS-\d{4}-\d{4}-\d{2}/)![0];
+  expect((await popup.request.get(`${api}/api/verify/${profileId}`)).status()).toBe(404);
 
   // Back to the flow: exactly the claims, with the person's values; share.
   await popup.getByTestId('hosted-flow-return').getByRole('link', { name: 'Volver a la verificación' }).click();

@@ -61,6 +61,8 @@ describe('/profile', () => {
     renderRoute('/profile')
     expect(await screen.findByTestId('test-account')).toHaveTextContent('no es tu perfil real')
     expect(screen.getByTestId('test-account')).toHaveTextContent('se borra 30 días después de crearse')
+    expect(screen.getByTestId('test-account-no-wallet')).toHaveTextContent('no reciben pases de Apple Wallet')
+    expect(screen.queryByRole('button', { name: /Apple Wallet/ })).not.toBeInTheDocument()
   })
 
   it('shows no test-account notice to a live person', async () => {

@@ -16,6 +16,8 @@ export type DigitalIdCardProps = {
   userId?: string
   /** A validation that ended says so instead of 'ID Validado' (DECISIONS.md). */
   ended?: 'Expirado' | 'Revocado' | null
+  /** A partner's test account gets no Wallet pass: the buttons give way to why. */
+  testAccount?: boolean
   className?: string
 }
 
@@ -33,7 +35,7 @@ export function qrImageUrl(id: string): string {
 }
 
 /** The digital pass: name, profile ID, status, expiry, QR and wallet buttons. */
-export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, userId, ended, className }: DigitalIdCardProps) {
+export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, userId, ended, testAccount, className }: DigitalIdCardProps) {
   const [qrFailed, setQrFailed] = useState(false)
   const qrSrc = qrCode || qrImageUrl(id)
 
@@ -99,7 +101,13 @@ export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, user
           </div>
         </div>
       </div>
-      <WalletButtons userId={userId} name={name} />
+      {testAccount ? (
+        <p className="text-sm text-base-content/70" data-testid="test-account-no-wallet">
+          Las cuentas de prueba no reciben pases de Apple Wallet ni de Google Wallet.
+        </p>
+      ) : (
+        <WalletButtons userId={userId} name={name} />
+      )}
     </div>
   )
 }

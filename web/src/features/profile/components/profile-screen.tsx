@@ -165,7 +165,9 @@ function ProfileView({
       toast(
         renewal
           ? { title: 'Validación renovada', description: 'Tu Perfil Seguro tiene una nueva vigencia. Tu pase se actualizará solo.' }
-          : { title: 'Verificación exitosa', description: 'Tu identidad ha sido verificada. Ya puedes generar tu pase de Apple Wallet.' },
+          : user?.testAccount
+            ? { title: 'Verificación exitosa', description: 'Tu cuenta de prueba completó la verificación con el simulador.' }
+            : { title: 'Verificación exitosa', description: 'Tu identidad ha sido verificada. Ya puedes generar tu pase de Apple Wallet.' },
       )
     },
     () =>
@@ -276,6 +278,7 @@ function ProfileView({
         lastBiometricStatus={status.data?.lastBiometricStatus}
         polling={biometric.polling}
         revokedReason={user.revokedAt ? (user.revokedReason ?? '') : null}
+        testAccount={!!user.testAccount}
       />
       {state === 'complete' && (
         <ValidityAlert
@@ -299,8 +302,9 @@ function ProfileView({
             qrCode={user.qr_url}
             userId={String(user.id)}
             ended={endedLabel(user)}
+            testAccount={!!user.testAccount}
           />
-          {state === 'complete' && !endedLabel(user) && credential?.(user.profileId ?? user.id_validado ?? '', String(user.id))}
+          {state === 'complete' && !endedLabel(user) && !user.testAccount && credential?.(user.profileId ?? user.id_validado ?? '', String(user.id))}
         </section>
         <div className="space-y-6">
           <PersonalInfoCard

@@ -12,6 +12,7 @@ export function StatusAlerts({
   lastBiometricStatus,
   polling,
   revokedReason,
+  testAccount = false,
 }: {
   state: VerificationState
   biometricVerified: boolean
@@ -19,6 +20,8 @@ export function StatusAlerts({
   polling: boolean
   /** Set when an administrator revoked the validation: it replaces the 'verified' alert. */
   revokedReason?: string | null
+  /** A partner's test account: verified by the simulator, with no pass to add. */
+  testAccount?: boolean
 }) {
   const rejected = state === 'in_progress' && !biometricVerified && REJECTED_STATUSES.includes(lastBiometricStatus ?? '')
   const revoked = revokedReason != null
@@ -37,7 +40,9 @@ export function StatusAlerts({
       )}
       {state === 'complete' && !revoked && (
         <Alert variant="success" icon={<CircleCheck className="size-5" aria-hidden />} title="Identidad verificada">
-          Tu identidad está verificada. Ya puedes agregar tu pase a Apple Wallet o Google Wallet y compartir tu Perfil Seguro.
+          {testAccount
+            ? 'Tu cuenta de prueba completó la verificación con el simulador. Puedes compartirla con la plataforma que te la pidió.'
+            : 'Tu identidad está verificada. Ya puedes agregar tu pase a Apple Wallet o Google Wallet y compartir tu Perfil Seguro.'}
         </Alert>
       )}
       {state === 'in_progress' && !rejected && (
