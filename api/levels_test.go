@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -24,6 +25,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs"
@@ -535,13 +537,59 @@ func TestSimulatorDeclineKeepsTheLevelAndReportsTheStatus(t *testing.T) {
 	require.Equal(t, false, st["biometricVerified"])
 }
 
-func TestSimulatorPageIsNotServedInProduction(t *testing.T) {
+// realProvider stands for Didit in production: it records the sessions asked of it.
+type realProvider struct{ asked atomic.Int32 }
+
+func (p *realProvider) CreateSession(context.Context, perfilseguro.BiometricSessionRequest) (perfilseguro.BiometricSession, error) {
+	p.asked.Add(1)
+	return perfilseguro.BiometricSession{}, fmt.Errorf("didit stand-in: %w", perfilseguro.ErrPermanent)
+}
+func (p *realProvider) GetDecision(context.Context, string) (perfilseguro.BiometricDecision, error) {
+	return perfilseguro.BiometricDecision{}, perfilseguro.ErrPermanent
+}
+
+// With the real provider configured (production), a partner's test person is checked by the
+// simulator (its page served for their session only) and a live person by the real provider; the
+// simulator's page knows no other session. (The page does not look at APP_ENV: what it may serve
+// is decided by the sessions it made.)
+func TestWithTheRealProviderTheSimulatorServesOnlyTestPeople(t *testing.T) {
 	t.Parallel()
-	e := lvSetup(t, func(d *api.Deps) { d.Config.Env = config.EnvProduction })
+	e := lvSetup(t, func(d *api.Deps) { d.Levels.Provider, d.Levels.StartWait = "didit", 100*time.Millisecond })
 	res, err := http.Get(e.base + "/dev/biometric/00000000-0000-4000-8000-000000000000")
 	require.NoError(t, err)
 	res.Body.Close()
-	require.Equal(t, http.StatusNotFound, res.StatusCode)
+	require.Equal(t, http.StatusNotFound, res.StatusCode, "no session of the simulator's")
+
+	var partner int64
+	require.NoError(t, e.db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_dddddddddddddddddddddddd', 'CasaLista', 'https://casalista.example') RETURNING id`))
+	tester, live := e.signedUp(t), e.signedUp(t)
+	_, err = e.db.Exec(`UPDATE users SET test_partner_id = $2 WHERE id = $1`, tester.id, partner)
+	require.NoError(t, err)
+	didit := &realProvider{}
+	w := worker.New(e.opt, 1, time.Second, worker.Deps{DB: e.db, Enqueuer: e.client, Sealer: secure.NewSealer(e.cfg.SecretKey),
+		PublicBaseURL: e.base, Levels: worker.LevelsDeps{Biometric: didit, TestBiometric: *e.sim}})
+	start := func(a *lvClient) (int64, string) {
+		_, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+		id := int64(out["sessionId"].(float64))
+		task, _ := jobs.NewStartBiometricSessionTask(id)
+		_ = w.Handler().ProcessTask(context.Background(), task)
+		var provider string
+		require.NoError(t, e.db.Get(&provider, `SELECT provider FROM verification_sessions WHERE id = $1`, id))
+		return id, provider
+	}
+	id, provider := start(tester)
+	require.Equal(t, "devsim", provider)
+	require.Zero(t, didit.asked.Load(), "a test person never reaches the real provider")
+	var session string
+	require.NoError(t, e.db.Get(&session, `SELECT session_id FROM verification_sessions WHERE id = $1`, id))
+	res, err = http.Get(e.base + "/dev/biometric/" + session)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, "the test person's simulator page")
+
+	_, provider = start(live)
+	require.Equal(t, "didit", provider)
+	require.Equal(t, int32(1), didit.asked.Load(), "a live person goes to the real provider")
 }
 
 // A webhook that arrives while Redis is unreachable is stored; the periodic reconciler queues

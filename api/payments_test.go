@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,11 +16,14 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/stripe/stripe-go/v84/webhook"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
 	"github.com/perfilseguro/perfilseguro/provider/stripe"
+	"github.com/perfilseguro/perfilseguro/secure"
+	"github.com/perfilseguro/perfilseguro/worker"
 )
 
 // paySetup is lvSetup with payments on and the local checkout stand-in playing Stripe: its
@@ -678,6 +682,66 @@ func TestTheLandingPlanIsCarriedThroughRegistration(t *testing.T) {
 	st := c.payStatus()
 	require.Equal(t, "choose", st["state"])
 	require.Equal(t, "five_years", st["plan"], "Mi Perfil preselects the plan chosen on the landing page")
+}
+
+// realCheckout stands for Stripe in production: it records the checkouts asked of it.
+type realCheckout struct{ asked atomic.Int32 }
+
+func (p *realCheckout) CreateCheckout(context.Context, perfilseguro.CheckoutRequest) (perfilseguro.CheckoutSession, error) {
+	p.asked.Add(1)
+	return perfilseguro.CheckoutSession{}, fmt.Errorf("stripe stand-in: %w", perfilseguro.ErrPermanent)
+}
+func (p *realCheckout) GetCheckout(context.Context, string) (perfilseguro.CheckoutState, error) {
+	return perfilseguro.CheckoutState{}, perfilseguro.ErrPermanent
+}
+func (p *realCheckout) Refund(context.Context, string, string) (perfilseguro.Refund, error) {
+	return perfilseguro.Refund{}, perfilseguro.ErrPermanent
+}
+func (p *realCheckout) ExpireCheckout(context.Context, string) error {
+	return perfilseguro.ErrPermanent
+}
+
+// With Stripe configured (production), a partner's test person pays on the checkout stand-in
+// (recorded devsim, never billed: livemode false) and its page is served; a live person's payment
+// goes to Stripe.
+func TestWithStripeATestPersonPaysOnTheStandInNeverBilled(t *testing.T) {
+	t.Parallel()
+	e := paySetup(t, func(d *api.Deps) { d.Payments.Provider, d.Payments.CreateWait = "stripe", 100*time.Millisecond })
+	var partner int64
+	require.NoError(t, e.db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_eeeeeeeeeeeeeeeeeeeeeeee', 'CasaLista', 'https://casalista.example') RETURNING id`))
+	tester, live := e.signedUp(t), e.signedUp(t)
+	_, err := e.db.Exec(`UPDATE users SET test_partner_id = $2 WHERE id = $1`, tester.id, partner)
+	require.NoError(t, err)
+	realStripe := &realCheckout{}
+	w := worker.New(e.opt, 1, time.Second, worker.Deps{DB: e.db, Enqueuer: e.client, Sealer: secure.NewSealer(e.cfg.SecretKey),
+		PublicBaseURL: e.base, Payments: worker.PaymentDeps{Provider: realStripe, TestProvider: *e.pay}})
+	pay := func(a *lvClient) (string, bool, *string) {
+		_, out, _ := a.call("POST", "/api/payments/checkout", map[string]any{"plan": "one_year"})
+		id := int64(out["paymentId"].(float64))
+		task, _ := jobs.NewCreateCheckoutTask(id)
+		_ = w.Handler().ProcessTask(context.Background(), task)
+		var row struct {
+			Provider string  `db:"provider"`
+			Livemode bool    `db:"livemode"`
+			URL      *string `db:"checkout_url"`
+		}
+		require.NoError(t, e.db.Get(&row, `SELECT provider, livemode, checkout_url FROM payments WHERE id = $1`, id))
+		return row.Provider, row.Livemode, row.URL
+	}
+	provider, livemode, page := pay(tester)
+	require.Equal(t, "devsim", provider)
+	require.False(t, livemode, "never billed")
+	require.Zero(t, realStripe.asked.Load(), "a test person never reaches Stripe")
+	require.NotNil(t, page)
+	res, err := http.Get(*page)
+	require.NoError(t, err)
+	res.Body.Close()
+	require.Equal(t, http.StatusOK, res.StatusCode, "the test person's stand-in page")
+
+	provider, livemode, _ = pay(live)
+	require.Equal(t, "stripe", provider)
+	require.True(t, livemode)
+	require.Equal(t, int32(1), realStripe.asked.Load(), "a live person pays on Stripe")
 }
 
 func TestTheCheckoutStandInIsNotServedInProduction(t *testing.T) {
