@@ -169,3 +169,33 @@ func TestATestPersonCannotShareLiveOrInvite(t *testing.T) {
 	require.Equal(t, http.StatusForbidden, status, out)
 	require.Equal(t, "Las cuentas de prueba de una plataforma no pueden enviar invitaciones.", out["message"])
 }
+
+// The seed's widget sign-in with a test publishable key acts on the partner's test people: a live
+// person's e-mail makes a new test person, not a code for the live account.
+func TestWidgetSignInWithATestKeyActsOnTestPeople(t *testing.T) {
+	t.Parallel()
+	e, _, pk := sessionEnv(t)
+	var partner int64
+	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	pkTest, err := (&postgres.Store{DB: e.db}).InsertPartnerKey(t.Context(), e.db, partner, perfilseguro.KeyPublishable, false, "prueba")
+	require.NoError(t, err)
+	p := newPerson()
+	liveID := e.browser(t).signUp(p)
+
+	res, out := e.cross(t, "POST", "/api/widget/login", "https://casalista.example", map[string]string{"Authorization": "Bearer " + pkTest.Key},
+		map[string]string{"email": p.Email})
+	require.Equal(t, http.StatusOK, res.StatusCode, out)
+	require.Equal(t, true, out["isNewUser"], "no test person had that e-mail")
+	testID := int64(out["userId"].(float64))
+	require.NotEqual(t, liveID, testID)
+	var mode int64
+	require.NoError(t, e.db.Get(&mode, `SELECT coalesce(test_partner_id, 0) FROM users WHERE id = $1`, testID))
+	require.Equal(t, partner, mode)
+	require.ElementsMatch(t, []int64{partner}, e.otpModes(t, p.Email), "the code goes to the inbox, not to the live person's e-mail")
+
+	// The live publishable key still finds the live person.
+	res, out = e.cross(t, "POST", "/api/widget/login", "https://casalista.example", map[string]string{"Authorization": "Bearer " + pk},
+		map[string]string{"email": p.Email})
+	require.Equal(t, http.StatusOK, res.StatusCode, out)
+	require.Equal(t, float64(liveID), out["userId"])
+}
