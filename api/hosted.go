@@ -66,6 +66,9 @@ type HostedView struct {
 	Level         int           `json:"level"`
 	// Blocker says, in Spanish, what the person must do before sharing ("" when they can share).
 	Blocker string `json:"blocker"`
+	// SignOutToContinue: the signed-in account is of the other mode (a live account in a test
+	// session, or the reverse); the page offers to sign out.
+	SignOutToContinue bool `json:"signOutToContinue,omitempty"`
 }
 
 // HostedOpened is an opened flow: its token, and the session.
@@ -183,6 +186,7 @@ func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedVi
 		v.SignedIn, v.Level = true, u.VerificationLevel
 		values = sharedClaims(u, h.Claims)
 		v.Blocker = modeBlocker(u, h)
+		v.SignOutToContinue = v.Blocker != ""
 		if v.Blocker == "" {
 			v.Blocker = shareBlocker(u, h.RequiredLevel, s.now())
 		}

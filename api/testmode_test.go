@@ -99,6 +99,7 @@ func TestATestSessionMakesATestPersonKeptApartFromLivePeople(t *testing.T) {
 	// The live person, signed in, cannot share in the test session (nor link themselves by declining).
 	view := e.send(t, live.http, "GET", "/api/hosted/session", nil, "X-Flow-Token", flow).JSON(t)
 	require.Contains(t, view["blocker"], "verificación de prueba")
+	require.Equal(t, true, view["signOutToContinue"])
 	r = e.send(t, live.http, "POST", "/api/hosted/decision", map[string]any{"share": true}, "X-Flow-Token", flow, "Origin", e.srv.URL)
 	require.Equal(t, http.StatusConflict, r.Status)
 

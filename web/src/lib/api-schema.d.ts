@@ -3130,6 +3130,7 @@ export interface components {
                 partnerOrigin: string;
                 requiredLevel: number;
                 returnUrl?: string | null;
+                signOutToContinue?: boolean | null;
                 signedIn: boolean;
                 /** @enum {string} */
                 status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
@@ -3151,6 +3152,7 @@ export interface components {
             partnerOrigin: string;
             requiredLevel: number;
             returnUrl?: string | null;
+            signOutToContinue?: boolean | null;
             signedIn: boolean;
             /** @enum {string} */
             status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";

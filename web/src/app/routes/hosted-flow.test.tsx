@@ -75,6 +75,29 @@ describe('/conectar', () => {
     await waitFor(() => expect(screenCalls(calls).find((c) => c.path === '/api/hosted/decision')?.body).toEqual({ share: false }))
   })
 
+  it('offers an account of the other mode to sign out here, then to sign in or register', async () => {
+    window.history.replaceState(null, '', `/conectar?pk=pk_test_0123456789abcdef01234567#${secret}`)
+    const blocker = 'Esta es una verificación de prueba de CasaLista (demo): cierra sesión y entra o regístrate aquí con una cuenta de prueba (no se usará tu perfil real).'
+    const liveAccount = { ...view, blocker, signOutToContinue: true }
+    const signedOut = { ...view, signedIn: false, blocker: 'Inicia sesión o regístrate para continuar.', claims: view.claims.map(({ key, label }) => ({ key, label })) }
+    const { calls } = mockApi({
+      'POST /api/hosted/open': { json: { flowToken: 'd'.repeat(64), session: liveAccount } },
+      'POST /api/logout': { json: { success: true } },
+      'GET /api/hosted/session': { json: signedOut },
+    })
+    renderRoute('/conectar')
+    expect(await screen.findByText(blocker)).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Compartir' })).toBeDisabled()
+    expect(screen.queryByRole('link', { name: 'Ir a Mi Perfil' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Cerrar sesión' }))
+    const card = (await screen.findByText('Compartir con CasaLista (demo):')).closest('.card') as HTMLElement
+    expect(await within(card).findByRole('link', { name: 'Registrarse' })).toHaveAttribute('href', '/register')
+    expect(screen.queryByText(blocker)).not.toBeInTheDocument()
+    expect(screenCalls(calls).some((c) => c.path === '/api/logout')).toBe(true)
+    const reread = screenCalls(calls).find((c) => c.path === '/api/hosted/session')
+    expect(new Headers(reread?.init?.headers).get('X-Flow-Token')).toBe('d'.repeat(64))
+  })
+
   it('says so when the secret was already used', async () => {
     window.history.replaceState(null, '', `/conectar?pk=pk_live_0123456789abcdef01234567#${secret}`)
     mockApi({ 'POST /api/hosted/open': { status: 409, json: { message: 'Esta solicitud de verificación ya no es válida.' } } })

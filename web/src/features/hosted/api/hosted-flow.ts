@@ -22,6 +22,8 @@ export type HostedView = {
   signedIn: boolean
   level: number
   blocker: string
+  /** The signed-in account is of the other mode (live in a test session, or the reverse). */
+  signOutToContinue?: boolean
 }
 
 /** The person's decision, answered. */
@@ -51,4 +53,9 @@ export function tellOpener(view: { id: string; status: string }, partnerOrigin: 
   if (!opener || !partnerOrigin) return false
   opener.postMessage({ type: 'perfilseguro:session', id: view.id, status: view.status }, partnerOrigin)
   return true
+}
+
+/** Ends the person's session here (an account of the other mode), so they can sign in again. */
+export async function signOut(): Promise<void> {
+  await apiRequest<unknown>('POST', '/api/logout')
 }

@@ -6,6 +6,7 @@ import { Button, buttonClass } from '@/components/ui/button'
 import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
 import { serverMessage } from '@/lib/api-client'
 import { formatDateMx } from '@/lib/format'
+import { clearStoredUser } from '@/lib/session'
 import {
   clearFlow,
   decide,
@@ -13,6 +14,7 @@ import {
   getFlowSession,
   openFlow,
   readFlow,
+  signOut,
   tellOpener,
   writeFlow,
   type HostedClaim,
@@ -126,6 +128,21 @@ export function HostedFlowScreen() {
     }
   }
 
+  // An account of the other mode signs out here and the flow goes on (sign in or register).
+  const signOutHere = async () => {
+    setBusy(true)
+    setProblem('')
+    try {
+      await signOut()
+      clearStoredUser()
+      setState({ kind: 'ready', view: await getFlowSession(token), token, mode })
+    } catch (err) {
+      setProblem(serverMessage(err, 'No pudimos cerrar tu sesión. Intenta de nuevo.'))
+    } finally {
+      setBusy(false)
+    }
+  }
+
   const ended = finalStatuses.has(view.status)
   const levelName = view.requiredLevel >= 3 ? 'verificación biométrica (nivel 3)' : 'correo electrónico verificado (nivel 2)'
   return (
@@ -158,8 +175,16 @@ export function HostedFlowScreen() {
               {view.signedIn && view.blocker && (
                 <Alert variant="warning" title="Antes de compartir">
                   <p>{view.blocker}</p>
-                  <Link to="/profile" className="link">Ir a Mi Perfil</Link>
-                  <span> — al terminar, vuelve a esta ventana.</span>
+                  {view.signOutToContinue ? (
+                    <Button variant="outline" size="sm" className="mt-3" disabled={busy} onClick={() => void signOutHere()}>
+                      Cerrar sesión
+                    </Button>
+                  ) : (
+                    <>
+                      <Link to="/profile" className="link">Ir a Mi Perfil</Link>
+                      <span> — al terminar, vuelve a esta ventana.</span>
+                    </>
+                  )}
                 </Alert>
               )}
               <section aria-labelledby="compartir">
