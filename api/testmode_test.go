@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
@@ -199,4 +200,39 @@ func TestWidgetSignInWithATestKeyActsOnTestPeople(t *testing.T) {
 		map[string]string{"email": p.Email})
 	require.Equal(t, http.StatusOK, res.StatusCode, out)
 	require.Equal(t, float64(liveID), out["userId"])
+}
+
+// A partner's widget can make us send only so many codes an hour: per partner and mode, and per
+// destination. A refused request stores nothing; the test budget is not the live one.
+func TestAPartnersWidgetCodesAreCappedPerPartnerModeAndDestination(t *testing.T) {
+	t.Parallel()
+	limits := api.DefaultLimits
+	limits.WidgetSendPerPartner, limits.WidgetSendPerDestination = 2, 1
+	e := setup(t, func(d *api.Deps) { d.Limits = &limits })
+	origin := "https://topes.example"
+	pk := "pk_live_0000000000000000000000b1"
+	e.addPartner(t, pk, origin, true, "widget_auth")
+	var partner int64
+	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	pkTest, err := (&postgres.Store{DB: e.db}).InsertPartnerKey(t.Context(), e.db, partner, perfilseguro.KeyPublishable, false, "prueba")
+	require.NoError(t, err)
+	login := func(key, email string) int {
+		res, out := e.cross(t, "POST", "/api/widget/login", origin, map[string]string{"Authorization": "Bearer " + key}, map[string]string{"email": email})
+		if res.StatusCode == http.StatusTooManyRequests {
+			require.Contains(t, out["message"], "Demasiadas solicitudes", "a cap, not the resend cooldown")
+		}
+		return res.StatusCode
+	}
+	users := func() (n int) {
+		require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM users`))
+		return n
+	}
+	a, b, c := newPerson(), newPerson(), newPerson()
+	require.Equal(t, http.StatusOK, login(pk, a.Email))
+	require.Equal(t, http.StatusTooManyRequests, login(pk, a.Email), "one code an hour to a destination")
+	require.Equal(t, http.StatusOK, login(pk, b.Email))
+	before := users()
+	require.Equal(t, http.StatusTooManyRequests, login(pk, c.Email), "two codes an hour for the partner's live widget")
+	require.Equal(t, before, users(), "a refusal creates nobody")
+	require.Equal(t, http.StatusOK, login(pkTest.Key, c.Email), "the test widget has a budget of its own")
 }

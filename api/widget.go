@@ -8,6 +8,7 @@ import (
 	"github.com/go-fuego/fuego/option"
 	"github.com/jmoiron/sqlx"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/secure"
 )
@@ -121,7 +122,12 @@ func (s *Server) widgetSendLimits(ctx context.Context, req LoginRequest) []limit
 	if p == nil || s.limits.WidgetSendPerPartner <= 0 || s.limits.WidgetSendPerDestination <= 0 {
 		return nil // limits a test set to zero are off
 	}
+	// Per partner and mode: a partner testing hard (its test people's codes cost nothing) never
+	// spends the budget of its live widget.
 	id := strconv.FormatInt(p.ID, 10)
+	if modeFrom(ctx) != perfilseguro.Live {
+		id += ":test"
+	}
 	out := []limit{{"widget:partner:" + id, s.limits.WidgetSendPerPartner}}
 	for _, dest := range []string{req.PhoneNumber, req.Email} {
 		if dest != "" {
