@@ -125,10 +125,17 @@ func (e *env) newPresentation(t *testing.T, claims ...string) api.PresentationCr
 	return created
 }
 
-// poll is the partner's look at its request.
+// poll is the partner's server's look at its request, with a secret key of the partner whose
+// live publishable key is partnerKey (the shared claims answer to a secret key only).
 func (e *env) poll(t *testing.T, partnerKey, id string) (int, api.PresentationStatus) {
 	t.Helper()
-	r := e.send(t, http.DefaultClient, "GET", "/api/widget/presentations/"+id, nil, "X-Partner-Key", partnerKey)
+	return e.pollWith(t, "Authorization", "Bearer "+e.secretKey(t, partnerKey, true), id)
+}
+
+// pollWith looks at a request with the given key header.
+func (e *env) pollWith(t *testing.T, header, value, id string) (int, api.PresentationStatus) {
+	t.Helper()
+	r := e.send(t, http.DefaultClient, "GET", "/api/widget/presentations/"+id, nil, header, value)
 	var st api.PresentationStatus
 	if r.Status == http.StatusOK {
 		require.NoError(t, json.Unmarshal(r.Body, &st))

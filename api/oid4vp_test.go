@@ -42,10 +42,18 @@ func TestOID4VPPresentationGivesThePartnerOnlyTheRequestedClaims(t *testing.T) {
 	require.JSONEq(t, `{}`, string(r.Body))
 	require.Contains(t, r.Header.Get("Content-Type"), "application/json")
 
+	// The publishable key learns that it completed, not what was shared.
+	status, st = e.pollWith(t, "X-Partner-Key", vpPartnerKey, created.ID)
+	require.Equal(t, http.StatusOK, status)
+	require.Equal(t, "completed", st.Status)
+	require.Empty(t, st.Claims, "a publishable key never reveals a person's data")
+	require.Contains(t, st.Note, "llave secreta")
+
 	status, st = e.poll(t, vpPartnerKey, created.ID)
 	require.Equal(t, http.StatusOK, status)
 	require.Equal(t, "completed", st.Status)
 	require.Equal(t, map[string]any{"name": "Lucía Herrera"}, st.Claims)
+	require.Empty(t, st.Note)
 	require.NotNil(t, st.CompletedAt)
 	require.Empty(t, st.Error)
 

@@ -31,6 +31,7 @@ const presentationQRSize = 320
 
 var (
 	errPresentationNotFound    = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "La solicitud de presentación no existe.")
+	msgClaimsNeedSecret        = "Los datos compartidos se leen desde tu servidor con tu llave secreta (Authorization: Bearer sk_…), o llegan en el webhook presentation.completed."
 	errPresentationPartnerOnly = httpError(http.StatusForbidden,
 		"Solo una plataforma socia puede pedir datos de una credencial (llave X-Partner-Key o su dominio).")
 	errPresentationWhat = perfilseguro.FieldError("claims",
@@ -60,8 +61,11 @@ type PresentationCreated struct {
 type PresentationStatus struct {
 	ID     string `json:"id"`
 	Status string `json:"status" enum:"pending,completed,failed,expired"`
-	// Claims are the requested claims as the wallet disclosed them (completed only).
+	// Claims are the requested claims as the wallet disclosed them (completed, and read with the
+	// partner's secret key only: a publishable key never reveals a person's data).
 	Claims map[string]any `json:"claims,omitzero"`
+	// Note says where the claims are when this call could not read them ("" otherwise).
+	Note string `json:"note,omitempty"`
 	// Error says briefly why a presentation was refused (failed only).
 	Error       string     `json:"error,omitempty"`
 	ExpiresAt   time.Time  `json:"expiresAt"`
@@ -76,7 +80,7 @@ func (v *oid4vp) mountWidgetPresentations() {
 		option.Description("Cuerpo: claims (nombres de datos de la credencial) o dcql_query. La persona escanea el QR con su billetera y elige compartir; "+
 			"el resultado se consulta en GET /api/widget/presentations/{id} o llega en el webhook presentation.completed. Solo se guardan los datos pedidos."))
 	fuego.Get(v.f, "/api/widget/presentations/{id}", v.getPresentation, tag,
-		option.Summary("Estado de una solicitud de presentación propia y, si se completó, los datos compartidos"))
+		option.Summary("Estado de una solicitud de presentación propia y, si se completó y la consulta usa tu llave secreta, los datos compartidos"))
 }
 
 // createPresentation stores a request with a fresh nonce, state and response encryption key.
@@ -175,6 +179,10 @@ func (v *oid4vp) getPresentation(c fuego.ContextNoBody) (PresentationStatus, err
 	switch out.Status {
 	case postgres.PresentationCompleted:
 		out.CompletedAt = p.CompletedAt
+		if !calledWithSecretKey(ctx) {
+			out.Note = msgClaimsNeedSecret
+			break
+		}
 		if err := json.Unmarshal(p.Claims, &out.Claims); err != nil {
 			return PresentationStatus{}, err
 		}

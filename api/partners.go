@@ -97,7 +97,7 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		partner, mode, err := s.widgetPartner(r, origin)
+		caller, err := s.widgetPartner(r, origin)
 		if err != nil {
 			writeError(w, r, err)
 			return
@@ -110,9 +110,10 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 			s.preflight(w, r)
 			return
 		}
-		s.countPartnerRequest(r.Context(), partner.ID)
-		ctx := context.WithValue(r.Context(), partnerCtxKey{}, partner)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, modeCtxKey{}, mode)))
+		s.countPartnerRequest(r.Context(), caller.partner.ID)
+		ctx := context.WithValue(r.Context(), partnerCtxKey{}, caller.partner)
+		ctx = context.WithValue(ctx, modeCtxKey{}, caller.mode)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, secretCtxKey{}, caller.secret)))
 	})
 }
 
@@ -122,45 +123,60 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 // key the registered origin alone still admits the seed's integrations (README upgrade note);
 // every call is rate-limited and counted per partner. The mode is the key's (test keys act on
 // the partner's test people).
-func (s *Server) widgetPartner(r *http.Request, origin string) (*postgres.Partner, int64, error) {
+// widgetCaller is who calls a widget endpoint: the partner, the mode of the people its key acts
+// on, and whether it proved itself with a secret key (server to server).
+type widgetCaller struct {
+	partner *postgres.Partner
+	mode    int64
+	secret  bool
+}
+
+type secretCtxKey struct{}
+
+// calledWithSecretKey reports whether a widget call came with the partner's secret key.
+func calledWithSecretKey(ctx context.Context) bool {
+	ok, _ := ctx.Value(secretCtxKey{}).(bool)
+	return ok
+}
+
+func (s *Server) widgetPartner(r *http.Request, origin string) (widgetCaller, error) {
 	ctx := r.Context()
-	var partner *postgres.Partner
-	mode := perfilseguro.Live // without a key: the seed's integrations, live
+	var c widgetCaller // without a key: the seed's integrations, live
 	if key := bearerKey(r); key != "" {
 		kind, _, _ := perfilseguro.ParsePartnerKey(key)
 		if kind == perfilseguro.KeySecret && origin != "" {
-			return nil, 0, errSecretKeyInBrowser
+			return widgetCaller{}, errSecretKeyInBrowser
 		}
 		if kind != perfilseguro.KeySecret {
 			kind = perfilseguro.KeyPublishable
 		}
 		kp, err := s.partnerByKey(ctx, key, kind)
 		if err != nil {
-			return nil, 0, err
+			return widgetCaller{}, err
 		}
 		if kp == nil {
-			return nil, 0, errPublishableKey
+			return widgetCaller{}, errPublishableKey
 		}
 		if origin != "" && !strings.EqualFold(origin, kp.Partner.Domain) {
-			return nil, 0, errOriginRefused
+			return widgetCaller{}, errOriginRefused
 		}
-		partner, mode = &kp.Partner, keyMode(kp)
+		c = widgetCaller{partner: &kp.Partner, mode: keyMode(kp), secret: kind == perfilseguro.KeySecret}
 	} else if origin != "" {
 		p, err := s.partnerByOrigin(ctx, origin)
 		if err != nil {
-			return nil, 0, err
+			return widgetCaller{}, err
 		}
 		if p == nil {
-			return nil, 0, errOriginRefused
+			return widgetCaller{}, errOriginRefused
 		}
-		partner = p
+		c.partner = p
 	} else {
-		return nil, 0, errNoPartnerKey
+		return widgetCaller{}, errNoPartnerKey
 	}
-	if !slices.Contains(partner.Permissions, postgres.PermissionWidgetAuth) {
-		return nil, 0, errNoPermission
+	if !slices.Contains(c.partner.Permissions, postgres.PermissionWidgetAuth) {
+		return widgetCaller{}, errNoPermission
 	}
-	return partner, mode, nil
+	return c, nil
 }
 
 // partnerByOrigin is the active partner whose registered origin a browser call comes from (nil

@@ -134,6 +134,7 @@ function signatureValid(header: string, body: string, secret: string): boolean {
 test.describe('a standard wallet', () => {
   const server = useSecondServer({ offset: 3, suffix: 'billetera', host: 'localhost', env: { PAYMENTS: 'off' } });
   const partnerKey = 'pk_live_0000000000000000000e2eb1'; // its live publishable key (partner_keys holds its hash)
+  const secretKey = 'sk_live_000000000000000000000000000000000000000000e2eb1a'; // its server's key: reads what was shared
   const webhookSecret = 'whsec_e2e_billetera';
   let hook: Awaited<ReturnType<typeof startHook>>;
 
@@ -144,7 +145,8 @@ test.describe('a standard wallet', () => {
       `WITH p AS (INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
          VALUES ('${partnerKey}', 'Socio Billetera', 'https://socio-billetera.example', '${hook.url}', '${webhookSecret}') RETURNING id)
        INSERT INTO partner_keys (partner_id, kind, livemode, token_hash, hint)
-       SELECT id, 'publishable', true, encode(sha256(convert_to('${partnerKey}', 'UTF8')), 'hex'), '${partnerKey}' FROM p`], { stdio: 'pipe' });
+       SELECT id, 'publishable', true, encode(sha256(convert_to('${partnerKey}', 'UTF8')), 'hex'), '${partnerKey}' FROM p
+       UNION ALL SELECT id, 'secret', true, encode(sha256(convert_to('${secretKey}', 'UTF8')), 'hex'), 'sk_live_…eb1a' FROM p`], { stdio: 'pipe' });
   });
   test.afterAll(async () => {
     await new Promise((resolve) => hook?.server.close(resolve));
@@ -250,8 +252,8 @@ test.describe('a standard wallet', () => {
     expect(verified.payload.verification_level).toBe(3);
     expect((verified.payload.cnf as { jwk: Jwk }).jwk).toMatchObject({ kty: 'EC', crv: 'P-256', x: holderJwk.x, y: holderJwk.y });
 
-    // A partner asks for the name (server to server, with its key; none of the person's cookies).
-    const partner = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'X-Partner-Key': partnerKey } });
+    // A partner asks for the name (server to server, with its secret key; none of the person's cookies).
+    const partner = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${secretKey}` } });
     const asked = await partner.post('/api/widget/presentations', { data: { claims: ['name'] } });
     expect(asked.status()).toBe(201);
     const presentationRequest: { id: string; requestUri: string; qrUrl: string } = await asked.json();
@@ -316,6 +318,12 @@ test.describe('a standard wallet', () => {
     const state = await polled.json();
     expect(state.status).toBe('completed');
     expect(state.claims).toEqual({ name: 'Lucía Billetera Ortega' });
+    // Its publishable key (a browser's) learns that it completed, never what was shared.
+    const page = await playwright.request.newContext({ baseURL, extraHTTPHeaders: { 'X-Partner-Key': partnerKey } });
+    const browserView = await (await page.get(`/api/widget/presentations/${presentationRequest.id}`)).json();
+    expect(browserView.status).toBe('completed');
+    expect(browserView).not.toHaveProperty('claims');
+    await page.dispose();
     await expect.poll(() => hook.received.length, { timeout: 20_000 }).toBeGreaterThan(0);
     const [delivery] = hook.received;
     expect(delivery.headers['x-perfilseguro-event']).toBe('presentation.completed');

@@ -2104,7 +2104,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Estado de una solicitud de presentación propia y, si se completó, los datos compartidos */
+        /** Estado de una solicitud de presentación propia y, si se completó y la consulta usa tu llave secreta, los datos compartidos */
         get: operations["GET_/api/widget/presentations/:id"];
         put?: never;
         post?: never;
@@ -3573,6 +3573,7 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
             id: string;
+            note?: string | null;
             /** @enum {string} */
             status: "pending" | "completed" | "failed" | "expired";
         };

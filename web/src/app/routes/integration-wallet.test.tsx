@@ -72,7 +72,7 @@ describe('/integration presentation requests', () => {
 })
 
 describe('the presentation server sample as printed', () => {
-  it('creates the request with the partner key, saves the QR, polls every 2 seconds and prints the claims', async () => {
+  it('creates the request with the secret key, saves the QR, polls every 2 seconds and prints the claims', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const { calls } = presentationApi(2)
     const writeFile = vi.fn(async () => undefined)
@@ -81,14 +81,14 @@ describe('the presentation server sample as printed', () => {
     const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor
     const run: Promise<void> = new AsyncFunction('writeFile', 'process', 'Buffer', 'console', source)(
       writeFile,
-      { env: { PERFIL_SEGURO_KEY: 'pk_casalista' } },
+      { env: { PERFIL_SEGURO_SECRET_KEY: 'sk_live_casalista' } },
       Buffer,
       { log },
     )
     await advance(0)
     expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST /api/widget/presentations'])
     expect(calls[0].body).toEqual({ claims: ['name'] })
-    expect(calls[0].init?.headers).toEqual({ 'X-Partner-Key': 'pk_casalista', 'Content-Type': 'application/json' })
+    expect(calls[0].init?.headers).toEqual({ Authorization: 'Bearer sk_live_casalista', 'Content-Type': 'application/json' })
     expect(writeFile).toHaveBeenCalledWith('presentacion-qr.png', Buffer.from('iVBORw0KGgo=', 'base64'))
     expect(log).toHaveBeenCalledWith(requestUri)
 
@@ -99,7 +99,7 @@ describe('the presentation server sample as printed', () => {
     await advance(4000)
     await run
     expect(calls.map((c) => c.path)).toEqual(['/api/widget/presentations', ...Array(3).fill(`/api/widget/presentations/${id}`)])
-    expect(calls[1].init?.headers).toEqual({ 'X-Partner-Key': 'pk_casalista' })
+    expect(calls[1].init?.headers).toEqual({ Authorization: 'Bearer sk_live_casalista' })
     expect(log).toHaveBeenLastCalledWith('completed', { name: 'María Fernanda López' })
   })
 })
@@ -180,10 +180,12 @@ describe('the widget "Verificar con billetera" sample as printed', () => {
     )
   }
 
-  it('shows the QR and the link, polls every 2 seconds and shows the disclosed name', async () => {
+  it('shows the QR and the link, polls every 2 seconds and says it is done, with no personal data in the browser', async () => {
     const Widget = await loadWidget()
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
-    const { calls } = presentationApi(1)
+    // What a browser call reads: the status, never the claims (those answer to the secret key).
+    const { claims: _claims, ...browserView } = completed
+    const { calls } = presentationApi(1, { ...browserView, note: 'Los datos compartidos se leen desde tu servidor con tu llave secreta.' })
     render(<Widget />)
     fireEvent.click(screen.getByRole('button', { name: 'Verificar con billetera' }))
     await advance(0)
@@ -206,7 +208,8 @@ describe('the widget "Verificar con billetera" sample as printed', () => {
     expect(screen.queryByRole('img')).not.toBeInTheDocument()
     const result = screen.getByRole('status')
     expect(result).toHaveTextContent('Identidad verificada con tu billetera.')
-    expect(result).toHaveTextContent('NombreMaría Fernanda López')
+    expect(result).toHaveTextContent('Compartiste tus datos: la plataforma los recibe en su servidor.')
+    expect(result).not.toHaveTextContent('María')
     await advance(10_000)
     expect(calls).toHaveLength(3) // no polling after the end
   })

@@ -157,7 +157,7 @@ export const presentationEndpoints: EndpointDoc[] = [
     path: '/api/widget/presentations/{id}',
     title: 'Estado de la presentación',
     description:
-      'Consulta tu solicitud cada 2 segundos hasta que status deje de ser pending: completed (claims trae solo los datos pedidos, como los compartió la persona), failed (error dice por qué se rechazó) o expired. Al completarse también recibes el webhook presentation.completed.',
+      'Consulta tu solicitud cada 2 segundos hasta que status deje de ser pending: completed (claims trae solo los datos pedidos, como los compartió la persona, y solo si consultas desde tu servidor con tu llave secreta: Authorization: Bearer sk_…; con la llave publicable o desde el navegador ves el estado, nunca los datos), failed (error dice por qué se rechazó) o expired. Al completarse también recibes el webhook presentation.completed.',
     response: JSON.stringify(
       {
         id: samplePresentationId,

@@ -4,7 +4,7 @@
 /** The partner key placeholder in the server-to-server sample (the publishable key). */
 export const PARTNER_KEY_PLACEHOLDER = 'pk_tu_llave_de_socio'
 
-/** The secret key placeholder of the PHP sample's status lookup. */
+/** The secret key placeholder of the server samples (the PHP status lookup, the presentation poll). */
 export const PHP_SECRET_KEY_PLACEHOLDER = 'sk_tu_llave_secreta'
 
 /** Browser sample: plain JavaScript with fetch (no modules, no build step). */
@@ -194,23 +194,24 @@ function checkVerificationStatus($email)
 export const WEBHOOK_SECRET_PLACEHOLDER = 'whsec_tu_secreto_de_webhook'
 
 /**
- * Server sample for a presentation request (OpenID4VP): create it with the partner key, show the
- * QR and link, poll every 2 seconds. Node.js 18 or later, no dependencies.
+ * Server sample for a presentation request (OpenID4VP): create it with the partner's secret key,
+ * show the QR and link, poll every 2 seconds. Node.js 18 or later, no dependencies.
  */
 export function presentationServerSample(apiBase: string): string {
   return `// Perfil Seguro · pedir el nombre de una persona a su billetera digital (OpenID4VP)
-// Node.js 18 o posterior, sin dependencias. Uso: PERFIL_SEGURO_KEY=pk_... node presentacion.mjs
+// Node.js 18 o posterior, sin dependencias. Uso: PERFIL_SEGURO_SECRET_KEY=sk_live_... node presentacion.mjs
+// Solo en tu servidor: la llave secreta lee los datos compartidos y nunca va a un navegador.
 import { writeFile } from 'node:fs/promises';
 
 const API_BASE = '${apiBase}';
-const PARTNER_KEY = process.env.PERFIL_SEGURO_KEY || '${PARTNER_KEY_PLACEHOLDER}';
+const SECRET_KEY = process.env.PERFIL_SEGURO_SECRET_KEY || '${PHP_SECRET_KEY_PLACEHOLDER}';
 
 async function perfilSeguro(method, path, body) {
   const response = await fetch(API_BASE + path, {
     method,
     headers: body
-      ? { 'X-Partner-Key': PARTNER_KEY, 'Content-Type': 'application/json' }
-      : { 'X-Partner-Key': PARTNER_KEY },
+      ? { Authorization: 'Bearer ' + SECRET_KEY, 'Content-Type': 'application/json' }
+      : { Authorization: 'Bearer ' + SECRET_KEY },
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => null);
@@ -314,7 +315,8 @@ import { useEffect, useState } from 'react';
 
 const API_BASE = '${apiBase}';
 const POLL_MS = 2000;
-const LABELS = { name: 'Nombre', validated_at: 'Fecha de validación', origin: 'Origen', profile_id: 'ID de perfil' };
+// Los datos compartidos no llegan al navegador: tu servidor los lee con tu llave secreta
+// (GET /api/widget/presentations/{id}) o los recibe en el webhook presentation.completed.
 
 async function request(path, body) {
   const response = await fetch(API_BASE + path, {
@@ -395,14 +397,7 @@ export function VerificarConBilletera({ claims = ['name'] }) {
       {result && result.status === 'completed' && (
         <div role="status">
           <p>Identidad verificada con tu billetera.</p>
-          <dl>
-            {Object.entries(result.claims || {}).map(([claim, value]) => (
-              <div key={claim}>
-                <dt>{LABELS[claim] || claim}</dt>
-                <dd>{String(value)}</dd>
-              </div>
-            ))}
-          </dl>
+          <p>Compartiste tus datos: la plataforma los recibe en su servidor.</p>
         </div>
       )}
       {result && result.status === 'failed' && (
