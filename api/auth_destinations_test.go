@@ -14,17 +14,27 @@ import (
 	"github.com/perfilseguro/perfilseguro/jobs"
 )
 
-// queuedDestinations lists where every pending otp:send job would deliver.
-func (e *env) queuedDestinations(t *testing.T) []string {
+// queuedOTPs lists every pending otp:send job's payload.
+func (e *env) queuedOTPs(t *testing.T) []jobs.SendOTPPayload {
 	t.Helper()
 	insp := asynq.NewInspector(e.asynqOpt)
 	defer insp.Close()
 	tasks, err := insp.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(500))
 	require.NoError(t, err)
-	var out []string
+	var out []jobs.SendOTPPayload
 	for _, task := range tasks {
 		var p jobs.SendOTPPayload
 		require.NoError(t, json.Unmarshal(task.Payload, &p))
+		out = append(out, p)
+	}
+	return out
+}
+
+// queuedDestinations lists where every pending otp:send job would deliver.
+func (e *env) queuedDestinations(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, p := range e.queuedOTPs(t) {
 		out = append(out, p.Destination)
 	}
 	return out

@@ -7,12 +7,10 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/hibiken/asynq"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/api"
-	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
@@ -40,14 +38,8 @@ func openTestFlow(t *testing.T, e *env, pk string, requiredLevel int) (*browser,
 // otpModes lists the mode of every queued code delivery to a destination.
 func (e *env) otpModes(t *testing.T, destination string) []int64 {
 	t.Helper()
-	insp := asynq.NewInspector(e.asynqOpt)
-	defer insp.Close()
-	tasks, err := insp.ListPendingTasks(jobs.QueueCritical, asynq.PageSize(500))
-	require.NoError(t, err)
 	var out []int64
-	for _, task := range tasks {
-		var p jobs.SendOTPPayload
-		require.NoError(t, json.Unmarshal(task.Payload, &p))
+	for _, p := range e.queuedOTPs(t) {
 		if p.Destination == destination {
 			out = append(out, p.TestPartner)
 		}

@@ -8,7 +8,7 @@ import { useDeliveries, useResend } from '../api/deliveries'
 import { useConsoleSignedOut, useSignedOutOn } from '../api/get-console-me'
 import { can, DELIVERY_STATUS } from '../labels'
 import type { ConsoleMe, Delivery } from '../types'
-import { TableMessage, TimeZoneNote } from './table-message'
+import { QueryTable, TimeZoneNote } from './table-message'
 
 const STATUS_BADGE: Record<Delivery['status'], BadgeVariant> = {
   delivered: 'success',
@@ -54,73 +54,63 @@ export function DeliveriesTab({ me }: { me: ConsoleMe }) {
           hace un intento nuevo ahora, aunque ya se haya entregado.
         </p>
       </div>
-      <div className="overflow-x-auto rounded-box border border-base-300">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Evento</th>
-              <th>Estado</th>
-              <th>Intentos</th>
-              <th>Última respuesta</th>
-              <th>Fechas</th>
-              {canResend && <th className="text-right">Acciones</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {log.isPending ? (
-              <TableMessage colSpan={cols} state="loading" />
-            ) : log.isError ? (
-              <TableMessage colSpan={cols} state="error" onRetry={() => log.refetch()}>
-                {serverMessage(log.error, 'No pudimos cargar el registro de entregas.')}
-              </TableMessage>
-            ) : rows.length === 0 ? (
-              <TableMessage colSpan={cols} state="empty">
-                Aún no hay notificaciones para tu plataforma.
-              </TableMessage>
-            ) : (
-              rows.map((d) => (
-                <tr key={d.id} data-testid="delivery-row">
-                  <td>
-                    <code className="font-mono text-xs whitespace-nowrap">{d.event}</code>
-                    <div className="text-xs text-base-content/60">#{d.id}</div>
-                  </td>
-                  <td>
-                    <Badge variant={STATUS_BADGE[d.status]} className="badge-sm whitespace-nowrap">
-                      {DELIVERY_STATUS[d.status]}
-                    </Badge>
-                    {d.nextAttemptAt && d.status === 'retrying' && (
-                      <div className="mt-1 text-xs whitespace-nowrap text-base-content/60">Próximo: {formatDateTimeMx(d.nextAttemptAt)}</div>
-                    )}
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td className="min-w-40 max-w-xs">
-                    <LastAnswer d={d} />
-                  </td>
-                  <td className="text-sm whitespace-nowrap">
-                    <div>Creada {formatDateTimeMx(d.createdAt)}</div>
-                    {d.deliveredAt && <div className="text-base-content/70">Entregada {formatDateTimeMx(d.deliveredAt)}</div>}
-                  </td>
-                  {canResend && (
-                    <td className="text-right">
-                      <Button
-                        variant="ghost"
-                        size="sm"
-                        onClick={() => send(d)}
-                        disabled={resend.isPending}
-                        aria-label={`Reenviar ${d.event} #${d.id}`}
-                        title="Reenviar ahora"
-                      >
-                        <Send className="size-4" aria-hidden />
-                        Reenviar
-                      </Button>
-                    </td>
-                  )}
-                </tr>
-              ))
+      <QueryTable
+        columns={cols}
+        query={log}
+        errorText="No pudimos cargar el registro de entregas."
+        isEmpty={rows.length === 0}
+        empty={<>Aún no hay notificaciones para tu plataforma.</>}
+        head={
+          <>
+            <th>Evento</th>
+            <th>Estado</th>
+            <th>Intentos</th>
+            <th>Última respuesta</th>
+            <th>Fechas</th>
+            {canResend && <th className="text-right">Acciones</th>}
+          </>
+        }
+      >
+        {rows.map((d) => (
+          <tr key={d.id} data-testid="delivery-row">
+            <td>
+              <code className="font-mono text-xs whitespace-nowrap">{d.event}</code>
+              <div className="text-xs text-base-content/60">#{d.id}</div>
+            </td>
+            <td>
+              <Badge variant={STATUS_BADGE[d.status]} className="badge-sm whitespace-nowrap">
+                {DELIVERY_STATUS[d.status]}
+              </Badge>
+              {d.nextAttemptAt && d.status === 'retrying' && (
+                <div className="mt-1 text-xs whitespace-nowrap text-base-content/60">Próximo: {formatDateTimeMx(d.nextAttemptAt)}</div>
+              )}
+            </td>
+            <td>{d.attempts}</td>
+            <td className="min-w-40 max-w-xs">
+              <LastAnswer d={d} />
+            </td>
+            <td className="text-sm whitespace-nowrap">
+              <div>Creada {formatDateTimeMx(d.createdAt)}</div>
+              {d.deliveredAt && <div className="text-base-content/70">Entregada {formatDateTimeMx(d.deliveredAt)}</div>}
+            </td>
+            {canResend && (
+              <td className="text-right">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => send(d)}
+                  disabled={resend.isPending}
+                  aria-label={`Reenviar ${d.event} #${d.id}`}
+                  title="Reenviar ahora"
+                >
+                  <Send className="size-4" aria-hidden />
+                  Reenviar
+                </Button>
+              </td>
             )}
-          </tbody>
-        </table>
-      </div>
+          </tr>
+        ))}
+      </QueryTable>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <TimeZoneNote />
         {log.hasNextPage && (

@@ -12,7 +12,7 @@ import { can } from '../labels'
 import type { ConsoleMe, Mode, PartnerKey } from '../types'
 import { OriginCard } from './origin-card'
 import { SecretDialog, type ShownSecret } from './secret-dialog'
-import { TableMessage, TimeZoneNote } from './table-message'
+import { QueryTable, TimeZoneNote } from './table-message'
 
 const MODE_WORD: Record<Mode, string> = { test: 'de prueba', live: 'de producción' }
 
@@ -85,70 +85,60 @@ export function KeysTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
             </div>
           )}
         </div>
-        <div className="overflow-x-auto rounded-box border border-base-300">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Llave</th>
-                <th>Tipo</th>
-                <th>Creada</th>
-                <th>Último uso</th>
-                <th>Estado</th>
-                {manage && <th className="text-right">Acciones</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {keys.isPending ? (
-                <TableMessage colSpan={6} state="loading" />
-              ) : keys.isError ? (
-                <TableMessage colSpan={6} state="error" onRetry={() => keys.refetch()}>
-                  {serverMessage(keys.error, 'No pudimos cargar tus llaves.')}
-                </TableMessage>
-              ) : keys.data.length === 0 ? (
-                <TableMessage colSpan={6} state="empty">
-                  Aún no tienes llaves {MODE_WORD[mode]}.
-                </TableMessage>
-              ) : (
-                keys.data.map((k) => (
-                  <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'opacity-60' : undefined}>
-                    <td>
-                      <div className="flex items-center gap-2">
-                        <KeySquare className="size-4 shrink-0 text-base-content/50" aria-hidden />
-                        <code className="font-mono text-xs whitespace-nowrap">{k.hint}</code>
-                      </div>
-                    </td>
-                    <td className="whitespace-nowrap">{k.kind === 'secret' ? 'Secreta' : 'Publicable'}</td>
-                    <td className="whitespace-nowrap">
-                      {formatDateTimeMx(k.createdAt)}
-                      {k.createdBy && <div className="text-xs text-base-content/60">{k.createdBy}</div>}
-                    </td>
-                    <td className="whitespace-nowrap">{k.lastUsedAt ? formatDateTimeMx(k.lastUsedAt) : 'Nunca'}</td>
-                    <td>
-                      {k.revokedAt ? (
-                        <Badge variant="outline" className="badge-sm whitespace-nowrap">
-                          Revocada {formatDateTimeMx(k.revokedAt)}
-                        </Badge>
-                      ) : (
-                        <Badge variant="success" className="badge-sm">
-                          Activa
-                        </Badge>
-                      )}
-                    </td>
-                    {manage && (
-                      <td className="text-right">
-                        {!k.revokedAt && (
-                          <Button variant="ghost" size="sm" className="text-error" onClick={() => setRevoking(k)} aria-label={`Revocar ${k.hint}`}>
-                            Revocar
-                          </Button>
-                        )}
-                      </td>
-                    )}
-                  </tr>
-                ))
+        <QueryTable
+          columns={6}
+          query={keys}
+          errorText="No pudimos cargar tus llaves."
+          isEmpty={!keys.data?.length}
+          empty={<>Aún no tienes llaves {MODE_WORD[mode]}.</>}
+          head={
+            <>
+              <th>Llave</th>
+              <th>Tipo</th>
+              <th>Creada</th>
+              <th>Último uso</th>
+              <th>Estado</th>
+              {manage && <th className="text-right">Acciones</th>}
+            </>
+          }
+        >
+          {(keys.data ?? []).map((k) => (
+            <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'opacity-60' : undefined}>
+              <td>
+                <div className="flex items-center gap-2">
+                  <KeySquare className="size-4 shrink-0 text-base-content/50" aria-hidden />
+                  <code className="font-mono text-xs whitespace-nowrap">{k.hint}</code>
+                </div>
+              </td>
+              <td className="whitespace-nowrap">{k.kind === 'secret' ? 'Secreta' : 'Publicable'}</td>
+              <td className="whitespace-nowrap">
+                {formatDateTimeMx(k.createdAt)}
+                {k.createdBy && <div className="text-xs text-base-content/60">{k.createdBy}</div>}
+              </td>
+              <td className="whitespace-nowrap">{k.lastUsedAt ? formatDateTimeMx(k.lastUsedAt) : 'Nunca'}</td>
+              <td>
+                {k.revokedAt ? (
+                  <Badge variant="outline" className="badge-sm whitespace-nowrap">
+                    Revocada {formatDateTimeMx(k.revokedAt)}
+                  </Badge>
+                ) : (
+                  <Badge variant="success" className="badge-sm">
+                    Activa
+                  </Badge>
+                )}
+              </td>
+              {manage && (
+                <td className="text-right">
+                  {!k.revokedAt && (
+                    <Button variant="ghost" size="sm" className="text-error" onClick={() => setRevoking(k)} aria-label={`Revocar ${k.hint}`}>
+                      Revocar
+                    </Button>
+                  )}
+                </td>
               )}
-            </tbody>
-          </table>
-        </div>
+            </tr>
+          ))}
+        </QueryTable>
         <TimeZoneNote />
       </section>
       <SecretDialog secret={shown} onClose={() => setShown(null)} />

@@ -1,12 +1,11 @@
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { serverMessage } from '@/lib/api-client'
 import { formatDateMx, formatDateTimeMx } from '@/lib/format'
 import { useSignedOutOn } from '../api/get-console-me'
 import { useSessions } from '../api/sessions'
 import { CLAIM_LABEL, LEVEL_LABEL, SESSION_STATUS } from '../labels'
 import type { Mode, VerificationSession } from '../types'
-import { TableMessage, TimeZoneNote } from './table-message'
+import { QueryTable, TimeZoneNote } from './table-message'
 
 const STATUS_BADGE: Record<VerificationSession['status'], BadgeVariant> = {
   created: 'outline',
@@ -54,66 +53,55 @@ export function SessionsTab({ mode }: { mode: Mode }) {
           Solo ves lo que cada persona decidió compartir con tu plataforma, y solo si completó la sesión.
         </p>
       </div>
-      <div className="overflow-x-auto rounded-box border border-base-300">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Referencia</th>
-              <th>Estado</th>
-              <th>Nivel</th>
-              <th>Datos compartidos</th>
-              <th>Fechas</th>
-            </tr>
-          </thead>
-          <tbody>
-            {sessions.isPending ? (
-              <TableMessage colSpan={5} state="loading" />
-            ) : sessions.isError ? (
-              <TableMessage colSpan={5} state="error" onRetry={() => sessions.refetch()}>
-                {serverMessage(sessions.error, 'No pudimos cargar tus sesiones.')}
-              </TableMessage>
-            ) : rows.length === 0 ? (
-              <TableMessage colSpan={5} state="empty">
-                Aún no hay sesiones {mode === 'test' ? 'de prueba' : 'de producción'}. Tu servidor las abre con POST
-                /api/partner/v1/verification-sessions.
-              </TableMessage>
-            ) : (
-              rows.map((s) => (
-                <tr key={s.id} data-testid="session-row">
-                  <td>
-                    <div className="font-medium break-all">{s.reference}</div>
-                    <code className="font-mono text-xs text-base-content/60">{s.id}</code>
-                  </td>
-                  <td>
-                    <Badge variant={STATUS_BADGE[s.status]} className="badge-sm whitespace-nowrap">
-                      {SESSION_STATUS[s.status]}
-                    </Badge>
-                  </td>
-                  <td className="whitespace-nowrap">{LEVEL_LABEL[s.requiredLevel] ?? s.requiredLevel}</td>
-                  <td className="min-w-64">
-                    {s.shared ? (
-                      <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-sm">
-                        {sharedInOrder(s).map(([claim, value]) => (
-                          <div key={claim} className="contents">
-                            <dt className="whitespace-nowrap text-base-content/60">{CLAIM_LABEL[claim] ?? claim}</dt>
-                            <dd className="whitespace-nowrap">{sharedValue(claim, value)}</dd>
-                          </div>
-                        ))}
-                      </dl>
-                    ) : (
-                      <span className="text-sm text-base-content/60">{nothingShared(s)}</span>
-                    )}
-                  </td>
-                  <td className="text-sm whitespace-nowrap">
-                    <div>Creada {formatDateTimeMx(s.createdAt)}</div>
-                    {s.endedAt && <div className="text-base-content/70">Terminó {formatDateTimeMx(s.endedAt)}</div>}
-                  </td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <QueryTable
+        columns={5}
+        query={sessions}
+        errorText="No pudimos cargar tus sesiones."
+        isEmpty={rows.length === 0}
+        empty={<>Aún no hay sesiones {mode === 'test' ? 'de prueba' : 'de producción'}. Tu servidor las abre con POST /api/partner/v1/verification-sessions.</>}
+        head={
+          <>
+            <th>Referencia</th>
+            <th>Estado</th>
+            <th>Nivel</th>
+            <th>Datos compartidos</th>
+            <th>Fechas</th>
+          </>
+        }
+      >
+        {rows.map((s) => (
+          <tr key={s.id} data-testid="session-row">
+            <td>
+              <div className="font-medium break-all">{s.reference}</div>
+              <code className="font-mono text-xs text-base-content/60">{s.id}</code>
+            </td>
+            <td>
+              <Badge variant={STATUS_BADGE[s.status]} className="badge-sm whitespace-nowrap">
+                {SESSION_STATUS[s.status]}
+              </Badge>
+            </td>
+            <td className="whitespace-nowrap">{LEVEL_LABEL[s.requiredLevel] ?? s.requiredLevel}</td>
+            <td className="min-w-64">
+              {s.shared ? (
+                <dl className="grid grid-cols-[auto_1fr] gap-x-3 text-sm">
+                  {sharedInOrder(s).map(([claim, value]) => (
+                    <div key={claim} className="contents">
+                      <dt className="whitespace-nowrap text-base-content/60">{CLAIM_LABEL[claim] ?? claim}</dt>
+                      <dd className="whitespace-nowrap">{sharedValue(claim, value)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              ) : (
+                <span className="text-sm text-base-content/60">{nothingShared(s)}</span>
+              )}
+            </td>
+            <td className="text-sm whitespace-nowrap">
+              <div>Creada {formatDateTimeMx(s.createdAt)}</div>
+              {s.endedAt && <div className="text-base-content/70">Terminó {formatDateTimeMx(s.endedAt)}</div>}
+            </td>
+          </tr>
+        ))}
+      </QueryTable>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <TimeZoneNote />
         {sessions.hasNextPage && (

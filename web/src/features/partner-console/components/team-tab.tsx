@@ -15,7 +15,7 @@ import { can, ROLE_HINT, ROLE_LABEL } from '../labels'
 import { inviteSchema, type InviteValues } from '../schemas'
 import type { ConsoleMe, EnrolmentLink, PartnerRole, PartnerUser } from '../types'
 import { SecretDialog, type ShownSecret } from './secret-dialog'
-import { TableMessage, TimeZoneNote } from './table-message'
+import { QueryTable, TimeZoneNote } from './table-message'
 
 const ROLES: PartnerRole[] = ['propietario', 'desarrollador', 'lectura']
 const EMPTY: InviteValues = { email: '', name: '', role: 'desarrollador' }
@@ -106,111 +106,101 @@ export function TeamTab({ me }: { me: ConsoleMe }) {
         <h2 id="team-title" className="text-lg font-semibold">
           Equipo
         </h2>
-        <div className="overflow-x-auto rounded-box border border-base-300">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Persona</th>
-                <th>Rol</th>
-                <th>Estado</th>
-                <th>Último acceso</th>
-                {manage && <th className="text-right">Acciones</th>}
+        <QueryTable
+          columns={cols}
+          query={team}
+          errorText="No pudimos cargar tu equipo."
+          isEmpty={!team.data?.length}
+          empty={<>Nadie más usa la consola todavía.</>}
+          head={
+            <>
+              <th>Persona</th>
+              <th>Rol</th>
+              <th>Estado</th>
+              <th>Último acceso</th>
+              {manage && <th className="text-right">Acciones</th>}
+            </>
+          }
+        >
+          {(team.data ?? []).map((u) => {
+            const self = u.id === me.user.id
+            const off = Boolean(u.disabledAt)
+            return (
+              <tr key={u.id} data-testid="team-row" className={off ? 'opacity-60' : undefined}>
+                <td className="min-w-56">
+                  <div className="font-medium">
+                    {u.name}
+                    {self && <span className="ml-1 text-xs text-base-content/60">(tú)</span>}
+                  </div>
+                  <div className="text-xs break-words text-base-content/70">{u.email}</div>
+                  {u.invitedBy && <div className="text-xs text-base-content/50">Invitó: {u.invitedBy}</div>}
+                </td>
+                <td>
+                  {manage && !off ? (
+                    <select
+                      aria-label={`Rol de ${u.name}`}
+                      className="select select-sm w-40"
+                      value={u.role}
+                      disabled={setRole.isPending}
+                      onChange={(e) =>
+                        setRole.mutate(
+                          { id: u.id, role: e.target.value as PartnerRole },
+                          { onSuccess: (a) => toast({ title: 'Rol cambiado', description: `${a.name}: ${ROLE_LABEL[a.role]}.` }), onError: fail },
+                        )
+                      }
+                    >
+                      {ROLES.map((r) => (
+                        <option key={r} value={r}>
+                          {ROLE_LABEL[r]}
+                        </option>
+                      ))}
+                    </select>
+                  ) : (
+                    <span className="whitespace-nowrap">{ROLE_LABEL[u.role]}</span>
+                  )}
+                </td>
+                <td>
+                  {off ? (
+                    <Badge variant="outline" className="badge-sm whitespace-nowrap">
+                      Desactivada
+                    </Badge>
+                  ) : u.enrolled ? (
+                    <Badge variant="success" className="badge-sm whitespace-nowrap">
+                      Activa
+                    </Badge>
+                  ) : (
+                    <Badge variant="warning" className="badge-sm whitespace-nowrap">
+                      Sin llave registrada
+                    </Badge>
+                  )}
+                </td>
+                <td className="whitespace-nowrap">{u.lastSignInAt ? formatDateTimeMx(u.lastSignInAt) : 'Nunca'}</td>
+                {manage && (
+                  <td className="text-right">
+                    {!off && (
+                      <div className="flex justify-end gap-1">
+                        <Button
+                          variant="ghost"
+                          size="sm"
+                          disabled={newLink.isPending}
+                          onClick={() => newLink.mutate(u.id, { onSuccess: (res) => setShown(linkShown(res)), onError: fail })}
+                          aria-label={`Nuevo enlace para ${u.name}`}
+                        >
+                          Nuevo enlace
+                        </Button>
+                        {!self && (
+                          <Button variant="ghost" size="sm" className="text-error" onClick={() => setDisabling(u)} aria-label={`Desactivar a ${u.name}`}>
+                            Desactivar
+                          </Button>
+                        )}
+                      </div>
+                    )}
+                  </td>
+                )}
               </tr>
-            </thead>
-            <tbody>
-              {team.isPending ? (
-                <TableMessage colSpan={cols} state="loading" />
-              ) : team.isError ? (
-                <TableMessage colSpan={cols} state="error" onRetry={() => team.refetch()}>
-                  {serverMessage(team.error, 'No pudimos cargar tu equipo.')}
-                </TableMessage>
-              ) : team.data.length === 0 ? (
-                <TableMessage colSpan={cols} state="empty">
-                  Nadie más usa la consola todavía.
-                </TableMessage>
-              ) : (
-                team.data.map((u) => {
-                  const self = u.id === me.user.id
-                  const off = Boolean(u.disabledAt)
-                  return (
-                    <tr key={u.id} data-testid="team-row" className={off ? 'opacity-60' : undefined}>
-                      <td className="min-w-56">
-                        <div className="font-medium">
-                          {u.name}
-                          {self && <span className="ml-1 text-xs text-base-content/60">(tú)</span>}
-                        </div>
-                        <div className="text-xs break-words text-base-content/70">{u.email}</div>
-                        {u.invitedBy && <div className="text-xs text-base-content/50">Invitó: {u.invitedBy}</div>}
-                      </td>
-                      <td>
-                        {manage && !off ? (
-                          <select
-                            aria-label={`Rol de ${u.name}`}
-                            className="select select-sm w-40"
-                            value={u.role}
-                            disabled={setRole.isPending}
-                            onChange={(e) =>
-                              setRole.mutate(
-                                { id: u.id, role: e.target.value as PartnerRole },
-                                { onSuccess: (a) => toast({ title: 'Rol cambiado', description: `${a.name}: ${ROLE_LABEL[a.role]}.` }), onError: fail },
-                              )
-                            }
-                          >
-                            {ROLES.map((r) => (
-                              <option key={r} value={r}>
-                                {ROLE_LABEL[r]}
-                              </option>
-                            ))}
-                          </select>
-                        ) : (
-                          <span className="whitespace-nowrap">{ROLE_LABEL[u.role]}</span>
-                        )}
-                      </td>
-                      <td>
-                        {off ? (
-                          <Badge variant="outline" className="badge-sm whitespace-nowrap">
-                            Desactivada
-                          </Badge>
-                        ) : u.enrolled ? (
-                          <Badge variant="success" className="badge-sm whitespace-nowrap">
-                            Activa
-                          </Badge>
-                        ) : (
-                          <Badge variant="warning" className="badge-sm whitespace-nowrap">
-                            Sin llave registrada
-                          </Badge>
-                        )}
-                      </td>
-                      <td className="whitespace-nowrap">{u.lastSignInAt ? formatDateTimeMx(u.lastSignInAt) : 'Nunca'}</td>
-                      {manage && (
-                        <td className="text-right">
-                          {!off && (
-                            <div className="flex justify-end gap-1">
-                              <Button
-                                variant="ghost"
-                                size="sm"
-                                disabled={newLink.isPending}
-                                onClick={() => newLink.mutate(u.id, { onSuccess: (res) => setShown(linkShown(res)), onError: fail })}
-                                aria-label={`Nuevo enlace para ${u.name}`}
-                              >
-                                Nuevo enlace
-                              </Button>
-                              {!self && (
-                                <Button variant="ghost" size="sm" className="text-error" onClick={() => setDisabling(u)} aria-label={`Desactivar a ${u.name}`}>
-                                  Desactivar
-                                </Button>
-                              )}
-                            </div>
-                          )}
-                        </td>
-                      )}
-                    </tr>
-                  )
-                })
-              )}
-            </tbody>
-          </table>
-        </div>
+            )
+          })}
+        </QueryTable>
         <TimeZoneNote />
       </section>
 

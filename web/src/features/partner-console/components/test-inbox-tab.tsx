@@ -1,9 +1,8 @@
-import { serverMessage } from '@/lib/api-client'
 import { formatDateTimeMx } from '@/lib/format'
 import { useSignedOutOn } from '../api/get-console-me'
 import { useTestInbox } from '../api/test-inbox'
 import type { TestMessage } from '../types'
-import { TableMessage, TimeZoneNote } from './table-message'
+import { QueryTable, TimeZoneNote } from './table-message'
 
 const CHANNEL_LABEL: Record<TestMessage['channel'], string> = { whatsapp: 'WhatsApp', sms: 'SMS', email: 'Correo' }
 
@@ -26,43 +25,33 @@ export function TestInboxTab() {
           Con tus llaves de prueba no enviamos mensajes reales: los códigos y enlaces de tus personas de prueba llegan aquí.
         </p>
       </div>
-      <div className="overflow-x-auto rounded-box border border-base-300">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Para</th>
-              <th>Canal</th>
-              <th>Mensaje</th>
-              <th>Fecha</th>
-            </tr>
-          </thead>
-          <tbody>
-            {inbox.isPending ? (
-              <TableMessage colSpan={4} state="loading" />
-            ) : inbox.isError ? (
-              <TableMessage colSpan={4} state="error" onRetry={() => inbox.refetch()}>
-                {serverMessage(inbox.error, 'No pudimos cargar tu bandeja de prueba.')}
-              </TableMessage>
-            ) : rows.length === 0 ? (
-              <TableMessage colSpan={4} state="empty">
-                Aún no hay mensajes. Abre una sesión con tu llave secreta de prueba y regístrate en ella.
-              </TableMessage>
-            ) : (
-              rows.map((m) => (
-                <tr key={m.id}>
-                  <td className="break-all">{m.recipient}</td>
-                  <td>{CHANNEL_LABEL[m.channel]}</td>
-                  <td className="max-w-md break-words">
-                    {m.subject && <p className="font-medium">{m.subject}</p>}
-                    <p className="whitespace-pre-line">{m.text}</p>
-                  </td>
-                  <td className="whitespace-nowrap">{formatDateTimeMx(m.createdAt)}</td>
-                </tr>
-              ))
-            )}
-          </tbody>
-        </table>
-      </div>
+      <QueryTable
+        columns={4}
+        query={inbox}
+        errorText="No pudimos cargar tu bandeja de prueba."
+        isEmpty={rows.length === 0}
+        empty={<>Aún no hay mensajes. Abre una sesión con tu llave secreta de prueba y regístrate en ella.</>}
+        head={
+          <>
+            <th>Para</th>
+            <th>Canal</th>
+            <th>Mensaje</th>
+            <th>Fecha</th>
+          </>
+        }
+      >
+        {rows.map((m) => (
+          <tr key={m.id}>
+            <td className="break-all">{m.recipient}</td>
+            <td>{CHANNEL_LABEL[m.channel]}</td>
+            <td className="max-w-md break-words">
+              {m.subject && <p className="font-medium">{m.subject}</p>}
+              <p className="whitespace-pre-line">{m.text}</p>
+            </td>
+            <td className="whitespace-nowrap">{formatDateTimeMx(m.createdAt)}</td>
+          </tr>
+        ))}
+      </QueryTable>
       <TimeZoneNote />
     </section>
   )
