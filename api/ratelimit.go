@@ -119,7 +119,7 @@ func humanWait(secs int) string {
 }
 
 // clientIP is the client's address: the one withClientIP found behind a trusted proxy, or else
-// the TCP peer (see TRUSTED_PROXIES in the README).
+// the TCP peer (see TRUSTED_PROXIES in docs/configuration.md).
 func clientIP(r *http.Request) string {
 	if ip, ok := r.Context().Value(clientIPKey).(string); ok {
 		return ip

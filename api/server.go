@@ -1,5 +1,3 @@
-// Package api is the thin HTTP API: it validates, writes Postgres and enqueues jobs.
-// One file per area; the error mapping and middleware live beside the server.
 package api
 
 import (

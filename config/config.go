@@ -408,7 +408,7 @@ func (c Config) validate() error {
 	if c.AdminPassHash != "" {
 		problems = append(problems, "ADMIN_PASSWORD_HASH must not be set in production: administrators sign in with a passkey. "+
 			"Remove it and enrol each administrator with `perfilseguro admin create --email … --name … --role administrador` "+
-			"(it prints a single-use link valid 24 hours; see the README's upgrade note)")
+			"(it prints a single-use link valid 24 hours; see the upgrade note in docs/administration.md)")
 	}
 	if c.WhatsApp.AccessToken == "" || c.WhatsApp.PhoneNumberID == "" {
 		problems = append(problems, "WHATSAPP_ACCESS_TOKEN and WHATSAPP_PHONE_NUMBER_ID are required (no development inbox in production)")

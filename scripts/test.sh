@@ -90,7 +90,7 @@ step fuzz-short env FUZZTIME=${FUZZTIME:-3s} scripts/fuzz.sh
 # The scale rig's short form: Sentinel and Cluster failover and a rolling restart under load, and
 # one Postgres scenario (the leader's host lost under sign-ins, sign-ups and payments; postgres-kill's
 # requests in flight at the kill wait 4-5 s for the postmaster's restart, at the edge of the rig's
-# 5 s bound: README, "Postgres in the rig").
+# 5 s bound: docs/operations.md, "Postgres in the rig").
 step scale-short env SCALE_SECONDS="${SCALE_SHORT_SECONDS:-20}" \
 	SCALE_SCENARIOS="${SCALE_SHORT_SCENARIOS:-sentinel,cluster,rolling-restart,postgres-host}" \
 	go test -count=1 -timeout 25m -v ./scale
