@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/go-fuego/fuego"
-	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
@@ -168,28 +167,6 @@ func (l *levels) biometricWebhook(w http.ResponseWriter, r *http.Request) {
 	sum := sha256.Sum256(body)
 	id, processed, err := l.s.store.InsertWebhook(r.Context(), "didit", hex.EncodeToString(sum[:]), sessionID, body)
 	l.s.acknowledgeWebhook(w, r, "biometric", id, processed, err, jobs.NewProcessBiometricWebhookTask)
-}
-
-// acknowledgeWebhook answers a provider for an event it just stored (500 when storing failed:
-// the provider retries), then queues the event's processing unless a replay was already
-// applied. A failed enqueue is only logged: the stored row waits for the periodic reconciler.
-func (s *Server) acknowledgeWebhook(w http.ResponseWriter, r *http.Request, kind string, id int64, processed bool, stored error,
-	build func(int64) (*asynq.Task, error)) {
-	if stored != nil {
-		writeError(w, r, stored)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"received": true})
-	if processed {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), 3*time.Second)
-	defer cancel()
-	task, err := build(id)
-	if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
-		s.logger.WarnContext(r.Context(), kind+" webhook stored, processing left to the reconciler",
-			"webhook_id", id, "error", err, "request_id", requestID(r.Context()))
-	}
 }
 
 // biometricProvider names who checks a person: the simulator for a partner's test person, even in

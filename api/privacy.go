@@ -59,6 +59,18 @@ func consentJSON(c postgres.Consent) ConsentJSON {
 }
 
 // ownerOf checks the path's user is the signed-in person and charges a per-person limit.
+// ownedRequest is ownerOf (the signed-in owner of the path's {id}, within scope's hourly limit)
+// followed by decoding the request body.
+func ownedRequest[T any](s *Server, c fuego.ContextWithBody[T], scope string, perHour int) (int64, T, error) {
+	var req T
+	id, err := s.ownerOf(c, scope, perHour)
+	if err != nil {
+		return 0, req, err
+	}
+	req, err = decodeJSON[T](c.Request())
+	return id, req, err
+}
+
 func (s *Server) ownerOf(c interface {
 	PathParam(string) string
 	Request() *http.Request
@@ -121,11 +133,7 @@ var (
 func (s *Server) recordConsent(c fuego.ContextWithBody[ConsentRequest]) (ConsentJSON, error) {
 	r := c.Request()
 	ctx := r.Context()
-	id, err := s.ownerOf(c, "consent", consentChangesPerHour)
-	if err != nil {
-		return ConsentJSON{}, err
-	}
-	req, err := decodeJSON[ConsentRequest](r)
+	id, req, err := ownedRequest(s, c, "consent", consentChangesPerHour)
 	if err != nil {
 		return ConsentJSON{}, err
 	}

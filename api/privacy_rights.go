@@ -198,11 +198,7 @@ var errRenameAnnuls = perfilseguro.Errorf(perfilseguro.ECONFLICT,
 func (s *Server) rectifyName(c fuego.ContextWithBody[RectifyNameRequest]) (UserJSON, error) {
 	r := c.Request()
 	ctx := r.Context()
-	id, err := s.ownerOf(c, "rectify", rectificationsPerHour)
-	if err != nil {
-		return UserJSON{}, err
-	}
-	req, err := decodeJSON[RectifyNameRequest](r)
+	id, req, err := ownedRequest(s, c, "rectify", rectificationsPerHour)
 	if err != nil {
 		return UserJSON{}, err
 	}
@@ -270,11 +266,7 @@ var (
 func (s *Server) requestContactChange(c fuego.ContextWithBody[ContactChangeRequest]) (CodeSentResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	id, err := s.ownerOf(c, "rectify", rectificationsPerHour)
-	if err != nil {
-		return CodeSentResponse{}, err
-	}
-	req, err := decodeJSON[ContactChangeRequest](r)
+	id, req, err := ownedRequest(s, c, "rectify", rectificationsPerHour)
 	if err != nil {
 		return CodeSentResponse{}, err
 	}

@@ -74,10 +74,8 @@ func New(cfg Config) (*Client, error) {
 	case cfg.PrivateKey == nil:
 		return nil, errors.New("apns: missing private key")
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = outbound.Client(10 * time.Second) // Go's transport speaks HTTP/2 over TLS
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	// Go's transport speaks HTTP/2 over TLS, as APNs requires.
+	cfg.BaseURL, cfg.HTTPClient = outbound.Endpoint(cfg.BaseURL, "", cfg.HTTPClient, 10*time.Second)
 	return &Client{cfg: cfg}, nil
 }
 

@@ -40,14 +40,8 @@ var _ perfilseguro.BiometricProvider = (*Client)(nil)
 
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = outbound.Client(20 * time.Second)
-	}
+	var hc *http.Client
+	cfg.BaseURL, hc = outbound.Endpoint(cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 20*time.Second)
 	return &Client{cfg: cfg, http: hc}
 }
 

@@ -54,14 +54,9 @@ func NewUpdater(cfg Config, opts UpdaterOptions) (*Updater, error) {
 	if err := s.checkConfig(); err != nil {
 		return nil, err
 	}
-	if opts.BaseURL == "" {
-		opts.BaseURL = DefaultBaseURL
-	}
+	opts.BaseURL, opts.HTTPClient = outbound.Endpoint(opts.BaseURL, DefaultBaseURL, opts.HTTPClient, 15*time.Second)
 	if opts.TokenURL == "" {
 		opts.TokenURL = DefaultTokenURL
-	}
-	if opts.HTTPClient == nil {
-		opts.HTTPClient = outbound.Client(15 * time.Second)
 	}
 	der, err := x509.MarshalPKCS8PrivateKey(cfg.PrivateKey)
 	if err != nil {

@@ -4,6 +4,7 @@ package outbound
 
 import (
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -26,4 +27,17 @@ func Client(timeout time.Duration) *http.Client {
 // being rotated, a provider's own error codes) and treat other 4xx answers as permanent.
 func Transient(status int) bool {
 	return status == http.StatusRequestTimeout || status == http.StatusTooManyRequests || status >= 500
+}
+
+// Endpoint is what every provider client's constructor settles first: the base URL (the
+// provider's own when none is configured, without a trailing slash: tests point it at httptest)
+// and the HTTP client (Client(timeout) when none is given).
+func Endpoint(baseURL, defaultURL string, hc *http.Client, timeout time.Duration) (string, *http.Client) {
+	if baseURL == "" {
+		baseURL = defaultURL
+	}
+	if hc == nil {
+		hc = Client(timeout)
+	}
+	return strings.TrimRight(baseURL, "/"), hc
 }

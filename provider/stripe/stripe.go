@@ -37,13 +37,7 @@ var _ perfilseguro.PaymentProvider = (*Client)(nil)
 
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	if cfg.HTTP == nil {
-		cfg.HTTP = outbound.Client(20 * time.Second)
-	}
+	cfg.BaseURL, cfg.HTTP = outbound.Endpoint(cfg.BaseURL, DefaultBaseURL, cfg.HTTP, 20*time.Second)
 	api := stripego.GetBackendWithConfig(stripego.APIBackend, &stripego.BackendConfig{
 		URL:        stripego.String(cfg.BaseURL),
 		HTTPClient: cfg.HTTP,

@@ -50,19 +50,13 @@ var _ perfilseguro.WhatsAppSender = (*Client)(nil)
 
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
-	if cfg.BaseURL == "" {
-		cfg.BaseURL = DefaultBaseURL
-	}
-	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	var hc *http.Client
+	cfg.BaseURL, hc = outbound.Endpoint(cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
 	if cfg.APIVersion == "" {
 		cfg.APIVersion = DefaultAPIVersion
 	}
 	if cfg.Language == "" {
 		cfg.Language = DefaultLanguage
-	}
-	hc := cfg.HTTPClient
-	if hc == nil {
-		hc = outbound.Client(15 * time.Second)
 	}
 	return &Client{cfg: cfg, http: hc}
 }

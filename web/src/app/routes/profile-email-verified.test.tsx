@@ -3,21 +3,9 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { profileUser } from '@/testing/profile-user'
 
-const user = {
-  id: 7,
-  nombre: 'Ana López',
-  email: 'ana@example.com',
-  phoneNumber: '+525512345678',
-  origen: 'Otro',
-  vigencia: 1,
-  id_validado: 'PS-1111-2222-33',
-  profileId: 'PS-1111-2222-33',
-  fecha_validacion: null,
-  qr_url: null,
-  verificationLevel: 2,
-  biometricVerified: false,
-}
+const user = profileUser({ verificationLevel: 2 })
 
 describe('/profile after the e-mail link', () => {
   it('shows level 2 complete and continues to the biometric step from a click', async () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockApi, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { baseProfileUser } from '@/testing/profile-user'
 
 vi.setConfig({ testTimeout: 30_000 })
 
@@ -14,20 +15,7 @@ vi.mock('@simplewebauthn/browser', async (importOriginal) => {
   return { ...actual, browserSupportsWebAuthn: () => true, startRegistration: webauthn.startRegistration }
 })
 
-const user7 = {
-  id: 7,
-  nombre: 'Ana López',
-  email: 'ana@example.com',
-  phoneNumber: '+525512345678',
-  origen: 'Otro',
-  vigencia: 1,
-  id_validado: 'PS-1111-2222-33',
-  profileId: 'PS-1111-2222-33',
-  fecha_validacion: null,
-  qr_url: null,
-  verificationLevel: 1,
-  biometricVerified: false,
-}
+const user7 = baseProfileUser
 
 const laptop = {
   id: 11,

@@ -4,23 +4,11 @@ import { describe, expect, it, vi } from 'vitest'
 import type { Schema } from '@/lib/api-types'
 import { mockApi, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { profileUser } from '@/testing/profile-user'
 
 type Status = Schema<'PaymentStatusResponse'>
 
-const user = {
-  id: 7,
-  nombre: 'Ana López',
-  email: 'ana@example.com',
-  phoneNumber: '+525512345678',
-  origen: 'Otro',
-  vigencia: 1,
-  id_validado: 'PS-1111-2222-33',
-  profileId: 'PS-1111-2222-33',
-  fecha_validacion: null as string | null,
-  qr_url: null,
-  verificationLevel: 2,
-  biometricVerified: false,
-}
+const user = profileUser({ verificationLevel: 2 })
 
 const plans: Status['plans'] = [
   { code: 'one_year', name: 'Validación 1 año', years: 1, price: 299, currency: 'MXN', recommended: true },

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { grantedConsents, mockApi, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { profileUser } from '@/testing/profile-user'
 
 const webauthn = vi.hoisted(() => ({ startAuthentication: vi.fn() }))
 vi.mock('@simplewebauthn/browser', async (importOriginal) => {
@@ -13,20 +14,7 @@ vi.mock('@simplewebauthn/browser', async (importOriginal) => {
 // These tests type a lot; give them room on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 })
 
-const baseUser = {
-  id: 7,
-  nombre: 'Ana López',
-  email: 'ana@example.com',
-  phoneNumber: '+525512345678',
-  origen: 'Otro',
-  vigencia: 1,
-  id_validado: 'PS-1111-2222-33',
-  profileId: 'PS-1111-2222-33',
-  fecha_validacion: null as string | null,
-  qr_url: null,
-  verificationLevel: 2,
-  biometricVerified: false,
-}
+const baseUser = profileUser({ verificationLevel: 2 })
 
 const validatedUser = {
   ...baseUser,

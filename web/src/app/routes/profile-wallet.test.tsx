@@ -3,26 +3,13 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockApi, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { profileUser } from '@/testing/profile-user'
 
 // Mi Perfil's credential card: "Agregar a una billetera digital" (OpenID4VCI credential offer).
 
 const DAY = 24 * 60 * 60 * 1000
 
-const validated = {
-  id: 7,
-  nombre: 'Ana López',
-  email: 'ana@example.com',
-  phoneNumber: '+525512345678',
-  origen: 'Otro',
-  vigencia: 1,
-  id_validado: 'PS-1111-2222-33',
-  profileId: 'PS-1111-2222-33',
-  fecha_validacion: new Date(Date.now() - 30 * DAY).toISOString(),
-  validUntil: new Date(Date.now() + 335 * DAY).toISOString(),
-  qr_url: null,
-  verificationLevel: 3,
-  biometricVerified: true,
-}
+const validated = profileUser({ fecha_validacion: new Date(Date.now() - 30 * DAY).toISOString(), validUntil: new Date(Date.now() + 335 * DAY).toISOString(), verificationLevel: 3, biometricVerified: true })
 
 const offerUri =
   'openid-credential-offer://?credential_offer_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fcredential-offers%2Fabc'

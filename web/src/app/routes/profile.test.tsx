@@ -3,21 +3,9 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { baseProfileUser } from '@/testing/profile-user'
 
-const baseUser = {
-  id: 7,
-  nombre: 'Ana López',
-  email: 'ana@example.com',
-  phoneNumber: '+525512345678',
-  origen: 'Otro',
-  vigencia: 1,
-  id_validado: 'PS-1111-2222-33',
-  profileId: 'PS-1111-2222-33',
-  fecha_validacion: null as string | null,
-  qr_url: null,
-  verificationLevel: 1,
-  biometricVerified: false,
-}
+const baseUser = baseProfileUser
 
 function api(user = baseUser, status: Record<string, unknown> = {}) {
   return mockApi({

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { QueryRows } from '@/components/ui/query-rows'
 import { useToast } from '@/components/ui/toast'
 import { ARCO_CHANNEL_LABEL, ARCO_STATE_LABEL, ARCO_TYPE_LABEL, isArcoOpen, type ArcoState } from '@/lib/arco'
 import { cn } from '@/lib/cn'
@@ -79,29 +80,15 @@ export function ArcoRequestsPanel() {
               </tr>
             </thead>
             <tbody>
-              {requests.isPending ? (
-                <tr>
-                  <td colSpan={7} className="py-6 text-center">
-                    <span className="loading loading-spinner loading-md text-primary" role="status" aria-label="Cargando solicitudes" />
-                  </td>
-                </tr>
-              ) : requests.isError ? (
-                <tr>
-                  <td colSpan={7} className="py-6 text-center">
-                    <p className="text-error">Error al cargar las solicitudes</p>
-                    <Button variant="outline" size="sm" className="mt-3" onClick={() => requests.refetch()}>
-                      Reintentar
-                    </Button>
-                  </td>
-                </tr>
-              ) : requests.data.length === 0 ? (
-                <tr>
-                  <td colSpan={7} className="py-6 text-center text-base-content/70">
-                    {filter === 'open' ? 'No hay solicitudes pendientes.' : 'No hay solicitudes registradas.'}
-                  </td>
-                </tr>
-              ) : (
-                requests.data.map((r) => (
+              <QueryRows
+                columns={7}
+                query={requests}
+                loadingLabel="Cargando solicitudes"
+                error="Error al cargar las solicitudes"
+                isEmpty={!requests.data?.length}
+                empty={filter === 'open' ? 'No hay solicitudes pendientes.' : 'No hay solicitudes registradas.'}
+              >
+                {(requests.data ?? []).map((r) => (
                   <tr key={r.id} data-testid="arco-row">
                     <td className="whitespace-nowrap">{formatDateMx(r.receivedAt)}</td>
                     <td>
@@ -132,7 +119,8 @@ export function ArcoRequestsPanel() {
                     </td>
                   </tr>
                 ))
-              )}
+}
+              </QueryRows>
             </tbody>
           </table>
         </div>

@@ -5,6 +5,7 @@ import { Ban, Trash2, UserPlus } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { QueryRows } from '@/components/ui/query-rows'
 import { Field, Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
@@ -154,29 +155,15 @@ export function PartnersSection() {
             </tr>
           </thead>
           <tbody>
-            {partners.isPending ? (
-              <tr>
-                <td colSpan={7} className="py-6 text-center">
-                  <span className="loading loading-spinner loading-md text-primary" role="status" aria-label="Cargando socios" />
-                </td>
-              </tr>
-            ) : partners.isError ? (
-              <tr>
-                <td colSpan={7} className="py-6 text-center">
-                  <p className="text-error">Error al cargar los socios</p>
-                  <Button variant="outline" size="sm" className="mt-3" onClick={() => partners.refetch()}>
-                    Reintentar
-                  </Button>
-                </td>
-              </tr>
-            ) : partners.data.length === 0 ? (
-              <tr>
-                <td colSpan={7} className="py-6 text-center text-base-content/70">
-                  No hay socios registrados.
-                </td>
-              </tr>
-            ) : (
-              partners.data.map((p) => (
+            <QueryRows
+              columns={7}
+              query={partners}
+              loadingLabel="Cargando socios"
+              error="Error al cargar los socios"
+              isEmpty={!partners.data?.length}
+              empty="No hay socios registrados."
+            >
+              {(partners.data ?? []).map((p) => (
                 <tr key={p.id} data-testid="partner-row">
                   <td className="font-medium">
                     {p.partnerName}
@@ -229,7 +216,8 @@ export function PartnersSection() {
                   </td>
                 </tr>
               ))
-            )}
+}
+            </QueryRows>
           </tbody>
         </table>
       </div>

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react'
 import { Eye, Pencil, RefreshCw, Search, ShieldOff, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
+import { QueryRows } from '@/components/ui/query-rows'
 import { Input } from '@/components/ui/input'
 import { useUsers, type AdminUser } from '../api/get-users'
 import { INVITATION_ORIGIN } from '../schemas'
@@ -77,29 +78,15 @@ export function UsersTable({
             </tr>
           </thead>
           <tbody>
-            {users.isPending ? (
-              <tr>
-                <td colSpan={6} className="py-10 text-center">
-                  <span className="loading loading-spinner loading-md text-primary" role="status" aria-label="Cargando usuarios" />
-                </td>
-              </tr>
-            ) : users.isError ? (
-              <tr>
-                <td colSpan={6} className="py-10 text-center">
-                  <p className="text-error">Error al cargar los usuarios</p>
-                  <Button variant="outline" size="sm" className="mt-3" onClick={() => users.refetch()}>
-                    Reintentar
-                  </Button>
-                </td>
-              </tr>
-            ) : shown.length === 0 ? (
-              <tr>
-                <td colSpan={6} className="py-10 text-center text-base-content/70">
-                  No se encontraron usuarios.
-                </td>
-              </tr>
-            ) : (
-              shown.map((u) => (
+            <QueryRows
+              columns={6}
+              query={users}
+              loadingLabel="Cargando usuarios"
+              error="Error al cargar los usuarios"
+              isEmpty={shown.length === 0}
+              empty="No se encontraron usuarios."
+            >
+              {shown.map((u) => (
                 <tr key={u.id} data-testid="user-row">
                   <td className="font-medium">{u.nombre}</td>
                   <td>{u.email || 'N/A'}</td>
@@ -162,7 +149,8 @@ export function UsersTable({
                   </td>
                 </tr>
               ))
-            )}
+}
+            </QueryRows>
           </tbody>
         </table>
       </div>
