@@ -73,6 +73,9 @@ type oauthErr struct {
 	code   string
 	desc   string
 	scheme string // on 401, the WWW-Authenticate scheme: "Bearer" or "DPoP"
+	// bare: the request carried no credentials at all; the challenge names the scheme and nothing
+	// else (RFC 6750 §3.1: no error code when the client did not try to authenticate).
+	bare bool
 }
 
 func (e *oauthErr) Error() string { return e.code + ": " + e.desc }
@@ -94,7 +97,9 @@ func writeOAuthError(w http.ResponseWriter, r *http.Request, err error) {
 		writeError(w, r, err)
 		return
 	}
-	if oe.status == http.StatusUnauthorized {
+	if oe.status == http.StatusUnauthorized && oe.bare {
+		w.Header().Set("WWW-Authenticate", oe.scheme)
+	} else if oe.status == http.StatusUnauthorized {
 		challenge := fmt.Sprintf(`%s error="%s", error_description="%s"`, oe.scheme, oe.code, oe.desc)
 		if oe.scheme == "DPoP" {
 			challenge = `DPoP algs="ES256", ` + challenge[len("DPoP "):]

@@ -21,7 +21,9 @@ func (v *oid4vci) authorize(r *http.Request, path string) (postgres.AccessToken,
 	scheme, token, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 	scheme, token = strings.ToLower(scheme), strings.TrimSpace(token)
 	if token == "" || (scheme != "bearer" && scheme != "dpop") {
-		return postgres.AccessToken{}, unauthorized("Bearer", "invalid_token", "Falta el token de acceso (Authorization: Bearer o DPoP).")
+		missing := unauthorized("Bearer", "invalid_token", "Falta el token de acceso (Authorization: Bearer o DPoP).")
+		missing.bare = true
+		return postgres.AccessToken{}, missing
 	}
 	wanted := "Bearer"
 	if scheme == "dpop" {

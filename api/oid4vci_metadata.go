@@ -52,10 +52,13 @@ func (v *oid4vci) issuerMetadata() map[string]any {
 // public clients: the pre-authorized code is redeemed without a client_id (OpenID4VCI §12.3).
 func (v *oid4vci) authorizationServerMetadata() map[string]any {
 	return map[string]any{
-		"issuer":                                v.issuer.URL,
-		"token_endpoint":                        v.issuer.URL + oid4vciTokenPath,
-		"grant_types_supported":                 []string{grantPreAuthorized},
-		"token_endpoint_auth_methods_supported": []string{"none"},
+		"issuer":                v.issuer.URL,
+		"token_endpoint":        v.issuer.URL + oid4vciTokenPath,
+		"grant_types_supported": []string{grantPreAuthorized},
+		// Required by RFC 8414 §2; empty: there is no authorization endpoint, only the
+		// pre-authorized code at the token endpoint.
+		"response_types_supported":                        []string{},
+		"token_endpoint_auth_methods_supported":           []string{"none"},
 		"pre-authorized_grant_anonymous_access_supported": true,
 		"dpop_signing_alg_values_supported":               []string{"ES256"},
 	}

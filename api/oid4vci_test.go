@@ -61,6 +61,8 @@ func TestOID4VCIMetadataDocuments(t *testing.T) {
 	require.Equal(t, true, as["pre-authorized_grant_anonymous_access_supported"])
 	require.Equal(t, []any{"urn:ietf:params:oauth:grant-type:pre-authorized_code"}, as["grant_types_supported"])
 	require.Equal(t, []any{"ES256"}, as["dpop_signing_alg_values_supported"])
+	require.Contains(t, as, "response_types_supported", "required by RFC 8414")
+	require.Equal(t, []any{}, as["response_types_supported"], "no authorization endpoint")
 
 	// A wallet in a browser tab elsewhere sends its own Origin: no session cookie is involved.
 	r := e.send(t, http.DefaultClient, "POST", "/api/oid4vci/nonce", nil, "Origin", "https://billetera.example")
@@ -219,7 +221,10 @@ func TestOID4VCIOffersAndTokensExpire(t *testing.T) {
 	clk.Advance(6 * time.Minute)
 	body := proofsBody(keyProof(t, newIssuerKey(t), testBaseURL, e.nonce(t), clk.Now()))
 	requireOAuthError(t, e.askCredential(t, "Bearer "+tok.AccessToken, body), http.StatusUnauthorized, "invalid_token")
-	requireOAuthError(t, e.askCredential(t, "", body), http.StatusUnauthorized, "invalid_token")
+	// No token at all: a bare challenge, no error code (RFC 6750 §3.1).
+	r = e.askCredential(t, "", body)
+	require.Equal(t, http.StatusUnauthorized, r.Status, string(r.Body))
+	require.Equal(t, "Bearer", r.Header.Get("WWW-Authenticate"))
 	requireOAuthError(t, e.askCredential(t, "Bearer "+strings.Repeat("0", 64), body), http.StatusUnauthorized, "invalid_token")
 
 	// Level 1 gets no offer; another person's id is refused; signed out is 401.

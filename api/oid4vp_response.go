@@ -19,9 +19,9 @@ import (
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
-// The response URI (OpenID4VP 1.0 §8.2, §8.3.1): the wallet posts the authorization response,
-// encrypted (response=<JWE>, direct_post.jwt, what the request asks for) or plain (vp_token and
-// state, direct_post). A response that cannot belong to the request (unreadable, another
+// The response URI (OpenID4VP 1.0 §8.2, §8.3.1): the wallet posts the authorization response
+// encrypted (response=<JWE>, direct_post.jwt, what every request asks for); a presentation in
+// clear (direct_post) is refused as a downgrade, a plain error response (a decline) is taken. A response that cannot belong to the request (unreadable, another
 // state) changes nothing; a presentation that fails a check closes the request as failed, with
 // a reason the partner reads; a valid one closes it as completed with the requested claims
 // only, and notifies the partner. Either way the request is answered once: a replay is refused.
@@ -44,7 +44,9 @@ type PresentationAccepted struct{}
 var (
 	errResponseUnreadable = oauthError(http.StatusBadRequest, "invalid_request",
 		"La respuesta debe ser un formulario con response (JWE cifrado a la llave de la solicitud) o con vp_token y state.")
-	errResponseState  = oauthError(http.StatusBadRequest, "invalid_request", "El state no corresponde a esta solicitud.")
+	errResponseState        = oauthError(http.StatusBadRequest, "invalid_request", "El state no corresponde a esta solicitud.")
+	errResponseNotEncrypted = oauthError(http.StatusBadRequest, "invalid_request",
+		"Esta solicitud pide la respuesta cifrada (response_mode direct_post.jwt): envia response con el JWE, no vp_token en claro.")
 	errResponseClosed = oauthError(http.StatusBadRequest, "invalid_request",
 		"Esta solicitud ya se respondio o vencio: pide al sitio que genere una nueva.")
 )
@@ -56,10 +58,10 @@ type refusal struct{ reason string }
 func (e refusal) Error() string { return e.reason }
 
 func (v *oid4vp) mountResponse() {
-	o := op("Credenciales", "Response URI (OpenID4VP, direct_post.jwt o direct_post): la billetera entrega la presentación; se acepta una sola vez",
+	o := op("Credenciales", "Response URI (OpenID4VP, direct_post.jwt): la billetera entrega la presentación cifrada; se acepta una sola vez",
 		params(pathParam("id", "Identificador de la solicitud (UUID)", "")),
 		jsonOf("200", "Respuesta recibida (presentación aceptada, o el error de la billetera registrado)", PresentationAccepted{}),
-		oauthAnswer("400", "invalid_request (formulario ilegible, JWE que no descifra, otro state, solicitud ya respondida o vencida) o invalid_presentation (firma, divulgaciones, vigencia, revocación, prueba de posesión o datos faltantes)"),
+		oauthAnswer("400", "invalid_request (formulario ilegible, vp_token en claro, JWE que no descifra, otro state, solicitud ya respondida o vencida) o invalid_presentation (firma, divulgaciones, vigencia, revocación, prueba de posesión o datos faltantes)"),
 		oauthAnswer("404", "invalid_request: la solicitud no existe"))
 	o.RequestBody = &openapi3.RequestBodyRef{Value: openapi3.NewRequestBody().WithRequired(true).
 		WithSchemaRef(schemaOf(PresentationResponseForm{}), []string{"application/x-www-form-urlencoded"})}
@@ -159,14 +161,16 @@ func (v *oid4vp) responseParams(r *http.Request, p postgres.PresentationRequest)
 		}
 		return params, nil
 	}
-	if form.Get("state") == "" || (form.Get("vp_token") == "" && form.Get("error") == "") {
+	if form.Get("vp_token") != "" {
+		// Every request asks for direct_post.jwt: a presentation in clear is a downgrade (anyone
+		// on the way could read it), refused without touching the request.
+		return nil, errResponseNotEncrypted
+	}
+	if form.Get("state") == "" || form.Get("error") == "" {
 		return nil, errResponseUnreadable
 	}
-	params := map[string]any{"state": form.Get("state"), "error": form.Get("error")}
-	if token := form.Get("vp_token"); token != "" {
-		params["vp_token"] = token // a JSON-encoded object in a form (§8.1)
-	}
-	return params, nil
+	// A plain error response (the person declined) discloses nothing: it is taken as it comes.
+	return map[string]any{"state": form.Get("state"), "error": form.Get("error")}, nil
 }
 
 // verifyPresentation checks the vp_token and returns the requested claims as disclosed; a

@@ -176,12 +176,17 @@ func TestOID4VPRefusesPresentationsThatMustNotCount(t *testing.T) {
 		http.StatusBadRequest, "invalid_request")
 	requireOAuthError(t, e.form(t, path, url.Values{"vp_token": {"{}"}}), http.StatusBadRequest, "invalid_request")
 	requireOAuthError(t, e.send(t, http.DefaultClient, "POST", path, map[string]any{"vp_token": "x"}), http.StatusBadRequest, "invalid_request")
+	// The request asked for direct_post.jwt: the same presentation in clear (plain direct_post) is a
+	// downgrade, refused without touching the request.
+	token, _ := json.Marshal(map[string]any{req.QueryID: []string{good}})
+	plain := e.form(t, path, url.Values{"vp_token": {string(token)}, "state": {req.State}})
+	requireOAuthError(t, plain, http.StatusBadRequest, "invalid_request")
+	require.Contains(t, string(plain.Body), "direct_post.jwt")
 	_, st := e.poll(t, vpPartnerKey, created.ID)
 	require.Equal(t, "pending", st.Status)
-	// Plain direct_post (vp_token as JSON text in the form) is accepted too, from a wallet in a
-	// browser tab with its own Origin (no session cookie is involved).
-	token, _ := json.Marshal(map[string]any{req.QueryID: []string{good}})
-	r := e.form(t, path, url.Values{"vp_token": {string(token)}, "state": {req.State}}, "Origin", "https://billetera.example")
+	// Encrypted, from a wallet in a browser tab with its own Origin (no session cookie involved).
+	r := e.form(t, path, url.Values{"response": {encrypt(t, req, map[string]any{"vp_token": map[string]any{req.QueryID: []string{good}},
+		"state": req.State})}}, "Origin", "https://billetera.example")
 	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
 	_, st = e.poll(t, vpPartnerKey, created.ID)
 	require.Equal(t, map[string]any{"name": "Lucía Herrera"}, st.Claims)

@@ -115,7 +115,8 @@ test('registration: the code from /dev/inbox signs the person in and /profile sh
   await expect(verify).toBeEnabled();
   await page.screenshot({ path: path.join(screenshotDir, 'auth-register-code.png'), fullPage: true });
   await verify.click();
-  await expect(toast(page)).toContainText('Tu identidad ha sido verificada correctamente.');
+  await expect(toast(page)).toContainText('Tu número de WhatsApp quedó verificado (Nivel 1).');
+  await expect(toast(page)).not.toContainText('Tu identidad ha sido verificada');
   await expect(page).toHaveURL(/\/profile$/);
 
   await expect(page.getByRole('heading', { name: 'Mi Perfil' })).toBeVisible();
@@ -204,6 +205,7 @@ test('sign-in with the e-mail only: the code arrives at the address', async ({ p
   await page.goto('/login');
   await page.getByLabel('Correo electrónico (opcional)').fill(`  ${p.email.toUpperCase()} `);
   await page.getByRole('button', { name: 'Enviar código' }).click();
+  await expect(toast(page)).toContainText('Código de verificación enviado a tu correo electrónico');
   await expect(page).toHaveURL(/\/verify-code$/);
   await expect(page.getByText(`enviamos por correo electrónico a ${p.email.toUpperCase()}`)).toBeVisible();
 

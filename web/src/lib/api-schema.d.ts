@@ -922,7 +922,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Response URI (OpenID4VP, direct_post.jwt o direct_post): la billetera entrega la presentación; se acepta una sola vez */
+        /** Response URI (OpenID4VP, direct_post.jwt): la billetera entrega la presentación cifrada; se acepta una sola vez */
         post: operations["post_api_oid4vp_responses_id"];
         delete?: never;
         options?: never;
@@ -9031,7 +9031,7 @@ export interface operations {
                     "application/json": unknown;
                 };
             };
-            /** @description invalid_request (formulario ilegible, JWE que no descifra, otro state, solicitud ya respondida o vencida) o invalid_presentation (firma, divulgaciones, vigencia, revocación, prueba de posesión o datos faltantes) */
+            /** @description invalid_request (formulario ilegible, vp_token en claro, JWE que no descifra, otro state, solicitud ya respondida o vencida) o invalid_presentation (firma, divulgaciones, vigencia, revocación, prueba de posesión o datos faltantes) */
             400: {
                 headers: {
                     [name: string]: unknown;

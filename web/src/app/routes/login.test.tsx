@@ -38,6 +38,8 @@ describe('/login', () => {
     expect(localStorage.getItem('loginEmail')).toBe('ana@example.com')
     expect(localStorage.getItem('loginPhone')).toBe('')
     expect(screen.getByText('Código enviado')).toBeInTheDocument()
+    expect(screen.getByText('Código de verificación enviado a tu correo electrónico')).toBeInTheDocument()
+    expect(screen.queryByText('Código de verificación enviado por WhatsApp')).not.toBeInTheDocument()
     await waitFor(() => expect(router.state.location.pathname).toBe('/verify-code'), { timeout: 3000 })
   })
 
@@ -49,6 +51,7 @@ describe('/login', () => {
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
     await waitFor(() => expect(screenCalls(calls)).toHaveLength(1))
     expect(screenCalls(calls)[0].body).toEqual({ phoneNumber: '+525512345678' })
+    expect(await screen.findByText('Código de verificación enviado por WhatsApp')).toBeInTheDocument()
     expect(localStorage.getItem('loginPhone')).toBe('+525512345678')
     expect(localStorage.getItem('loginEmail')).toBe('')
   })

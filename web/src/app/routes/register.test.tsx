@@ -78,6 +78,9 @@ describe('/register', () => {
 
     await waitFor(() => expect(localStorage.getItem('userId')).toBe('9'))
     expect(localStorage.getItem('registerTempId')).toBeNull()
+    // Level 1 only: the toast says the phone is verified, not the identity.
+    expect(await screen.findByText('Tu número de WhatsApp quedó verificado (Nivel 1).')).toBeInTheDocument()
+    expect(screen.queryByText(/Tu identidad ha sido verificada/)).not.toBeInTheDocument()
     expect(calls.find((c) => c.path === '/api/verify-code')!.body).toEqual({ sessionToken: 'tok-123', code: '123456' })
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'), { timeout: 3000 })
   })

@@ -53,6 +53,8 @@ describe('/verify-code', () => {
     await user.type(await screen.findByLabelText('Código de verificación'), '123456')
     await user.click(screen.getByRole('button', { name: 'Verificar Código' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'))
+    expect(await screen.findByText('Entraste a tu Perfil Seguro.')).toBeInTheDocument()
+    expect(screen.queryByText(/Tu identidad ha sido verificada/)).not.toBeInTheDocument()
     expect(screenCalls(calls)[0].body).toEqual({ userId: 5, code: '123456' })
     expect(localStorage.getItem('userId')).toBe('5')
     for (const key of ['pendingUserId', 'loginEmail', 'loginPhone']) expect(localStorage.getItem(key)).toBeNull()

@@ -42,10 +42,27 @@ describe('/verify/:profileId', () => {
     expect(screen.getByText('5 años')).toBeInTheDocument()
     expect(screen.getByText('7 de marzo de 2031')).toBeInTheDocument()
     expect(screen.getByText('sess-42')).toBeInTheDocument()
-    expect(screen.getByText('production')).toBeInTheDocument()
+    expect(screen.getByText('Producción')).toBeInTheDocument()
+    expect(screen.queryByText('production')).not.toBeInTheDocument()
     expect(screen.getByText('97.5%')).toBeInTheDocument()
     expect(screen.getByRole('progressbar', { name: 'Prueba de vida' })).toHaveAttribute('value', '99')
     expect(screenCalls(calls).map((c) => c.path)).toEqual(['/api/verify/PS-1234-5678-90'])
+  })
+
+  it('shows every date in Mexico City time and says so, and the environment in words', async () => {
+    // 03:00 UTC on 8 March is 21:00 on 7 March in Mexico City: the page says the 7th wherever it is read.
+    const late = { ...verified.profile, fecha_validacion: '2026-03-08T03:00:00Z' }
+    mockApi({
+      'GET /api/verify/PS-1234-5678-90': {
+        json: { ...verified, profile: late, verification_details: { ...verified.verification_details, ambiente: 'development' } },
+      },
+    })
+    renderRoute('/verify/PS-1234-5678-90')
+    // Fecha de validación (03:00 UTC on the 8th) and Fecha de verificación (11:59 UTC on the 7th).
+    expect(await screen.findAllByText('7 de marzo de 2026')).toHaveLength(2)
+    expect(screen.queryByText('8 de marzo de 2026')).not.toBeInTheDocument()
+    expect(screen.getByText(/hora de la Ciudad de México/)).toBeInTheDocument()
+    expect(screen.getByText('Desarrollo (simulador)')).toBeInTheDocument()
   })
 
   it('shows Expirado and the expiry warning for an expired profile', async () => {

@@ -14,6 +14,23 @@ describe('DigitalIdCard', () => {
     expect(screen.getByAltText('Código QR de PS-0000-0000-01')).toHaveAttribute('src', '/custom.png')
   })
 
+  it('before the biometric check, shows both wallet buttons disabled with the hint and calls nothing', async () => {
+    const { calls } = mockApi({})
+    render(<DigitalIdCard name="Ana" id="PS-0000-0000-01" verified={false} userId="7" />)
+    for (const name of [/Apple Wallet/, /Google Wallet/]) {
+      expect(screen.getByRole('button', { name })).toBeDisabled()
+    }
+    expect(screen.getByTestId('wallet-locked')).toHaveTextContent('Completa tu verificación biométrica para agregar tu pase')
+    await userEvent.click(screen.getByRole('button', { name: /Apple Wallet/ }))
+    expect(calls).toHaveLength(0)
+  })
+
+  it("a revoked or expired pass keeps its buttons (the voided pass is still the person's)", () => {
+    render(<DigitalIdCard name="Ana" id="PS-0000-0000-01" verified={false} ended="Revocado" userId="7" />)
+    expect(screen.getByRole('button', { name: /Apple Wallet/ })).toBeEnabled()
+    expect(screen.queryByTestId('wallet-locked')).not.toBeInTheDocument()
+  })
+
   it('alerts when the wallet buttons have no user id', async () => {
     render(<DigitalIdCard name="Ana" id="PS-0000-0000-01" verified />)
     await userEvent.click(screen.getByRole('button', { name: /Apple Wallet/ }))

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { BadgeCheck, Ban, Clock, QrCode, ShieldCheck } from 'lucide-react'
 import { cn } from '@/lib/cn'
 import { PRODUCT_NAME } from '@/lib/config'
-import { WalletButtons } from './wallet-buttons'
+import { WALLET_LOCKED_HINT, WalletButtons } from './wallet-buttons'
 
 /** Props of DigitalIdCard (SPEC §2 'Digital ID card'). */
 export type DigitalIdCardProps = {
@@ -106,7 +106,7 @@ export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, user
           Las cuentas de prueba no reciben pases de Apple Wallet ni de Google Wallet.
         </p>
       ) : (
-        <WalletButtons userId={userId} name={name} />
+        <WalletButtons userId={userId} name={name} lockedHint={verified || ended ? undefined : WALLET_LOCKED_HINT} />
       )}
     </div>
   )

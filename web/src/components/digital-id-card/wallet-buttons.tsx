@@ -4,10 +4,18 @@ import { Alert } from '@/components/ui/alert'
 import { addToAppleWallet, addToGoogleWallet, type WalletOutcome } from './wallet-api'
 
 /** Props of WalletButtons. */
-export type WalletButtonsProps = { userId?: string; name: string }
+export type WalletButtonsProps = {
+  userId?: string
+  name: string
+  /** Set while there is no pass to add (levels 1–2): the buttons stay disabled and this says why. */
+  lockedHint?: string
+}
+
+/** Why the pass buttons wait, before the biometric check. */
+export const WALLET_LOCKED_HINT = 'Completa tu verificación biométrica para agregar tu pase a Apple Wallet o Google Wallet'
 
 /** Apple Wallet and Google Wallet buttons with their outcome shown beneath. */
-export function WalletButtons({ userId, name }: WalletButtonsProps) {
+export function WalletButtons({ userId, name, lockedHint }: WalletButtonsProps) {
   const [busy, setBusy] = useState<'apple' | 'google' | null>(null)
   const [outcome, setOutcome] = useState<WalletOutcome | null>(null)
 
@@ -28,7 +36,8 @@ export function WalletButtons({ userId, name }: WalletButtonsProps) {
           type="button"
           className="btn border-0 bg-neutral-950 text-white hover:bg-neutral-800"
           onClick={() => run('apple')}
-          disabled={busy !== null}
+          disabled={busy !== null || !!lockedHint}
+          title={lockedHint}
         >
           {busy === 'apple' ? <span className="loading loading-spinner loading-sm" /> : <Wallet className="size-4" aria-hidden />}
           Apple Wallet
@@ -37,12 +46,18 @@ export function WalletButtons({ userId, name }: WalletButtonsProps) {
           type="button"
           className="btn border border-base-300 bg-base-100 hover:bg-base-200"
           onClick={() => run('google')}
-          disabled={busy !== null}
+          disabled={busy !== null || !!lockedHint}
+          title={lockedHint}
         >
           {busy === 'google' ? <span className="loading loading-spinner loading-sm" /> : <GoogleMark />}
           Google Wallet
         </button>
       </div>
+      {lockedHint && (
+        <p className="text-sm text-base-content/70" data-testid="wallet-locked">
+          {lockedHint}
+        </p>
+      )}
       {outcome?.kind === 'error' && <Alert variant="destructive">{outcome.message}</Alert>}
       {outcome?.kind === 'copy-url' && (
         <Alert variant="info" title="Tu navegador bloqueó la ventana emergente">

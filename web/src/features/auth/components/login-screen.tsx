@@ -63,7 +63,13 @@ export function LoginScreen({ alternative }: LoginScreenProps = {}) {
       writeStorage(storageKeys.pendingUserId, String(res.userId))
       writeStorage(storageKeys.loginEmail, payload.email ?? '')
       writeStorage(storageKeys.loginPhone, payload.phoneNumber ?? '')
-      toast({ title: 'Código enviado', description: 'Código de verificación enviado por WhatsApp' })
+      // Say where the code went: by WhatsApp when the account holds the phone asked for, else by
+      // e-mail (the server's message says which).
+      const byEmail = !payload.phoneNumber || /correo/i.test(res.message ?? '')
+      toast({
+        title: 'Código enviado',
+        description: byEmail ? 'Código de verificación enviado a tu correo electrónico' : 'Código de verificación enviado por WhatsApp',
+      })
       redirectTimer.current = window.setTimeout(() => navigate('/verify-code'), LOGIN_REDIRECT_MS)
     } catch (err) {
       toast({ title: 'Error', description: serverMessage(err, 'Error al iniciar sesión'), variant: 'destructive' })

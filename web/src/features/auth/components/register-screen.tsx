@@ -98,7 +98,8 @@ export function RegisterScreen({ plan = null, showPlan = true }: { plan?: PaidPl
       removeStorage(storageKeys.registerTempId)
       writeStorage(storageKeys.userId, userId)
       announceLogin()
-      toast({ title: 'Verificación exitosa', description: 'Tu identidad ha sido verificada correctamente.' })
+      // Level 1: the phone is verified. "Tu identidad ha sido verificada" waits for the biometric check.
+      toast({ title: 'Teléfono verificado', description: 'Tu número de WhatsApp quedó verificado (Nivel 1).' })
       redirectTimer.current = window.setTimeout(() => navigate(readFlow() ? '/conectar' : '/profile'), REGISTER_REDIRECT_MS)
     } catch (err) {
       const description =

@@ -51,7 +51,7 @@ export function VerifyCodeScreen() {
       writeStorage(storageKeys.userId, userId)
       removeStorage(storageKeys.pendingUserId, storageKeys.loginEmail, storageKeys.loginPhone)
       announceLogin()
-      toast({ title: 'Verificación exitosa', description: 'Tu identidad ha sido verificada correctamente.' })
+      toast({ title: 'Sesión iniciada', description: 'Entraste a tu Perfil Seguro.' })
       navigate(readFlow() ? '/conectar' : '/profile')
     } catch (err) {
       const description = err instanceof ApiError ? serverMessage(err, 'Código incorrecto') : 'Código incorrecto'

@@ -9,17 +9,30 @@ import { ApiError, errorBody, isNetworkError } from '@/lib/api-client'
 import { PROFILE_ID_PATTERN, usePublicVerification, type PublicVerification } from '../api/get-public-verification'
 import { publicBadge } from '../badge'
 
-/** A date in es-MX, or '—'. */
+// Every date on this page is Mexico City's, whoever reads it from wherever (as in Mi Perfil).
+const MX_TIME_ZONE = 'America/Mexico_City'
+
+/** A date in es-MX, Mexico City time, or '—'. */
 export function formatDate(value: string | null | undefined): string {
   if (!value) return '—'
   const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleDateString('es-MX', { year: 'numeric', month: 'long', day: 'numeric' })
+  return Number.isNaN(date.getTime())
+    ? '—'
+    : date.toLocaleDateString('es-MX', { year: 'numeric', month: 'long', day: 'numeric', timeZone: MX_TIME_ZONE })
 }
 
 function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—'
   const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString('es-MX')
+  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString('es-MX', { timeZone: MX_TIME_ZONE })
+}
+
+/** The biometric provider's environment, in words. */
+const ENVIRONMENT: Record<string, string> = {
+  production: 'Producción',
+  development: 'Desarrollo (simulador)',
+  test: 'Pruebas',
+  sandbox: 'Pruebas del proveedor',
 }
 
 /** The failure text of SPEC §8: the server's message, else 'Error al verificar el perfil' or 'Error desconocido'. */
@@ -144,7 +157,7 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
             <>
               <dl className="grid grid-cols-1 gap-4 sm:grid-cols-3">
                 <Field label="ID de sesión" value={details.session_id ?? '—'} mono />
-                <Field label="Ambiente" value={details.ambiente ?? '—'} />
+                <Field label="Ambiente" value={details.ambiente ? (ENVIRONMENT[details.ambiente] ?? details.ambiente) : '—'} />
                 <Field label="Fecha de verificación" value={formatDate(details.fecha_verificacion)} />
               </dl>
               <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
@@ -162,7 +175,7 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
 
       <p className="flex items-center justify-center gap-1.5 text-xs text-base-content/70">
         <RefreshCw className={`size-3 ${refreshing ? 'animate-spin' : ''}`} aria-hidden />
-        Consultado el {formatDateTime(data.timestamp)} · se actualiza cada 30 segundos
+        Consultado el {formatDateTime(data.timestamp)} (hora de la Ciudad de México) · se actualiza cada 30 segundos
       </p>
     </div>
   )
