@@ -34,7 +34,7 @@ export function WalletButtons({ userId, name, lockedHint }: WalletButtonsProps) 
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
         <button
           type="button"
-          className="btn border-0 bg-neutral-950 text-white hover:bg-neutral-800"
+          className="btn border-0 bg-neutral-950 text-white hover:bg-neutral-800 disabled:bg-neutral-950 disabled:text-white disabled:opacity-40"
           onClick={() => run('apple')}
           disabled={busy !== null || !!lockedHint}
           title={lockedHint}
