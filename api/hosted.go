@@ -185,11 +185,7 @@ func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedVi
 		}
 		v.SignedIn, v.Level = true, u.VerificationLevel
 		values = sharedClaims(u, h.Claims)
-		v.Blocker = modeBlocker(u, h)
-		v.SignOutToContinue = v.Blocker != ""
-		if v.Blocker == "" {
-			v.Blocker = shareBlocker(u, h.RequiredLevel, s.now())
-		}
+		v.Blocker, v.SignOutToContinue = s.blockerFor(u, h)
 	} else {
 		v.Blocker = "Inicia sesión o regístrate para continuar."
 	}
@@ -222,15 +218,12 @@ func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSessi
 	if err != nil {
 		return err
 	}
-	blocker := modeBlocker(u, h)
-	if blocker == "" {
+	blocker, otherMode := s.blockerFor(u, h)
+	if !otherMode {
 		d.UserID = uid
 	}
 	if !d.Share {
 		return nil
-	}
-	if blocker == "" {
-		blocker = shareBlocker(u, h.RequiredLevel, s.now())
 	}
 	if blocker != "" {
 		return perfilseguro.Errorf(perfilseguro.ECONFLICT, "%s", blocker)

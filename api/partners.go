@@ -117,12 +117,6 @@ func (s *Server) widgetAccess(next http.Handler) http.Handler {
 	})
 }
 
-// widgetPartner identifies the partner of a widget call. A key, when sent, decides: a
-// publishable key (or, without an Origin, a secret key from the partner's server) of an active
-// partner, from that partner's registered origin when the call comes from a browser. Without a
-// key the registered origin alone still admits the seed's integrations (docs/administration.md, upgrade note);
-// every call is rate-limited and counted per partner. The mode is the key's (test keys act on
-// the partner's test people).
 // widgetCaller is who calls a widget endpoint: the partner, the mode of the people its key acts
 // on, and whether it proved itself with a secret key (server to server).
 type widgetCaller struct {
@@ -139,6 +133,12 @@ func calledWithSecretKey(ctx context.Context) bool {
 	return ok
 }
 
+// widgetPartner identifies the partner of a widget call. A key, when sent, decides: a
+// publishable key (or, without an Origin, a secret key from the partner's server) of an active
+// partner, from that partner's registered origin when the call comes from a browser. Without a
+// key the registered origin alone still admits the seed's integrations (docs/administration.md,
+// upgrade note); every call is rate-limited and counted per partner. The mode is the key's (test
+// keys act on the partner's test people).
 func (s *Server) widgetPartner(r *http.Request, origin string) (widgetCaller, error) {
 	ctx := r.Context()
 	var c widgetCaller // without a key: the seed's integrations, live

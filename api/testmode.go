@@ -17,21 +17,20 @@ import (
 // it carries, never from the browser's word: the hosted flow's token (its session's mode), or a
 // widget call's key.
 
-// keyMode is the mode of the people a partner key acts on: live, or the partner's test people.
-func keyMode(kp *postgres.KeyedPartner) int64 {
-	if kp.Key.Livemode {
+// modeOf is the mode of the people a partner's live or test key (or session) acts on: live, or
+// the partner's test people.
+func modeOf(livemode bool, partnerID int64) int64 {
+	if livemode {
 		return perfilseguro.Live
 	}
-	return kp.Partner.ID
+	return partnerID
 }
 
+// keyMode is the mode of the people a partner key acts on.
+func keyMode(kp *postgres.KeyedPartner) int64 { return modeOf(kp.Key.Livemode, kp.Partner.ID) }
+
 // sessionMode is the mode of the people a verification session may be completed by.
-func sessionMode(h postgres.HostedSession) int64 {
-	if h.Livemode {
-		return perfilseguro.Live
-	}
-	return h.PartnerID
-}
+func sessionMode(h postgres.HostedSession) int64 { return modeOf(h.Livemode, h.PartnerID) }
 
 // flowMode is the mode of a sign-in or registration: a test session's partner when the request
 // carries the token of a hosted flow opened with a test key, else live. A token this server does
@@ -56,6 +55,15 @@ type modeCtxKey struct{}
 func modeFrom(ctx context.Context) int64 {
 	m, _ := ctx.Value(modeCtxKey{}).(int64)
 	return m
+}
+
+// blockerFor is what stands between a signed-in person and sharing in a session ("" when
+// nothing), and whether it is that their account is of the other mode (then only signing out helps).
+func (s *Server) blockerFor(u perfilseguro.User, h postgres.HostedSession) (blocker string, otherMode bool) {
+	if b := modeBlocker(u, h); b != "" {
+		return b, true
+	}
+	return shareBlocker(u, h.RequiredLevel, s.now()), false
 }
 
 // modeBlocker says, in Spanish, why a signed-in person cannot complete a session of another mode
