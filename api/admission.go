@@ -12,11 +12,12 @@ import (
 	"github.com/perfilseguro/perfilseguro/admission"
 )
 
-// Admission control (issue 27): past capacity the API refuses at once, with 503 and Retry-After,
-// instead of letting every request wait behind the others until its client gives up. The limit
-// adapts to the latency the API achieves (package admission). The refusal happens before any
-// other middleware: a refused request writes no row, queues no job, sends no message and is not
-// logged one by one (a line a second says how many were refused).
+// Admission control (issues 27, 37): past capacity the API refuses at once, with 503 and
+// Retry-After, instead of letting every request wait behind the others until its client gives up.
+// A request that finds the limit full waits a moment in a queue; it is refused only when the queue
+// stands (package admission). The refusal happens before any other middleware: a refused request
+// writes no row, queues no job, sends no message and is not logged one by one (a line a second
+// says how many were refused).
 
 // overloadedBody is the refusal, in the API's error shape.
 const overloadedBody = `{"message":"Hay mucha demanda en este momento. Intenta nuevamente en unos segundos."}` + "\n"
@@ -64,11 +65,36 @@ func highPriorityGet(p string) bool {
 }
 
 // waitsOnPurpose: requests whose time is mostly a deliberate wait (a provider page being
-// created, a file download, the operators' dashboard); their time is no latency sample.
+// created, a file download, the operators' dashboard). They are admitted only when there is room
+// but hold no place: they sleep, and held places would make the machine look busier than it is.
 func waitsOnPurpose(r *http.Request) bool {
 	p := r.URL.Path
 	return (r.Method == http.MethodPost && (p == "/api/start-verification" || p == "/api/payments/checkout" || p == oid4vciCredentialPath)) ||
 		p == "/api/data-export" || strings.HasPrefix(p, monitoringPath)
+}
+
+// requestKind names the route of a request for the limiter, which learns each kind's no-load
+// latency: the method and the path with its identifiers (segments with a digit, long tokens)
+// replaced, so /api/users/12/verification-status and /api/users/13/verification-status are one.
+func requestKind(r *http.Request) string {
+	var b strings.Builder
+	b.Grow(len(r.Method) + len(r.URL.Path) + 1)
+	b.WriteString(r.Method)
+	b.WriteByte(' ')
+	for i, seg := range strings.Split(strings.TrimPrefix(r.URL.Path, "/"), "/") {
+		if i > 0 {
+			b.WriteByte('/')
+		}
+		if i >= 6 {
+			b.WriteString("…")
+			break
+		}
+		if len(seg) > 24 || strings.ContainsAny(seg, "0123456789") {
+			seg = "{}"
+		}
+		b.WriteString(seg)
+	}
+	return b.String()
 }
 
 // primaryWatch tells when the leader pool last waited for a primary (postgres.PrimaryWatch).
@@ -85,8 +111,9 @@ type primaryWatch interface {
 // database back. Counting them keeps that backlog bounded: leaving them out as well (tried) let
 // it grow until answers took 5-6 s, past the load balancer's patience.
 //
-// In those seconds a request that finds the limit full waits up to backlogWait for a place
-// instead of being refused at once: the backlog is passing, and people who arrived just after a
+// In those seconds a request that finds the limit full waits up to backlogWait for a place, even
+// while the queue stands (when it would otherwise be refused after a few milliseconds): the
+// backlog is passing, and people who arrived just after a
 // switchover were otherwise refused ("Hay mucha demanda…") while it was worked off.
 const (
 	primaryGap    = time.Second
@@ -107,6 +134,7 @@ type admissionGate struct {
 
 func (g *admissionGate) middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, kind := requestPriority(r), requestKind(r)
 		var ticket admission.Ticket
 		var ok bool
 		if now := time.Now(); g.primary != nil && g.primary.MissedSince(now.Add(-primarySettle)) {
@@ -114,16 +142,21 @@ func (g *admissionGate) middleware(next http.Handler) http.Handler {
 				next.ServeHTTP(w, r) // it waits for the primary (postgres.waitingConnector) or answers 503
 				return
 			}
-			ticket, ok = g.limiter.AcquireWithin(requestPriority(r), backlogWait)
+			ticket, ok = g.limiter.AcquireWithin(p, kind, backlogWait)
 		} else {
-			ticket, ok = g.limiter.Acquire(requestPriority(r))
+			ticket, ok = g.limiter.Acquire(p, kind)
 		}
 		if !ok {
 			g.refuse(w)
 			return
 		}
+		if waitsOnPurpose(r) {
+			g.limiter.Ignore(ticket)
+			next.ServeHTTP(w, r)
+			return
+		}
 		defer func() {
-			if waitsOnPurpose(r) || (g.primary != nil && g.primary.MissedSince(ticket.Started().Add(-primarySettle))) {
+			if g.primary != nil && g.primary.MissedSince(ticket.Started().Add(-primarySettle)) {
 				g.limiter.Ignore(ticket)
 			} else {
 				g.limiter.Done(ticket)
@@ -154,7 +187,7 @@ func (g *admissionGate) logRefusals() {
 	s := g.limiter.Stats()
 	total := s.Shed[admission.High] + s.Shed[admission.Normal] + s.Shed[admission.Low]
 	g.logger.Warn("past capacity: refusing requests", "refused_since_last_line", total-g.lastShed.Swap(total),
-		"limit", int(s.Limit), "in_progress", s.Inflight)
+		"limit", int(s.Limit), "in_progress", s.Inflight, "waiting", s.Waiting)
 }
 
 // collectors expose the limit, the work in progress and the refusals on /metrics.
@@ -166,6 +199,17 @@ func (g *admissionGate) collectors() []prometheus.Collector {
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "perfilseguro_admission_in_progress",
 			Help: "Admitted requests not yet answered (health checks not counted)."},
 			func() float64 { return float64(g.limiter.Stats().Inflight) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "perfilseguro_admission_waiting",
+			Help: "Requests waiting for a place in the admission queue."},
+			func() float64 { return float64(g.limiter.Stats().Waiting) }),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "perfilseguro_admission_queue_standing",
+			Help: "1 while the admission queue stands (waits above 5 ms for 100 ms): the API is past capacity."},
+			func() float64 {
+				if g.limiter.Stats().Standing {
+					return 1
+				}
+				return 0
+			}),
 	}
 	for _, p := range admission.Priorities() {
 		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_admission_refused_total",

@@ -135,7 +135,7 @@ func New(d Deps) (*Server, error) {
 		s.otp = newOTPBackpressure(d.Config.OTPQueueBound, d.Now, read)
 	}
 	if d.Admission == nil && d.Config.AdmissionControl {
-		d.Admission = admission.New(admission.Config{Target: d.Config.AdmissionTarget})
+		d.Admission = admission.New(admission.Config{Ceiling: d.Config.AdmissionCeiling})
 	}
 	if d.Admission != nil {
 		s.admission = &admissionGate{limiter: d.Admission, logger: d.Logger}

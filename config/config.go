@@ -73,9 +73,10 @@ type Config struct {
 	// AdmissionControl (ADMISSION_CONTROL, on by default) refuses requests at once with 503 when
 	// the API is past capacity (api/admission.go); off only to measure the API without it.
 	AdmissionControl bool
-	// AdmissionTarget (ADMISSION_LATENCY_TARGET, 10 ms by default) is the average answer time
-	// above which the admission limit shrinks (package admission: why 10 ms, and when to raise it).
-	AdmissionTarget time.Duration
+	// AdmissionCeiling (ADMISSION_LATENCY_CEILING, none by default) is an optional bound on the
+	// average answer time: past it the admission limit shrinks even if the machine could take
+	// more. Capacity needs no setting (package admission learns it).
+	AdmissionCeiling time.Duration
 	WorkerConc      int          // WORKER_CONCURRENCY
 	MetricsAddr     string       // METRICS_ADDR: optional separate listener for /metrics
 	RateLimits      RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
@@ -294,9 +295,15 @@ func Load(getenv func(string) string) (Config, error) {
 	default:
 		return c, fmt.Errorf("ADMISSION_CONTROL must be on or off, not %q", v)
 	}
-	if c.AdmissionTarget, err = time.ParseDuration(get("ADMISSION_LATENCY_TARGET", "10ms")); err != nil ||
-		c.AdmissionTarget < time.Millisecond || c.AdmissionTarget > time.Second {
-		return c, fmt.Errorf("ADMISSION_LATENCY_TARGET must be a duration between 1ms and 1s, such as 10ms")
+	if get("ADMISSION_LATENCY_TARGET", "") != "" {
+		// Silently ignoring it would leave an operator believing it still tunes something.
+		return c, fmt.Errorf("ADMISSION_LATENCY_TARGET is gone: admission control now learns the machine's capacity by itself; remove it, or set ADMISSION_LATENCY_CEILING to bound the average answer time")
+	}
+	if v := get("ADMISSION_LATENCY_CEILING", ""); v != "" {
+		if c.AdmissionCeiling, err = time.ParseDuration(v); err != nil ||
+			c.AdmissionCeiling < time.Millisecond || c.AdmissionCeiling > 10*time.Second {
+			return c, fmt.Errorf("ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s, such as 200ms")
+		}
 	}
 	switch v := get("PAYMENTS", "on"); v {
 	case "on":
@@ -464,7 +471,7 @@ func (c Config) Fields() map[string]string {
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
 		"OTP_QUEUE_LATENCY_BOUND": c.OTPQueueBound.String(), "ADMISSION_CONTROL": onOff(c.AdmissionControl),
-		"ADMISSION_LATENCY_TARGET": c.AdmissionTarget.String(), "WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"ADMISSION_LATENCY_CEILING": durationOrNone(c.AdmissionCeiling), "WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),
 		"TRUSTED_PROXIES":       prefixes(c.TrustedProxies),
@@ -501,6 +508,13 @@ func (c Config) Log(logger *slog.Logger) {
 		attrs = append(attrs, slog.String(k, f[k]))
 	}
 	logger.Info("configuration", attrs...)
+}
+
+func durationOrNone(d time.Duration) string {
+	if d == 0 {
+		return "(none)"
+	}
+	return d.String()
 }
 
 func onOff(b bool) string {

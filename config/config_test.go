@@ -224,19 +224,24 @@ func TestListenURLDefaultsToTheDatabaseURL(t *testing.T) {
 	require.Equal(t, "****", c.Fields()["DATABASE_LISTEN_URL"])
 }
 
-func TestAdmissionLatencyTarget(t *testing.T) {
+// Capacity needs no setting: the old target is refused with a message saying why, and the
+// optional ceiling is off unless set.
+func TestAdmissionLatencyCeiling(t *testing.T) {
 	t.Parallel()
 	c, err := Load(envOf(map[string]string{}))
 	require.NoError(t, err)
-	require.Equal(t, 10*time.Millisecond, c.AdmissionTarget, "the default")
-	require.Equal(t, "10ms", c.Fields()["ADMISSION_LATENCY_TARGET"])
+	require.Zero(t, c.AdmissionCeiling, "no ceiling by default")
+	require.Equal(t, "(none)", c.Fields()["ADMISSION_LATENCY_CEILING"])
 
-	c, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_TARGET": "40ms"}))
+	c, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_CEILING": "250ms"}))
 	require.NoError(t, err)
-	require.Equal(t, 40*time.Millisecond, c.AdmissionTarget)
+	require.Equal(t, 250*time.Millisecond, c.AdmissionCeiling)
+	require.Equal(t, "250ms", c.Fields()["ADMISSION_LATENCY_CEILING"])
 
-	for _, bad := range []string{"10", "0s", "-5ms", "500us", "2s", "pronto"} {
-		_, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_TARGET": bad}))
-		require.ErrorContains(t, err, "ADMISSION_LATENCY_TARGET must be a duration between 1ms and 1s", bad)
+	for _, bad := range []string{"10", "0s", "-5ms", "500us", "11s", "pronto"} {
+		_, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_CEILING": bad}))
+		require.ErrorContains(t, err, "ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s", bad)
 	}
+	_, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_TARGET": "10ms"}))
+	require.ErrorContains(t, err, "ADMISSION_LATENCY_TARGET is gone")
 }
