@@ -77,10 +77,10 @@ type Config struct {
 	// average answer time: past it the admission limit shrinks even if the machine could take
 	// more. Capacity needs no setting (package admission learns it).
 	AdmissionCeiling time.Duration
-	WorkerConc      int          // WORKER_CONCURRENCY
-	MetricsAddr     string       // METRICS_ADDR: optional separate listener for /metrics
-	RateLimits      RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
-	PublicLimits    PublicLimits // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
+	WorkerConc       int          // WORKER_CONCURRENCY
+	MetricsAddr      string       // METRICS_ADDR: optional separate listener for /metrics
+	RateLimits       RateLimits   // RATE_LIMIT_*: per-hour code limits; 0 keeps the API's default
+	PublicLimits     PublicLimits // PUBLIC_*: limits of public lookups per address; 0 keeps the API's default
 	// TRUSTED_PROXIES: load balancers whose X-Forwarded-For names the client (IPs or CIDR ranges,
 	// comma-separated); empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
