@@ -70,14 +70,12 @@ type Config struct {
 	InitialLimit float64 // 100: room for a burst at start (a cold start, a restart of its peer)
 	MinLimit     float64 // 8: even a slow moment keeps this much work going
 	MaxLimit     float64 // 1000
-	// Tolerance (2): how many times its no-load latency a request may take, on average over a
-	// window, before the limit stops growing. Below 2 the limit stopped short of the throughput
-	// the machine reaches with more work in progress (Postgres commits in groups).
+	// Tolerance (2): where a larger limit serves no more, requests taking more than this many times
+	// their no-load latency (on average) mean the work in progress only queues: the limit goes down.
 	Tolerance float64
 	// Quiet (GOMAXPROCS, at least 2): a request that ran with no more than this many in progress
 	// ran as on an idle machine; its time is a no-load sample. Also the limit while probing.
 	Quiet      int
-	Backoff    float64       // 0.9: what the limit is multiplied by when latency is past tolerance
 	Window     time.Duration // 100 ms: how long latency samples are gathered before the limit moves
 	MinSamples int           // 10: a window closes only with this many samples
 	// The queue: CoDel's target (5 ms) and interval (100 ms). Waits that stay above the target for
@@ -86,7 +84,10 @@ type Config struct {
 	QueueInterval time.Duration
 	// How long a request may wait for a place, by priority: while the queue is a passing burst
 	// (Patience: High 1 s, Normal 500 ms, Low 300 ms) and while it stands (StandingPatience: High
-	// 100 ms, Normal 20 ms, Low 10 ms). Standing waits are short because a refusal should be fast.
+	// 250 ms, Normal and Low 100 ms). While it stands a newcomer that would wait longer than that
+	// is refused on arrival, so refusals stay fast whatever the patience; the patience is the
+	// buffer that lets a machine at its capacity serve nearly everything (10 ms refused a quarter
+	// of the sign-ups offered at exactly the capacity: make bench-overload).
 	Patience         [numPriorities]time.Duration
 	StandingPatience [numPriorities]time.Duration
 	// NoLoadPeriod (30 s): a kind's no-load latency is the shortest quiet sample of the current
@@ -111,7 +112,6 @@ func (c *Config) defaults() {
 	def(&c.MinLimit, 8)
 	def(&c.MaxLimit, 1000)
 	def(&c.Tolerance, 2)
-	def(&c.Backoff, 0.9)
 	defDur := func(v *time.Duration, d time.Duration) {
 		if *v <= 0 {
 			*v = d
@@ -126,8 +126,8 @@ func (c *Config) defaults() {
 	}
 	defDur(&c.QueueTarget, 5*time.Millisecond)
 	defDur(&c.QueueInterval, 100*time.Millisecond)
-	for p, d := range map[Priority][2]time.Duration{High: {time.Second, 100 * time.Millisecond},
-		Normal: {500 * time.Millisecond, 20 * time.Millisecond}, Low: {300 * time.Millisecond, 10 * time.Millisecond}} {
+	for p, d := range map[Priority][2]time.Duration{High: {time.Second, 250 * time.Millisecond},
+		Normal: {500 * time.Millisecond, 100 * time.Millisecond}, Low: {300 * time.Millisecond, 100 * time.Millisecond}} {
 		defDur(&c.Patience[p], d[0])
 		defDur(&c.StandingPatience[p], d[1])
 	}
@@ -182,9 +182,10 @@ type Limiter struct {
 	kinds    map[string]*kind
 	other    *kind
 	period   time.Time // start of the no-load period
-	// the queue's state (CoDel)
-	firstAbove time.Time // when waits above the target started to count, zero: the last was under
-	standing   bool
+	// each priority's queue state (CoDel): one queue for all would never stand, since High
+	// requests go first and barely wait while sign-ups pile up behind them
+	firstAbove [numPriorities]time.Time // when waits above the target started to count, zero: the last was under
+	standing   [numPriorities]bool
 	// the probe: while probing, only Quiet requests run
 	probeUntil  time.Time
 	probeQuiet  int       // quiet samples taken during the probe
@@ -199,8 +200,18 @@ type Limiter struct {
 	stale          int           // samples of kinds with no recent quiet sample
 	maxInflight    int
 	queuedInWindow bool
-	slowRun        int // consecutive busy windows past tolerance
+	// the throughput climb: epochs of busy windows
+	epochWindows   int
+	epochStart     time.Time
+	epochFreed     int
+	lastThroughput float64 // answers per second in the last epoch, 0: none yet
+	direction      float64 // +1 or -1: where the limit went last
 	shed           [numPriorities]uint64
+	// the rate at which places are given back (an average over windows), to tell at once whether
+	// a newcomer would get one within its patience
+	freedInWindow    int
+	freedPerSec      float64
+	refusedOnArrival uint64
 }
 
 // New makes a Limiter.
@@ -248,14 +259,28 @@ func (l *Limiter) acquire(p Priority, kindName string, fixed time.Duration) (Tic
 	k := l.kindOf(kindName)
 	l.endProbe(now)
 	if l.inflight < l.effectiveLimit() && l.waiting == 0 {
-		l.queueWait(0, now)
+		for q := High; q < numPriorities; q++ { // no queue at all: none stands
+			l.queueWait(q, 0, now)
+		}
 		t := l.admit(now, k)
 		l.mu.Unlock()
 		return t, true
 	}
 	patience := fixed
 	if patience == 0 {
-		patience = l.patience(p)
+		patience = l.cfg.Patience[p]
+		if l.standing[p] {
+			patience = l.cfg.StandingPatience[p]
+			// While the queue stands, places are given back at the rate the machine serves: a
+			// newcomer that would outwait its patience behind the queue is refused now, so that
+			// the refusal is fast and the queue holds only what will be served.
+			if l.expectedWait(p) > patience {
+				l.shed[p]++
+				l.refusedOnArrival++
+				l.mu.Unlock()
+				return Ticket{}, false
+			}
+		}
 	}
 	w := &waiter{p: p, kind: k, enqueued: now, fixed: fixed > 0, answer: make(chan Ticket, 1)}
 	w.elem = l.queues[p].PushBack(w)
@@ -281,8 +306,21 @@ func (l *Limiter) acquire(p Priority, kindName string, fixed time.Duration) (Tic
 	l.waiting--
 	l.shed[p]++
 	now = l.cfg.Now()
-	l.queueWait(now.Sub(w.enqueued), now)
+	l.queueWait(p, now.Sub(w.enqueued), now)
 	return Ticket{}, false
+}
+
+// expectedWait is how long a newcomer of priority p would wait for a place: the waiters that go
+// before it, at the rate places are given back (0 while that rate is unknown). l.mu held.
+func (l *Limiter) expectedWait(p Priority) time.Duration {
+	if l.freedPerSec <= 0 {
+		return 0
+	}
+	ahead := 0
+	for q := High; q <= p; q++ {
+		ahead += l.queues[q].Len()
+	}
+	return time.Duration(float64(ahead+1) / l.freedPerSec * float64(time.Second))
 }
 
 func (l *Limiter) kindOf(name string) *kind {
@@ -295,14 +333,6 @@ func (l *Limiter) kindOf(name string) *kind {
 		l.kinds[name] = k
 	}
 	return k
-}
-
-// patience is how long a request of priority p may wait, given the queue's state (l.mu held).
-func (l *Limiter) patience(p Priority) time.Duration {
-	if l.standing {
-		return l.cfg.StandingPatience[p]
-	}
-	return l.cfg.Patience[p]
 }
 
 func (l *Limiter) probing() bool { return !l.probeUntil.IsZero() }
@@ -320,17 +350,17 @@ func (l *Limiter) admit(now time.Time, k *kind) Ticket {
 	return Ticket{start: now, kind: k, quiet: l.inflight <= l.cfg.Quiet, counted: true}
 }
 
-// queueWait feeds CoDel one request's wait for a place (l.mu held). A probe's waits are the
-// probe's doing, not a standing queue.
-func (l *Limiter) queueWait(wait time.Duration, now time.Time) {
+// queueWait feeds CoDel the wait of a request of priority p for a place (l.mu held). A probe's
+// waits are the probe's doing, not a standing queue.
+func (l *Limiter) queueWait(p Priority, wait time.Duration, now time.Time) {
 	switch {
 	case l.probing() || now.Before(l.settleUntil):
 	case wait < l.cfg.QueueTarget:
-		l.firstAbove, l.standing = time.Time{}, false
-	case l.firstAbove.IsZero():
-		l.firstAbove = now.Add(l.cfg.QueueInterval)
-	case !now.Before(l.firstAbove):
-		l.standing = true
+		l.firstAbove[p], l.standing[p] = time.Time{}, false
+	case l.firstAbove[p].IsZero():
+		l.firstAbove[p] = now.Add(l.cfg.QueueInterval)
+	case !now.Before(l.firstAbove[p]):
+		l.standing[p] = true
 	}
 }
 
@@ -347,8 +377,8 @@ func (l *Limiter) grant(now time.Time) {
 		}
 		l.waiting--
 		wait := now.Sub(w.enqueued)
-		l.queueWait(wait, now)
-		if l.standing && !w.fixed && wait > l.cfg.StandingPatience[w.p] {
+		l.queueWait(w.p, wait, now)
+		if l.standing[w.p] && !w.fixed && wait > l.cfg.StandingPatience[w.p] {
 			l.shed[w.p]++
 			w.answer <- Ticket{}
 			continue
@@ -367,6 +397,7 @@ func (l *Limiter) Done(t Ticket) {
 	defer l.mu.Unlock()
 	quiet := t.quiet && l.inflight <= l.cfg.Quiet
 	l.inflight--
+	l.freedInWindow++
 	l.sample(t, now.Sub(t.start), quiet, now)
 	l.endProbe(now)
 	l.grant(now)
@@ -382,6 +413,7 @@ func (l *Limiter) Ignore(t Ticket) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.inflight--
+	l.freedInWindow++
 	l.endProbe(now)
 	l.grant(now)
 }
@@ -418,14 +450,33 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 		l.stale++
 	}
 	if l.samples >= l.cfg.MinSamples && now.Sub(l.windowStart) >= l.cfg.Window {
-		l.update(now)
+		rate := float64(l.freedInWindow) / now.Sub(l.windowStart).Seconds()
+		if l.freedPerSec == 0 {
+			l.freedPerSec = rate
+		} else {
+			l.freedPerSec += 0.3 * (rate - l.freedPerSec)
+		}
+		l.update(now, l.freedInWindow)
+		l.freedInWindow = 0
 		l.windowStart, l.samples, l.sumLatency, l.sumKnown, l.sumNoLoad, l.stale = now, 0, 0, 0, 0, 0
 		l.maxInflight, l.queuedInWindow = l.inflight, l.waiting > 0
 	}
 }
 
-// update moves the limit at the end of a window (l.mu held).
-func (l *Limiter) update(now time.Time) {
+// epochWindows is how many busy windows in a row make an epoch, the unit the limit is judged by:
+// 300 ms, enough answers that the throughput of two epochs can be compared.
+const epochWindows = 3
+
+// update moves the limit at the end of a window that freed `freed` places (l.mu held).
+//
+// The limit climbs the throughput curve: an epoch of busy windows (requests waiting, or the limit
+// nearly full) measures how many requests the machine answers per second at this limit; the limit
+// then moves by 15 % in the direction that served more. Where serving more or less makes no
+// difference (within 5 %) the limit goes down when the requests take more than Tolerance times
+// their no-load time, since that extra work in progress only queues inside the process (on a
+// CPU-bound machine it also delays every refusal); it goes up otherwise (Postgres far away: more
+// in progress costs little).
+func (l *Limiter) update(now time.Time, freed int) {
 	if l.probing() {
 		return
 	}
@@ -434,44 +485,48 @@ func (l *Limiter) update(now time.Time) {
 		// Most requests are of kinds that have not run quietly for a period: the machine has been
 		// busy all along and their no-load latency is unknown or old. Measure it now.
 		l.probeUntil, l.probeQuiet = now.Add(l.cfg.ProbeFor), 0
-		l.firstAbove, l.standing = time.Time{}, false
+		l.firstAbove, l.standing = [numPriorities]time.Time{}, [numPriorities]bool{}
+		l.epochWindows, l.lastThroughput = 0, 0
 		return
 	}
-	over := l.cfg.Ceiling > 0 && l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
-	known := l.sumNoLoad > 0
-	ratio := 0.0
-	if known {
-		ratio = float64(l.sumKnown) / float64(l.sumNoLoad)
-		over = over || ratio > l.cfg.Tolerance
-	}
-	if !known && !over {
-		return // nothing to judge by yet
-	}
-	switch {
-	case float64(l.maxInflight) < l.limit/2:
-		// Little in progress says nothing about the limit. But prompt answers bring a limit cut in
-		// a moment of trouble (a Postgres switchover) back to where it started, a tenth at a time;
-		// without this it stayed low and refused the start of the next busy moment.
-		l.slowRun = 0
-		if !over && l.limit < l.cfg.InitialLimit {
+	overCeiling := l.cfg.Ceiling > 0 && l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
+	queueing := l.sumNoLoad == 0 || float64(l.sumKnown)/float64(l.sumNoLoad) > l.cfg.Tolerance
+	if !busy {
+		// Nothing to learn about the limit. But a limit cut in a moment of trouble (a Postgres
+		// switchover) goes back to where it started while answers are prompt, a tenth at a time;
+		// without this it stayed low and made the start of the next busy moment wait.
+		l.epochWindows, l.lastThroughput = 0, 0
+		if !overCeiling && !queueing && l.limit < l.cfg.InitialLimit {
 			l.limit = math.Min(l.cfg.InitialLimit, l.limit+math.Max(1, l.limit/10))
 		}
-	case !over:
-		l.slowRun = 0
-		if busy {
-			step := 1.0
-			if ratio < l.cfg.Tolerance/2 {
-				step = math.Max(1, l.limit/10) // far from queueing: climb faster
-			}
-			l.limit = math.Min(l.cfg.MaxLimit, l.limit+step)
-		}
-	default:
-		// One slow window alone is not enough: a garbage collection or another process taking the
-		// CPU for a moment slows one window without anything queueing here.
-		if l.slowRun++; l.slowRun >= 2 {
-			l.limit = math.Max(l.cfg.MinLimit, l.limit*l.cfg.Backoff)
-		}
+		return
 	}
+	if l.epochWindows == 0 {
+		l.epochStart, l.epochFreed = l.windowStart, 0
+	}
+	l.epochWindows++
+	l.epochFreed += freed
+	if l.epochWindows < epochWindows {
+		return
+	}
+	throughput := float64(l.epochFreed) / now.Sub(l.epochStart).Seconds()
+	l.epochWindows = 0
+	switch {
+	case overCeiling:
+		l.direction = -1
+	case l.lastThroughput == 0:
+		l.direction = -1 // the first busy epoch: look for the smallest limit that serves as much
+	case throughput > l.lastThroughput*1.05: // served more: keep going the same way
+	case throughput < l.lastThroughput*0.95:
+		l.direction = -l.direction
+	case queueing:
+		l.direction = -1
+	default:
+		l.direction = 1
+	}
+	l.lastThroughput = throughput
+	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+l.direction*math.Max(1, 0.15*l.limit)))
+	l.grant(now)
 }
 
 // endProbe ends a probe that has its samples or its time (l.mu held), and lets the queue in.
@@ -490,17 +545,20 @@ type Stats struct {
 	Limit    float64
 	Inflight int
 	Waiting  int                   // requests waiting for a place
-	Standing bool                  // the queue stands: the machine is past capacity
+	Standing bool                  // a queue stands (sign-ups' first): the machine is past capacity
 	Probing  bool                  // measuring the no-load latency
 	Shed     [numPriorities]uint64 // refused requests, by priority, since the start
+	// RefusedOnArrival counts the refusals (among Shed) made on arrival, without waiting, because
+	// the standing queue ahead would have outlasted the request's patience.
+	RefusedOnArrival uint64
 }
 
 // Stats reads the current limit, work in progress, queue and refusals.
 func (l *Limiter) Stats() Stats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return Stats{Limit: l.limit, Inflight: l.inflight, Waiting: l.waiting, Standing: l.standing,
-		Probing: l.probing(), Shed: l.shed}
+	return Stats{Limit: l.limit, Inflight: l.inflight, Waiting: l.waiting, Standing: l.standing[High] || l.standing[Normal] || l.standing[Low],
+		Probing: l.probing(), Shed: l.shed, RefusedOnArrival: l.refusedOnArrival}
 }
 
 // NoLoad is the no-load latency learnt for a kind of request, 0 when none yet.

@@ -1,12 +1,15 @@
 package load
 
 import (
+	"io"
 	"math"
 	"net"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/common/expfmt"
 	"github.com/prometheus/common/model"
@@ -86,4 +89,45 @@ func TestHistogramQuantileInterpolatesInsideTheBucket(t *testing.T) {
 	require.InDelta(t, 0.01, histogramQuantile(0.5, before, after), 1e-9)
 	require.InDelta(t, 0.03, histogramQuantile(0.7, before, after), 1e-9) // 20 of the 40 in (10, 50] ms
 	require.InDelta(t, 0.095, histogramQuantile(0.99, before, after), 1e-9)
+}
+
+// gauge reads one unlabelled gauge from a /metrics page (NaN when absent or unreachable).
+func gauge(metricsURL, name string) float64 {
+	res, err := http.Get(metricsURL)
+	if err != nil {
+		return math.NaN()
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err == nil {
+				return f
+			}
+		}
+	}
+	return math.NaN()
+}
+
+// watchLimit samples the admission limit every 200 ms until stop; it returns the samples' min,
+// median and max, for the report (what the limiter settled on at that rate).
+func watchLimit(metricsURL string, stop <-chan struct{}) (lo, mid, hi float64) {
+	var seen []float64
+	tick := time.NewTicker(200 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			if len(seen) == 0 {
+				return
+			}
+			sort.Float64s(seen)
+			return seen[0], seen[len(seen)/2], seen[len(seen)-1]
+		case <-tick.C:
+			if v := gauge(metricsURL, "perfilseguro_admission_limit"); !math.IsNaN(v) {
+				seen = append(seen, v)
+			}
+		}
+	}
 }

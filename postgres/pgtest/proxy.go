@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Proxy is a TCP proxy in front of a Postgres server, playing haproxy during a failover: Down
@@ -24,6 +25,7 @@ type Proxy struct {
 	conns  map[net.Conn]struct{}
 	thawed chan struct{} // closed unless frozen
 	cut    chan struct{} // closed (and replaced) when the connections are cut
+	delay  time.Duration // added to every byte's way, each direction (SetDelay)
 }
 
 // NewProxy starts a proxy to the server of dsn; it stops when the test ends.
@@ -117,6 +119,15 @@ func (p *Proxy) waitThawed() {
 	}
 }
 
+// SetDelay makes every byte take d longer on its way, each direction, on the connections opened
+// from then on: a Postgres server 2·d of round trip away (a network hop, another zone), without
+// limiting how much is in flight.
+func (p *Proxy) SetDelay(d time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.delay = d
+}
+
 // Reject closes every proxied connection and, until Up, accepts new ones only to close them.
 func (p *Proxy) Reject() {
 	p.t.Helper()
@@ -180,20 +191,44 @@ func (p *Proxy) serve(ln net.Listener) {
 				continue
 			}
 			p.conns[client], p.conns[server] = struct{}{}, struct{}{}
+			delay := p.delay
 			p.mu.Unlock()
-			go p.pipe(client, server)
-			go p.pipe(server, client)
+			go p.pipe(client, server, delay)
+			go p.pipe(server, client, delay)
 		}
 	}()
 }
 
-func (p *Proxy) pipe(dst, src net.Conn) {
+func (p *Proxy) pipe(dst, src net.Conn, delay time.Duration) {
+	write := func(b []byte) error { _, err := dst.Write(b); return err }
+	flush := func() {}
+	if delay > 0 {
+		// Each chunk is written delay after it was read, by a goroutine of its own for this
+		// direction, so the delay is latency, not a cap on throughput.
+		type chunk struct {
+			b   []byte
+			due time.Time
+		}
+		chunks, done := make(chan chunk, 4096), make(chan struct{})
+		go func() {
+			defer close(done)
+			for c := range chunks {
+				time.Sleep(time.Until(c.due))
+				dst.Write(c.b) // an error shows as the other direction's read failing
+			}
+		}()
+		write = func(b []byte) error {
+			chunks <- chunk{append([]byte(nil), b...), time.Now().Add(delay)}
+			return nil
+		}
+		flush = func() { close(chunks); <-done }
+	}
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
 			p.waitThawed()
-			if _, werr := dst.Write(buf[:n]); werr != nil {
+			if werr := write(buf[:n]); werr != nil {
 				break
 			}
 		}
@@ -201,6 +236,7 @@ func (p *Proxy) pipe(dst, src net.Conn) {
 			break
 		}
 	}
+	flush()
 	dst.Close()
 	src.Close()
 	p.mu.Lock()
