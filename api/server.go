@@ -9,8 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -137,7 +135,7 @@ func New(d Deps) (*Server, error) {
 		s.otp = newOTPBackpressure(d.Config.OTPQueueBound, d.Now, read)
 	}
 	if d.Admission == nil && d.Config.AdmissionControl {
-		d.Admission = admission.New(admission.Config{Ceiling: d.Config.AdmissionCeiling, InitialLimit: expLimit(), MinLimit: expLimit(), MaxLimit: expLimit()})
+		d.Admission = admission.New(admission.Config{Ceiling: d.Config.AdmissionCeiling})
 	}
 	if d.Admission != nil {
 		s.admission = &admissionGate{limiter: d.Admission, logger: d.Logger}
@@ -285,4 +283,3 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	return nil
 }
 
-func expLimit() float64 { v, _ := strconv.ParseFloat(os.Getenv("EXP_LIMIT"), 64); return v }
