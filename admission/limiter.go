@@ -40,6 +40,7 @@ import (
 	"container/list"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -83,11 +84,11 @@ type Config struct {
 	QueueTarget   time.Duration
 	QueueInterval time.Duration
 	// How long a request may wait for a place, by priority: while the queue is a passing burst
-	// (Patience: High 1 s, Normal 500 ms, Low 300 ms) and while it stands (StandingPatience: High
-	// 250 ms, Normal and Low 100 ms). While it stands a newcomer that would wait longer than that
-	// is refused on arrival, so refusals stay fast whatever the patience; the patience is the
-	// buffer that lets a machine at its capacity serve nearly everything (10 ms refused a quarter
-	// of the sign-ups offered at exactly the capacity: make bench-overload).
+	// (Patience: High 2 s, Normal and Low 1 s) and while it stands (StandingPatience: High 1 s,
+	// Normal and Low 250 ms). While it stands a newcomer that would wait longer than that is
+	// refused on arrival. The standing patience is the buffer that lets a machine at its capacity
+	// serve nearly everything: 10 ms refused a quarter of the sign-ups offered at exactly the
+	// capacity, 500 ms let admitted sign-ups wait close to a second (make bench-overload).
 	Patience         [numPriorities]time.Duration
 	StandingPatience [numPriorities]time.Duration
 	// NoLoadPeriod (30 s): a kind's no-load latency is the shortest quiet sample of the current
@@ -96,8 +97,11 @@ type Config struct {
 	NoLoadPeriod time.Duration
 	ProbeGap     time.Duration
 	ProbeFor     time.Duration
-	// Ceiling, when set, also shrinks the limit when a window's average latency passes it: an
-	// operator's bound on the answer time (ADMISSION_LATENCY_CEILING), not needed for capacity.
+	// Ceiling (250 ms) shrinks the limit when a window's average latency passes it, whatever the
+	// throughput: the answer time the API promises (ADMISSION_LATENCY_CEILING), not a property of
+	// the machine. Without it, on a CPU-bound machine whose throughput keeps creeping up with the
+	// work in progress, the limit climbed to 1,000 and admitted sign-ups waited 6 s (make
+	// bench-overload).
 	Ceiling time.Duration
 	Now     func() time.Time
 }
@@ -126,11 +130,12 @@ func (c *Config) defaults() {
 	}
 	defDur(&c.QueueTarget, 5*time.Millisecond)
 	defDur(&c.QueueInterval, 100*time.Millisecond)
-	for p, d := range map[Priority][2]time.Duration{High: {time.Second, 250 * time.Millisecond},
-		Normal: {500 * time.Millisecond, 100 * time.Millisecond}, Low: {300 * time.Millisecond, 100 * time.Millisecond}} {
+	for p, d := range map[Priority][2]time.Duration{High: {2 * time.Second, time.Second},
+		Normal: {time.Second, 250 * time.Millisecond}, Low: {time.Second, 250 * time.Millisecond}} {
 		defDur(&c.Patience[p], d[0])
 		defDur(&c.StandingPatience[p], d[1])
 	}
+	defDur(&c.Ceiling, 250*time.Millisecond)
 	defDur(&c.NoLoadPeriod, 30*time.Second)
 	defDur(&c.ProbeGap, 5*time.Second)
 	defDur(&c.ProbeFor, 500*time.Millisecond)
@@ -186,6 +191,7 @@ type Limiter struct {
 	// requests go first and barely wait while sign-ups pile up behind them
 	firstAbove [numPriorities]time.Time // when waits above the target started to count, zero: the last was under
 	standing   [numPriorities]bool
+	lastWait   [numPriorities]time.Duration // the last wait of each priority's queue
 	// the probe: while probing, only Quiet requests run
 	probeUntil  time.Time
 	probeQuiet  int       // quiet samples taken during the probe
@@ -204,8 +210,8 @@ type Limiter struct {
 	epochWindows   int
 	epochStart     time.Time
 	epochFreed     int
-	lastThroughput float64 // answers per second in the last epoch, 0: none yet
-	direction      float64 // +1 or -1: where the limit went last
+	recent         []float64 // answers per second in the last recentEpochs busy epochs
+	direction      float64   // +1, 0 or -1: where the limit went last
 	shed           [numPriorities]uint64
 	// the rate at which places are given back (an average over windows), to tell at once whether
 	// a newcomer would get one within its patience
@@ -274,7 +280,7 @@ func (l *Limiter) acquire(p Priority, kindName string, fixed time.Duration) (Tic
 			// While the queue stands, places are given back at the rate the machine serves: a
 			// newcomer that would outwait its patience behind the queue is refused now, so that
 			// the refusal is fast and the queue holds only what will be served.
-			if l.expectedWait(p) > patience {
+			if l.expectedWait(p) > patience || l.lastWait[p] > patience*9/10 {
 				l.shed[p]++
 				l.refusedOnArrival++
 				l.mu.Unlock()
@@ -311,7 +317,9 @@ func (l *Limiter) acquire(p Priority, kindName string, fixed time.Duration) (Tic
 }
 
 // expectedWait is how long a newcomer of priority p would wait for a place: the waiters that go
-// before it, at the rate places are given back (0 while that rate is unknown). l.mu held.
+// before it, at the rate places are given back (0 while that rate is unknown). The last wait of
+// its priority (lastWait) is the other estimate: in a FIFO queue the newcomer waits about as long
+// as the one just served did. l.mu held.
 func (l *Limiter) expectedWait(p Priority) time.Duration {
 	if l.freedPerSec <= 0 {
 		return 0
@@ -353,6 +361,7 @@ func (l *Limiter) admit(now time.Time, k *kind) Ticket {
 // queueWait feeds CoDel the wait of a request of priority p for a place (l.mu held). A probe's
 // waits are the probe's doing, not a standing queue.
 func (l *Limiter) queueWait(p Priority, wait time.Duration, now time.Time) {
+	l.lastWait[p] = wait
 	switch {
 	case l.probing() || now.Before(l.settleUntil):
 	case wait < l.cfg.QueueTarget:
@@ -467,15 +476,18 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 // 300 ms, enough answers that the throughput of two epochs can be compared.
 const epochWindows = 3
 
+// recentEpochs is how many busy epochs the best throughput is remembered for (6 s).
+const recentEpochs = 20
+
 // update moves the limit at the end of a window that freed `freed` places (l.mu held).
 //
-// The limit climbs the throughput curve: an epoch of busy windows (requests waiting, or the limit
-// nearly full) measures how many requests the machine answers per second at this limit; the limit
-// then moves by 15 % in the direction that served more. Where serving more or less makes no
-// difference (within 5 %) the limit goes down when the requests take more than Tolerance times
-// their no-load time, since that extra work in progress only queues inside the process (on a
-// CPU-bound machine it also delays every refusal); it goes up otherwise (Postgres far away: more
-// in progress costs little).
+// The limit looks for the smallest value that serves as much as the machine can: an epoch of busy
+// windows (requests waiting, or the limit nearly full) measures how many requests a second are
+// answered at this limit. Below 95 % of the best epoch of the last 6 s, the limit goes up by a
+// tenth; otherwise, if the requests take more than Tolerance times their no-load time, it goes
+// down by a tenth, since that extra work in progress only queues inside the process (on a
+// CPU-bound machine it also delays every refusal); otherwise it goes up (Postgres far away: more
+// in progress costs little and may serve more).
 func (l *Limiter) update(now time.Time, freed int) {
 	if l.probing() {
 		return
@@ -486,16 +498,16 @@ func (l *Limiter) update(now time.Time, freed int) {
 		// busy all along and their no-load latency is unknown or old. Measure it now.
 		l.probeUntil, l.probeQuiet = now.Add(l.cfg.ProbeFor), 0
 		l.firstAbove, l.standing = [numPriorities]time.Time{}, [numPriorities]bool{}
-		l.epochWindows, l.lastThroughput = 0, 0
+		l.epochWindows = 0
 		return
 	}
-	overCeiling := l.cfg.Ceiling > 0 && l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
+	overCeiling := l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
 	queueing := l.sumNoLoad == 0 || float64(l.sumKnown)/float64(l.sumNoLoad) > l.cfg.Tolerance
 	if !busy {
 		// Nothing to learn about the limit. But a limit cut in a moment of trouble (a Postgres
 		// switchover) goes back to where it started while answers are prompt, a tenth at a time;
 		// without this it stayed low and made the start of the next busy moment wait.
-		l.epochWindows, l.lastThroughput = 0, 0
+		l.epochWindows, l.recent = 0, l.recent[:0]
 		if !overCeiling && !queueing && l.limit < l.cfg.InitialLimit {
 			l.limit = math.Min(l.cfg.InitialLimit, l.limit+math.Max(1, l.limit/10))
 		}
@@ -511,21 +523,25 @@ func (l *Limiter) update(now time.Time, freed int) {
 	}
 	throughput := float64(l.epochFreed) / now.Sub(l.epochStart).Seconds()
 	l.epochWindows = 0
+	// The best throughput of the recent epochs (a windowed maximum, as BBR keeps the bottleneck
+	// bandwidth): consecutive epochs differ by less than their noise, but a limit that serves
+	// clearly less than the best did is too low.
+	l.recent = append(l.recent, throughput)
+	if len(l.recent) > recentEpochs {
+		l.recent = l.recent[1:]
+	}
+	best := slices.Max(l.recent)
 	switch {
 	case overCeiling:
 		l.direction = -1
-	case l.lastThroughput == 0:
-		l.direction = -1 // the first busy epoch: look for the smallest limit that serves as much
-	case throughput > l.lastThroughput*1.05: // served more: keep going the same way
-	case throughput < l.lastThroughput*0.95:
-		l.direction = -l.direction
-	case queueing:
-		l.direction = -1
-	default:
+	case throughput < 0.9*best:
 		l.direction = 1
+	case queueing:
+		l.direction = -1 // as much served with less in progress: look for the smallest such limit
+	default:
+		l.direction = 1 // answers near their no-load time: more in progress is cheap, and may serve more
 	}
-	l.lastThroughput = throughput
-	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+l.direction*math.Max(1, 0.15*l.limit)))
+	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+l.direction*math.Max(1, 0.1*l.limit)))
 	l.grant(now)
 }
 

@@ -24,7 +24,7 @@ const signUp, poll = "POST /api/register", "GET /api/users/{}/verification-statu
 // each round of requests answered together is one window.
 func learning(c *clock, initial float64) *Limiter {
 	return New(Config{InitialLimit: initial, MinLimit: 4, MaxLimit: 200, Quiet: 2, Now: c.now, MinSamples: 1,
-		Window: time.Nanosecond})
+		Window: time.Nanosecond, Ceiling: time.Hour})
 }
 
 // together admits n requests of a kind at once, lets d pass and answers them all.
@@ -198,7 +198,7 @@ func serve(t *testing.T, l *Limiter, c *clock, m machine, windows int) (lo, hi f
 // flood makes a limiter on a hand-moved clock with windows of 100 ms, and teaches it the no-load
 // time of a sign-up (two requests at once, on Quiet 2).
 func flood(t *testing.T, c *clock, initial float64, noLoad time.Duration) *Limiter {
-	l := New(Config{InitialLimit: initial, MinLimit: 2, MaxLimit: 500, Quiet: 2, Now: c.now})
+	l := New(Config{InitialLimit: initial, MinLimit: 2, MaxLimit: 500, Quiet: 2, Now: c.now, Ceiling: time.Hour})
 	together(t, l, c, signUp, 2, noLoad)
 	return l
 }
@@ -235,12 +235,12 @@ func TestTheLimitClimbsWhileMoreInProgressServesMore(t *testing.T) {
 // more in progress would serve more.
 func TestLimitBoundsAndTheOptionalCeiling(t *testing.T) {
 	c := &clock{t: time.Unix(0, 0)}
-	l := New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now})
+	l := New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now, Ceiling: time.Hour})
 	together(t, l, c, signUp, 2, 20*time.Millisecond)
 	lo, hi := serve(t, l, c, func(n int) float64 { return float64(min(n, 10)) / 0.02 }, 200)
 	assert.Equal(t, 30.0, lo, "the floor")
 	assert.LessOrEqual(t, hi, 35.0)
-	l = New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now})
+	l = New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now, Ceiling: time.Hour})
 	together(t, l, c, signUp, 2, 20*time.Millisecond)
 	lo, hi = serve(t, l, c, func(n int) float64 { return float64(n) / 0.02 }, 200)
 	assert.Equal(t, 50.0, hi, "the ceiling")
@@ -311,7 +311,8 @@ func standing(t *testing.T, l *Limiter) {
 // Once the queue stands (the machine is past capacity) a sign-up is refused within milliseconds,
 // a public verification waits longer and gets the next place; a place found at once ends it.
 func TestAStandingQueueRefusesFastAndLowPrioritiesFirst(t *testing.T) {
-	l := realTime(1, Config{QueueInterval: time.Millisecond, Patience: [numPriorities]time.Duration{Low: 20 * time.Millisecond}})
+	l := realTime(1, Config{QueueInterval: time.Millisecond, Patience: [numPriorities]time.Duration{Low: 20 * time.Millisecond},
+		StandingPatience: [numPriorities]time.Duration{High: 300 * time.Millisecond, Low: 10 * time.Millisecond}})
 	held, _ := l.Acquire(Normal, signUp)
 	standing(t, l)
 
@@ -341,7 +342,8 @@ func TestAStandingQueueRefusesFastAndLowPrioritiesFirst(t *testing.T) {
 
 // AcquireWithin keeps its whole wait even while the queue stands (a switchover's backlog).
 func TestAcquireWithinWaitsEvenWhileTheQueueStands(t *testing.T) {
-	l := realTime(1, Config{QueueInterval: time.Millisecond, Patience: [numPriorities]time.Duration{Low: 20 * time.Millisecond}})
+	l := realTime(1, Config{QueueInterval: time.Millisecond, Patience: [numPriorities]time.Duration{Low: 20 * time.Millisecond},
+		StandingPatience: [numPriorities]time.Duration{Low: 10 * time.Millisecond}})
 	held, _ := l.Acquire(Normal, signUp)
 	standing(t, l)
 	got := make(chan bool)

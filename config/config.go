@@ -73,9 +73,9 @@ type Config struct {
 	// AdmissionControl (ADMISSION_CONTROL, on by default) refuses requests at once with 503 when
 	// the API is past capacity (api/admission.go); off only to measure the API without it.
 	AdmissionControl bool
-	// AdmissionCeiling (ADMISSION_LATENCY_CEILING, none by default) is an optional bound on the
-	// average answer time: past it the admission limit shrinks even if the machine could take
-	// more. Capacity needs no setting (package admission learns it).
+	// AdmissionCeiling (ADMISSION_LATENCY_CEILING, 250 ms by default) bounds the average answer
+	// time: past it the admission limit shrinks even if the machine could take more. Capacity
+	// needs no setting (package admission learns it); this is the answer time promised.
 	AdmissionCeiling time.Duration
 	WorkerConc       int          // WORKER_CONCURRENCY
 	MetricsAddr      string       // METRICS_ADDR: optional separate listener for /metrics
@@ -299,11 +299,9 @@ func Load(getenv func(string) string) (Config, error) {
 		// Silently ignoring it would leave an operator believing it still tunes something.
 		return c, fmt.Errorf("ADMISSION_LATENCY_TARGET is gone: admission control now learns the machine's capacity by itself; remove it, or set ADMISSION_LATENCY_CEILING to bound the average answer time")
 	}
-	if v := get("ADMISSION_LATENCY_CEILING", ""); v != "" {
-		if c.AdmissionCeiling, err = time.ParseDuration(v); err != nil ||
-			c.AdmissionCeiling < time.Millisecond || c.AdmissionCeiling > 10*time.Second {
-			return c, fmt.Errorf("ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s, such as 200ms")
-		}
+	if c.AdmissionCeiling, err = time.ParseDuration(get("ADMISSION_LATENCY_CEILING", "250ms")); err != nil ||
+		c.AdmissionCeiling < time.Millisecond || c.AdmissionCeiling > 10*time.Second {
+		return c, fmt.Errorf("ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s, such as 250ms")
 	}
 	switch v := get("PAYMENTS", "on"); v {
 	case "on":
@@ -471,7 +469,7 @@ func (c Config) Fields() map[string]string {
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
 		"OTP_QUEUE_LATENCY_BOUND": c.OTPQueueBound.String(), "ADMISSION_CONTROL": onOff(c.AdmissionControl),
-		"ADMISSION_LATENCY_CEILING": durationOrNone(c.AdmissionCeiling), "WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"ADMISSION_LATENCY_CEILING": c.AdmissionCeiling.String(), "WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),
 		"TRUSTED_PROXIES":       prefixes(c.TrustedProxies),
@@ -508,13 +506,6 @@ func (c Config) Log(logger *slog.Logger) {
 		attrs = append(attrs, slog.String(k, f[k]))
 	}
 	logger.Info("configuration", attrs...)
-}
-
-func durationOrNone(d time.Duration) string {
-	if d == 0 {
-		return "(none)"
-	}
-	return d.String()
 }
 
 func onOff(b bool) string {

@@ -224,14 +224,14 @@ func TestListenURLDefaultsToTheDatabaseURL(t *testing.T) {
 	require.Equal(t, "****", c.Fields()["DATABASE_LISTEN_URL"])
 }
 
-// Capacity needs no setting: the old target is refused with a message saying why, and the
-// optional ceiling is off unless set.
+// Capacity needs no setting: the old target is refused with a message saying why; the ceiling on
+// the average answer time is 250 ms unless set.
 func TestAdmissionLatencyCeiling(t *testing.T) {
 	t.Parallel()
 	c, err := Load(envOf(map[string]string{}))
 	require.NoError(t, err)
-	require.Zero(t, c.AdmissionCeiling, "no ceiling by default")
-	require.Equal(t, "(none)", c.Fields()["ADMISSION_LATENCY_CEILING"])
+	require.Equal(t, 250*time.Millisecond, c.AdmissionCeiling, "the default")
+	require.Equal(t, "250ms", c.Fields()["ADMISSION_LATENCY_CEILING"])
 
 	c, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_CEILING": "250ms"}))
 	require.NoError(t, err)
