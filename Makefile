@@ -56,9 +56,9 @@ bench-sessions: ## wrk against GET /api/partner/v1/verification-sessions/{id} wi
 	scripts/ensure-services.sh perfilseguro_test
 	BENCH_SESSIONS=1 go test -count=1 -run '^TestPartnerSessionsFromOutside$$' -timeout 20m -v ./bench/verify
 
-bench-overload: ## Sign-ups past capacity: open loop at 0.5×–4× the measured capacity against `perfilseguro api` + `worker`, with and without admission control; append to BENCHMARKS.md
+bench-overload: ## Sign-ups past capacity: open loop at 0.5×–4× the measured capacity, as the Procfile runs the binary, as `make run` does and with Postgres 5 ms away, with and without admission control; append to BENCHMARKS.md
 	scripts/ensure-services.sh perfilseguro_test
-	BENCH_OVERLOAD=1 go test -count=1 -run '^TestOverload$$' -timeout 30m -v ./bench/load
+	BENCH_OVERLOAD=1 go test -count=1 -run '^TestOverload$$' -timeout 60m -v ./bench/load
 
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes

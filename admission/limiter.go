@@ -2,38 +2,38 @@
 // it wait a moment for a place, or refuses it. Past capacity a server that takes everything
 // answers nobody in time: every request waits behind the others until its client gives up. A
 // concurrency limit keeps the work in progress at what the machine answers promptly; what does not
-// fit waits in a short queue, and is refused (in milliseconds) only when that queue stands.
+// fit waits in a short queue, and is refused only when that queue stands.
 //
-// Nothing here is tuned to a machine (issue 37). Two measurements replace the fixed latency
-// target of the first version, which refused 44 % of what a slower machine could serve because an
-// unloaded sign-up there already took longer than the target:
+// Nothing here is tuned to a machine (issue 37). The first version shrank its limit whenever the
+// average answer passed a fixed 10 ms; on a machine where an unloaded sign-up already took 35 ms
+// it refused 44 % of what the machine could serve. Now:
 //
-//   - The queue (CoDel, as in Facebook's adaptive LIFO/CoDel servers): a request that finds the
-//     limit full waits for a place. While the shortest wait of the last 100 ms stays under 5 ms
-//     the queue is only a burst being absorbed, and requests may wait long (Patience); once it
-//     stays above, the queue is standing: the machine is past capacity, and requests that cannot
-//     get a place within a few milliseconds (StandingPatience) are refused. The waits measure
-//     queueing itself, whatever a request costs.
-//   - The limit follows the latency of each kind of request relative to its own no-load latency.
-//     That no-load latency is learnt continuously, per kind (a sign-up costs a hundred status
-//     polls): the shortest time of the requests that ran with no more than Quiet others in
-//     progress, over two rotating 30 s periods. When the machine is busy for so long that no
-//     request ran quietly, the limiter probes, as Envoy's adaptive concurrency filter does: for a
-//     moment it lets only Quiet requests run (the others wait in the queue, not refused) and
-//     takes their times. The limit grows while the window's requests take less than Tolerance
-//     times their no-load latency, and shrinks when two windows in a row take more.
+//   - The queue measures queueing itself (CoDel, as in Facebook's adaptive LIFO/CoDel servers): a
+//     request that finds the limit full waits for a place, High priority first. While the shortest
+//     wait of the last 100 ms stays under 5 ms the queue is a burst being absorbed and requests may
+//     wait long (Patience); once it stays above, the queue stands: the machine is past capacity,
+//     and a newcomer that would outwait StandingPatience behind the queue (at the rate places are
+//     given back) is refused on arrival. The patience is the buffer that serves a machine at its
+//     capacity almost fully; the refusal on arrival keeps refusals fast.
+//   - The limit looks for the smallest value that serves as much as the machine can: epochs of
+//     busy windows measure the throughput, and a limit that serves less than 90 % of the best
+//     recent epoch goes up. Where the throughput is the same, the latency of each kind of request
+//     relative to its own no-load latency decides: above Tolerance (2×) the extra work in
+//     progress only queues inside the process, and the limit goes down. The no-load latency is
+//     learnt continuously per kind (a sign-up costs a hundred status polls): the shortest time of
+//     the requests that ran with no more than Quiet others in progress, over two rotating 30 s
+//     periods, re-probed as Envoy's adaptive concurrency filter does when the machine was busy for
+//     a whole period (for a moment only Quiet requests run; the others wait in the queue).
+//   - Ceiling (250 ms) bounds the average answer: the time promised, not a machine's property.
 //
-// What was tried or read and not taken: Netflix's Gradient2 compares the latency with a long-term
-// average of all requests; with mixed requests the average is set by the cheap ones, and on this
-// CPU-bound machine it drove the limit to its floor (BENCHMARKS.md, "Sign-ups past capacity").
-// Vegas estimates the queue from minRTT and the limit, again with one minRTT for all requests, and
-// its minRTT, never re-probed, stays wrong once the machine changes (another process takes the
-// cores, Postgres moves farther). Envoy refuses the requests arriving while it samples minRTT; here
-// they wait in the queue. A fixed latency target (the first version) is right on one machine only.
-//
-// Requests carry a priority: places are given to waiting High requests first, then Normal, then
-// Low, and Low requests give up soonest, so public verification is refused only after sign-ups are
-// already being refused and the queue stands.
+// What was read or tried and not taken. Netflix's Gradient2 and Vegas compare the latency with one
+// minimum or long-term average for all requests: with mixed requests that is set by the cheap
+// ones, and on this CPU-bound machine any latency gradient drove the limit to its floor, because
+// the latency grows with the work in progress long before the throughput stops growing (Postgres
+// commits in groups; BENCHMARKS.md, "Sign-ups past capacity"). Latency relative to a per-kind
+// no-load time alone (tried first here) did the same: at twice the no-load time the machine served
+// 60 % of what it serves with 32 in progress. Envoy refuses the requests that arrive while it
+// samples minRTT; here they wait. A fixed latency target (the first version) fits one machine.
 package admission
 
 import (
@@ -207,12 +207,12 @@ type Limiter struct {
 	maxInflight    int
 	queuedInWindow bool
 	// the throughput climb: epochs of busy windows
-	epochWindows   int
-	epochStart     time.Time
-	epochFreed     int
-	recent         []float64 // answers per second in the last recentEpochs busy epochs
-	direction      float64   // +1, 0 or -1: where the limit went last
-	shed           [numPriorities]uint64
+	epochWindows int
+	epochStart   time.Time
+	epochFreed   int
+	recent       []float64 // answers per second in the last recentEpochs busy epochs
+	direction    float64   // +1, 0 or -1: where the limit went last
+	shed         [numPriorities]uint64
 	// the rate at which places are given back (an average over windows), to tell at once whether
 	// a newcomer would get one within its patience
 	freedInWindow    int

@@ -84,12 +84,6 @@ func TestNoLoadLatencyIsLearntFromQuietRequestsOnly(t *testing.T) {
 	assert.Equal(t, 40*time.Millisecond, l.NoLoad(signUp))
 }
 
-
-
-
-
-
-
 // A machine busy from the start (or for a whole period) has no quiet request to learn from: the
 // limiter probes, letting only Quiet requests run for a moment, the others waiting (not refused);
 // the probe's times become the no-load time, and the limit then follows it.

@@ -211,6 +211,9 @@ func (g *admissionGate) collectors() []prometheus.Collector {
 				return 0
 			}),
 	}
+	cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_admission_refused_on_arrival_total",
+		Help: "Refusals (among perfilseguro_admission_refused_total) made on arrival, without waiting: the standing queue ahead would have outlasted the request's patience."},
+		func() float64 { return float64(g.limiter.Stats().RefusedOnArrival) }))
 	for _, p := range admission.Priorities() {
 		cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_admission_refused_total",
 			Help: "Requests refused with 503 at once because the API was past capacity, by priority.", ConstLabels: prometheus.Labels{"priority": p.String()}},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,10 +40,26 @@ func TestOverload(t *testing.T) {
 	build := exec.Command("go", "build", "-o", gen, "../openloop")
 	build.Stderr = os.Stderr
 	require.NoError(t, build.Run())
+	// OVERLOAD_SETUPS picks how the binary runs (all three by default: as the Procfile starts it,
+	// as `make run` does, and with Postgres 5 ms away); OVERLOAD_CAPACITY skips the measurement
+	// (and the runs without admission control); OVERLOAD_FACTORS picks the rates: the last two for
+	// trying a change quickly, not for the record.
+	setups := []setup{procfileSetup, devSetup, farSetup}
+	if s := os.Getenv("OVERLOAD_SETUPS"); s != "" {
+		setups = nil
+		for _, name := range strings.Split(s, ",") {
+			setups = append(setups, setup(strings.TrimSpace(name)))
+		}
+	}
+	for _, how := range setups {
+		t.Run(string(how), func(t *testing.T) { overload(t, how, gen, secs) })
+	}
+}
+
+// overload is TestOverload for one setup: its capacity, its rates, its table.
+func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 	var capacity float64
 	load := loadAverage()
-	// OVERLOAD_CAPACITY skips the measurement (and the runs without admission control);
-	// OVERLOAD_FACTORS picks the rates: both for trying a change quickly, not for the record.
 	if s := os.Getenv("OVERLOAD_CAPACITY"); s != "" {
 		c, err := strconv.ParseFloat(s, 64)
 		require.NoError(t, err)
@@ -58,7 +75,7 @@ func TestOverload(t *testing.T) {
 			continue
 		}
 		t.Run("admission-"+admission, func(t *testing.T) { // its processes stop at its end
-			r := newProcessRig(t, 20, append([]string{"ADMISSION_CONTROL=" + admission}, verifyProbeEnv...)...)
+			r := newProcessRigAs(t, how, 20, append([]string{"ADMISSION_CONTROL=" + admission}, verifyProbeEnv...)...)
 			profiles := r.seedProfiles(t, 1000)
 			next := 0
 			run := func(args ...string) openloopResult {
@@ -91,6 +108,7 @@ func TestOverload(t *testing.T) {
 			}
 			for _, f := range factors {
 				before := r.messageCount()
+				onArrival := gauge(r.metrics, "perfilseguro_admission_refused_on_arrival_total")
 				stop, probed, limits := make(chan struct{}), make(chan verifyProbe), make(chan [3]float64)
 				go func() { probed <- r.probeVerify(profiles, stop) }()
 				go func() { lo, mid, hi := watchLimit(r.metrics, stop); limits <- [3]float64{lo, mid, hi} }()
@@ -99,14 +117,17 @@ func TestOverload(t *testing.T) {
 				row := overloadRow{factor: f, admission: admission, res: res, verify: <-probed, limit: <-limits}
 				row.exactlyOne, row.shedWithCode = r.checkCodes(t, res.admitted, res.shed)
 				row.delivered = r.messageCount() - before
-				t.Logf("%g× admission %s: sent %d, status %v, time-outs %d, p99 admitted %.1f ms, p99 refused %.1f ms, delivered %d; public lookups %d, p99 %v, 503 %d, other %d; limit %v",
-					f, admission, res.Sent, res.Status, res.Timeouts, res.AdmittedP99, res.ShedP99, row.delivered,
+				if d := gauge(r.metrics, "perfilseguro_admission_refused_on_arrival_total") - onArrival; !math.IsNaN(d) {
+					row.onArrival = int(d) // NaN without admission control
+				}
+				t.Logf("%g× admission %s: sent %d, status %v, time-outs %d, p99 admitted %.1f ms, p99 refused %.1f ms (%d on arrival), delivered %d; public lookups %d, p99 %v, 503 %d, other %d; limit %v",
+					f, admission, res.Sent, res.Status, res.Timeouts, res.AdmittedP99, res.ShedP99, row.onArrival, row.delivered,
 					row.verify.sent, row.verify.p99, row.verify.refused, row.verify.other, row.limit)
 				rows = append(rows, row)
 			}
 		})
 	}
-	report := overloadReport(capacity, secs, load, rows)
+	report := overloadReport(how, capacity, secs, load, rows)
 	fmt.Print(report)
 	path := os.Getenv("BENCH_OUT")
 	if path == "" {
@@ -163,6 +184,7 @@ type overloadRow struct {
 	shedWithCode int // refused sign-ups whose phone received a message anyway
 	verify       verifyProbe
 	limit        [3]float64 // the admission limit during the rate: min, median, max
+	onArrival    int        // refusals made on arrival (the rest waited their patience first)
 }
 
 // messageCount is how many messages the fake WhatsApp has received.
@@ -208,20 +230,27 @@ func (r *rig) checkCodes(t *testing.T, admitted, shed []string) (exactlyOne, she
 	return
 }
 
-func overloadReport(capacity float64, secs time.Duration, load string, rows []overloadRow) string {
+var setupText = map[setup]string{
+	procfileSetup: "`perfilseguro api` and `perfilseguro worker` (20 job goroutines) as the Procfile starts them",
+	devSetup:      "`perfilseguro dev` (API, worker with 20 job goroutines and scheduler in one process, as `make run` starts it)",
+	farSetup: "`perfilseguro api` and `perfilseguro worker` (20 job goroutines) as the Procfile starts them, with Postgres " +
+		"5 ms of round trip away (a delaying proxy, pgtest.Proxy.SetDelay)",
+}
+
+func overloadReport(how setup, capacity float64, secs time.Duration, load string, rows []overloadRow) string {
 	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n## Sign-ups past capacity (open loop), %s, commit %s\n\n", time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
-	fmt.Fprintf(&sb, "`make bench-overload` (reproduce: `BENCH_OVERLOAD=1 go test -count=1 -run TestOverload -timeout 30m -v ./bench/load`): "+
-		"`perfilseguro api` and `perfilseguro worker` (20 job goroutines) as the Procfile starts them, fresh database, fake WhatsApp API "+
+	fmt.Fprintf(&sb, "\n## Sign-ups past capacity (open loop), %s, %s, commit %s\n\n", how, time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
+	fmt.Fprintf(&sb, "`make bench-overload` (reproduce: `BENCH_OVERLOAD=1 OVERLOAD_SETUPS=%s go test -count=1 -run TestOverload -timeout 60m -v ./bench/load`): "+
+		"%s, fresh database, fake WhatsApp API "+
 		"in the test process; `bench/openloop` in its own process sends `POST /api/register` for new people at a constant rate for %v, "+
 		"each request on its own connection from its own loopback address, latency counted from when each request was due, clients "+
 		"give up after 10 s. Capacity measured closed-loop (32 at once, 10 s): **%.0f sign-ups/s**. %d cores, shared by the generator, "+
 		"the API, the worker, Postgres and Redis; load average before the run %s. Beside the sign-ups, the test process looks up "+
 		"public records (`GET /api/verify/{id}`, 1,000 people) at %d/s, open loop with keep-alive: their p99 and refusals are the last columns.\n\n",
-		secs, capacity, runtime.NumCPU(), load, verifyProbeRate)
-	sb.WriteString("| Admission control | Rate | Sent | 2xx | 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n")
-	sb.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		how, setupText[how], secs, capacity, runtime.NumCPU(), load, verifyProbeRate)
+	sb.WriteString("| Admission control | Rate | Sent | 2xx | Served (share of capacity) | 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Refused on arrival | Limit (min / median / max) | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n")
+	sb.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n")
 	for _, r := range rows {
 		ok, shed, other := 0, r.res.Status["503"], r.res.Errors
 		for code, n := range r.res.Status {
@@ -232,9 +261,14 @@ func overloadReport(capacity float64, secs time.Duration, load string, rows []ov
 				other += n
 			}
 		}
-		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %d of %d | %d | %.1f ms | %d of %d |\n",
-			r.admission, r.factor, r.factor*capacity, r.res.Sent, ok, shed, r.res.Timeouts, other, r.res.AdmittedP50,
-			r.res.AdmittedP99, r.res.ShedP99, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode,
+		limit := "—"
+		if r.admission == "on" {
+			limit = fmt.Sprintf("%.0f / %.0f / %.0f", r.limit[0], r.limit[1], r.limit[2])
+		}
+		served := float64(ok) / secs.Seconds()
+		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %.0f/s (%.0f %%) | %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %s | %d | %d of %d | %d | %.1f ms | %d of %d |\n",
+			r.admission, r.factor, r.factor*capacity, r.res.Sent, ok, served, 100*served/capacity, shed, r.res.Timeouts, other, r.res.AdmittedP50,
+			r.res.AdmittedP99, r.res.ShedP99, r.onArrival, limit, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode,
 			float64(r.verify.p99.Microseconds())/1000, r.verify.refused+r.verify.other, r.verify.sent)
 	}
 	return sb.String()
