@@ -282,4 +282,3 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	}
 	return nil
 }
-
