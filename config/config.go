@@ -73,7 +73,7 @@ type Config struct {
 	// AdmissionControl (ADMISSION_CONTROL, on by default) refuses requests at once with 503 when
 	// the API is past capacity (api/admission.go); off only to measure the API without it.
 	AdmissionControl bool
-	// AdmissionCeiling (ADMISSION_LATENCY_CEILING, 250 ms by default) bounds the average answer
+	// AdmissionCeiling (ADMISSION_LATENCY_CEILING, 100 ms by default) bounds the average answer
 	// time: past it the admission limit shrinks even if the machine could take more. Capacity
 	// needs no setting (package admission learns it); this is the answer time promised.
 	AdmissionCeiling time.Duration
@@ -299,9 +299,9 @@ func Load(getenv func(string) string) (Config, error) {
 		// Silently ignoring it would leave an operator believing it still tunes something.
 		return c, fmt.Errorf("ADMISSION_LATENCY_TARGET is gone: admission control now learns the machine's capacity by itself; remove it, or set ADMISSION_LATENCY_CEILING to bound the average answer time")
 	}
-	if c.AdmissionCeiling, err = time.ParseDuration(get("ADMISSION_LATENCY_CEILING", "250ms")); err != nil ||
+	if c.AdmissionCeiling, err = time.ParseDuration(get("ADMISSION_LATENCY_CEILING", "100ms")); err != nil ||
 		c.AdmissionCeiling < time.Millisecond || c.AdmissionCeiling > 10*time.Second {
-		return c, fmt.Errorf("ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s, such as 250ms")
+		return c, fmt.Errorf("ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s, such as 100ms")
 	}
 	switch v := get("PAYMENTS", "on"); v {
 	case "on":
