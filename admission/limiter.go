@@ -24,7 +24,8 @@
 //     the requests that ran with no more than Quiet others in progress, over two rotating 30 s
 //     periods, re-probed as Envoy's adaptive concurrency filter does when the machine was busy for
 //     a whole period (for a moment only Quiet requests run; the others wait in the queue).
-//   - Ceiling (100 ms) bounds the average answer: the time promised, not a machine's property.
+//   - Ceiling (100 ms) bounds the average answer where that costs no throughput: the time
+//     promised, not a machine's property.
 //
 // What was read or tried and not taken. Netflix's Gradient2 and Vegas compare the latency with one
 // minimum or long-term average for all requests: with mixed requests that is set by the cheap
@@ -37,6 +38,7 @@
 package admission
 
 import (
+	"cmp"
 	"container/list"
 	"math"
 	"runtime"
@@ -212,8 +214,8 @@ type Limiter struct {
 	epochWindows int
 	epochStart   time.Time
 	epochFreed   int
-	recent       []float64 // answers per second in the last recentEpochs busy epochs
-	direction    float64   // +1, 0 or -1: where the limit went last
+	recent       []epoch // the last recentEpochs busy epochs
+	direction    float64 // +1, 0 or -1: where the limit went last
 	shed         [numPriorities]uint64
 	// the rate at which places are given back (an average over windows), to tell at once whether
 	// a newcomer would get one within its patience
@@ -480,6 +482,9 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 // 300 ms, enough answers that the throughput of two epochs can be compared.
 const epochWindows = 3
 
+// epoch is what a busy epoch served, at which limit.
+type epoch struct{ throughput, limit float64 }
+
 // recentEpochs is how many busy epochs the best throughput is remembered for (6 s).
 const recentEpochs = 20
 
@@ -487,11 +492,13 @@ const recentEpochs = 20
 //
 // The limit looks for the smallest value that serves as much as the machine can: an epoch of busy
 // windows (requests waiting, or the limit nearly full) measures how many requests a second are
-// answered at this limit. Below 95 % of the best epoch of the last 6 s, the limit goes up by a
-// tenth; otherwise, if the requests take more than Tolerance times their no-load time, it goes
-// down by a tenth, since that extra work in progress only queues inside the process (on a
-// CPU-bound machine it also delays every refusal); otherwise it goes up (Postgres far away: more
-// in progress costs little and may serve more).
+// answered at this limit. Serving less than 90 % of what a higher limit served in the last 6 s,
+// the limit goes up by a tenth, whatever the latency: a slow machine is still served as fully as
+// it can be (with the ceiling first, a machine where every answer took a second sank to the floor
+// and served 8 a second). Otherwise it goes down by a tenth when the answers pass the ceiling or
+// take more than Tolerance times their no-load time, since that extra work in progress only
+// queues inside the process (on a CPU-bound machine it also delays every refusal); otherwise it
+// goes up (Postgres far away: more in progress costs little and may serve more).
 func (l *Limiter) update(now time.Time, freed int) {
 	if l.probing() {
 		return
@@ -527,20 +534,19 @@ func (l *Limiter) update(now time.Time, freed int) {
 	}
 	throughput := float64(l.epochFreed) / now.Sub(l.epochStart).Seconds()
 	l.epochWindows = 0
-	// The best throughput of the recent epochs (a windowed maximum, as BBR keeps the bottleneck
-	// bandwidth): consecutive epochs differ by less than their noise, but a limit that serves
-	// clearly less than the best did is too low.
-	l.recent = append(l.recent, throughput)
+	// The best epoch of the last ones (a windowed maximum, as BBR keeps the bottleneck bandwidth):
+	// a limit that serves clearly less than a higher limit did is too low, whatever the latency;
+	// it goes up only towards a limit that served more, since consecutive epochs differ by their
+	// noise (going up on any shortfall let the limit climb to 1,000 on noise alone).
+	l.recent = append(l.recent, epoch{throughput, l.limit})
 	if len(l.recent) > recentEpochs {
 		l.recent = l.recent[1:]
 	}
-	best := slices.Max(l.recent)
+	best := slices.MaxFunc(l.recent, func(a, b epoch) int { return cmp.Compare(a.throughput, b.throughput) })
 	switch {
-	case overCeiling:
-		l.direction = -1
-	case throughput < 0.9*best:
+	case throughput < 0.9*best.throughput && best.limit > l.limit:
 		l.direction = 1
-	case queueing:
+	case overCeiling, queueing:
 		l.direction = -1 // as much served with less in progress: look for the smallest such limit
 	default:
 		l.direction = 1 // answers near their no-load time: more in progress is cheap, and may serve more

@@ -213,6 +213,17 @@ func TestTheLimitFindsWhereThroughputStopsGrowingOnAnyMachine(t *testing.T) {
 	}
 }
 
+// A machine so slow that every answer takes close to a second (the ceiling is 100 ms) keeps
+// the limit where its throughput is: the ceiling never costs throughput.
+func TestASlowMachinePastTheCeilingKeepsItsThroughput(t *testing.T) {
+	c := &clock{t: time.Unix(0, 0)}
+	perRequest := 875 * time.Millisecond
+	l := New(Config{InitialLimit: 100, MinLimit: 2, MaxLimit: 500, Quiet: 2, Now: c.now})
+	together(t, l, c, signUp, 2, perRequest)
+	lo, _ := serve(t, l, c, func(n int) float64 { return float64(min(n, 16)) / perRequest.Seconds() }, 3000)
+	assert.GreaterOrEqual(t, lo, 12.0, "near the knee (16), not at the floor")
+}
+
 // With Postgres far away (each request mostly waits: 80 at once still answer at no-load speed)
 // the limit climbs from a low start to where the throughput stops growing.
 func TestTheLimitClimbsWhileMoreInProgressServesMore(t *testing.T) {
