@@ -24,8 +24,7 @@
 //     the requests that ran with no more than Quiet others in progress, over two rotating 30 s
 //     periods, re-probed as Envoy's adaptive concurrency filter does when the machine was busy for
 //     a whole period (for a moment only Quiet requests run; the others wait in the queue).
-//   - Ceiling (100 ms) bounds the average answer where that costs no throughput: the time
-//     promised, not a machine's property.
+//   - An optional Ceiling bounds the average answer where that costs no throughput.
 //
 // What was read or tried and not taken. Netflix's Gradient2 and Vegas compare the latency with one
 // minimum or long-term average for all requests: with mixed requests that is set by the cheap
@@ -99,12 +98,11 @@ type Config struct {
 	NoLoadPeriod time.Duration
 	ProbeGap     time.Duration
 	ProbeFor     time.Duration
-	// Ceiling (100 ms) shrinks the limit when a window's average latency passes it, whatever the
-	// throughput: the answer time the API promises (ADMISSION_LATENCY_CEILING), not a property of
-	// the machine (an unloaded sign-up takes 3-35 ms on the machines measured). Without it, on a
-	// CPU-bound machine whose throughput keeps creeping up with the work in progress, the limit
-	// climbed to 1,000 and admitted sign-ups waited 6 s; with 250 ms, at 4x capacity, 70 % of
-	// the capacity was served and refusals took 666 ms at p99, with 100 ms 82 % and 602 ms
+	// Ceiling, when set, also lowers the limit when a window's average latency passes it, where
+	// that costs no throughput: an operator's bound on the answer time (ADMISSION_LATENCY_CEILING),
+	// not needed for capacity. Off by default: an absolute time is the first version's mistake
+	// again where requests are slow unloaded. With 100 ms and Postgres 5 ms away (a sign-up
+	// takes 93 ms unloaded) the machine served 82 % of its capacity at 1x; without, 100 %
 	// (make bench-overload).
 	Ceiling time.Duration
 	Now     func() time.Time
@@ -139,7 +137,6 @@ func (c *Config) defaults() {
 		defDur(&c.Patience[p], d[0])
 		defDur(&c.StandingPatience[p], d[1])
 	}
-	defDur(&c.Ceiling, 100*time.Millisecond)
 	defDur(&c.NoLoadPeriod, 30*time.Second)
 	defDur(&c.ProbeGap, 5*time.Second)
 	defDur(&c.ProbeFor, 500*time.Millisecond)
@@ -512,7 +509,7 @@ func (l *Limiter) update(now time.Time, freed int) {
 		l.epochWindows = 0
 		return
 	}
-	overCeiling := l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
+	overCeiling := l.cfg.Ceiling > 0 && l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
 	queueing := l.sumNoLoad == 0 || float64(l.sumKnown)/float64(l.sumNoLoad) > l.cfg.Tolerance
 	if !busy {
 		// Nothing to learn about the limit. But a limit cut in a moment of trouble (a Postgres

@@ -24,7 +24,7 @@ const signUp, poll = "POST /api/register", "GET /api/users/{}/verification-statu
 // each round of requests answered together is one window.
 func learning(c *clock, initial float64) *Limiter {
 	return New(Config{InitialLimit: initial, MinLimit: 4, MaxLimit: 200, Quiet: 2, Now: c.now, MinSamples: 1,
-		Window: time.Nanosecond, Ceiling: time.Hour})
+		Window: time.Nanosecond})
 }
 
 // together admits n requests of a kind at once, lets d pass and answers them all.
@@ -192,7 +192,7 @@ func serve(t *testing.T, l *Limiter, c *clock, m machine, windows int) (lo, hi f
 // flood makes a limiter on a hand-moved clock with windows of 100 ms, and teaches it the no-load
 // time of a sign-up (two requests at once, on Quiet 2).
 func flood(t *testing.T, c *clock, initial float64, noLoad time.Duration) *Limiter {
-	l := New(Config{InitialLimit: initial, MinLimit: 2, MaxLimit: 500, Quiet: 2, Now: c.now, Ceiling: time.Hour})
+	l := New(Config{InitialLimit: initial, MinLimit: 2, MaxLimit: 500, Quiet: 2, Now: c.now})
 	together(t, l, c, signUp, 2, noLoad)
 	return l
 }
@@ -213,12 +213,12 @@ func TestTheLimitFindsWhereThroughputStopsGrowingOnAnyMachine(t *testing.T) {
 	}
 }
 
-// A machine so slow that every answer takes close to a second (the ceiling is 100 ms) keeps
-// the limit where its throughput is: the ceiling never costs throughput.
+// A machine so slow that every answer takes close to a second (an operator set a 100 ms
+// ceiling) keeps the limit where its throughput is: the ceiling never costs throughput.
 func TestASlowMachinePastTheCeilingKeepsItsThroughput(t *testing.T) {
 	c := &clock{t: time.Unix(0, 0)}
 	perRequest := 875 * time.Millisecond
-	l := New(Config{InitialLimit: 100, MinLimit: 2, MaxLimit: 500, Quiet: 2, Now: c.now})
+	l := New(Config{InitialLimit: 100, MinLimit: 2, MaxLimit: 500, Quiet: 2, Now: c.now, Ceiling: 100 * time.Millisecond})
 	together(t, l, c, signUp, 2, perRequest)
 	lo, _ := serve(t, l, c, func(n int) float64 { return float64(min(n, 16)) / perRequest.Seconds() }, 3000)
 	assert.GreaterOrEqual(t, lo, 12.0, "near the knee (16), not at the floor")
@@ -240,12 +240,12 @@ func TestTheLimitClimbsWhileMoreInProgressServesMore(t *testing.T) {
 // more in progress would serve more.
 func TestLimitBoundsAndTheOptionalCeiling(t *testing.T) {
 	c := &clock{t: time.Unix(0, 0)}
-	l := New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now, Ceiling: time.Hour})
+	l := New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now})
 	together(t, l, c, signUp, 2, 20*time.Millisecond)
 	lo, hi := serve(t, l, c, func(n int) float64 { return float64(min(n, 10)) / 0.02 }, 200)
 	assert.Equal(t, 30.0, lo, "the floor")
 	assert.LessOrEqual(t, hi, 35.0)
-	l = New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now, Ceiling: time.Hour})
+	l = New(Config{InitialLimit: 40, MinLimit: 30, MaxLimit: 50, Quiet: 2, Now: c.now})
 	together(t, l, c, signUp, 2, 20*time.Millisecond)
 	lo, hi = serve(t, l, c, func(n int) float64 { return float64(n) / 0.02 }, 200)
 	assert.Equal(t, 50.0, hi, "the ceiling")

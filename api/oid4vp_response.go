@@ -22,8 +22,9 @@ import (
 // The response URI (OpenID4VP 1.0 §8.2, §8.3.1): the wallet posts the authorization response
 // encrypted (response=<JWE>, direct_post.jwt, what every request asks for); a presentation in
 // clear (direct_post) is refused as a downgrade, a plain error response (a decline) is taken. A response that cannot belong to the request (unreadable, another
-// state) changes nothing; a presentation that fails a check closes the request as failed, with
-// a reason the partner reads; a valid one closes it as completed with the requested claims
+// state) changes nothing; a forged or replayed presentation closes the request as failed, with
+// a reason the partner reads, and any other refused one leaves it pending for another try (its
+// reason noted); a valid one closes it as completed with the requested claims
 // only, and notifies the partner. Either way the request is answered once: a replay is refused.
 
 // PresentationResponseForm documents the response URI's form.
@@ -53,7 +54,15 @@ var (
 
 // refusal is a presentation that fails a check. The partner reads reason (Spanish); the wallet
 // reads it in ASCII as error_description, since RFC 6749 allows no other characters there.
-type refusal struct{ reason string }
+// refusal is a presentation refused. A forged or replayed one (the issuer's signature, the
+// disclosures, the wallet's proof of possession for this request) closes the request: it proves
+// someone tried something. Any other (a credential expired or revoked, a datum withheld, a
+// malformed vp_token) leaves the request pending until it expires, so the wallet may try again;
+// the reason is noted for the partner.
+type refusal struct {
+	reason string
+	final  bool
+}
 
 func (e refusal) Error() string { return e.reason }
 
@@ -111,10 +120,16 @@ func (v *oid4vp) respond(r *http.Request) error {
 	}
 	if code, _ := params["error"].(string); code != "" {
 		// The wallet (or the person) declined: an error response processed is a 200 (§8.2).
-		return v.fail(ctx, p, refusal{"La billetera no compartió los datos (" + asciiToken(code) + ")."}, false)
+		return v.fail(ctx, p, refusal{reason: "La billetera no compartió los datos (" + asciiToken(code) + ")."}, false)
 	}
 	claims, err := v.verifyPresentation(ctx, p, params["vp_token"])
 	var refused refusal
+	if errors.As(err, &refused) && !refused.final {
+		if err := v.store.NotePresentationRefusal(ctx, p.ID, refused.reason, now); err != nil && !errors.Is(err, postgres.ErrPresentationClosed) {
+			return err
+		}
+		return oauthError(http.StatusBadRequest, "invalid_presentation", asciiSpanish(refused.reason))
+	}
 	if errors.As(err, &refused) {
 		return v.fail(ctx, p, refused, true)
 	}
@@ -198,15 +213,15 @@ func (v *oid4vp) verifyPresentation(ctx context.Context, p postgres.Presentation
 		VCT: v.issuer.VCT(), Audience: verifier.ClientID(), Nonce: p.Nonce, Now: v.now(), Leeway: keyBindingLeeway})
 	switch {
 	case errors.Is(err, credential.ErrExpired):
-		return nil, refusal{"La credencial está vencida."}
+		return nil, refusal{reason: "La credencial está vencida."}
 	case errors.Is(err, credential.ErrSignature):
-		return nil, refusal{"La firma del emisor de la credencial no es válida."}
+		return nil, refusal{"La firma del emisor de la credencial no es válida.", true}
 	case errors.Is(err, credential.ErrDisclosure):
-		return nil, refusal{"Los datos divulgados no corresponden a la credencial."}
+		return nil, refusal{"Los datos divulgados no corresponden a la credencial.", true}
 	case errors.Is(err, credential.ErrKeyBinding):
-		return nil, refusal{"La prueba de posesión de la billetera (KB-JWT) no es válida para esta solicitud."}
+		return nil, refusal{"La prueba de posesión de la billetera (KB-JWT) no es válida para esta solicitud.", true}
 	case err != nil:
-		return nil, refusal{"La presentación no es una credencial de Perfil Seguro válida."}
+		return nil, refusal{reason: "La presentación no es una credencial de Perfil Seguro válida."}
 	}
 	if err := v.checkRevocation(ctx, got); err != nil {
 		return nil, err
@@ -215,7 +230,7 @@ func (v *oid4vp) verifyPresentation(ctx context.Context, p postgres.Presentation
 	for _, name := range requested {
 		value, ok := got.Claims[name]
 		if !ok {
-			return nil, refusal{"Falta un dato solicitado en la presentación: " + name + "."}
+			return nil, refusal{reason: "Falta un dato solicitado en la presentación: " + name + "."}
 		}
 		claims[name] = value
 	}
@@ -228,21 +243,21 @@ func onePresentation(vpToken any, queryID string) (string, error) {
 	if text, ok := vpToken.(string); ok {
 		var decoded any
 		if err := json.Unmarshal([]byte(text), &decoded); err != nil {
-			return "", refusal{"vp_token no es un objeto JSON."}
+			return "", refusal{reason: "vp_token no es un objeto JSON."}
 		}
 		vpToken = decoded
 	}
 	token, ok := vpToken.(map[string]any)
 	if !ok {
-		return "", refusal{"vp_token no es un objeto JSON."}
+		return "", refusal{reason: "vp_token no es un objeto JSON."}
 	}
 	list, _ := token[queryID].([]any)
 	if len(token) != 1 || len(list) != 1 {
-		return "", refusal{"vp_token debe traer una sola presentación, con el id de la consulta " + queryID + "."}
+		return "", refusal{reason: "vp_token debe traer una sola presentación, con el id de la consulta " + queryID + "."}
 	}
 	presentation, _ := list[0].(string)
 	if presentation == "" {
-		return "", refusal{"La presentación no es una SD-JWT."}
+		return "", refusal{reason: "La presentación no es una SD-JWT."}
 	}
 	return presentation, nil
 }
@@ -253,17 +268,17 @@ func (v *oid4vp) checkRevocation(ctx context.Context, got credential.Presented) 
 	prefix := strings.TrimSuffix(jobs.StatusListURL(v.issuer.URL, 0), "0")
 	listID, err := strconv.Atoi(strings.TrimPrefix(got.StatusURI, prefix))
 	if err != nil || jobs.StatusListURL(v.issuer.URL, listID) != got.StatusURI {
-		return refusal{"La lista de estado de la credencial no es de Perfil Seguro."}
+		return refusal{reason: "La lista de estado de la credencial no es de Perfil Seguro."}
 	}
 	revoked, err := v.store.CredentialRevoked(ctx, listID, got.StatusIdx)
 	if errors.Is(err, postgres.ErrCredentialNotFound) {
-		return refusal{"La credencial no aparece en la lista de estado del emisor."}
+		return refusal{reason: "La credencial no aparece en la lista de estado del emisor."}
 	}
 	if err != nil {
 		return err
 	}
 	if revoked {
-		return refusal{"La credencial fue revocada."}
+		return refusal{reason: "La credencial fue revocada."}
 	}
 	return nil
 }

@@ -108,8 +108,10 @@ func TestOID4VPPresentationGivesThePartnerOnlyTheRequestedClaims(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, r.Status, "no partner key")
 }
 
-// Each refusal answers 400 (or 404) in the OAuth shape, never 500, and closes the request as
-// failed with a reason the partner reads, which says nothing about the person.
+// Each refusal answers 400 (or 404) in the OAuth shape, never 500, with a reason the partner
+// reads, which says nothing about the person. A forged or replayed presentation closes the
+// request as failed; one that is only incomplete leaves it pending, and the wallet's next, right
+// answer counts.
 func TestOID4VPRefusesPresentationsThatMustNotCount(t *testing.T) {
 	t.Parallel()
 	c := newClock()
@@ -149,9 +151,15 @@ func TestOID4VPRefusesPresentationsThatMustNotCount(t *testing.T) {
 		parts[1] = base64.RawURLEncoding.EncodeToString([]byte(forged))
 		return strings.Join(parts, "~")
 	}, "no corresponden")
-	refused("the name withheld", func(req walletRequest) string {
-		return present(t, h, h.key, req.ClientID, req.Nonce, c.Now())
-	}, "Falta un dato solicitado")
+	withheld := e.newPresentation(t, "name")
+	wreq := e.readRequest(t, withheld)
+	requireOAuthError(t, e.respond(t, wreq, present(t, h, h.key, wreq.ClientID, wreq.Nonce, c.Now())), http.StatusBadRequest, "invalid_presentation")
+	_, st := e.poll(t, vpPartnerKey, withheld.ID)
+	require.Equal(t, "pending", st.Status, "the name withheld: not a forgery, the wallet may try again")
+	require.Contains(t, st.Error, "Falta un dato solicitado")
+	require.Equal(t, http.StatusOK, e.respond(t, wreq, present(t, h, h.key, wreq.ClientID, wreq.Nonce, c.Now(), "name")).Status)
+	_, st = e.poll(t, vpPartnerKey, withheld.ID)
+	require.Equal(t, "completed", st.Status, "the second try, with the name, counts")
 
 	// A presentation captured for one request, replayed to another: its nonce gives it away.
 	first := e.newPresentation(t, "name")
@@ -182,7 +190,7 @@ func TestOID4VPRefusesPresentationsThatMustNotCount(t *testing.T) {
 	plain := e.form(t, path, url.Values{"vp_token": {string(token)}, "state": {req.State}})
 	requireOAuthError(t, plain, http.StatusBadRequest, "invalid_request")
 	require.Contains(t, string(plain.Body), "direct_post.jwt")
-	_, st := e.poll(t, vpPartnerKey, created.ID)
+	_, st = e.poll(t, vpPartnerKey, created.ID)
 	require.Equal(t, "pending", st.Status)
 	// Encrypted, from a wallet in a browser tab with its own Origin (no session cookie involved).
 	r := e.form(t, path, url.Values{"response": {encrypt(t, req, map[string]any{"vp_token": map[string]any{req.QueryID: []string{good}},
@@ -225,8 +233,12 @@ func TestOID4VPRefusesRevokedAndExpiredCredentialsAndLateAnswers(t *testing.T) {
 	requireOAuthError(t, e.respond(t, req, present(t, revoked, revoked.key, req.ClientID, req.Nonce, c.Now(), "name")),
 		http.StatusBadRequest, "invalid_presentation")
 	_, st := e.poll(t, vpPartnerKey, created.ID)
-	require.Equal(t, "failed", st.Status)
+	require.Equal(t, "pending", st.Status, "not a forgery: the request waits for another credential")
 	require.Contains(t, st.Error, "revocada")
+	c.Advance(5*time.Minute + time.Second)
+	_, st = e.poll(t, vpPartnerKey, created.ID)
+	require.Equal(t, "expired", st.Status)
+	require.Contains(t, st.Error, "revocada", "expired unanswered, the partner still reads why the try was refused")
 
 	// A request made now, answered after 5 minutes: too late, whatever the presentation.
 	late := e.newPresentation(t, "name")
@@ -242,7 +254,7 @@ func TestOID4VPRefusesRevokedAndExpiredCredentialsAndLateAnswers(t *testing.T) {
 	require.NoError(t, e.db.Get(&stored, `SELECT status FROM presentation_requests WHERE id = $1`, late.ID))
 	require.Equal(t, "expired", stored)
 
-	// Five minutes on, the other credential's exp (3 minutes after it was issued) has passed.
+	// Ten minutes on, the other credential's exp (3 minutes after it was issued) has passed.
 	created = e.newPresentation(t, "name")
 	req = e.readRequest(t, created)
 	requireOAuthError(t, e.respond(t, req, present(t, expiring, expiring.key, req.ClientID, req.Nonce, c.Now(), "name")),

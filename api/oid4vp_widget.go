@@ -66,7 +66,8 @@ type PresentationStatus struct {
 	Claims map[string]any `json:"claims,omitzero"`
 	// Note says where the claims are when this call could not read them ("" otherwise).
 	Note string `json:"note,omitempty"`
-	// Error says briefly why a presentation was refused (failed only).
+	// Error says briefly why a presentation was refused: why it failed, or, pending or expired,
+	// why the wallet's last try was refused (it may try again until the request expires).
 	Error       string     `json:"error,omitempty"`
 	ExpiresAt   time.Time  `json:"expiresAt"`
 	CompletedAt *time.Time `json:"completedAt,omitempty"`
@@ -186,8 +187,8 @@ func (v *oid4vp) getPresentation(c fuego.ContextNoBody) (PresentationStatus, err
 		if err := json.Unmarshal(p.Claims, &out.Claims); err != nil {
 			return PresentationStatus{}, err
 		}
-	case postgres.PresentationFailed:
-		out.Error = deref(p.Error)
+	case postgres.PresentationFailed, postgres.PresentationExpired, postgres.PresentationPending:
+		out.Error = deref(p.Error) // pending or expired: the last refused try, if any
 	}
 	return out, nil
 }

@@ -299,9 +299,11 @@ func Load(getenv func(string) string) (Config, error) {
 		// Silently ignoring it would leave an operator believing it still tunes something.
 		return c, fmt.Errorf("ADMISSION_LATENCY_TARGET is gone: admission control now learns the machine's capacity by itself; remove it, or set ADMISSION_LATENCY_CEILING to bound the average answer time")
 	}
-	if c.AdmissionCeiling, err = time.ParseDuration(get("ADMISSION_LATENCY_CEILING", "100ms")); err != nil ||
-		c.AdmissionCeiling < time.Millisecond || c.AdmissionCeiling > 10*time.Second {
-		return c, fmt.Errorf("ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s, such as 100ms")
+	if v := get("ADMISSION_LATENCY_CEILING", ""); v != "" {
+		if c.AdmissionCeiling, err = time.ParseDuration(v); err != nil ||
+			c.AdmissionCeiling < time.Millisecond || c.AdmissionCeiling > 10*time.Second {
+			return c, fmt.Errorf("ADMISSION_LATENCY_CEILING must be a duration between 1ms and 10s, such as 500ms")
+		}
 	}
 	switch v := get("PAYMENTS", "on"); v {
 	case "on":
@@ -469,7 +471,7 @@ func (c Config) Fields() map[string]string {
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
 		"OTP_QUEUE_LATENCY_BOUND": c.OTPQueueBound.String(), "ADMISSION_CONTROL": onOff(c.AdmissionControl),
-		"ADMISSION_LATENCY_CEILING": c.AdmissionCeiling.String(), "WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
+		"ADMISSION_LATENCY_CEILING": durationOrNone(c.AdmissionCeiling), "WORKER_CONCURRENCY": strconv.Itoa(c.WorkerConc), "METRICS_ADDR": c.MetricsAddr,
 		"RATE_LIMIT_SEND_PER_IP": strconv.Itoa(c.RateLimits.SendPerIP), "RATE_LIMIT_VERIFY_PER_IP": strconv.Itoa(c.RateLimits.VerifyPerIP),
 		"PUBLIC_MISSES_PER_MINUTE": strconv.Itoa(c.PublicLimits.MissesPerMinute), "PUBLIC_HITS_PER_MINUTE": strconv.Itoa(c.PublicLimits.HitsPerMinute),
 		"TRUSTED_PROXIES":       prefixes(c.TrustedProxies),
@@ -506,6 +508,13 @@ func (c Config) Log(logger *slog.Logger) {
 		attrs = append(attrs, slog.String(k, f[k]))
 	}
 	logger.Info("configuration", attrs...)
+}
+
+func durationOrNone(d time.Duration) string {
+	if d == 0 {
+		return "(none)"
+	}
+	return d.String()
 }
 
 func onOff(b bool) string {

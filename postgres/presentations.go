@@ -138,6 +138,13 @@ func (s *Store) FailPresentation(ctx context.Context, id, reason string, now tim
 		WHERE id = $1 AND status = 'pending' AND expires_at > $3`, id, reason, now)
 }
 
+// NotePresentationRefusal keeps why a presentation was refused on a request that stays pending
+// (the wallet may try again): the partner sees it if the request expires unanswered.
+func (s *Store) NotePresentationRefusal(ctx context.Context, id, reason string, now time.Time) error {
+	return s.closePresentation(ctx, `UPDATE presentation_requests SET error = $2
+		WHERE id = $1 AND status = 'pending' AND expires_at > $3`, id, reason, now)
+}
+
 // ExpirePresentation marks a pending request past its expiry as expired.
 func (s *Store) ExpirePresentation(ctx context.Context, id string, now time.Time) error {
 	return s.closePresentation(ctx, `UPDATE presentation_requests SET status = 'expired', response_key = ''
