@@ -16,8 +16,8 @@
 //     given back) is refused on arrival. The patience is the buffer that serves a machine at its
 //     capacity almost fully; the refusal on arrival keeps refusals fast.
 //   - The limit looks for the smallest value that serves as much as the machine can: epochs of
-//     busy windows measure the throughput, and a limit that serves less than 90 % of the best
-//     recent epoch goes up. Where the throughput is the same, the latency of each kind of request
+//     busy windows measure the throughput, and a limit that serves less than 90 % of what a
+//     higher limit served in the last 30 s goes up. Where the throughput is the same, the latency of each kind of request
 //     relative to its own no-load latency decides: above Tolerance (2×) the extra work in
 //     progress only queues inside the process, and the limit goes down. The no-load latency is
 //     learnt continuously per kind (a sign-up costs a hundred status polls): the shortest time of
@@ -482,14 +482,17 @@ const epochWindows = 3
 // epoch is what a busy epoch served, at which limit.
 type epoch struct{ throughput, limit float64 }
 
-// recentEpochs is how many busy epochs the best throughput is remembered for (6 s).
-const recentEpochs = 20
+// recentEpochs is how many busy epochs the best throughput is remembered for (30 s). Longer than
+// a slow drift takes: remembered for 6 s, the limit crept down a tenth at a time while each step
+// cost too little to notice and the better epochs were forgotten, until it sat at its floor
+// serving half of what it served at 35 (make bench-overload, 20 s per rate).
+const recentEpochs = 100
 
 // update moves the limit at the end of a window that freed `freed` places (l.mu held).
 //
 // The limit looks for the smallest value that serves as much as the machine can: an epoch of busy
 // windows (requests waiting, or the limit nearly full) measures how many requests a second are
-// answered at this limit. Serving less than 90 % of what a higher limit served in the last 6 s,
+// answered at this limit. Serving less than 90 % of what a higher limit served in the last 30 s,
 // the limit goes up by a tenth, whatever the latency: a slow machine is still served as fully as
 // it can be (with the ceiling first, a machine where every answer took a second sank to the floor
 // and served 8 a second). Otherwise it goes down by a tenth when the answers pass the ceiling or
