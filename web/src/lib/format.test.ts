@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmount, formatDateMx, formatDateTimeMx, formatPrice } from './format'
+import { formatAmount, formatDateMx, formatDateTimeMx, formatPrice, withoutClosingPeriod } from './format'
 
 describe('format', () => {
   it('writes prices and amounts in pesos', () => {
@@ -14,5 +14,14 @@ describe('format', () => {
     expect(formatDateMx('2026-03-05T18:00:00Z')).toBe('05/03/2026')
     expect(formatDateTimeMx(null)).toBe('—')
     expect(formatDateTimeMx('nope')).toBe('—')
+  })
+})
+
+describe('withoutClosingPeriod', () => {
+  it('drops the closing periods and spaces of a free text, nothing else', () => {
+    expect(withoutClosingPeriod('Documento robado.')).toBe('Documento robado')
+    expect(withoutClosingPeriod('Documento robado...  ')).toBe('Documento robado')
+    expect(withoutClosingPeriod('Doc. robado')).toBe('Doc. robado')
+    expect(withoutClosingPeriod('')).toBe('')
   })
 })

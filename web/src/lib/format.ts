@@ -40,3 +40,9 @@ export function formatDateTimeMx(iso: string | null | undefined): string {
   const p = parts(iso)
   return p ? `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}` : '—'
 }
+
+/** A free text (an administrator's reason) to put inside a sentence that ends with its own period:
+ *  without its closing periods, so "Motivo: Documento robado." does not end in "..". */
+export function withoutClosingPeriod(text: string): string {
+  return text.trim().replace(/[.\s]+$/, '')
+}

@@ -219,10 +219,11 @@ describe('/profile validity', () => {
 
   it('says Revocado with the reason and offers no renewal', async () => {
     localStorage.setItem('userId', '7')
-    api(verified(new Date(Date.now() + 10 * DAY), { revokedAt: new Date().toISOString(), revokedReason: 'Documento robado' }) as typeof baseUser)
+    api(verified(new Date(Date.now() + 10 * DAY), { revokedAt: new Date().toISOString(), revokedReason: 'Documento robado.' }) as typeof baseUser)
     renderRoute('/profile')
     expect(await screen.findByText('Validación revocada')).toBeInTheDocument()
-    expect(screen.getByText(/Motivo: Documento robado/)).toBeInTheDocument()
+    expect(screen.getByText(/Motivo: Documento robado\. Si crees/)).toBeInTheDocument()
+    expect(screen.queryByText(/robado\.\./)).not.toBeInTheDocument()
     expect(screen.queryByText('Identidad verificada')).not.toBeInTheDocument()
     expect(screen.getByTestId('card-status')).toHaveTextContent('Revocado')
     expect(screen.queryByRole('button', { name: 'Renovar mi validación' })).not.toBeInTheDocument()

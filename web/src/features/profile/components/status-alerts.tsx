@@ -1,5 +1,6 @@
 import { CircleCheck, FileWarning, Info, Loader2, ShieldAlert } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
+import { withoutClosingPeriod } from '@/lib/format'
 import type { VerificationState } from './verification-state'
 
 /** Provider decisions that mean the document must be captured again. */
@@ -29,7 +30,7 @@ export function StatusAlerts({
     <div className="space-y-3">
       {revoked && (
         <Alert variant="destructive" icon={<ShieldAlert className="size-5" aria-hidden />} title="Validación revocada">
-          Perfil Seguro revocó la validación de tu identidad. Motivo: {revokedReason}. Si crees que es un error, escríbenos
+          Perfil Seguro revocó la validación de tu identidad. Motivo: {withoutClosingPeriod(revokedReason ?? '')}. Si crees que es un error, escríbenos
           a soporte.
         </Alert>
       )}
