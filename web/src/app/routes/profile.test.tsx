@@ -26,12 +26,21 @@ describe('/profile', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/register'))
   })
 
+  it('says the phone and the e-mail are verified once both are, not only the phone', async () => {
+    localStorage.setItem('userId', '7')
+    api({ ...baseUser, verificationLevel: 2, isEmailVerified: true } as typeof baseUser)
+    renderRoute('/profile')
+    expect(await screen.findByText(/Tu teléfono y tu correo ya están verificados/)).toBeInTheDocument()
+    expect(screen.queryByText(/Tu teléfono ya está verificado/)).not.toBeInTheDocument()
+  })
+
   it('shows the in-progress profile with the completion button and the e-mail card', async () => {
     localStorage.setItem('userId', '7')
     api()
     renderRoute('/profile')
     expect(await screen.findByRole('heading', { name: 'Mi Perfil', level: 1 })).toBeInTheDocument()
     expect(screen.getByTestId('verification-badge')).toHaveTextContent('Verificación en proceso')
+    expect(screen.getByText(/Tu teléfono ya está verificado\. Verifica tu correo/)).toBeInTheDocument()
     // The start button waits for the consents (the biometric check needs the express consent first).
     expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeInTheDocument()
     expect(screen.getByTestId('digital-id-card')).toHaveTextContent('Pendiente de validación')

@@ -279,6 +279,7 @@ function ProfileView({
         polling={biometric.polling}
         revokedReason={user.revokedAt ? (user.revokedReason ?? '') : null}
         testAccount={!!user.testAccount}
+        level={user.verificationLevel ?? 0}
       />
       {state === 'complete' && (
         <ValidityAlert

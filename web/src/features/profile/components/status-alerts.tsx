@@ -14,8 +14,11 @@ export function StatusAlerts({
   polling,
   revokedReason,
   testAccount = false,
+  level = 1,
 }: {
   state: VerificationState
+  /** The verification level reached: what the in-progress alert says is already done. */
+  level?: number
   biometricVerified: boolean
   lastBiometricStatus?: string | null
   polling: boolean
@@ -48,7 +51,9 @@ export function StatusAlerts({
       )}
       {state === 'in_progress' && !rejected && (
         <Alert variant="info" icon={<Info className="size-5" aria-hidden />} title="Verificación en proceso">
-          Tu teléfono ya está verificado. Completa la verificación biométrica para activar tu pase digital y las invitaciones.
+          {level >= 2
+            ? 'Tu teléfono y tu correo ya están verificados. Completa la verificación biométrica para activar tu pase digital y las invitaciones.'
+            : 'Tu teléfono ya está verificado. Verifica tu correo y completa la verificación biométrica para activar tu pase digital y las invitaciones.'}
         </Alert>
       )}
       {state === 'pending' && (
