@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
 import { renderRoute } from '@/testing/render-route'
 
 describe('header, logged out', () => {
@@ -24,6 +25,15 @@ describe('header, logged out', () => {
 })
 
 describe('footer', () => {
+  it('opens a legal page at its top at once, not scrolling up from the bottom', async () => {
+    renderRoute('/')
+    const footer = await screen.findByRole('contentinfo')
+    vi.mocked(window.scrollTo).mockClear()
+    await userEvent.click(within(footer).getByRole('link', { name: 'Aviso de privacidad' }))
+    await screen.findByRole('heading', { level: 1, name: /Aviso de privacidad/i })
+    expect(window.scrollTo).toHaveBeenCalledWith({ top: 0, left: 0, behavior: 'instant' })
+  })
+
   it('shows the developer banner except on /integration, the admin link and this year', async () => {
     renderRoute('/')
     const footer = await screen.findByRole('contentinfo')

@@ -5,7 +5,8 @@ import { Header } from './header'
 import { visibleSectionLinks } from './section-links'
 
 /**
- * Header and footer around every screen (SPEC §2); scrolls to a #hash after navigation.
+ * Header and footer around every screen (SPEC §2); scrolls to a #hash after navigation, else
+ * opens the new page at its top.
  * showPricing false drops the #precios anchors (payments are off: no prices anywhere).
  */
 export function MainLayout({ showPricing = true }: { showPricing?: boolean }) {
@@ -14,7 +15,9 @@ export function MainLayout({ showPricing = true }: { showPricing?: boolean }) {
 
   useEffect(() => {
     if (hash) document.getElementById(hash.slice(1))?.scrollIntoView?.()
-    else window.scrollTo?.(0, 0)
+    // A new page opens at its top at once: with the page's smooth scrolling (index.css, for the
+    // anchors) a legal page opened from the footer was seen scrolling up from the bottom.
+    else window.scrollTo?.({ top: 0, left: 0, behavior: 'instant' })
   }, [pathname, hash])
 
   return (
