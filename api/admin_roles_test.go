@@ -183,6 +183,11 @@ func TestRevokeIsAuditedAndTheHistoryNamesTheAdministrator(t *testing.T) {
 	require.Equal(t, "Prueba/1.0", row["userAgent"])
 	require.Equal(t, "ok", row["outcome"])
 	require.Equal(t, "Documento robado", row["changes"].(map[string]any)["motivo"].(map[string]any)["after"])
+	require.Equal(t, "user.revoke", row["action"], "the code stays")
+	require.Equal(t, "Revocación de la validación", row["actionLabel"])
+	var pid string
+	require.NoError(t, e.db.Get(&pid, `SELECT id_validado FROM users WHERE id = $1`, id))
+	require.Equal(t, "Perfil "+pid, row["targetText"])
 
 	// An edit records before and after; the sign-in with the password is there too.
 	r = e.send(t, admin, "PUT", fmt.Sprintf("/api/users/%d", id), map[string]any{"nombre": "Nombre Nuevo", "origen": "Otro", "vigencia": 5})
@@ -202,10 +207,11 @@ func TestRevokeIsAuditedAndTheHistoryNamesTheAdministrator(t *testing.T) {
 	rows, err := csv.NewReader(strings.NewReader(string(body))).ReadAll()
 	require.NoError(t, err)
 	require.Equal(t, []string{"fecha", "tipo_actor", "id_actor", "actor", "accion", "tipo_objetivo", "objetivo",
-		"ip", "navegador", "cambios", "resultado"}, rows[0])
+		"ip", "navegador", "cambios", "resultado", "accion_descripcion", "objetivo_descripcion"}, rows[0])
 	require.Len(t, rows, 3)
 	require.Equal(t, "user.update", rows[1][4], "newest first")
 	require.Equal(t, "user.revoke", rows[2][4])
+	require.Equal(t, []string{"Revocación de la validación", "Perfil " + pid}, rows[2][11:13], "the codes in their columns, the words in theirs")
 
 	r = e.send(t, admin, "GET", "/api/admin/audit?from=ayer", nil)
 	require.Equal(t, http.StatusBadRequest, r.Status)

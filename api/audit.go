@@ -112,6 +112,10 @@ type AuditEventJSON struct {
 	UserAgent  string                     `json:"userAgent"`
 	Changes    map[string]postgres.Change `json:"changes,omitempty"`
 	Outcome    string                     `json:"outcome" enum:"ok,denied,failed"`
+	// ActionLabel is the action in Spanish ("Inicio de sesión con código"); Action keeps the code.
+	ActionLabel string `json:"actionLabel"`
+	// TargetText names the target as it is now ("Perfil PS-…", "Llave de acceso «Mi iPhone»").
+	TargetText string `json:"targetText"`
 }
 
 // AuditPageResponse is a page of the Bitácora, newest first.
@@ -181,7 +185,9 @@ func (s *Server) handleAudit(w http.ResponseWriter, r *http.Request) {
 	}
 	out := AuditPageResponse{Events: make([]AuditEventJSON, len(events)), Total: total, Page: page, PageSize: f.Limit}
 	for i, e := range events {
-		out.Events[i] = AuditEventJSON(e)
+		out.Events[i] = AuditEventJSON{ID: e.ID, At: e.At, ActorKind: e.ActorKind, ActorID: e.ActorID, ActorLabel: e.ActorLabel,
+			Action: e.Action, TargetKind: e.TargetKind, TargetID: e.TargetID, IP: e.IP, UserAgent: e.UserAgent,
+			Changes: e.Changes, Outcome: e.Outcome, ActionLabel: auditActionLabel(e.Action), TargetText: auditTargetText(e)}
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -206,9 +212,10 @@ func parseAuditTime(v string, upper bool) (time.Time, error) {
 	return d, nil
 }
 
-// auditCSVHeader is the CSV's header row (Spanish, as the operators read it).
+// auditCSVHeader is the CSV's header row (Spanish, as the operators read it): the codes in their
+// columns, then the action and target as the Bitácora shows them.
 var auditCSVHeader = []string{"fecha", "tipo_actor", "id_actor", "actor", "accion", "tipo_objetivo", "objetivo",
-	"ip", "navegador", "cambios", "resultado"}
+	"ip", "navegador", "cambios", "resultado", "accion_descripcion", "objetivo_descripcion"}
 
 func writeAuditCSV(w http.ResponseWriter, events []postgres.AuditEvent) {
 	cw := csv.NewWriter(w)
@@ -223,7 +230,8 @@ func writeAuditCSV(w http.ResponseWriter, events []postgres.AuditEvent) {
 			changes = string(b)
 		}
 		cw.Write([]string{e.At.UTC().Format(time.RFC3339), e.ActorKind, actorID, csvSafe(e.ActorLabel), e.Action,
-			e.TargetKind, csvSafe(e.TargetID), e.IP, csvSafe(e.UserAgent), csvSafe(changes), e.Outcome})
+			e.TargetKind, csvSafe(e.TargetID), e.IP, csvSafe(e.UserAgent), csvSafe(changes), e.Outcome,
+			auditActionLabel(e.Action), csvSafe(auditTargetText(e))})
 	}
 	cw.Flush()
 }

@@ -41,6 +41,9 @@ type AuditEvent struct {
 	UserAgent  string            `json:"userAgent"`         // the actor's browser
 	Changes    map[string]Change `json:"changes,omitempty"` // edits only; never a secret or token
 	Outcome    string            `json:"outcome"`           // OutcomeOK, OutcomeDenied or OutcomeFailed
+	// TargetLabel names the target as it is now, when read (AuditEvents): a person's profile ID, a
+	// passkey's, partner's or team member's name or e-mail; empty when it is gone.
+	TargetLabel string `json:"targetLabel"`
 }
 
 // auditRow is how audit_events is read.
@@ -57,12 +60,13 @@ type auditRow struct {
 	UserAgent  *string   `db:"user_agent"`
 	Changes    []byte    `db:"changes"`
 	Outcome    string    `db:"outcome"`
+	Label      *string   `db:"target_label"`
 }
 
 func (r auditRow) event() AuditEvent {
 	e := AuditEvent{ID: r.ID, At: r.At, ActorKind: r.ActorKind, ActorID: r.ActorID, ActorLabel: deref(r.ActorLabel),
 		Action: r.Action, TargetKind: deref(r.TargetKind), TargetID: deref(r.TargetID), IP: deref(r.IP),
-		UserAgent: deref(r.UserAgent), Outcome: r.Outcome}
+		UserAgent: deref(r.UserAgent), Outcome: r.Outcome, TargetLabel: deref(r.Label)}
 	if len(r.Changes) > 0 {
 		_ = json.Unmarshal(r.Changes, &e.Changes)
 	}
@@ -165,7 +169,7 @@ func (s *Store) AuditEvents(ctx context.Context, f AuditFilter) ([]AuditEvent, i
 		page += fmt.Sprintf(" LIMIT %d OFFSET %d", f.Limit, max(f.Offset, 0))
 	}
 	const cols = `SELECT id, at, actor_kind, actor_id, actor_label, action, target_kind, target_id, ip, user_agent,
-		changes, outcome FROM audit_events`
+		changes, outcome, ` + auditTargetLabel + ` AS target_label FROM audit_events`
 	rows, total, err := countAndList[auditRow](ctx, s, "audit events", `SELECT count(*) FROM audit_events`+where, cols+where+page, args...)
 	if err != nil {
 		return nil, 0, err
@@ -176,6 +180,17 @@ func (s *Store) AuditEvents(ctx context.Context, f AuditFilter) ([]AuditEvent, i
 	}
 	return out, total, nil
 }
+
+// auditTargetLabel names an event's target as it is now, through the primary keys (target_id is
+// text: a numeric one is compared as a bigint, so each lookup is one index probe).
+const auditTargetLabel = `(WITH t(id) AS (SELECT CASE WHEN target_id ~ '^[0-9]{1,18}$' THEN target_id::bigint END)
+	SELECT CASE target_kind
+		WHEN 'user' THEN (SELECT u.id_validado FROM users u, t WHERE u.id = t.id)
+		WHEN 'passkey' THEN (SELECT w.name FROM webauthn_credentials w, t WHERE w.id = t.id)
+		WHEN 'partner' THEN (SELECT k.partner_name FROM api_keys k, t WHERE k.id = t.id)
+		WHEN 'admin' THEN (SELECT a.email FROM admins a, t WHERE a.id = t.id)
+		WHEN 'partner_user' THEN (SELECT p.email FROM partner_users p, t WHERE p.id = t.id)
+	END)`
 
 // deleteOldAudit erases audit events older than before: the one deletion the append-only trigger
 // allows, because this transaction says it is the retention run (SET LOCAL).

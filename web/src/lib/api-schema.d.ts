@@ -2639,6 +2639,7 @@ export interface components {
         AuditPageResponse: {
             events: {
                 action: string;
+                actionLabel: string;
                 /** Format: int64 */
                 actorId: number | null;
                 /** @enum {string} */
@@ -2659,6 +2660,7 @@ export interface components {
                 outcome: "ok" | "denied" | "failed";
                 targetId: string;
                 targetKind: string;
+                targetText: string;
                 userAgent: string;
             }[];
             page: number;

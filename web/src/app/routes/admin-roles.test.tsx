@@ -97,6 +97,8 @@ describe('/admin by role', () => {
               userAgent: 'Prueba',
               outcome: 'ok',
               changes: { motivo: { after: 'Fraude' } },
+              actionLabel: 'Revocación de la validación',
+              targetText: 'Perfil PS-1234-5678-90',
             },
           ],
         },
@@ -106,7 +108,10 @@ describe('/admin by role', () => {
     await userEvent.click(await screen.findByRole('tab', { name: 'Bitácora' }))
     const row = await screen.findByTestId('audit-row')
     expect(row).toHaveTextContent('administrador@perfilseguro.mx')
+    expect(row).toHaveTextContent('Revocación de la validación')
     expect(row).toHaveTextContent('user.revoke')
+    expect(row).toHaveTextContent('Perfil PS-1234-5678-90')
+    expect(row).not.toHaveTextContent('user 1')
     expect(row).toHaveTextContent('motivo: Fraude')
     expect(row).toHaveTextContent('203.0.113.9')
     expect(screen.getByText('51 eventos · página 1 de 2')).toBeInTheDocument()

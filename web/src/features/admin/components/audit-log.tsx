@@ -49,13 +49,14 @@ export function AuditLog() {
       <p className="text-sm text-base-content/70">
         Cada acción del equipo y cada intento de inicio de sesión queda aquí. Nadie puede editarlo ni borrarlo.
       </p>
-      <form className="grid gap-3 sm:grid-cols-3 lg:grid-cols-6" onSubmit={apply}>
+      <form className="grid gap-3 sm:grid-cols-3 lg:grid-cols-5" onSubmit={apply}>
         {field('actor', 'Quién', 'text', 'correo o ID de perfil')}
         {field('action', 'Acción', 'text', 'user.revoke o user.')}
         {field('target', 'Objetivo', 'text', 'user:42')}
         {field('from', 'Desde', 'date')}
         {field('to', 'Hasta', 'date')}
-        <div className="flex items-end gap-2">
+        {/* Their own row: beside the fields, at 1280 px, "Exportar CSV" stuck out of the card. */}
+        <div className="flex flex-wrap items-end gap-2 sm:col-span-3 lg:col-span-5">
           <Button type="submit">Filtrar</Button>
           <a className={buttonClass('outline')} href={auditCsvUrl(filters)} download>
             <Download className="size-4" aria-hidden />
@@ -97,7 +98,8 @@ export function AuditLog() {
                         <div className="text-xs text-base-content/60">{ACTOR[e.actorKind] ?? e.actorKind}</div>
                       </td>
                       <td>
-                        <code>{e.action}</code>
+                        <div>{e.actionLabel || e.action}</div>
+                        <code className="text-xs text-base-content/60">{e.action}</code>
                         {e.changes && Object.keys(e.changes).length > 0 && (
                           <ul className="text-xs text-base-content/70">
                             {Object.entries(e.changes).map(([k, c]) => (
@@ -109,7 +111,7 @@ export function AuditLog() {
                           </ul>
                         )}
                       </td>
-                      <td>{e.targetKind ? `${e.targetKind}${e.targetId ? ` ${e.targetId}` : ''}` : '—'}</td>
+                      <td>{e.targetText || '—'}</td>
                       <td className="text-xs" title={e.userAgent}>
                         {e.ip || '—'}
                       </td>
