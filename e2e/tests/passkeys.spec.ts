@@ -180,8 +180,18 @@ test.describe('passkeys', () => {
     await page.getByRole('button', { name: 'Filtrar' }).click();
     const revokeRow = page.getByTestId('audit-row').first();
     await expect(revokeRow).toContainText(opsEmail);
+    await expect(revokeRow).toContainText('Revocación de la validación');
     await expect(revokeRow).toContainText('user.revoke');
-    await page.screenshot({ path: path.join(screenshotDir, 'admin-bitacora.png'), fullPage: true });
+    await expect(revokeRow).toContainText(/Perfil PS-\d{4}-\d{4}-\d{2}/);
+    // The export button stays inside the Bitácora at 1280 px and at 375 px.
+    for (const width of [1280, 375]) {
+      await page.setViewportSize({ width, height: 900 });
+      const section = await page.getByRole('region', { name: 'Bitácora' }).boundingBox();
+      const exportLink = await page.getByRole('link', { name: 'Exportar CSV' }).boundingBox();
+      expect(exportLink!.x + exportLink!.width, `at ${width} px`).toBeLessThanOrEqual(section!.x + section!.width + 0.5);
+      await page.screenshot({ path: path.join(screenshotDir, `admin-bitacora-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     // A soporte administrator: sees the user, no revoke button, and the server refuses it anyway.
     const support = await withAuthenticator();
