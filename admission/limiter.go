@@ -400,7 +400,13 @@ func (l *Limiter) grant(now time.Time) {
 }
 
 // Done gives an admitted request's place back and takes its time as a latency sample.
-func (l *Limiter) Done(t Ticket) {
+func (l *Limiter) Done(t Ticket) { l.release(t, true) }
+
+// Ignore gives an admitted request's place back without taking its time as a latency sample:
+// for requests that mostly wait on purpose (a short wait for a provider page, a file download).
+func (l *Limiter) Ignore(t Ticket) { l.release(t, false) }
+
+func (l *Limiter) release(t Ticket, sampled bool) {
 	if !t.counted {
 		return
 	}
@@ -410,22 +416,9 @@ func (l *Limiter) Done(t Ticket) {
 	quiet := t.quiet && l.inflight <= l.cfg.Quiet
 	l.inflight--
 	l.freedInWindow++
-	l.sample(t, now.Sub(t.start), quiet, now)
-	l.endProbe(now)
-	l.grant(now)
-}
-
-// Ignore gives an admitted request's place back without taking its time as a latency sample:
-// for requests that mostly wait on purpose (a short wait for a provider page, a file download).
-func (l *Limiter) Ignore(t Ticket) {
-	if !t.counted {
-		return
+	if sampled {
+		l.sample(t, now.Sub(t.start), quiet, now)
 	}
-	now := l.cfg.Now()
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.inflight--
-	l.freedInWindow++
 	l.endProbe(now)
 	l.grant(now)
 }
