@@ -102,7 +102,7 @@ type Config struct {
 	// that costs no throughput: an operator's bound on the answer time (ADMISSION_LATENCY_CEILING),
 	// not needed for capacity. Off by default: an absolute time is the first version's mistake
 	// again where requests are slow unloaded. With 100 ms and Postgres 5 ms away (a sign-up
-	// takes 93 ms unloaded) the machine served 82 % of its capacity at 1x; without, 100 %
+	// takes 93 ms unloaded) the machine served 82 % of its capacity at 1x; without, 93-100 %
 	// (make bench-overload).
 	Ceiling time.Duration
 	Now     func() time.Time
