@@ -53,8 +53,7 @@ var (
 )
 
 // refusal is a presentation that fails a check. The partner reads reason (Spanish); the wallet
-// reads it in ASCII as error_description, since RFC 6749 allows no other characters there.
-// refusal is a presentation refused. A forged or replayed one (the issuer's signature, the
+// reads it in ASCII as error_description, since RFC 6749 allows no other characters there. A forged or replayed one (the issuer's signature, the
 // disclosures, the wallet's proof of possession for this request) closes the request: it proves
 // someone tried something. Any other (a credential expired or revoked, a datum withheld, a
 // malformed vp_token) leaves the request pending until it expires, so the wallet may try again;
@@ -124,14 +123,14 @@ func (v *oid4vp) respond(r *http.Request) error {
 	}
 	claims, err := v.verifyPresentation(ctx, p, params["vp_token"])
 	var refused refusal
-	if errors.As(err, &refused) && !refused.final {
+	if errors.As(err, &refused) {
+		if refused.final {
+			return v.fail(ctx, p, refused, true)
+		}
 		if err := v.store.NotePresentationRefusal(ctx, p.ID, refused.reason, now); err != nil && !errors.Is(err, postgres.ErrPresentationClosed) {
 			return err
 		}
 		return oauthError(http.StatusBadRequest, "invalid_presentation", asciiSpanish(refused.reason))
-	}
-	if errors.As(err, &refused) {
-		return v.fail(ctx, p, refused, true)
 	}
 	if err != nil {
 		return err
