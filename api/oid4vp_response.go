@@ -21,8 +21,8 @@ import (
 
 // The response URI (OpenID4VP 1.0 §8.2, §8.3.1): the wallet posts the authorization response
 // encrypted (response=<JWE>, direct_post.jwt, what every request asks for); a presentation in
-// clear (direct_post) is refused as a downgrade, a plain error response (a decline) is taken. A response that cannot belong to the request (unreadable, another
-// state) changes nothing; a forged or replayed presentation closes the request as failed, with
+// clear (direct_post) is refused as a downgrade, a plain error response (a decline) is taken. A
+// response that cannot belong to the request (unreadable, another state) changes nothing; a forged or replayed presentation closes the request as failed, with
 // a reason the partner reads, and any other refused one leaves it pending for another try (its
 // reason noted); a valid one closes it as completed with the requested claims
 // only, and notifies the partner. Either way the request is answered once: a replay is refused.
@@ -53,9 +53,9 @@ var (
 )
 
 // refusal is a presentation that fails a check. The partner reads reason (Spanish); the wallet
-// reads it in ASCII as error_description, since RFC 6749 allows no other characters there. A forged or replayed one (the issuer's signature, the
-// disclosures, the wallet's proof of possession for this request) closes the request: it proves
-// someone tried something. Any other (a credential expired or revoked, a datum withheld, a
+// reads it in ASCII as error_description, since RFC 6749 allows no other characters there. A
+// forged or replayed one (the issuer's signature, the disclosures, the wallet's proof of
+// possession for this request) is final and closes the request: it proves someone tried something. Any other (a credential expired or revoked, a datum withheld, a
 // malformed vp_token) leaves the request pending until it expires, so the wallet may try again;
 // the reason is noted for the partner.
 type refusal struct {
