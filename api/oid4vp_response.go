@@ -22,10 +22,10 @@ import (
 // The response URI (OpenID4VP 1.0 §8.2, §8.3.1): the wallet posts the authorization response
 // encrypted (response=<JWE>, direct_post.jwt, what every request asks for); a presentation in
 // clear (direct_post) is refused as a downgrade, a plain error response (a decline) is taken. A
-// response that cannot belong to the request (unreadable, another state) changes nothing; a forged or replayed presentation closes the request as failed, with
-// a reason the partner reads, and any other refused one leaves it pending for another try (its
-// reason noted); a valid one closes it as completed with the requested claims
-// only, and notifies the partner. Either way the request is answered once: a replay is refused.
+// response that cannot belong to the request (unreadable, another state) changes nothing; a
+// forged or replayed presentation closes the request as failed, with a reason the partner reads,
+// and any other refused one leaves it pending for another try (its reason noted); a valid one
+// closes it as completed with the requested claims only, and notifies the partner. Either way the request is answered once: a replay is refused.
 
 // PresentationResponseForm documents the response URI's form.
 type PresentationResponseForm struct {
