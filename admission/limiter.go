@@ -212,7 +212,6 @@ type Limiter struct {
 	epochStart   time.Time
 	epochFreed   int
 	recent       []epoch // the last recentEpochs busy epochs
-	direction    float64 // +1, 0 or -1: where the limit went last
 	shed         [numPriorities]uint64
 	// the rate at which places are given back (an average over windows), to tell at once whether
 	// a newcomer would get one within its patience
@@ -536,15 +535,14 @@ func (l *Limiter) update(now time.Time, freed int) {
 		l.recent = l.recent[1:]
 	}
 	best := slices.MaxFunc(l.recent, func(a, b epoch) int { return cmp.Compare(a.throughput, b.throughput) })
+	direction := 1.0 // answers near their no-load time: more in progress is cheap, and may serve more
 	switch {
 	case throughput < 0.9*best.throughput && best.limit > l.limit:
-		l.direction = 1
+		direction = 1 // served clearly less than a higher limit did: up, whatever the latency
 	case overCeiling, queueing:
-		l.direction = -1 // as much served with less in progress: look for the smallest such limit
-	default:
-		l.direction = 1 // answers near their no-load time: more in progress is cheap, and may serve more
+		direction = -1 // as much served with less in progress: look for the smallest such limit
 	}
-	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+l.direction*math.Max(1, 0.1*l.limit)))
+	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+direction*math.Max(1, 0.1*l.limit)))
 	l.grant(now)
 }
 
