@@ -229,10 +229,12 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 	if d.Status != perfilseguro.BiometricApproved {
 		return res, nil
 	}
+	// A revoked person is granted nothing, whatever check was in flight: only a lift (an
+	// administrador's decision) opens the way to a new validation (DECISIONS.md, Revocation).
 	const grant = `UPDATE users SET biometric_verified = true, verification_level = 3,
 		fecha_validacion = COALESCE(fecha_validacion, now()), didit_session_id = $2,
 		verification_score = COALESCE($3, verification_score), revalidation_required_at = NULL, updated_at = now()
-		WHERE id = $1 AND NOT (biometric_verified AND verification_level = 3)`
+		WHERE id = $1 AND NOT (biometric_verified AND verification_level = 3) AND revoked_at IS NULL`
 	r, err := tx.ExecContext(ctx, grant, cur.UserID, d.SessionID, d.Overall)
 	if err != nil {
 		return res, fmt.Errorf("grant level 3: %w", err)

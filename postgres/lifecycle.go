@@ -17,6 +17,7 @@ const (
 	ProfileExpired = "expired"
 	ProfileRevoked = "revoked"
 	ProfileRenewed = "renewed"
+	ProfileLifted  = "lifted" // an administrador lifted a revocation (0023)
 )
 
 // ProfileEvent is one step of a profile's lifecycle, with who made it and when.
@@ -86,6 +87,115 @@ func (s *Store) Revoke(ctx context.Context, rv Revocation) (perfilseguro.User, e
 		return perfilseguro.User{}, err
 	}
 	return s.UserByID(ctx, userID)
+}
+
+// ErrNotRevoked is the conflict of lifting a revocation that is not there.
+var ErrNotRevoked = perfilseguro.Errorf(perfilseguro.ECONFLICT, "Este perfil no está revocado: no hay revocación que levantar.")
+
+// RevocationLift is an administrador's lift of a revocation.
+type RevocationLift struct {
+	UserID     int64
+	Reason     string
+	ActorIP    string
+	AdminID    int64       // 0: not recorded
+	AdminLabel string      // the administrator's e-mail, as the history shows it
+	Audit      *AuditEvent // appended in the same transaction when set
+	// Then runs inside the transaction once the 'lifted' event is written, with its id: the
+	// person's e-mail is queued there, so a lift is never left untold (Redis down: no lift).
+	Then func(tx *sqlx.Tx, eventID int64) error
+}
+
+// LiftRevocation ends a revocation, with its 'lifted' event and audit record, in one transaction.
+// The revoked validation does not come back: it is annulled as a change of name annuls one
+// (RenameUser), so every surface says "not validated" and the person may start a new biometric
+// check, not charged again when they had been validated. ErrNotRevoked: nothing to lift.
+func (s *Store) LiftRevocation(ctx context.Context, l RevocationLift) (perfilseguro.User, error) {
+	var adminID *int64
+	if l.AdminID != 0 {
+		adminID = &l.AdminID
+	}
+	var u perfilseguro.User
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		var revoked *time.Time
+		err := tx.GetContext(ctx, &revoked, `SELECT revoked_at FROM users WHERE id = $1 FOR UPDATE`, l.UserID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrUserNotFound
+		}
+		if err != nil {
+			return fmt.Errorf("lift revocation %d: %w", l.UserID, err)
+		}
+		if revoked == nil {
+			return ErrNotRevoked
+		}
+		// A person who had been validated (or whose validation a change of name annulled) has
+		// paid for, or was given, that validation: the next check is theirs (revalidation_required_at).
+		const lift = `UPDATE users SET revoked_at = NULL, revoked_reason = NULL, updated_at = now(),
+			revalidation_required_at = CASE WHEN biometric_verified OR fecha_validacion IS NOT NULL
+				THEN now() ELSE revalidation_required_at END,
+			biometric_verified = false, fecha_validacion = NULL, expired_at = NULL,
+			verification_level = LEAST(verification_level, CASE WHEN is_email_verified THEN 2 ELSE 1 END)
+			WHERE id = $1`
+		if _, err := tx.ExecContext(ctx, lift, l.UserID); err != nil {
+			return fmt.Errorf("lift revocation %d: %w", l.UserID, err)
+		}
+		var eventID int64
+		if err := tx.GetContext(ctx, &eventID, `INSERT INTO profile_events (user_id, kind, reason, actor, actor_ip, admin_id, actor_label)
+			VALUES ($1, 'lifted', $2, 'admin', $3, $4, $5) RETURNING id`,
+			l.UserID, l.Reason, l.ActorIP, adminID, nullable(l.AdminLabel)); err != nil {
+			return fmt.Errorf("lift revocation %d: %w", l.UserID, err)
+		}
+		if l.Audit != nil {
+			if err := AppendAudit(ctx, tx, *l.Audit); err != nil {
+				return err
+			}
+		}
+		if l.Then != nil {
+			if err := l.Then(tx, eventID); err != nil {
+				return err
+			}
+		}
+		u, err = s.getUser(ctx, tx, "WHERE u.id = $1", l.UserID)
+		return err
+	})
+	if err != nil {
+		return perfilseguro.User{}, err
+	}
+	return u, nil
+}
+
+// LiftNotice is a lift of a revocation as its e-mail to the person tells it.
+type LiftNotice struct {
+	EventID    int64      `db:"id"`
+	UserID     int64      `db:"user_id"`
+	Reason     *string    `db:"reason"`
+	CreatedAt  time.Time  `db:"created_at"`
+	NotifiedAt *time.Time `db:"notified_at"`
+}
+
+// ErrLiftNotFound: no such lift (not committed yet, or the account is gone).
+var ErrLiftNotFound = errors.New("lift event not found")
+
+// LiftByID reads the 'lifted' event eventID; ErrLiftNotFound when there is none.
+func (s *Store) LiftByID(ctx context.Context, eventID int64) (LiftNotice, error) {
+	var n LiftNotice
+	err := s.DB.GetContext(ctx, &n, `SELECT id, user_id, reason, created_at, notified_at FROM profile_events
+		WHERE id = $1 AND kind = 'lifted'`, eventID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return n, ErrLiftNotFound
+	}
+	if err != nil {
+		return n, fmt.Errorf("lift event %d: %w", eventID, err)
+	}
+	return n, nil
+}
+
+// MarkLiftNotified records that the person was told of the lift eventID.
+func (s *Store) MarkLiftNotified(ctx context.Context, eventID int64, at time.Time) error {
+	if _, err := s.DB.ExecContext(ctx, `UPDATE profile_events SET notified_at = $2 WHERE id = $1 AND notified_at IS NULL`,
+		eventID, at); err != nil {
+		return fmt.Errorf("mark lift %d notified: %w", eventID, err)
+	}
+	return nil
 }
 
 // ProfileEvents lists a profile's lifecycle, newest first.
