@@ -8,9 +8,11 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 	"github.com/robfig/cron/v3"
 
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // Entry is one periodic task: every Interval, Build makes the task for that tick.
@@ -59,6 +61,7 @@ type Scheduler struct {
 	q       jobs.Enqueuer
 	entries []Entry
 	logger  *slog.Logger
+	ticks   redis.Cmdable // where enqueued ticks are noted (RecordTicks); nil: nowhere
 }
 
 // New builds a scheduler for entries that enqueues through q.
@@ -75,6 +78,10 @@ func New(q jobs.Enqueuer, entries []Entry, logger *slog.Logger) (*Scheduler, err
 	}
 	return s, nil
 }
+
+// RecordTicks makes the scheduler note the time of each enqueued tick in Redis, per entry
+// (jobs.SchedulerTicksKey), for the API's /metrics: an alert there tells when ticks stop.
+func (s *Scheduler) RecordTicks(rdb redis.Cmdable) { s.ticks = rdb }
 
 // alignedSpec fires on wall-clock multiples of the interval (not "every N from start"),
 // so replicas started at different moments fire together and compute the same tick.
@@ -102,11 +109,16 @@ func (s *Scheduler) fire(e Entry, now time.Time) {
 	tick := Tick(e.Name, now, e.Interval)
 	ctx, cancel := context.WithTimeout(context.Background(), max(e.Interval-time.Second, 5*time.Second))
 	defer cancel()
+	ctx, end := tracing.Tick(ctx, e.Name) // each tick is the root of a trace
+	var err error
+	defer func() { end(err) }()
 	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
-		task, err := e.Build(tick)
+		var task *asynq.Task
+		task, err = e.Build(tick)
 		err = jobs.Enqueue(ctx, s.q, task, err)
 		if err == nil {
 			s.logger.Debug("scheduled", "entry", e.Name, "tick", tick)
+			s.noteTick(ctx, e.Name)
 			return
 		}
 		select {
@@ -115,6 +127,16 @@ func (s *Scheduler) fire(e Entry, now time.Time) {
 			return
 		case <-time.After(wait):
 		}
+	}
+}
+
+// noteTick records that entry enqueued a tick now; a failure only costs the metric a tick.
+func (s *Scheduler) noteTick(ctx context.Context, entry string) {
+	if s.ticks == nil {
+		return
+	}
+	if err := s.ticks.HSet(ctx, jobs.SchedulerTicksKey, entry, time.Now().Unix()).Err(); err != nil {
+		s.logger.Warn("scheduler tick not recorded", "entry", entry, "error", err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/jobs"
@@ -71,4 +72,29 @@ func TestTickRoundsReplicaClocksTogether(t *testing.T) {
 	require.Equal(t, a, b)
 	require.Equal(t, "heartbeat:2026-11-21T12:01:00Z", a)
 	require.NotEqual(t, a, scheduler.Tick("heartbeat", base.Add(time.Minute), time.Minute))
+}
+
+func TestEnqueuedTicksAreNotedInRedisForTheMetrics(t *testing.T) {
+	t.Parallel()
+	opt, redisOpts := redistest.New(t)
+	rdb := redis.NewClient(redisOpts)
+	defer rdb.Close()
+	q := asynq.NewClient(opt)
+	defer q.Close()
+	entries := []scheduler.Entry{{Name: "heartbeat", Interval: time.Second, Build: func(tick string) (*asynq.Task, error) {
+		return jobs.NewHeartbeatTask(tick, "scheduler")
+	}}}
+	s, err := scheduler.New(q, entries, nil)
+	require.NoError(t, err)
+	s.RecordTicks(rdb)
+	require.Equal(t, redis.Nil, rdb.HGet(context.Background(), jobs.SchedulerTicksKey, "heartbeat").Err(), "nothing before a tick")
+
+	start := time.Now().Unix()
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	require.NoError(t, s.Run(ctx))
+	at, err := rdb.HGet(context.Background(), jobs.SchedulerTicksKey, "heartbeat").Int64()
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, at, start)
+	require.LessOrEqual(t, at, time.Now().Unix())
 }
