@@ -10,6 +10,10 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 type ctxKey int
@@ -22,17 +26,25 @@ func requestID(ctx context.Context) string {
 	return id
 }
 
-// withRequestID keeps a sane incoming X-Request-Id or makes one, and echoes it.
+// withRequestID gives the request its id and echoes it. With tracing on, the request is a
+// server span and its id is the trace ID, so that the requestId of an error a person sends in a
+// screenshot finds the whole trace; otherwise a sane incoming X-Request-Id is kept or one made.
 func withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-Id")
-		if len(id) < 8 || len(id) > 64 {
+		ctx := r.Context()
+		var id string
+		if tracing.Enabled() {
+			var span trace.Span
+			ctx, span = tracing.StartServer(r)
+			defer span.End()
+			id = span.SpanContext().TraceID().String()
+		} else if id = r.Header.Get("X-Request-Id"); len(id) < 8 || len(id) > 64 {
 			b := make([]byte, 8)
 			rand.Read(b)
 			id = hex.EncodeToString(b)
 		}
 		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), requestIDKey, id)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(ctx, requestIDKey, id)))
 	})
 }
 

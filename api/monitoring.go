@@ -15,6 +15,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // monitoringPath is where operators watch the queues (asynqmon).
@@ -26,6 +28,7 @@ const metricsPath = "/metrics"
 // mountMonitoring serves asynqmon and /metrics, both behind the administrator session in every mode.
 func (s *Server) mountMonitoring(redisOpt asynq.RedisConnOpt) {
 	s.metrics = newMetrics(redisOpt)
+	s.registerStateMetrics(redisOpt) // what the alerts need beyond requests (monitoring_state.go)
 	s.metrics.registry.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_public_record_cache_hits_total",
 			Help: "Public verifications answered from the cache of public records."},
@@ -125,6 +128,7 @@ func (s *Server) withMetrics(next http.Handler) http.Handler {
 		if route == "" {
 			route = "unmatched"
 		}
+		tracing.Route(r.Context(), r.Method, r.Pattern, rec.status) // the span is named by the route, not the path
 		s.metrics.requests.WithLabelValues(r.Method, route, strconv.Itoa(rec.status)).Inc()
 		s.metrics.duration.WithLabelValues(r.Method, route).Observe(time.Since(start).Seconds())
 	})

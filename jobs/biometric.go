@@ -32,7 +32,7 @@ func NewStartBiometricSessionTask(verificationID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeStartBiometricSession, b,
+	return newTask(TypeStartBiometricSession, b,
 		asynq.Queue(QueueCritical), asynq.MaxRetry(3), asynq.Timeout(30*time.Second),
 		asynq.Deadline(time.Now().Add(3*time.Minute)),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeStartBiometricSession, verificationID)),
@@ -51,7 +51,7 @@ func NewProcessBiometricWebhookTask(webhookID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeProcessBiometricWebhook, b,
+	return newTask(TypeProcessBiometricWebhook, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(time.Minute),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeProcessBiometricWebhook, webhookID))), nil
 }
@@ -67,7 +67,7 @@ func NewSyncBiometricSessionTask(sessionID string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSyncBiometricSession, b,
+	return newTask(TypeSyncBiometricSession, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(time.Minute),
 		asynq.TaskID(fmt.Sprintf("%s:%s", TypeSyncBiometricSession, sessionID))), nil
 }
@@ -83,7 +83,7 @@ func NewReconcileBiometricTask(tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeReconcileBiometric, b,
+	return newTask(TypeReconcileBiometric, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(1), asynq.Timeout(2*time.Minute),
 		asynq.TaskID(TypeReconcileBiometric+":"+tick), asynq.Retention(2*time.Hour)), nil
 }

@@ -23,7 +23,7 @@ func NewIssueCredentialTask(id int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeIssueCredential, b, asynq.Queue(QueueCritical), asynq.MaxRetry(10),
+	return newTask(TypeIssueCredential, b, asynq.Queue(QueueCritical), asynq.MaxRetry(10),
 		asynq.Timeout(30*time.Second), asynq.TaskID(fmt.Sprintf("%s:%d", TypeIssueCredential, id)),
 		asynq.Retention(time.Hour)), nil
 }
@@ -44,7 +44,7 @@ func NewBuildStatusListTask(listID int, reason string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeBuildStatusList, b, asynq.Queue(QueueDefault), asynq.MaxRetry(10),
+	return newTask(TypeBuildStatusList, b, asynq.Queue(QueueDefault), asynq.MaxRetry(10),
 		asynq.Timeout(time.Minute), asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeBuildStatusList, listID, reason)),
 		asynq.Retention(10*time.Minute)), nil
 }

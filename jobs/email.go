@@ -26,7 +26,7 @@ func NewSendEmailVerificationTask(p SendEmailVerificationPayload) (*asynq.Task, 
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSendEmailVerification, b,
+	return newTask(TypeSendEmailVerification, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(20), asynq.Timeout(30*time.Second),
 		asynq.Deadline(p.ExpiresAt),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendEmailVerification, p.TokenID)),

@@ -22,7 +22,7 @@ func NewHeartbeatTask(tick, source string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeHeartbeat, b,
+	return newTask(TypeHeartbeat, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(30*time.Second),
 		asynq.TaskID(TypeHeartbeat+":"+tick),
 		// Kept after completion so the TaskID stays taken for a late second scheduler.

@@ -30,7 +30,7 @@ func NewSendInvitationTask(p SendInvitationPayload) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSendInvitation, b,
+	return newTask(TypeSendInvitation, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(20), asynq.Timeout(30*time.Second),
 		asynq.Deadline(p.ExpiresAt),
 		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeSendInvitation, p.InvitationID, p.Via)),
@@ -49,7 +49,7 @@ func NewExpireInvitationsTask(tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeExpireInvitations, b,
+	return newTask(TypeExpireInvitations, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
 		asynq.TaskID(TypeExpireInvitations+":"+tick),
 		asynq.Retention(2*time.Hour)), nil

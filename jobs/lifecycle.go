@@ -22,7 +22,7 @@ func NewExpireProfilesTask(tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeExpireProfiles, b,
+	return newTask(TypeExpireProfiles, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
 		asynq.TaskID(TypeExpireProfiles+":"+tick), asynq.Retention(2*time.Hour)), nil
 }

@@ -42,7 +42,7 @@ func NewSendOTPTask(p SendOTPPayload) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSendOTP, b,
+	return newTask(TypeSendOTP, b,
 		asynq.Queue(QueueCritical), asynq.MaxRetry(25), asynq.Timeout(30*time.Second),
 		asynq.Deadline(p.ExpiresAt),
 		asynq.TaskID(fmt.Sprintf("%s:%s:%d:%s", TypeSendOTP, p.Channel, p.CodeID, p.Via)),

@@ -28,20 +28,20 @@ func NewPartnerNotifyTask(deliveryID int64, attempt int) (*asynq.Task, error) {
 		return nil, err
 	}
 	// Retries are scheduled by the outbox (next_attempt_at), not by asynq.
-	return asynq.NewTask(TypePartnerNotify, b, asynq.Queue(QueueDefault), asynq.MaxRetry(0),
+	return newTask(TypePartnerNotify, b, asynq.Queue(QueueDefault), asynq.MaxRetry(0),
 		asynq.Timeout(20*time.Second), asynq.TaskID(fmt.Sprintf("%s:%d:%d", TypePartnerNotify, deliveryID, attempt)),
 		asynq.Retention(time.Hour)), nil
 }
 
 // NewPartnerDispatchTask is the periodic sweep of due notifications for one tick.
 func NewPartnerDispatchTask(tick string) (*asynq.Task, error) {
-	return asynq.NewTask(TypePartnerDispatch, nil, asynq.Queue(QueueLow), asynq.MaxRetry(1),
+	return newTask(TypePartnerDispatch, nil, asynq.Queue(QueueLow), asynq.MaxRetry(1),
 		asynq.TaskID(TypePartnerDispatch+":"+tick), asynq.Retention(10*time.Minute)), nil
 }
 
 // NewPartnerFlushUsageTask moves batched partner request counts into Postgres for one tick.
 func NewPartnerFlushUsageTask(tick string) (*asynq.Task, error) {
-	return asynq.NewTask(TypePartnerFlushUsage, nil, asynq.Queue(QueueLow), asynq.MaxRetry(3),
+	return newTask(TypePartnerFlushUsage, nil, asynq.Queue(QueueLow), asynq.MaxRetry(3),
 		asynq.TaskID(TypePartnerFlushUsage+":"+tick), asynq.Retention(10*time.Minute)), nil
 }
 

@@ -36,7 +36,7 @@ func paymentTask(typ string, id int64, opts ...asynq.Option) (*asynq.Task, error
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(typ, b, append([]asynq.Option{asynq.TaskID(fmt.Sprintf("%s:%d", typ, id))}, opts...)...), nil
+	return newTask(typ, b, append([]asynq.Option{asynq.TaskID(fmt.Sprintf("%s:%d", typ, id))}, opts...)...), nil
 }
 
 // NewCreateCheckoutTask builds the checkout creation on the critical queue (the person waits
@@ -53,7 +53,7 @@ func NewSyncPaymentTask(paymentID int64, tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSyncPayment, b, asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(time.Minute),
+	return newTask(TypeSyncPayment, b, asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(time.Minute),
 		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeSyncPayment, paymentID, tick))), nil
 }
 
@@ -76,7 +76,7 @@ func NewProcessPaymentWebhookTask(webhookID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeProcessPaymentWebhook, b,
+	return newTask(TypeProcessPaymentWebhook, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(time.Minute),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeProcessPaymentWebhook, webhookID))), nil
 }
@@ -92,7 +92,7 @@ func NewExpireCheckoutTask(sessionID string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeExpireCheckout, b, asynq.Queue(QueueLow), asynq.MaxRetry(5), asynq.Timeout(time.Minute),
+	return newTask(TypeExpireCheckout, b, asynq.Queue(QueueLow), asynq.MaxRetry(5), asynq.Timeout(time.Minute),
 		asynq.TaskID(TypeExpireCheckout+":"+sessionID)), nil
 }
 
@@ -115,7 +115,7 @@ func NewPaymentNoticeTask(paymentID int64, kind string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypePaymentNotice, b, asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(30*time.Second),
+	return newTask(TypePaymentNotice, b, asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(30*time.Second),
 		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypePaymentNotice, paymentID, kind)), asynq.Retention(24*time.Hour)), nil
 }
 
@@ -130,7 +130,7 @@ func NewReconcilePaymentsTask(tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeReconcilePayments, b,
+	return newTask(TypeReconcilePayments, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(1), asynq.Timeout(2*time.Minute),
 		asynq.TaskID(TypeReconcilePayments+":"+tick), asynq.Retention(2*time.Hour)), nil
 }

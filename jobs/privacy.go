@@ -25,7 +25,7 @@ func NewBuildDataExportTask(p BuildDataExportPayload) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeBuildDataExport, b,
+	return newTask(TypeBuildDataExport, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(10), asynq.Timeout(2*time.Minute), asynq.Deadline(p.ExpiresAt),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeBuildDataExport, p.ExportID)), asynq.Retention(time.Hour)), nil
 }
@@ -44,7 +44,7 @@ func NewApplyRetentionTask(tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeApplyRetention, b,
+	return newTask(TypeApplyRetention, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
 		asynq.TaskID(TypeApplyRetention+":"+tick), asynq.Retention(2*time.Hour)), nil
 }

@@ -62,3 +62,9 @@ func (f FencedEnqueuer) EnqueueContext(ctx context.Context, task *asynq.Task, op
 	}
 	return info, nil
 }
+
+// newTask is asynq.NewTask with an empty header map, which tracing.Enqueuer fills with the trace
+// context of the code that enqueues it (asynq keeps headers with the task across retries).
+func newTask(typename string, payload []byte, opts ...asynq.Option) *asynq.Task {
+	return asynq.NewTaskWithHeaders(typename, payload, map[string]string{}, opts...)
+}

@@ -22,7 +22,7 @@ func NewRecordRemindersTask(tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeRecordReminders, b,
+	return newTask(TypeRecordReminders, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
 		asynq.TaskID(TypeRecordReminders+":"+tick), asynq.Retention(2*time.Hour)), nil
 }
@@ -43,7 +43,7 @@ func NewSendReminderTask(reminderID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSendReminder, b,
+	return newTask(TypeSendReminder, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(12), asynq.Timeout(30*time.Second),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendReminder, reminderID)), asynq.Retention(6*time.Hour)), nil
 }

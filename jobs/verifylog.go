@@ -57,7 +57,7 @@ func NewVerifyLogTask(entries ...VerifyLogEntry) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeVerifyLog, b,
+	return newTask(TypeVerifyLog, b,
 		asynq.Queue(QueueLow), asynq.MaxRetry(20), asynq.Timeout(30*time.Second),
 		asynq.TaskID(TypeVerifyLog+":"+entries[0].RequestID)), nil
 }

@@ -40,7 +40,7 @@ func newWalletTask(typ string, userID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(typ, b,
+	return newTask(typ, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(10), asynq.Timeout(time.Minute)), nil
 }
 
@@ -126,7 +126,7 @@ func NewPushPassUpdateTask(p PushPassUpdatePayload) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypePushPassUpdate, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
+	return newTask(TypePushPassUpdate, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
 		asynq.TaskID(fmt.Sprintf("%s:%d:%s:%s", TypePushPassUpdate, p.UserID, p.DataHash, p.SerialNumber))), nil
 }

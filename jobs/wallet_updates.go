@@ -24,7 +24,7 @@ func NewUpdateGoogleObjectTask(p UpdateGoogleObjectPayload) (*asynq.Task, error)
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeUpdateGoogleObject, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
+	return newTask(TypeUpdateGoogleObject, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
 		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeUpdateGoogleObject, p.UserID, p.DataHash))), nil
 }
@@ -44,7 +44,7 @@ func NewVoidDeletedPassesTask(serial string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeVoidDeletedPasses, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
+	return newTask(TypeVoidDeletedPasses, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
 		asynq.TaskID(TypeVoidDeletedPasses+":"+serial)), nil
 }
@@ -64,6 +64,6 @@ func NewSweepWalletTask(tick string) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSweepWallet, b, asynq.Queue(QueueLow), asynq.MaxRetry(3),
+	return newTask(TypeSweepWallet, b, asynq.Queue(QueueLow), asynq.MaxRetry(3),
 		asynq.Timeout(10*time.Minute), asynq.TaskID(TypeSweepWallet+":"+tick), asynq.Retention(2*time.Hour)), nil
 }

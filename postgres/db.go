@@ -3,7 +3,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"database/sql/driver"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"github.com/perfilseguro/perfilseguro/sql/migrations"
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // Open connects to the primary (the leader) and checks the connection. Connection attempts are
@@ -69,7 +69,7 @@ func openWaiting(dsn string, leader bool, reply, wait time.Duration) (*sqlx.DB, 
 		waiting = &waitingConnector{Connector: pqc, wait: wait, step: primaryStep}
 		connector = waiting
 	}
-	db := sqlx.NewDb(sql.OpenDB(connector), "postgres")
+	db := sqlx.NewDb(tracing.OpenDB(connector), "postgres") // statements are client spans when tracing is on
 	if waiting != nil {
 		leaders.Store(db.DB, waiting)
 	}

@@ -16,6 +16,8 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // Topologies.
@@ -165,8 +167,32 @@ type Conn struct {
 // Close closes the go-redis client (asynq closes what it makes).
 func (c Conn) Close() error { return c.Client.Close() }
 
-// Open validates c and builds its connections; nothing is dialled yet.
+// Open validates c and builds its connections; nothing is dialled yet. With tracing on, every
+// command of both becomes a client span (tracing.Redis).
 func Open(c Config) (Conn, error) {
+	conn, err := open(c)
+	if err != nil || !tracing.Enabled() {
+		return conn, err
+	}
+	if err := tracing.Redis(conn.Client); err != nil {
+		return Conn{}, fmt.Errorf("redis tracing: %w", err)
+	}
+	conn.Asynq = tracedOpt{conn.Asynq}
+	return conn, nil
+}
+
+// tracedOpt gives asynq clients whose commands are client spans too (an enqueue's EVALSHA).
+type tracedOpt struct{ asynq.RedisConnOpt }
+
+func (o tracedOpt) MakeRedisClient() interface{} {
+	c := o.RedisConnOpt.MakeRedisClient()
+	if u, ok := c.(redis.UniversalClient); ok {
+		_ = tracing.Redis(u) // it fails only for a client type go-redis does not make
+	}
+	return c
+}
+
+func open(c Config) (Conn, error) {
 	if err := c.Validate(); err != nil {
 		return Conn{}, err
 	}

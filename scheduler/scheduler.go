@@ -12,6 +12,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // Entry is one periodic task: every Interval, Build makes the task for that tick.
@@ -108,8 +109,12 @@ func (s *Scheduler) fire(e Entry, now time.Time) {
 	tick := Tick(e.Name, now, e.Interval)
 	ctx, cancel := context.WithTimeout(context.Background(), max(e.Interval-time.Second, 5*time.Second))
 	defer cancel()
+	ctx, end := tracing.Tick(ctx, e.Name) // each tick is the root of a trace
+	var err error
+	defer func() { end(err) }()
 	for wait := 100 * time.Millisecond; ; wait = min(2*wait, 2*time.Second) {
-		task, err := e.Build(tick)
+		var task *asynq.Task
+		task, err = e.Build(tick)
 		err = jobs.Enqueue(ctx, s.q, task, err)
 		if err == nil {
 			s.logger.Debug("scheduled", "entry", e.Name, "tick", tick)

@@ -21,6 +21,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/outbound"
 	"github.com/perfilseguro/perfilseguro/secure"
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // Deps is everything the handlers need; nil providers disable their jobs.
@@ -98,6 +99,7 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 	if deps.HTTPClient == nil {
 		deps.HTTPClient = outbound.Client(15 * time.Second)
 	}
+	deps.HTTPClient = outbound.Traced("partner-webhook", deps.HTTPClient)
 	w := &Worker{deps: deps, mux: asynq.NewServeMux(), marks: newDeliveredMarks(&postgres.Store{DB: deps.DB}, deps.Logger)}
 	for _, f := range fetcherPlan(concurrency) {
 		w.servers = append(w.servers, asynq.NewServer(redis, asynq.Config{
@@ -114,7 +116,7 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 			TaskCheckInterval: 50 * time.Millisecond,
 		}))
 	}
-	w.mux.Use(w.recoverPanics, w.logTasks)
+	w.mux.Use(tracing.Tasks, w.recoverPanics, w.logTasks) // tracing first: the log line names the trace
 	w.routes()
 	return w
 }
@@ -193,6 +195,9 @@ func (w *Worker) logTasks(next asynq.Handler) asynq.Handler {
 		retry, _ := asynq.GetRetryCount(ctx)
 		err := next.ProcessTask(ctx, t)
 		attrs := []any{"type", t.Type(), "task_id", id, "retry", retry, "duration", time.Since(start)}
+		if trace := tracing.TraceID(ctx); trace != "" {
+			attrs = append(attrs, "trace_id", trace)
+		}
 		if err != nil {
 			w.deps.Logger.Warn("job failed", append(attrs, "error", err)...)
 		} else {

@@ -23,6 +23,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/redisconn"
 	"github.com/perfilseguro/perfilseguro/scheduler"
 	"github.com/perfilseguro/perfilseguro/secure"
+	"github.com/perfilseguro/perfilseguro/tracing"
 	"github.com/perfilseguro/perfilseguro/web"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
@@ -38,7 +39,10 @@ type app struct {
 	queue    jobs.Enqueuer // fenced: a task is reported enqueued once a replica holds it
 }
 
-func withApp(ctx context.Context, fn func(*app) error) error {
+// withApp opens the connections and runs fn. A long-running process names itself (process:
+// api, worker, scheduler, dev) and exports traces when OTEL_EXPORTER_OTLP_ENDPOINT is set; a
+// one-off command ("") does not.
+func withApp(ctx context.Context, process string, fn func(*app) error) error {
 	cfg, err := config.FromEnv()
 	if err != nil {
 		return err
@@ -46,6 +50,17 @@ func withApp(ctx context.Context, fn func(*app) error) error {
 	logger := newLogger(cfg)
 	slog.SetDefault(logger)
 	cfg.Log(logger)
+	if process != "" {
+		// First: the pools opened below are instrumented only if tracing is on when they are made.
+		stopTracing, err := tracing.Setup(ctx, process)
+		if err != nil {
+			return err
+		}
+		defer stopTracing(context.WithoutCancel(ctx))
+		if tracing.Enabled() {
+			logger.Info("exporting traces", "service", tracing.ServicePrefix+process)
+		}
+	}
 
 	db, err := postgres.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -66,7 +81,7 @@ func withApp(ctx context.Context, fn func(*app) error) error {
 	defer conn.Close()
 	client := asynq.NewClient(conn.Asynq)
 	defer client.Close()
-	queue := jobs.FencedEnqueuer{Enqueuer: client, Fence: conn.NewFence(redisFenceTimeout)}
+	queue := tracing.Enqueuer(jobs.FencedEnqueuer{Enqueuer: client, Fence: conn.NewFence(redisFenceTimeout)})
 	return fn(&app{cfg: cfg, logger: logger, db: db, replica: replica, redisOpt: conn.Asynq, redis: conn.Client, queue: queue})
 }
 

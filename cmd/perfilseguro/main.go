@@ -27,6 +27,7 @@ Usage:
   perfilseguro admin hash-password   print a hash for ADMIN_PASSWORD_HASH (development only)
   perfilseguro partner add|list|disable   manage widget partners (api_keys)
   perfilseguro openapi     print the API's OpenAPI 3.1 document (no database needed)
+  perfilseguro traces [-addr 127.0.0.1:4318]   a local trace viewer: receives OTLP/HTTP, shows each trace as a tree
 
 Configuration comes from environment variables; see README.md.
 `
@@ -71,21 +72,23 @@ func run(ctx context.Context, cmd string, args []string) error {
 	switch cmd {
 	case "api":
 		apiGC()
-		return withApp(ctx, func(a *app) error { return a.runAPI(ctx) })
+		return withApp(ctx, "api", func(a *app) error { return a.runAPI(ctx) })
 	case "worker":
-		return withApp(ctx, func(a *app) error { return a.runWorker(ctx) })
+		return withApp(ctx, "worker", func(a *app) error { return a.runWorker(ctx) })
 	case "scheduler":
-		return withApp(ctx, func(a *app) error { return a.runScheduler(ctx) })
+		return withApp(ctx, "scheduler", func(a *app) error { return a.runScheduler(ctx) })
 	case "migrate":
-		return withApp(ctx, func(a *app) error { return a.migrate(ctx) })
+		return withApp(ctx, "", func(a *app) error { return a.migrate(ctx) })
 	case "dev":
-		return withApp(ctx, func(a *app) error { return a.runDev(ctx) })
+		return withApp(ctx, "dev", func(a *app) error { return a.runDev(ctx) })
 	case "admin":
 		return runAdmin(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	case "partner":
 		return runPartner(ctx, args, os.Stdout, os.Stderr)
 	case "openapi":
 		return runOpenAPI(os.Stdout)
+	case "traces":
+		return runTraces(ctx, args, os.Stdout)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil

@@ -75,7 +75,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, errors.New("apns: missing private key")
 	}
 	// Go's transport speaks HTTP/2 over TLS, as APNs requires.
-	cfg.BaseURL, cfg.HTTPClient = outbound.Endpoint(cfg.BaseURL, "", cfg.HTTPClient, 10*time.Second)
+	cfg.BaseURL, cfg.HTTPClient = outbound.Endpoint("apns", cfg.BaseURL, "", cfg.HTTPClient, 10*time.Second)
 	return &Client{cfg: cfg}, nil
 }
 

@@ -41,7 +41,7 @@ var _ perfilseguro.BiometricProvider = (*Client)(nil)
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
 	var hc *http.Client
-	cfg.BaseURL, hc = outbound.Endpoint(cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 20*time.Second)
+	cfg.BaseURL, hc = outbound.Endpoint("didit", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 20*time.Second)
 	return &Client{cfg: cfg, http: hc}
 }
 

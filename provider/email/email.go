@@ -11,6 +11,7 @@ import (
 	"github.com/wneessen/go-mail"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // TLS modes accepted in Config.TLS.
@@ -62,7 +63,9 @@ func New(cfg Config) *Client {
 // SendEmail delivers msg as multipart/alternative (text first, HTML preferred).
 // A recipient the server permanently refuses (5xx on RCPT) or an invalid
 // address wraps perfilseguro.ErrPermanent; connection and 4xx failures do not.
-func (c *Client) SendEmail(ctx context.Context, msg perfilseguro.Email) error {
+func (c *Client) SendEmail(ctx context.Context, msg perfilseguro.Email) (err error) {
+	ctx, end := tracing.Call(ctx, "smtp", "send") // a client span; never the recipient or subject
+	defer func() { end(err) }()
 	m := mail.NewMsg()
 	if err := m.FromFormat(SenderName, c.cfg.From); err != nil {
 		return fmt.Errorf("email: sender address: %w", err)

@@ -54,7 +54,7 @@ func NewUpdater(cfg Config, opts UpdaterOptions) (*Updater, error) {
 	if err := s.checkConfig(); err != nil {
 		return nil, err
 	}
-	opts.BaseURL, opts.HTTPClient = outbound.Endpoint(opts.BaseURL, DefaultBaseURL, opts.HTTPClient, 15*time.Second)
+	opts.BaseURL, opts.HTTPClient = outbound.Endpoint("googlewallet", opts.BaseURL, DefaultBaseURL, opts.HTTPClient, 15*time.Second)
 	if opts.TokenURL == "" {
 		opts.TokenURL = DefaultTokenURL
 	}

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/perfilseguro/perfilseguro/tracing"
 )
 
 // IdleConnsPerHost keeps a connection per concurrent job open to each provider. Go's default of 2
@@ -31,13 +33,21 @@ func Transient(status int) bool {
 
 // Endpoint is what every provider client's constructor settles first: the base URL (the
 // provider's own when none is configured, without a trailing slash: tests point it at httptest)
-// and the HTTP client (Client(timeout) when none is given).
-func Endpoint(baseURL, defaultURL string, hc *http.Client, timeout time.Duration) (string, *http.Client) {
+// and the HTTP client (Client(timeout) when none is given), whose calls are client spans named
+// after provider when tracing is on (Traced).
+func Endpoint(provider, baseURL, defaultURL string, hc *http.Client, timeout time.Duration) (string, *http.Client) {
 	if baseURL == "" {
 		baseURL = defaultURL
 	}
 	if hc == nil {
 		hc = Client(timeout)
 	}
-	return strings.TrimRight(baseURL, "/"), hc
+	return strings.TrimRight(baseURL, "/"), Traced(provider, hc)
+}
+
+// Traced returns a copy of hc whose calls are client spans named after provider (tracing.Transport).
+func Traced(provider string, hc *http.Client) *http.Client {
+	c := *hc
+	c.Transport = tracing.Transport(provider, hc.Transport)
+	return &c
 }

@@ -40,7 +40,7 @@ var _ perfilseguro.SMSSender = (*Client)(nil)
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
 	var hc *http.Client
-	cfg.BaseURL, hc = outbound.Endpoint(cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
+	cfg.BaseURL, hc = outbound.Endpoint("sms", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
 	return &Client{cfg: cfg, http: hc}
 }
 

@@ -37,7 +37,7 @@ var _ perfilseguro.PaymentProvider = (*Client)(nil)
 
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
-	cfg.BaseURL, cfg.HTTP = outbound.Endpoint(cfg.BaseURL, DefaultBaseURL, cfg.HTTP, 20*time.Second)
+	cfg.BaseURL, cfg.HTTP = outbound.Endpoint("stripe", cfg.BaseURL, DefaultBaseURL, cfg.HTTP, 20*time.Second)
 	api := stripego.GetBackendWithConfig(stripego.APIBackend, &stripego.BackendConfig{
 		URL:        stripego.String(cfg.BaseURL),
 		HTTPClient: cfg.HTTP,

@@ -51,7 +51,7 @@ var _ perfilseguro.WhatsAppSender = (*Client)(nil)
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
 	var hc *http.Client
-	cfg.BaseURL, hc = outbound.Endpoint(cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
+	cfg.BaseURL, hc = outbound.Endpoint("whatsapp", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
 	if cfg.APIVersion == "" {
 		cfg.APIVersion = DefaultAPIVersion
 	}
