@@ -19,22 +19,28 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 			"message": "El servicio no está listo. Intenta nuevamente en unos momentos."})
 		return
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
+	pgOK, redisOK := s.readiness(r.Context())
 	checks := map[string]string{"postgres": "ok", "redis": "ok"}
-	ready := true
-	if err := s.db.PingContext(ctx); err != nil {
-		checks["postgres"], ready = "unreachable", false
+	if !pgOK {
+		checks["postgres"] = "unreachable"
 	}
-	if err := s.redis.Ping(ctx).Err(); err != nil {
-		checks["redis"], ready = "unreachable", false
+	if !redisOK {
+		checks["redis"] = "unreachable"
 	}
-	if !ready {
+	if !pgOK || !redisOK {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]any{"status": "unavailable", "checks": checks,
 			"message": "El servicio no está listo. Intenta nuevamente en unos momentos."})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "checks": checks})
+}
+
+// readiness pings Postgres and Redis (2 s at most), as /readyz and /metrics (perfilseguro_ready)
+// report them.
+func (s *Server) readiness(ctx context.Context) (postgres, redis bool) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	return s.db.PingContext(ctx) == nil, s.redis.Ping(ctx).Err() == nil
 }
 
 // robotsTxt keeps crawlers off the public verification pages (a link to one would make a
