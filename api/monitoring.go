@@ -29,7 +29,6 @@ const metricsPath = "/metrics"
 func (s *Server) mountMonitoring(redisOpt asynq.RedisConnOpt) {
 	s.metrics = newMetrics(redisOpt)
 	s.registerStateMetrics(redisOpt) // what the alerts need beyond requests (monitoring_state.go)
-	s.registerStateMetrics(redisOpt) // what the alerts need beyond requests (monitoring_state.go)
 	s.metrics.registry.MustRegister(
 		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "perfilseguro_public_record_cache_hits_total",
 			Help: "Public verifications answered from the cache of public records."},
