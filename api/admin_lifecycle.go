@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -9,8 +10,10 @@ import (
 
 	"github.com/go-fuego/fuego"
 	"github.com/go-fuego/fuego/option"
+	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
 
@@ -21,8 +24,19 @@ func (s *Server) mountAdminLifecycle() {
 	tag := option.Tags("Administración")
 	fuego.Post(s.f, "/api/admin/users/{id}/revoke", s.revokeProfile, tag,
 		option.Summary("Revocar la validación de un perfil con un motivo, sin eliminar la cuenta (administrador)"))
+	fuego.Post(s.f, "/api/admin/users/{id}/lift-revocation", s.liftRevocation, tag,
+		option.Summary("Levantar la revocación de un perfil con un motivo: la validación revocada no vuelve, la persona "+
+			"puede iniciar una nueva verificación biométrica y se le avisa por correo (solo administrador)"),
+		option.AddError(http.StatusConflict, "El perfil no está revocado", ErrorBody{}))
 	fuego.Get(s.f, "/api/admin/users/{id}/lifecycle", s.profileLifecycle, tag,
-		option.Summary("Historial del perfil: expiración y revocación, quién y cuándo (administrador)"))
+		option.Summary("Historial del perfil: expiración, revocación y su levantamiento, quién y cuándo (administrador)"))
+}
+
+// errRevoked is the 409 of every start of a new validation (biometric check, checkout) while a
+// revocation stands: only an administrador lifts it (DECISIONS.md, Revocation), so it names support.
+func (s *Server) errRevoked() error {
+	return perfilseguro.Errorf(perfilseguro.ECONFLICT, "Tu validación fue revocada: no puedes iniciar una nueva verificación "+
+		"hasta que soporte revise tu caso. Escríbenos a %s.", s.cfg.SupportEmail)
 }
 
 // RevokeRequest is the administrator's reason for a revocation.
@@ -67,9 +81,60 @@ func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON
 	return toUserJSON(u), nil
 }
 
+// LiftRevocationRequest is the administrador's reason for lifting a revocation.
+type LiftRevocationRequest struct {
+	Motivo string `json:"motivo"`
+}
+
+// liftRevocation ends a revocation: its event, the audit row and the person's e-mail job are
+// written in one transaction (Redis down: nothing changes, 503). The revoked validation does not
+// come back; the person may start a new biometric check (postgres.LiftRevocation).
+func (s *Server) liftRevocation(c fuego.ContextWithBody[LiftRevocationRequest]) (UserJSON, error) {
+	r := c.Request()
+	id, err := pathUserID(c)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	target := strconv.FormatInt(id, 10)
+	sess, err := s.authorize(r, guard{action: "user.revoke.lift", targetKind: "user", targetID: target, roles: rolesManage, fresh: true})
+	if err != nil {
+		return UserJSON{}, err
+	}
+	req, err := decodeJSON[LiftRevocationRequest](r)
+	if err != nil {
+		return UserJSON{}, err
+	}
+	reason := strings.Join(strings.Fields(req.Motivo), " ")
+	switch {
+	case reason == "":
+		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo para levantar la revocación es requerido")
+	case utf8.RuneCountInString(reason) > maxRevocationReason:
+		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo no puede exceder 500 caracteres")
+	}
+	e := s.withRequest(r, adminEvent(sess.Admin, "user.revoke.lift", "user", target, postgres.OutcomeOK))
+	e.Changes = map[string]postgres.Change{"motivo": {After: reason}}
+	ctx := r.Context()
+	u, err := s.store.LiftRevocation(ctx, postgres.RevocationLift{UserID: id, Reason: reason, ActorIP: clientIP(r),
+		AdminID: sess.Admin.ID, AdminLabel: sess.Admin.Label(), Audit: &e,
+		Then: func(_ *sqlx.Tx, eventID int64) error {
+			task, err := jobs.NewSendLiftNoticeTask(eventID)
+			if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
+				return fmt.Errorf("%v: %w", err, errUnavailable)
+			}
+			return nil
+		}})
+	if err != nil {
+		return UserJSON{}, err
+	}
+	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
+	s.rebuildPasses(ctx, u)
+	s.logger.InfoContext(ctx, "admin lifted revocation", "user_id", id, "request_id", requestID(ctx))
+	return toUserJSON(u), nil
+}
+
 // LifecycleEventJSON is one step of a profile's lifecycle.
 type LifecycleEventJSON struct {
-	Tipo   string  `json:"tipo" enum:"expired,revoked,renewed"`
+	Tipo   string  `json:"tipo" enum:"expired,revoked,renewed,lifted"`
 	Motivo *string `json:"motivo"`
 	Quien  string  `json:"quien" enum:"system,admin"`
 	// Administrador is the e-mail of the administrator who acted (nil: the system, or before named administrators).

@@ -54,6 +54,7 @@ var auditActionLabels = map[string]string{
 	"user.delete":                     "Eliminación de perfil",
 	"user.delete.self":                "Eliminación de perfil por la persona",
 	"user.revoke":                     "Revocación de la validación",
+	"user.revoke.lift":                "Levantamiento de la revocación",
 	"user.update":                     "Edición de perfil",
 	"user.verification_level_changed": "Cambio de nivel de verificación",
 }

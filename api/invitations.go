@@ -82,12 +82,18 @@ func (s *Server) requireInviter(r *http.Request) (perfilseguro.User, error) {
 	if !u.BiometricVerified || u.VerificationLevel < perfilseguro.LevelBiometric {
 		return perfilseguro.User{}, errNotInviter
 	}
+	if u.RevokedAt != nil {
+		return perfilseguro.User{}, errRevokedInviter
+	}
 	if u.Mode() != perfilseguro.Live {
 		// An invitation reaches a real person, who would join as a live one: not from a test account.
 		return perfilseguro.User{}, errTestInviter
 	}
 	return u, nil
 }
+
+var errRevokedInviter = httpError(http.StatusForbidden,
+	"Tu validación fue revocada: no puedes enviar invitaciones hasta que soporte revise tu caso.")
 
 var errTestInviter = httpError(http.StatusForbidden, "Las cuentas de prueba de una plataforma no pueden enviar invitaciones.")
 

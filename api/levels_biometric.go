@@ -27,10 +27,7 @@ var (
 	errBiometricNeedsLevel1 = perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
 		"Requiere Nivel 1: primero verifica tu número de teléfono para iniciar la verificación biométrica.")
 	errAlreadyBiometric = perfilseguro.Errorf(perfilseguro.ECONFLICT, "Tu identidad ya está verificada.")
-	// A revoked validation is an administrator's decision: a new check does not undo it.
-	errRevokedCannotRenew = perfilseguro.Errorf(perfilseguro.ECONFLICT,
-		"Tu validación fue revocada. Escríbenos a soporte para revisar tu caso.")
-	errNoVerification = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No encontramos esa verificación.")
+	errNoVerification   = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No encontramos esa verificación.")
 )
 
 // StartVerificationResponse gives the browser the provider's hosted page; while the session is
@@ -59,7 +56,7 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 	}
 	switch {
 	case u.RevokedAt != nil:
-		return StartVerificationResponse{}, errRevokedCannotRenew
+		return StartVerificationResponse{}, l.s.errRevoked()
 	case u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !u.Renewable(l.s.now()):
 		return StartVerificationResponse{}, errAlreadyBiometric
 	}

@@ -664,5 +664,6 @@ func TestAnExpiredValidationIsRenewedByANewCheck(t *testing.T) {
 	require.NoError(t, err)
 	status, out, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusConflict, status)
-	require.Equal(t, "Tu validación fue revocada. Escríbenos a soporte para revisar tu caso.", out["message"])
+	require.Equal(t, "Tu validación fue revocada: no puedes iniciar una nueva verificación hasta que soporte revise tu caso. "+
+		"Escríbenos a soporte@perfilseguro.mx.", out["message"])
 }

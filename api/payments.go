@@ -184,12 +184,13 @@ const (
 	payFailed      = "failed"       // the voucher expired unpaid: start again
 	payPaid        = "paid"         // paid; the biometric check may start
 	payActive      = "active"       // validated with this plan
+	payRevoked     = "revoked"      // an administrator revoked the validation: nothing to pay or start until lifted
 )
 
 // PaymentStatusResponse is the person's plan, its payment state and what remains to do.
 type PaymentStatusResponse struct {
 	PaymentsEnabled   bool         `json:"paymentsEnabled"`
-	State             string       `json:"state" enum:"not_required,free,choose,open,pending,failed,paid,active"`
+	State             string       `json:"state" enum:"not_required,free,choose,open,pending,failed,paid,active,revoked"`
 	Plan              string       `json:"plan,omitempty" enum:"free,one_year,five_years"`
 	FreeEligible      bool         `json:"freeEligible"`
 	MayStartBiometric bool         `json:"mayStartBiometric"`
@@ -201,6 +202,13 @@ type PaymentStatusResponse struct {
 // paymentState works out where a person stands: the one rule behind Mi Perfil and the 402.
 func (p *payments) paymentState(ctx context.Context, u perfilseguro.User) (PaymentStatusResponse, error) {
 	res := PaymentStatusResponse{PaymentsEnabled: p.d.Enabled, FreeEligible: perfilseguro.FreeEligible(u), Plans: []PlanJSON{}}
+	if u.RevokedAt != nil {
+		// Whatever was paid or annulled since (a change of name), nothing may start until an
+		// administrador lifts the revocation (DECISIONS.md, Revocation).
+		res.State = payRevoked
+		res.Message = "Tu validación fue revocada: no puedes pagar ni iniciar una nueva verificación hasta que soporte revise tu caso."
+		return res, nil
+	}
 	if !p.d.Enabled {
 		res.State, res.MayStartBiometric = payNotRequired, true
 		return res, nil
@@ -228,9 +236,9 @@ func (p *payments) paymentState(ctx context.Context, u perfilseguro.User) (Payme
 		}
 	}
 	if u.RevalidationRequiredAt != nil && !validated {
-		// A change of name annulled a validation that was already paid for (or free).
+		// A change of name or a lifted revocation annulled a validation already paid for (or free).
 		res.State, res.MayStartBiometric = payActive, true
-		res.Message = "Tu plan sigue activo. Valida tu identidad de nuevo con tu nombre actualizado."
+		res.Message = "Tu plan sigue activo. Valida tu identidad de nuevo para recuperar tu pase."
 		return res, nil
 	}
 	if validated && !renewing {
@@ -358,7 +366,7 @@ func (p *payments) checkout(c fuego.ContextWithBody[CheckoutRequest]) (CheckoutR
 	}
 	switch {
 	case u.RevokedAt != nil:
-		return CheckoutResponse{}, errRevokedCannotRenew
+		return CheckoutResponse{}, p.s.errRevoked()
 	case st.State == payFree:
 		return CheckoutResponse{}, errPlanIsFree
 	case st.State == payPaid:

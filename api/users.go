@@ -91,6 +91,8 @@ type VerificationStatusJSON struct {
 	IsPhoneVerified     bool    `json:"isPhoneVerified"`
 	IsEmailVerified     bool    `json:"isEmailVerified"`
 	LastBiometricStatus *string `json:"lastBiometricStatus"`
+	// Revoked: an administrator revoked the validation; whatever the level says, it counts for nothing.
+	Revoked bool `json:"revoked"`
 }
 
 func (s *Server) verificationStatus(c fuego.ContextNoBody) (VerificationStatusJSON, error) {
@@ -107,7 +109,7 @@ func (s *Server) verificationStatus(c fuego.ContextNoBody) (VerificationStatusJS
 	}
 	return VerificationStatusJSON{VerificationLevel: v.VerificationLevel, BiometricVerified: v.BiometricVerified,
 		BiometricVerified2: v.BiometricVerified, IsPhoneVerified: v.IsPhoneVerified, IsEmailVerified: v.IsEmailVerified,
-		LastBiometricStatus: v.LastBiometricStatus}, nil
+		LastBiometricStatus: v.LastBiometricStatus, Revoked: v.Revoked}, nil
 }
 
 // searchUser resolves a sessionToken, profileId or e-mail to the signed-in user's own record;

@@ -181,12 +181,13 @@ type VerificationStatus struct {
 	IsPhoneVerified     bool    `db:"is_phone_verified"`
 	IsEmailVerified     bool    `db:"is_email_verified"`
 	LastBiometricStatus *string `db:"last_biometric_status"`
+	Revoked             bool    `db:"revoked"` // an administrator revoked the validation (not lifted)
 }
 
 // VerificationStatusOf reads a user's levels and the latest biometric session status.
 func (s *Store) VerificationStatusOf(ctx context.Context, userID int64) (VerificationStatus, error) {
 	const q = `SELECT u.verification_level, u.biometric_verified, u.is_phone_verified, u.is_email_verified,
-		(SELECT vs.verification_status FROM verification_sessions vs WHERE vs.user_id = u.id
+		u.revoked_at IS NOT NULL AS revoked, (SELECT vs.verification_status FROM verification_sessions vs WHERE vs.user_id = u.id
 		 ORDER BY vs.created_at DESC LIMIT 1) AS last_biometric_status
 		FROM users u WHERE u.id = $1`
 	var v VerificationStatus
