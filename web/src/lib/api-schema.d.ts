@@ -456,10 +456,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Historial del perfil: expiración y revocación, quién y cuándo (administrador) */
+        /** Historial del perfil: expiración, revocación y su levantamiento, quién y cuándo (administrador) */
         get: operations["GET_/api/admin/users/:id/lifecycle"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/lift-revocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Levantar la revocación de un perfil con un motivo: la validación revocada no vuelve, la persona puede iniciar una nueva verificación biométrica y se le avisa por correo (solo administrador) */
+        post: operations["POST_/api/admin/users/:id/lift-revocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3221,8 +3238,12 @@ export interface components {
                 /** @enum {string} */
                 quien: "system" | "admin";
                 /** @enum {string} */
-                tipo: "expired" | "revoked" | "renewed";
+                tipo: "expired" | "revoked" | "renewed" | "lifted";
             }[];
+        };
+        /** @description LiftRevocationRequest schema */
+        LiftRevocationRequest: {
+            motivo: string;
         };
         /** @description LoginRequest schema */
         LoginRequest: {
@@ -3520,7 +3541,7 @@ export interface components {
                 years: number;
             }[];
             /** @enum {string} */
-            state: "not_required" | "free" | "choose" | "open" | "pending" | "failed" | "paid" | "active";
+            state: "not_required" | "free" | "choose" | "open" | "pending" | "failed" | "paid" | "active" | "revoked";
         };
         /** @description PlansResponse schema */
         PlansResponse: {
@@ -3759,6 +3780,7 @@ export interface components {
             isEmailVerified: boolean;
             isPhoneVerified: boolean;
             lastBiometricStatus: string | null;
+            revoked: boolean;
             verificationLevel: number;
         };
         /** @description VerifyCodeRequest schema */
@@ -6427,6 +6449,116 @@ export interface operations {
             };
             /** @description No encontrado */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/admin/users/:id/lift-revocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.LiftRevocationRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LiftRevocationRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El perfil no está revocado */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
