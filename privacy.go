@@ -7,7 +7,7 @@ import (
 // The privacy notice (aviso de privacidad). PrivacyNoticeVersion (user.go) names the version a
 // person accepts; PrivacyNoticeDate is the day that version took effect. A new version makes
 // Mi Perfil ask everyone to accept it again, and the biometric consent is asked again too.
-const PrivacyNoticeDate = "2026-11-24"
+const PrivacyNoticeDate = "2026-11-26"
 
 // Consent purposes. The notice and the biometric check are primary purposes (the service needs
 // them); the secondary ones hold until the person objects (oposición) and can be switched back on.
@@ -21,7 +21,45 @@ const (
 // ConsentPurposes lists every purpose in the order the person reads them.
 var ConsentPurposes = []string{PurposePrivacyNotice, PurposeBiometric, PurposePartnerNotifications, PurposeReminders}
 
-// SecondaryPurpose describes a purpose the person may object to without losing the service.
+// Authority is the public authority a person may turn to about their personal data.
+type Authority struct {
+	Name string
+	URL  string // its website, where a person files a complaint
+}
+
+// DataProtectionAuthority is the authority of the LFPDPPP of 2025 (in force since 21 March 2025):
+// the Secretaría Anticorrupción y Buen Gobierno took over the extinct INAI's functions towards
+// private parties. A person files with it a procedimiento de protección de derechos (our answer to
+// an ARCO request, or its absence) or a denuncia (any other breach of the law).
+var DataProtectionAuthority = Authority{Name: "Secretaría Anticorrupción y Buen Gobierno", URL: "https://www.gob.mx/buengobierno"}
+
+// PrimaryPurpose is a use the service needs (finalidad necesaria): the person cannot refuse it
+// and keep the service.
+type PrimaryPurpose struct {
+	Label       string // short name, as the simplified notice lists it
+	Description string // the sentence of the full notice
+}
+
+// PrimaryPurposes are the necessary purposes, in the notice's order. The full notice and the
+// simplified one (registration, invitations, a partner's verification) both read them from
+// GET /api/legal.
+var PrimaryPurposes = []PrimaryPurpose{
+	{"Validar tu identidad", "Validamos tu identidad en tres niveles: tu teléfono con un código por WhatsApp (nivel 1), " +
+		"tu correo con un enlace (nivel 2) y tu rostro e identificación oficial con un proveedor de verificación biométrica (nivel 3)."},
+	{"Emitir y mantener tu Perfil Seguro", "Emitimos y mantenemos tu ID de perfil, tu código QR, tus pases de Apple Wallet y " +
+		"Google Wallet y tu credencial verificable, y los actualizamos o anulamos cuando tu validación vence, se revoca o eliminas tu cuenta."},
+	{"Permitir que comprueben tu validación", "Las personas con las que compartes tu QR o tu ID de perfil, y las plataformas " +
+		"aliadas que autorices, pueden comprobar tu validación."},
+	{"Enviarte códigos y avisos del servicio", "Te enviamos los códigos para iniciar sesión, los enlaces de verificación y " +
+		"los avisos necesarios del servicio."},
+	{"Cobrar tu plan", "Cobramos los planes de pago y emitimos tus comprobantes."},
+	{"Proteger tu cuenta", "Cuidamos la seguridad de tu cuenta y del servicio y prevenimos fraudes y suplantación de identidad."},
+	{"Atenderte", "Atendemos tus solicitudes, dudas y aclaraciones."},
+	{"Cumplir la ley", "Cumplimos obligaciones legales, como las fiscales, y los requerimientos de autoridades competentes."},
+}
+
+// SecondaryPurpose describes a purpose the person may object to without losing the service
+// (finalidad voluntaria).
 type SecondaryPurpose struct {
 	Purpose     string
 	Label       string // as Mi Perfil and the notice name it

@@ -28,7 +28,9 @@ const (
 )
 
 // PrivacyNoticeVersion is the privacy notice a registering person accepts; recorded with their consent.
-const PrivacyNoticeVersion = "2026-11"
+// "2026-11-26" names the Secretaría Anticorrupción y Buen Gobierno (LFPDPPP 2025) and adds the
+// simplified notice; those who accepted "2026-11" are asked again.
+const PrivacyNoticeVersion = "2026-11-26"
 
 // User is a person with a Perfil Seguro profile.
 type User struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs"
 )
@@ -76,7 +77,7 @@ func TestBiometricCheckWaitsForTheExpressConsent(t *testing.T) {
 	status, out, res := a.call("POST", a.path("/api/users/%d/consents"), map[string]string{"purpose": "biometric"})
 	require.Equal(t, http.StatusCreated, status, out)
 	require.Equal(t, "biometric", out["purpose"])
-	require.Equal(t, "2026-11", out["noticeVersion"])
+	require.Equal(t, perfilseguro.PrivacyNoticeVersion, out["noticeVersion"])
 	require.NotNil(t, res)
 	var rec struct {
 		IP, UA, Version string
@@ -85,7 +86,7 @@ func TestBiometricCheckWaitsForTheExpressConsent(t *testing.T) {
 		WHERE user_id = $1 AND purpose = 'biometric' ORDER BY id DESC LIMIT 1`, a.id).Scan(&rec.IP, &rec.UA, &rec.Version))
 	require.Equal(t, "127.0.0.1", rec.IP)
 	require.Contains(t, rec.UA, "Go-http-client")
-	require.Equal(t, "2026-11", rec.Version)
+	require.Equal(t, perfilseguro.PrivacyNoticeVersion, rec.Version)
 
 	// Now it answers as before (payments are off here: the check starts).
 	status, out, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
@@ -498,9 +499,77 @@ func TestTheNoticeDataComeFromTheCode(t *testing.T) {
 	e := lvSetup(t)
 	status, out, _ := e.anonymous(t).call("GET", "/api/legal", nil)
 	require.Equal(t, http.StatusOK, status, out)
-	require.Equal(t, "2026-11", out["version"])
+	require.Equal(t, "2026-11-26", out["version"], "the notice of the LFPDPPP of 2025, with its authority and the simplified notice")
+	require.Equal(t, "2026-11-26", out["date"])
 	require.Equal(t, "privacidad@perfilseguro.mx", out["privacyEmail"])
 	require.Equal(t, "Perfil Seguro, S.A. de C.V.", out["legalName"])
 	require.Len(t, out["retention"], 10) // with the audit trail (0017), wallet presentations (0019), partners' test sessions (0020) and test people (0022)
 	require.Len(t, out["secondaryPurposes"], 2)
+	require.Len(t, out["primaryPurposes"], len(perfilseguro.PrimaryPurposes))
+	for _, p := range out["primaryPurposes"].([]any) {
+		m := p.(map[string]any)
+		require.NotEmpty(t, m["label"])
+		require.NotEmpty(t, m["description"])
+	}
+}
+
+// TestTheNoticeNamesTheAuthorityOfThe2025Law: since 21 March 2025 the Secretaría Anticorrupción y
+// Buen Gobierno does what the INAI did for private parties; the notice names it and its website
+// instead of "la autoridad competente".
+func TestTheNoticeNamesTheAuthorityOfThe2025Law(t *testing.T) {
+	t.Parallel()
+	e := lvSetup(t)
+	status, out, _ := e.anonymous(t).call("GET", "/api/legal", nil)
+	require.Equal(t, http.StatusOK, status, out)
+	authority, ok := out["authority"].(map[string]any)
+	require.True(t, ok, out)
+	require.Equal(t, "Secretaría Anticorrupción y Buen Gobierno", authority["name"])
+	require.Equal(t, "https://www.gob.mx/buengobierno", authority["url"])
+	require.NotContains(t, out["_raw"], "autoridad competente")
+	require.NotContains(t, out["_raw"], "INAI")
+}
+
+// TestAcceptancesOfTheOldNoticeAreAskedAgain: a person who accepted the notice of "2026-11" (the
+// one before the LFPDPPP update) is asked for the new one in Mi Perfil, and the biometric check
+// waits until they accept it and give the biometric consent again.
+func TestAcceptancesOfTheOldNoticeAreAskedAgain(t *testing.T) {
+	t.Parallel()
+	const previous = "2026-11"
+	require.NotEqual(t, previous, perfilseguro.PrivacyNoticeVersion, "the version was bumped")
+	e := lvSetup(t)
+	e.runWorker(t)
+	a := e.signedUp(t)
+	_, err := e.db.Exec(`UPDATE consents SET notice_version = $2 WHERE user_id = $1`, a.id, previous)
+	require.NoError(t, err)
+
+	states := func() (string, map[string]map[string]any) {
+		status, out, _ := a.call("GET", a.path("/api/users/%d/consents"), nil)
+		require.Equal(t, http.StatusOK, status, out)
+		m := map[string]map[string]any{}
+		for _, c := range out["consents"].([]any) {
+			c := c.(map[string]any)
+			m[c["purpose"].(string)] = c
+		}
+		return out["noticeVersion"].(string), m
+	}
+	version, s := states()
+	require.Equal(t, perfilseguro.PrivacyNoticeVersion, version)
+	// Mi Perfil's "Actualizamos nuestro aviso de privacidad" card shows while the notice is not current.
+	require.Equal(t, true, s["privacy_notice"]["granted"])
+	require.Equal(t, false, s["privacy_notice"]["current"], "accepted under the old version: asked again")
+	require.Equal(t, previous, s["privacy_notice"]["noticeVersion"])
+	require.Equal(t, false, s["biometric"]["current"])
+	status, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+	require.Equal(t, http.StatusConflict, status, out)
+
+	for _, purpose := range []string{"privacy_notice", "biometric"} {
+		status, out, _ = a.call("POST", a.path("/api/users/%d/consents"), map[string]string{"purpose": purpose})
+		require.Equal(t, http.StatusCreated, status, out)
+		require.Equal(t, perfilseguro.PrivacyNoticeVersion, out["noticeVersion"])
+	}
+	_, s = states()
+	require.Equal(t, true, s["privacy_notice"]["current"])
+	require.Equal(t, true, s["biometric"]["current"])
+	status, out, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
+	require.Equal(t, http.StatusOK, status, out)
 }

@@ -41,7 +41,11 @@ test('the privacy notice and the terms are pages of their own, linked from every
   await page.getByRole('contentinfo').getByRole('link', { name: 'Aviso de privacidad' }).click();
   await expect(page).toHaveURL(/\/privacidad$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Aviso de privacidad integral' })).toBeVisible();
-  await expect(page.getByText(/Versión 2026-11 · vigente desde 24 de noviembre de 2026/)).toBeVisible();
+  await expect(page.getByText(/Versión 2026-11-26 · vigente desde 26 de noviembre de 2026/)).toBeVisible();
+  // The 2025 law's authority, by name and website (not "la autoridad competente").
+  await expect(page.getByRole('heading', { level: 2, name: 'Autoridad de protección de datos' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /gob\.mx\/buengobierno/ })).toHaveAttribute('href', 'https://www.gob.mx/buengobierno');
+  await expect(page.locator('main')).not.toContainText('la autoridad competente');
   await expect(page.getByText('Perfil Seguro, S.A. de C.V.').first()).toBeVisible();
   await expect(page.getByRole('cell', { name: '12 meses' })).toBeVisible();
   await expect(page.locator('body')).toContainText('nunca');
@@ -72,6 +76,24 @@ test('the privacy notice and the terms are pages of their own, linked from every
   await page.goto('/register');
   await expect(page.getByRole('link', { name: /Aviso de privacidad|aviso de privacidad/ }).first()).toHaveAttribute('href', '/privacidad');
   await expect(page.locator('a[href="#"]')).toHaveCount(0);
+
+  // The simplified notice (LFPDPPP 2025) under the registration form: heading, who, the purposes
+  // folded (necessary and voluntary), the full notice's link; on a phone it does not scroll sideways.
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: width > 400 ? 900 : 740 });
+    await page.goto('/register');
+    const notice = page.getByTestId('simplified-notice');
+    await expect(notice.getByRole('heading', { name: 'Aviso de privacidad simplificado' })).toBeVisible();
+    await expect(notice).toContainText('Perfil Seguro, S.A. de C.V.');
+    await expect(notice.getByRole('link', { name: /aviso de privacidad integral/ })).toHaveAttribute('href', '/privacidad');
+    await notice.getByText('Para qué usamos tus datos').click();
+    await expect(notice.getByRole('heading', { name: 'Finalidades necesarias' })).toBeVisible();
+    await expect(notice.getByRole('heading', { name: 'Finalidades voluntarias (puedes negarte)' })).toBeVisible();
+    await expect(notice.getByText('Recordatorios de vigencia')).toBeVisible();
+    const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(sideways).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(screenshotDir, `register-simplified-notice-${width}.png`), fullPage: true });
+  }
 });
 
 test('the biometric check waits for an express consent, recorded with the notice version', async ({ page }) => {
@@ -95,7 +117,7 @@ test('the biometric check waits for an express consent, recorded with the notice
   await giveBiometricConsent(page);
   const consents = await (await page.request.get(`/api/users/${userId}/consents`)).json();
   const biometric = consents.consents.find((c: { purpose: string }) => c.purpose === 'biometric');
-  expect(biometric).toMatchObject({ granted: true, noticeVersion: '2026-11', current: true });
+  expect(biometric).toMatchObject({ granted: true, noticeVersion: '2026-11-26', current: true });
   // Now only the plan stands in the way (payments are on): 402, not 409.
   const next = await page.request.post('/api/start-verification', { data: { userId: Number(userId) } });
   expect(next.status()).toBe(402);

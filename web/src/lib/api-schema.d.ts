@@ -800,7 +800,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Datos del aviso de privacidad: versión, responsable, plazos de conservación y finalidades secundarias */
+        /** Datos del aviso de privacidad: versión, responsable, finalidades necesarias y voluntarias, plazos de conservación y autoridad */
         get: operations["GET_/api/legal"];
         put?: never;
         post?: never;
@@ -3204,9 +3204,17 @@ export interface components {
         };
         /** @description LegalResponse schema */
         LegalResponse: {
+            authority: {
+                name: string;
+                url: string;
+            };
             date: string;
             legalAddress: string;
             legalName: string;
+            primaryPurposes: {
+                description: string;
+                label: string;
+            }[];
             privacyEmail: string;
             retention: {
                 data: string;

@@ -2,8 +2,8 @@ import type { LegalInfo } from '@/features/legal/api/get-legal-info'
 
 /** A GET /api/legal answer shaped like the Go server's (privacy.go). */
 export const legalInfoFixture: LegalInfo = {
-  version: '2026-11',
-  date: '2026-11-24',
+  version: '2026-11-26',
+  date: '2026-11-26',
   legalName: 'Perfil Seguro, S.A. de C.V.',
   legalAddress: 'Av. Paseo de la Reforma 000, Col. Juárez, Cuauhtémoc, 06600, Ciudad de México',
   privacyEmail: 'privacidad@perfilseguro.mx',
@@ -28,6 +28,27 @@ export const legalInfoFixture: LegalInfo = {
       period: '5 años, aun si eliminas tu cuenta (obligación fiscal)',
     },
   ],
+  primaryPurposes: [
+    {
+      label: 'Validar tu identidad',
+      description:
+        'Validamos tu identidad en tres niveles: tu teléfono con un código por WhatsApp (nivel 1), tu correo con un enlace (nivel 2) y tu rostro e identificación oficial con un proveedor de verificación biométrica (nivel 3).',
+    },
+    {
+      label: 'Emitir y mantener tu Perfil Seguro',
+      description:
+        'Emitimos y mantenemos tu ID de perfil, tu código QR, tus pases de Apple Wallet y Google Wallet y tu credencial verificable, y los actualizamos o anulamos cuando tu validación vence, se revoca o eliminas tu cuenta.',
+    },
+    {
+      label: 'Permitir que comprueben tu validación',
+      description: 'Las personas con las que compartes tu QR o tu ID de perfil, y las plataformas aliadas que autorices, pueden comprobar tu validación.',
+    },
+    { label: 'Enviarte códigos y avisos del servicio', description: 'Te enviamos los códigos para iniciar sesión, los enlaces de verificación y los avisos necesarios del servicio.' },
+    { label: 'Cobrar tu plan', description: 'Cobramos los planes de pago y emitimos tus comprobantes.' },
+    { label: 'Proteger tu cuenta', description: 'Cuidamos la seguridad de tu cuenta y del servicio y prevenimos fraudes y suplantación de identidad.' },
+    { label: 'Atenderte', description: 'Atendemos tus solicitudes, dudas y aclaraciones.' },
+    { label: 'Cumplir la ley', description: 'Cumplimos obligaciones legales, como las fiscales, y los requerimientos de autoridades competentes.' },
+  ],
   secondaryPurposes: [
     {
       purpose: 'partner_notifications',
@@ -36,4 +57,5 @@ export const legalInfoFixture: LegalInfo = {
     },
     { purpose: 'reminders', label: 'Recordatorios de vigencia', description: 'Te avisamos 30 y 7 días antes de que venza tu validación.' },
   ],
+  authority: { name: 'Secretaría Anticorrupción y Buen Gobierno', url: 'https://www.gob.mx/buengobierno' },
 }

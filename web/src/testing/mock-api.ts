@@ -1,4 +1,5 @@
 import { vi } from 'vitest'
+import { legalInfoFixture } from './legal-info'
 
 // A fetch stand-in keyed by 'METHOD /path' that mirrors the Go routes the
 // screens call. Unmatched calls answer 404 so a forgotten mock fails loudly.
@@ -24,7 +25,7 @@ const statusText: Record<number, string> = {
 }
 
 /** The consents of a person who accepted everything asked of them (the notice in force and the biometric check). */
-export function grantedConsents(noticeVersion = '2026-11') {
+export function grantedConsents(noticeVersion = '2026-11-26') {
   const consent = (purpose: string, secondary: boolean) => ({
     purpose,
     granted: true,
@@ -45,7 +46,7 @@ export function grantedConsents(noticeVersion = '2026-11') {
 /**
  * What the server answers, by default, to the reads every Mi Perfil makes besides the profile
  * itself (the person's privacy, their passkeys): everything consented, nothing requested, nobody
- * looked, no passkey. A test that cares mocks the route itself; its handler wins.
+ * looked, no passkey; and the notice's facts. A test that cares mocks the route itself; its handler wins.
  */
 const DEFAULT_ROUTES: [RegExp, MockReply][] = [
   [/^GET \/api\/users\/[^/]+\/consents$/, { json: grantedConsents() }],
@@ -54,6 +55,8 @@ const DEFAULT_ROUTES: [RegExp, MockReply][] = [
   [/^GET \/api\/users\/[^/]+\/consultations$/, { json: { items: [], nextCursor: null } }],
   [/^GET \/api\/users\/[^/]+\/passkeys$/, { json: [] }],
   [/^GET \/api\/users\/[^/]+\/partner-access$/, { json: { grants: [] } }],
+  // The simplified privacy notice on the screens that collect data (registration, invitations, a partner's verification).
+  [/^GET \/api\/legal$/, { json: legalInfoFixture }],
 ]
 
 /**

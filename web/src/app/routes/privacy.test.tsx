@@ -15,7 +15,7 @@ describe('/privacidad', () => {
     const { calls } = mockApi({ 'GET /api/legal': { json: legal } })
     renderRoute('/privacidad')
 
-    expect(await screen.findByText('Versión 2026-11 · vigente desde 24 de noviembre de 2026')).toBeInTheDocument()
+    expect(await screen.findByText('Versión 2026-11-26 · vigente desde 26 de noviembre de 2026')).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'Aviso de privacidad integral' })).toBeInTheDocument()
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
     expect(document.title).toBe('Aviso de privacidad | Perfil Seguro')
@@ -42,7 +42,7 @@ describe('/privacidad', () => {
     renderRoute('/privacidad')
     await screen.findByTestId('legal-version')
 
-    for (const id of ['responsable', 'datos', 'finalidades', 'datos-sensibles', 'transferencias', 'derechos-arco', 'revocacion', 'conservacion', 'cookies', 'cambios']) {
+    for (const id of ['responsable', 'datos', 'finalidades', 'datos-sensibles', 'transferencias', 'derechos-arco', 'revocacion', 'autoridad', 'conservacion', 'cookies', 'cambios']) {
       const heading = document.getElementById(id)
       expect(heading?.tagName, id).toBe('H2')
       expect(screen.getByRole('navigation', { name: 'Contenido' })).toContainElement(
@@ -78,10 +78,43 @@ describe('/privacidad', () => {
       expect(items[i]).toHaveTextContent(p.description)
       expect(primary).not.toHaveTextContent(p.label)
     })
-    expect(screen.getByRole('heading', { level: 3, name: 'Finalidades primarias' })).toBeInTheDocument()
-    expect(screen.getByRole('heading', { level: 3, name: 'Finalidades secundarias' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 3, name: 'Finalidades necesarias (primarias)' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 3, name: 'Finalidades voluntarias (secundarias)' })).toBeInTheDocument()
     expect(secondary.nextElementSibling).toHaveTextContent(/Puedes oponerte a ellas en cualquier momento desde Mi Perfil › Mis datos/)
     expect(secondary.nextElementSibling).toHaveTextContent(/Negarte no afecta tu validación ni el servicio/)
+  })
+
+  it('lists the necessary purposes from GET /api/legal, the source the simplified notice reads too', async () => {
+    mockApi({ 'GET /api/legal': { json: legal } })
+    renderRoute('/privacidad')
+    const items = within(await screen.findByTestId('primary-purposes')).getAllByRole('listitem')
+    expect(items).toHaveLength(legal.primaryPurposes.length)
+    legal.primaryPurposes.forEach((p, i) => {
+      expect(items[i]).toHaveTextContent(p.label)
+      expect(items[i]).toHaveTextContent(p.description)
+    })
+  })
+
+  it('names the Secretaría Anticorrupción y Buen Gobierno (LFPDPPP 2025), its website and what a person may file with it', async () => {
+    mockApi({ 'GET /api/legal': { json: legal } })
+    renderRoute('/privacidad')
+    await screen.findByTestId('legal-version')
+    const main = screen.getByRole('main')
+    expect(main).not.toHaveTextContent(/la autoridad competente/i)
+
+    const section = screen.getByRole('heading', { level: 2, name: 'Autoridad de protección de datos' }).parentElement!
+    expect(section).toHaveTextContent('Secretaría Anticorrupción y Buen Gobierno')
+    expect(section).toHaveTextContent(/21 de marzo de 2025/)
+    expect(section).toHaveTextContent(/procedimiento de protección de derechos/)
+    expect(section).toHaveTextContent(/denuncia/)
+    const site = within(section).getByRole('link', { name: /gob\.mx\/buengobierno/ })
+    expect(site).toHaveAttribute('href', 'https://www.gob.mx/buengobierno')
+    expect(site).toHaveAttribute('target', '_blank')
+
+    // The ARCO section sends a person who disagrees there.
+    const arco = screen.getByRole('heading', { level: 2, name: 'Derechos ARCO' }).parentElement!
+    expect(arco).toHaveTextContent(/puedes acudir a la Secretaría Anticorrupción y Buen Gobierno/)
+    expect(within(arco).getByRole('link', { name: 'Autoridad de protección de datos' })).toHaveAttribute('href', '#autoridad')
   })
 
   it('shows a skeleton while the facts load', async () => {
@@ -112,7 +145,7 @@ describe('/privacidad', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Reintentar' }))
-    expect(await screen.findByTestId('legal-version')).toHaveTextContent('Versión 2026-11')
+    expect(await screen.findByTestId('legal-version')).toHaveTextContent('Versión 2026-11-26')
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
     expect(calls.filter((c) => c.path === '/api/legal')).toHaveLength(2)
   })

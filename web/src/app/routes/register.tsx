@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router-dom'
 import { RegisterScreen } from '@/features/auth/components/register-screen'
+import { SimplifiedNotice } from '@/features/legal/components/simplified-notice'
 import { pricesShown, usePlans } from '@/features/payments/api/get-plans'
 import { usePageTitle } from '@/lib/page-title'
 import { paidPlanCode } from '@/lib/plans'
@@ -9,5 +10,5 @@ export function RegisterRoute() {
   usePageTitle('Registro')
   const [params] = useSearchParams()
   const plans = usePlans()
-  return <RegisterScreen plan={paidPlanCode(params.get('plan'))} showPlan={pricesShown(plans.data)} />
+  return <RegisterScreen plan={paidPlanCode(params.get('plan'))} showPlan={pricesShown(plans.data)} notice={<SimplifiedNotice />} />
 }

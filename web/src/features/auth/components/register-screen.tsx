@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { Tag } from 'lucide-react'
 import { AcceptanceNote } from '@/components/legal/legal-links'
@@ -28,8 +28,17 @@ const emptyValues: RegisterValues = { fullName: '', email: '', phoneNumber: '' }
 /**
  * Registration (SPEC §2, §4): details, then the WhatsApp code. plan is the paid plan chosen on
  * the landing page: sent with the details (the server keeps it) and, with showPlan, named above the form.
+ * notice is the simplified privacy notice, shown under the form (the route supplies it).
  */
-export function RegisterScreen({ plan = null, showPlan = true }: { plan?: PaidPlanCode | null; showPlan?: boolean }) {
+export function RegisterScreen({
+  plan = null,
+  showPlan = true,
+  notice,
+}: {
+  plan?: PaidPlanCode | null
+  showPlan?: boolean
+  notice?: ReactNode
+}) {
   const navigate = useNavigate()
   const { toast } = useToast()
   const [step, setStep] = useState<'register' | 'verify'>('register')
@@ -113,7 +122,12 @@ export function RegisterScreen({ plan = null, showPlan = true }: { plan?: PaidPl
       title="Registro"
       subtitle={step === 'register' ? 'Registra tus datos' : 'Verifica tu número de WhatsApp'}
       // The legal pages open in a new tab (AcceptanceNote): the same tab would lose the half-filled form.
-      footer={<AcceptanceNote lead="Al registrarte" />}
+      footer={
+        <div className="space-y-3">
+          {notice}
+          <AcceptanceNote lead="Al registrarte" />
+        </div>
+      }
     >
       <ul className="steps w-full text-xs" aria-label="Pasos del registro">
         <li className="step step-primary">Tus datos</li>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
@@ -79,8 +79,8 @@ function finish(view: HostedView, mode: 'popup' | 'redirect', redirectUrl?: stri
   if (back) window.setTimeout(() => window.location.assign(back), 1500)
 }
 
-/** The hosted flow's one screen. */
-export function HostedFlowScreen() {
+/** The hosted flow's one screen; notice is the simplified privacy notice shown while the person decides. */
+export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
   const [state, setState] = useState<State>({ kind: 'loading' })
   const [busy, setBusy] = useState(false)
   const [problem, setProblem] = useState('')
@@ -208,6 +208,7 @@ export function HostedFlowScreen() {
                   No compartir
                 </Button>
               </div>
+              {notice}
             </>
           )}
         </CardBody>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
@@ -60,7 +60,7 @@ function InvitationSummary({ invitation }: { invitation: PublicInvitation }) {
   )
 }
 
-function AcceptForm({ invitation, onExpired }: { invitation: PublicInvitation; onExpired: () => void }) {
+function AcceptForm({ invitation, onExpired, notice }: { invitation: PublicInvitation; onExpired: () => void; notice?: ReactNode }) {
   const accept = useAcceptInvitation()
   const navigate = useNavigate()
   const { toast } = useToast()
@@ -115,14 +115,15 @@ function AcceptForm({ invitation, onExpired }: { invitation: PublicInvitation; o
         {accept.isPending && <span className="loading loading-spinner loading-sm" />}
         {accept.isPending ? 'Aceptando...' : 'Aceptar invitación'}
       </Button>
+      {notice}
       {/* The legal pages open in a new tab (AcceptanceNote): the same tab would lose the half-filled form. */}
       <AcceptanceNote lead="Al aceptar la invitación" className="text-xs leading-relaxed text-base-content/80" />
     </form>
   )
 }
 
-/** The invitation acceptance screen (SPEC §2). */
-export function AcceptInvitationScreen() {
+/** The invitation acceptance screen (SPEC §2); notice is the simplified privacy notice shown with the form. */
+export function AcceptInvitationScreen({ notice }: { notice?: ReactNode }) {
   const [params] = useSearchParams()
   const [key] = useState(() => invitationKey(params))
   const check = useValidateInvitation(key)
@@ -160,7 +161,7 @@ export function AcceptInvitationScreen() {
     body = (
       <div className="space-y-5">
         <InvitationSummary invitation={check.data.invitation} />
-        <AcceptForm invitation={check.data.invitation} onExpired={() => setExpiredLate(true)} />
+        <AcceptForm invitation={check.data.invitation} onExpired={() => setExpiredLate(true)} notice={notice} />
       </div>
     )
   }

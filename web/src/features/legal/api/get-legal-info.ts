@@ -11,6 +11,22 @@ export type RetentionRow = {
   period: string
 }
 
+/** One purpose the service needs (finalidad necesaria): the person cannot refuse it and keep the service. */
+export type PrimaryPurpose = {
+  /** Short name, as the simplified notice lists it. */
+  label: string
+  /** The full notice's sentence. */
+  description: string
+}
+
+/** The data protection authority a person may turn to (LFPDPPP 2025). */
+export type Authority = {
+  /** 'Secretaría Anticorrupción y Buen Gobierno'. */
+  name: string
+  /** Its website, where a person files a procedimiento de protección de derechos or a denuncia. */
+  url: string
+}
+
 /** One secondary purpose the person can object to from Mi Perfil › Mis datos. */
 export type SecondaryPurpose = {
   /** Stable key of the purpose (e.g. 'reminders'). */
@@ -26,7 +42,7 @@ export type SecondaryPurpose = {
  * party and the tables live in the Go code only; the pages read them from here.
  */
 export type LegalInfo = {
-  /** Version of the notice and the terms, e.g. '2026-11'. */
+  /** Version of the notice and the terms, e.g. '2026-11-26'. */
   version: string
   /** Date the version takes effect, 'YYYY-MM-DD'. */
   date: string
@@ -40,8 +56,12 @@ export type LegalInfo = {
   supportEmail: string
   /** How long each class of data is kept. */
   retention: RetentionRow[]
-  /** The secondary purposes, which the person can refuse. */
+  /** The necessary purposes, in the notice's order. */
+  primaryPurposes: PrimaryPurpose[]
+  /** The secondary (voluntary) purposes, which the person can refuse. */
   secondaryPurposes: SecondaryPurpose[]
+  /** Where a person may complain about how we treat their data. */
+  authority: Authority
 }
 
 /** Reads the legal facts (public, no session). */

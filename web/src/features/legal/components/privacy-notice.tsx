@@ -12,6 +12,7 @@ const sections = {
   transferencias: 'Transferencias y remisiones',
   'derechos-arco': 'Derechos ARCO',
   revocacion: 'Revocación del consentimiento y limitación del uso',
+  autoridad: 'Autoridad de protección de datos',
   conservacion: 'Conservación de tus datos',
   cookies: 'Cookies y almacenamiento local',
   cambios: 'Cambios al aviso',
@@ -42,7 +43,7 @@ function MyData() {
  * party, the e-mails, the retention table and the secondary purposes come from GET /api/legal.
  */
 export function PrivacyNotice({ info }: { info: LegalInfo }) {
-  const { legalName, legalAddress, privacyEmail, retention, secondaryPurposes } = info
+  const { legalName, legalAddress, privacyEmail, retention, primaryPurposes, secondaryPurposes, authority } = info
   return (
     <>
       <p>
@@ -111,28 +112,16 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
       </Section>
 
       <Section id="finalidades">
-        <h3>Finalidades primarias</h3>
+        <h3>Finalidades necesarias (primarias)</h3>
         <p>Son necesarias para prestarte el servicio. Sin ellas no podemos dártelo.</p>
         <ul data-testid="primary-purposes">
-          <li>
-            Validar tu identidad en tres niveles: tu teléfono con un código por WhatsApp (nivel 1), tu correo con un enlace
-            (nivel 2) y tu rostro e identificación oficial con un proveedor de verificación biométrica (nivel 3).
-          </li>
-          <li>
-            Emitir y mantener tu ID de perfil, tu código QR, tus pases de Apple Wallet y Google Wallet y tu credencial
-            verificable, y actualizarlos o anularlos cuando tu validación vence, se revoca o eliminas tu cuenta.
-          </li>
-          <li>
-            Permitir que las personas con las que compartes tu QR o tu ID de perfil, y las plataformas aliadas que autorices,
-            comprueben tu validación.
-          </li>
-          <li>Enviarte los códigos para iniciar sesión, los enlaces de verificación y los avisos necesarios del servicio.</li>
-          <li>Cobrar los planes de pago y emitir tus comprobantes.</li>
-          <li>Proteger tu cuenta y el servicio: seguridad y prevención de fraudes y de suplantación de identidad.</li>
-          <li>Atender tus solicitudes, dudas y aclaraciones.</li>
-          <li>Cumplir obligaciones legales, como las fiscales, y los requerimientos de autoridades competentes.</li>
+          {primaryPurposes.map((p) => (
+            <li key={p.label}>
+              <strong>{p.label}.</strong> {p.description}
+            </li>
+          ))}
         </ul>
-        <h3>Finalidades secundarias</h3>
+        <h3>Finalidades voluntarias (secundarias)</h3>
         <p>No son necesarias para el servicio, pero nos ayudan a atenderte mejor.</p>
         <ul data-testid="secondary-purposes">
           {secondaryPurposes.map((p) => (
@@ -251,8 +240,11 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
           gratuito.
         </p>
         <p>
-          Si no estás de acuerdo con nuestra respuesta, puedes acudir a la autoridad competente en materia de protección de
-          datos personales.
+          Si no estás de acuerdo con nuestra respuesta o no te respondemos a tiempo, puedes acudir a la {authority.name} (ver{' '}
+          <a href="#autoridad" className="link link-primary">
+            {sections.autoridad}
+          </a>
+          ).
         </p>
       </Section>
 
@@ -269,6 +261,31 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
         <p>
           Para limitar el uso de tus datos, desactiva los usos secundarios en <MyData />. No usamos tus datos para publicidad ni
           los compartimos con fines publicitarios.
+        </p>
+      </Section>
+
+      <Section id="autoridad">
+        <p>
+          Desde el 21 de marzo de 2025, la autoridad que vigila la protección de datos personales en manos de particulares es la{' '}
+          <strong>{authority.name}</strong>, que asumió las funciones del extinto INAI.
+        </p>
+        <ul>
+          <li>
+            Si no te respondimos una solicitud de derechos ARCO o no estás de acuerdo con la respuesta, puedes presentarle una
+            solicitud de <strong>procedimiento de protección de derechos</strong> dentro de los 15 días siguientes a que te
+            comuniquemos nuestra respuesta o, si no te respondimos, desde que venza nuestro plazo.
+          </li>
+          <li>
+            Si crees que tratamos tus datos en contra de la Ley, puedes presentarle una <strong>denuncia</strong>.
+          </li>
+        </ul>
+        <p>
+          Encuentras cómo hacerlo en su sitio:{' '}
+          <a href={authority.url} target="_blank" rel="noopener noreferrer" className="link link-primary">
+            {authority.url.replace(/^https:\/\//, '')}
+            <span className="sr-only"> (se abre en una pestaña nueva)</span>
+          </a>
+          .
         </p>
       </Section>
 

@@ -1,0 +1,56 @@
+import { useId } from 'react'
+import { LegalPageLink, PRIVACY_PATH } from '@/components/legal/legal-links'
+import { useLegalInfo } from '../api/get-legal-info'
+
+/**
+ * The aviso de privacidad simplificado (LFPDPPP 2025) where a screen collects personal data:
+ * who is responsible, the necessary and the voluntary purposes, and where the full notice is.
+ * Everything but the wording around it comes from GET /api/legal, the source of the full notice.
+ * The purposes fold away on a phone; the heading and the link to the full notice always show.
+ */
+export function SimplifiedNotice({ headingLevel = 2 }: { headingLevel?: 2 | 3 }) {
+  const legal = useLegalInfo()
+  const headingId = useId()
+  const Heading = headingLevel === 2 ? 'h2' : 'h3'
+  const Sub = headingLevel === 2 ? 'h3' : 'h4'
+  const info = legal.data
+  return (
+    <section
+      aria-labelledby={headingId}
+      className="rounded-box border border-base-300 bg-base-200/50 p-3 text-left text-xs leading-relaxed text-base-content/80"
+      data-testid="simplified-notice"
+    >
+      <Heading id={headingId} className="text-sm font-semibold text-base-content">
+        Aviso de privacidad simplificado
+      </Heading>
+      <p className="mt-1">
+        {info ? info.legalName : 'Perfil Seguro'} («Perfil Seguro») es responsable de tus datos personales. Los usamos para
+        darte el servicio y, si no te opones, para finalidades voluntarias.
+      </p>
+      {info && (
+        <details className="mt-1">
+          <summary className="cursor-pointer font-medium text-primary">Para qué usamos tus datos</summary>
+          <Sub className="mt-2 font-semibold text-base-content">Finalidades necesarias</Sub>
+          <ul className="mt-1 list-disc pl-5" data-testid="simplified-primary-purposes">
+            {info.primaryPurposes.map((p) => (
+              <li key={p.label}>{p.label}</li>
+            ))}
+          </ul>
+          <Sub className="mt-2 font-semibold text-base-content">Finalidades voluntarias (puedes negarte)</Sub>
+          <ul className="mt-1 list-disc pl-5" data-testid="simplified-secondary-purposes">
+            {info.secondaryPurposes.map((p) => (
+              <li key={p.purpose}>{p.label}</li>
+            ))}
+          </ul>
+          <p className="mt-1">
+            Para negarte, desactívalas en Mi Perfil › Mis datos o escribe a {info.privacyEmail}. Negarte no afecta tu
+            validación.
+          </p>
+        </details>
+      )}
+      <p className="mt-1">
+        Lee el <LegalPageLink to={PRIVACY_PATH}>aviso de privacidad integral</LegalPageLink>.
+      </p>
+    </section>
+  )
+}
