@@ -5,7 +5,8 @@
 #   scripts/ensure-tools.sh          Go, Node/npm, node_modules
 #   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli with cURL, a C compiler (go test -race),
 #                                    redis-sentinel (the scale rig, whose short form runs in make test),
-#                                    patroni, etcd-server, etcd-client, haproxy (its Postgres scenarios)
+#                                    patroni, etcd-server, etcd-client, haproxy (its Postgres scenarios),
+#                                    prometheus for its promtool (the alerting rules' checks and tests)
 #   scripts/ensure-tools.sh --bench  also wrk and vegeta, the load generators of make bench-verify
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,21 +45,25 @@ if [ -n "$for_tests" ]; then
 	if [ "${#missing[@]}" -gt 0 ]; then apt_install "${missing[@]}"; fi
 	# And its Postgres scenarios a Patroni cluster: three Postgres (the server packages are
 	# already here for the local database), each run by patroni, three etcd members, HAProxy.
-	pg_cluster=()
-	command -v patroni >/dev/null 2>&1 || pg_cluster+=(patroni)
-	command -v etcd >/dev/null 2>&1 || pg_cluster+=(etcd-server)
-	command -v etcdctl >/dev/null 2>&1 || pg_cluster+=(etcd-client)
-	[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 || pg_cluster+=(haproxy)
-	if [ "${#pg_cluster[@]}" -gt 0 ]; then
-		# Debian's etcd-server and haproxy would start system services (etcd on 2379/2380). The rig
-		# runs its own on free loopback ports and needs none: a policy-rc.d answering 101 ("not
-		# allowed") keeps the maintainer scripts from starting them, unless one is already there.
+	daemons=()
+	command -v patroni >/dev/null 2>&1 || daemons+=(patroni)
+	command -v etcd >/dev/null 2>&1 || daemons+=(etcd-server)
+	command -v etcdctl >/dev/null 2>&1 || daemons+=(etcd-client)
+	[ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null 2>&1 || daemons+=(haproxy)
+	# promtool checks and unit-tests deploy/prometheus/alerts.yml; Debian ships it in prometheus,
+	# whose server would start as a service (on 9090) like etcd: installed with them, kept stopped.
+	command -v promtool >/dev/null 2>&1 || daemons+=(prometheus)
+	if [ "${#daemons[@]}" -gt 0 ]; then
+		# Debian's etcd-server, haproxy and prometheus would start system services (etcd on
+		# 2379/2380). The rig runs its own on free loopback ports and needs none: a policy-rc.d
+		# answering 101 ("not allowed") keeps the maintainer scripts from starting them, unless one
+		# is already there.
 		if [ -e /usr/sbin/policy-rc.d ]; then
-			apt_install "${pg_cluster[@]}"
+			apt_install "${daemons[@]}"
 		else
 			as_root sh -c "printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d"
 			trap 'as_root rm -f /usr/sbin/policy-rc.d' EXIT
-			apt_install "${pg_cluster[@]}"
+			apt_install "${daemons[@]}"
 			as_root rm -f /usr/sbin/policy-rc.d
 			trap - EXIT
 		fi

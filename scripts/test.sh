@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything `make test` does, in order, with a summary at the end:
-# tools and services, build (web + binary), go vet, go test (real Postgres and
-# Redis), the short fuzz and scale runs, vitest, then Playwright against the
-# freshly built binary.
+# tools and services, build (web + binary), go vet, the alerting rules (promtool),
+# go test (real Postgres and Redis), the short fuzz and scale runs, vitest, then
+# Playwright against the freshly built binary.
 # Exits non-zero when any step fails; later steps still run where they can,
 # so one run reports every failure.
 set -uo pipefail
@@ -82,6 +82,8 @@ fi
 step build build
 built=$?
 step go-vet go vet ./...
+# The alerting rules are valid and each alert fires (and stays quiet) as its unit tests say.
+step alerts bash -c 'promtool check rules deploy/prometheus/alerts.yml && promtool test rules deploy/prometheus/alerts_test.yml'
 # The web app's generated API types must match the API's OpenAPI document.
 step api-types scripts/api-types.sh --check
 step go-test go test -race -count=1 -p 1 ./...
