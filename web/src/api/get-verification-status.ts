@@ -9,6 +9,8 @@ export type VerificationStatus = {
   biometricVerified?: boolean
   biometric_verified?: boolean
   lastBiometricStatus?: string
+  /** An administrator revoked the validation (not lifted): the level counts for nothing. */
+  revoked?: boolean
 }
 
 /** Reads a user's verification status. */
@@ -16,9 +18,9 @@ export function getVerificationStatus(userId: string): Promise<VerificationStatu
   return apiRequest<VerificationStatus>('GET', `/api/users/${encodeURIComponent(userId)}/verification-status`)
 }
 
-/** Whether the status says biometric verification is done (either spelling). */
+/** Whether the status says biometric verification is done (either spelling) and stands (not revoked). */
 export function isBiometricVerified(status: VerificationStatus | null | undefined): boolean {
-  return Boolean(status?.biometricVerified ?? status?.biometric_verified)
+  return !status?.revoked && Boolean(status?.biometricVerified ?? status?.biometric_verified)
 }
 
 /** Query options owning the verification-status key of a user. */

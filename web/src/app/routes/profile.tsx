@@ -20,6 +20,8 @@ export const UNPAID_PLAN_HINT = 'Primero elige y paga tu plan.'
  * blocks it; payments off or a failed status leave it to the server, which enforces it anyway.
  */
 function biometricBlockedReason(status: PaymentStatus | undefined): string | undefined {
+  // A revocation is not a matter of paying: the profile says why itself.
+  if (status?.state === 'revoked') return undefined
   return status?.paymentsEnabled && !status.mayStartBiometric ? UNPAID_PLAN_HINT : undefined
 }
 
@@ -46,7 +48,7 @@ export function ProfileRoute() {
   }
   return (
     <ProfileScreen
-      credential={(profileId, userId) => <CredentialCard profileId={profileId} userId={userId} />}
+      credential={(profileId, userId, { revoked }) => <CredentialCard profileId={profileId} userId={userId} revoked={revoked} />}
       plan={<PlanCard returned={checkoutReturn(params)} />}
       biometricBlockedReason={biometricBlockedReason(payment.data)}
       onBiometricFinished={refreshPayment}

@@ -166,6 +166,14 @@ export function AdminPanel() {
           setLifecycleUser(u)
           toast({ title: 'Validación revocada', description: `La validación de ${u.nombre} fue revocada.` })
         }}
+        canLift={can(role, 'liftRevocation')}
+        onLifted={(u) => {
+          setLifecycleUser(u)
+          toast({
+            title: 'Revocación levantada',
+            description: `${u.nombre} puede validar su identidad de nuevo. Le avisamos por correo.`,
+          })
+        }}
       />
       <DeleteUserDialog open={deleteId !== null} pending={deleteUser.isPending} onCancel={() => setDeleteId(null)} onConfirm={confirmDelete} />
     </div>

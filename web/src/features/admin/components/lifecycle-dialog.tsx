@@ -3,10 +3,11 @@ import { Button } from '@/components/ui/button'
 import { serverMessage } from '@/lib/api-client'
 import type { AdminUser } from '../api/get-users'
 import { useLifecycle } from '../api/get-lifecycle'
+import { useLiftRevocation } from '../api/lift-revocation'
 import { useRevokeProfile } from '../api/revoke-profile'
 
 // Every kind the server records (a renewal is one too: the generated types said so).
-const EVENT_LABEL = { expired: 'Expiró', revoked: 'Revocado', renewed: 'Renovado' } as const
+const EVENT_LABEL = { expired: 'Expiró', revoked: 'Revocado', renewed: 'Renovado', lifted: 'Revocación levantada' } as const
 
 function formatDateTime(value: string): string {
   const date = new Date(value)
@@ -14,26 +15,33 @@ function formatDateTime(value: string): string {
 }
 
 /**
- * The validation of one user: its lifecycle history (expiry and revocation, who and when) and,
- * while it stands, revoking it with a reason. Open while user is set.
+ * The validation of one user: its lifecycle history (expiry, revocation and its lift, who and
+ * when); while it stands, revoking it with a reason; while revoked, lifting the revocation with a
+ * reason (an administrador's decision). Open while user is set.
  */
 export function LifecycleDialog({
   user,
   onClose,
   onRevoked,
+  onLifted = () => {},
   onUnauthorized,
   canRevoke = true,
+  canLift = false,
 }: {
   user: AdminUser | null
   /** The role may revoke (the server checks it too). */
   canRevoke?: boolean
+  /** The role may lift a revocation: administrador only (the server checks it too). */
+  canLift?: boolean
   onClose: () => void
   onRevoked: (user: AdminUser) => void
+  onLifted?: (user: AdminUser) => void
   onUnauthorized: (err: unknown) => boolean
 }) {
   const ref = useRef<HTMLDialogElement>(null)
   const history = useLifecycle(user?.id ?? null)
   const revoke = useRevokeProfile()
+  const lift = useLiftRevocation()
   const [motivo, setMotivo] = useState('')
   const [error, setError] = useState('')
 
@@ -75,7 +83,31 @@ export function LifecycleDialog({
     )
   }
 
+  const submitLift = () => {
+    if (!user) return
+    if (!motivo.trim()) {
+      setError('El motivo para levantar la revocación es requerido')
+      return
+    }
+    lift.mutate(
+      { id: user.id, motivo },
+      {
+        onSuccess: (updated) => {
+          setMotivo('')
+          onLifted(updated)
+        },
+        onError: (err) => {
+          if (onUnauthorized(err)) return
+          setError(serverMessage(err, 'Error al levantar la revocación'))
+        },
+      },
+    )
+  }
+
   const revoked = Boolean(user?.revokedAt)
+  const liftForm = revoked && canLift
+  // Only a standing validation can be revoked (after a lift there is none until a new check).
+  const revokeForm = !revoked && canRevoke && Boolean(user?.fecha_validacion)
   return (
     <dialog
       ref={ref}
@@ -119,9 +151,52 @@ export function LifecycleDialog({
           )}
         </section>
 
-        {revoked ? (
-          <p className="text-sm text-error">Esta validación está revocada.</p>
-        ) : !canRevoke ? null : (
+        {revoked && <p className="text-sm text-error">Esta validación está revocada.</p>}
+        {liftForm && (
+          <form
+            className="space-y-2"
+            aria-label="Levantar la revocación"
+            onSubmit={(e) => {
+              e.preventDefault()
+              submitLift()
+            }}
+          >
+            <label className="floating-label block">
+              <span>Motivo para levantar la revocación</span>
+              <textarea
+                className="textarea w-full"
+                placeholder="Motivo para levantar la revocación"
+                maxLength={500}
+                value={motivo}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? 'lift-error' : undefined}
+                onChange={(e) => {
+                  setMotivo(e.target.value)
+                  setError('')
+                }}
+              />
+            </label>
+            {error && (
+              <p id="lift-error" className="text-sm text-error">
+                {error}
+              </p>
+            )}
+            <p className="text-sm text-base-content/70">
+              La validación revocada no vuelve: la persona podrá hacer una nueva verificación biométrica y le avisaremos por
+              correo. Queda registrado en la bitácora.
+            </p>
+            <div className="modal-action flex-wrap">
+              <Button type="button" variant="outline" onClick={onClose} disabled={lift.isPending}>
+                Cerrar
+              </Button>
+              <Button type="submit" disabled={lift.isPending}>
+                {lift.isPending && <span className="loading loading-spinner loading-sm" />}
+                Levantar revocación
+              </Button>
+            </div>
+          </form>
+        )}
+        {revokeForm && (
           <form
             className="space-y-2"
             onSubmit={(e) => {
@@ -163,7 +238,7 @@ export function LifecycleDialog({
             </div>
           </form>
         )}
-        {(revoked || !canRevoke) && (
+        {!liftForm && !revokeForm && (
           <div className="modal-action">
             <Button type="button" variant="outline" onClick={onClose}>
               Cerrar

@@ -122,7 +122,7 @@ export function UsersTable({
                       >
                         {canEdit ? <Pencil className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
                       </Button>
-                      {u.fecha_validacion && (
+                      {(u.fecha_validacion || u.revokedAt) && (
                         <Button
                           variant="ghost"
                           size="icon"

@@ -28,7 +28,30 @@ export function verifierLink(origin: string, presentation: string): string {
  * presentation with only the claims they choose, as text, QR or link; or puts it in a wallet
  * app (OpenID4VCI) to present it to partners.
  */
-export function CredentialCard({ profileId, userId }: { profileId: string; userId: string }) {
+export function CredentialCard({ profileId, userId, revoked = false }: { profileId: string; userId: string; revoked?: boolean }) {
+  if (revoked) return <RevokedCredentialCard />
+  return <HeldCredentialCard profileId={profileId} userId={userId} />
+}
+
+/** A revoked validation's credential: void, and no new one until a new validation (issue 38). */
+function RevokedCredentialCard() {
+  return (
+    <Card data-testid="credential-card">
+      <CardBody className="space-y-3">
+        <CardTitle>
+          <BadgeCheck className="size-5 text-base-content/50" aria-hidden />
+          Credencial verificable
+        </CardTitle>
+        <Alert variant="destructive" data-testid="credential-revoked">
+          Revocada: tu credencial dejó de valer cuando Perfil Seguro revocó tu validación. Quien la compruebe verá que fue
+          revocada.
+        </Alert>
+      </CardBody>
+    </Card>
+  )
+}
+
+function HeldCredentialCard({ profileId, userId }: { profileId: string; userId: string }) {
   const issue = useIssueCredential()
   const [chosen, setChosen] = useState<string[]>(['name'])
   const [shared, setShared] = useState<{ text: string; qr: string } | null>(null)

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { CircleCheck, ExternalLink, Info, Loader2 } from 'lucide-react'
+import { CircleCheck, ExternalLink, Info, Loader2, ShieldX } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClass } from '@/components/ui/button'
@@ -50,7 +50,8 @@ export function PlanCard({ returned = null }: { returned?: CheckoutReturn }) {
     )
   }
   const data = status.data
-  if (data.state === 'not_required') return null
+  // Payments off: no plan to speak of, even while revoked (Mi Perfil says that elsewhere).
+  if (data.state === 'not_required' || (data.state === 'revoked' && !data.paymentsEnabled)) return null
   return (
     <Frame>
       {returned === 'cancelled' && (
@@ -125,6 +126,16 @@ function StateBody({ status }: { status: PaymentStatus }) {
       return payment ? <PaidPayment payment={payment} message={message} /> : <p className="text-sm">{message}</p>
     case 'active':
       return <ActivePlan status={status} />
+    case 'revoked':
+      return (
+        <div className="space-y-1" data-testid="plan-revoked">
+          <Badge variant="destructive">
+            <ShieldX className="size-3.5" aria-hidden />
+            Validación revocada
+          </Badge>
+          <p className="text-sm">{message}</p>
+        </div>
+      )
     default: // choose, failed
       return (
         <>

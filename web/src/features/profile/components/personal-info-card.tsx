@@ -1,18 +1,19 @@
 import type { ReactNode } from 'react'
-import { CircleCheck, Clock, ScanFace, ShieldAlert } from 'lucide-react'
+import { CircleCheck, Clock, ScanFace, ShieldAlert, ShieldX } from 'lucide-react'
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardTitle } from '@/components/ui/card'
 import type { ProfileUser } from '../api/get-user'
-import { verificationBadgeText, vigenciaLabel, type VerificationState } from './verification-state'
+import { REVOKED_BLOCKED_REASON, verificationBadgeText, vigenciaLabel, type VerificationState } from './verification-state'
 
 const badgeVariant: Record<VerificationState, BadgeVariant> = {
   complete: 'success',
   in_progress: 'warning',
   pending: 'secondary',
+  revoked: 'destructive',
 }
 
-const badgeIcon = { complete: CircleCheck, in_progress: Clock, pending: ShieldAlert }
+const badgeIcon = { complete: CircleCheck, in_progress: Clock, pending: ShieldAlert, revoked: ShieldX }
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -23,7 +24,11 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
   )
 }
 
-/** Personal information with the verification badge and the 'Completar Verificación' button. */
+/**
+ * Personal information with the verification badge and the 'Completar Verificación' button. While
+ * the validation is revoked the badge and the level say so and the button stays disabled with the
+ * reason, without the consent in front of it (there is nothing to consent to yet).
+ */
 export function PersonalInfoCard({
   user,
   state,
@@ -44,6 +49,8 @@ export function PersonalInfoCard({
   gate?: (start: ReactNode) => ReactNode
 }) {
   const Icon = badgeIcon[state]
+  const revoked = state === 'revoked'
+  const reason = revoked ? REVOKED_BLOCKED_REASON : blockedReason
   const profileId = user.profileId ?? user.id_validado
   return (
     <Card>
@@ -72,24 +79,26 @@ export function PersonalInfoCard({
           <Row label="Fecha de validación">
             {user.fecha_validacion ? new Date(user.fecha_validacion).toLocaleDateString('es-MX') : 'Pendiente'}
           </Row>
-          <Row label="Nivel de verificación">{user.verificationLevel ?? 0} de 3</Row>
+          <Row label="Nivel de verificación">
+            {revoked ? 'Revocado' : `${user.verificationLevel ?? 0} de 3`}
+          </Row>
         </dl>
         {state !== 'complete' && (
           <div className="mt-2 space-y-1.5">
-            {gate(
+            {(revoked ? (start: ReactNode) => start : gate)(
               <>
                 <Button
                   className="w-full sm:w-auto"
                   onClick={onStartVerification}
-                  disabled={starting || polling || Boolean(blockedReason)}
-                  aria-describedby={blockedReason ? 'start-verification-blocked' : undefined}
+                  disabled={starting || polling || Boolean(reason)}
+                  aria-describedby={reason ? 'start-verification-blocked' : undefined}
                 >
                   {starting || polling ? <span className="loading loading-spinner loading-sm" /> : <ScanFace className="size-5" aria-hidden />}
                   Completar Verificación
                 </Button>
-                {blockedReason && (
+                {reason && (
                   <p id="start-verification-blocked" className="text-sm text-base-content/70">
-                    {blockedReason}
+                    {reason}
                   </p>
                 )}
               </>,

@@ -25,7 +25,7 @@ import { ProfileSkeleton } from './profile-skeleton'
 import { StatusAlerts } from './status-alerts'
 import { ValidityAlert } from './validity-alert'
 import { useBiometricPolling } from './use-biometric-polling'
-import { passExpiry, verificationState } from './verification-state'
+import { passExpiry, REVOKED_BLOCKED_REASON, verificationState } from './verification-state'
 
 /** Text of the load-error alert (SPEC §8). */
 export const PROFILE_LOAD_ERROR =
@@ -48,8 +48,8 @@ export function profileTarget(params: URLSearchParams, storedUserId: string | nu
 
 /** Props of ProfileScreen: what other features add to it (the route composes them). */
 export type ProfileScreenProps = {
-  /** The verifiable-credential card of a validated profile that is still valid. */
-  credential?: (profileId: string, userId: string) => ReactNode
+  /** The verifiable-credential card of a validated profile that is still valid, or of a revoked one (saying so). */
+  credential?: (profileId: string, userId: string, options: { revoked: boolean }) => ReactNode
   /** The plan and payment card, beside the personal information. */
   plan?: ReactNode
   /** Why the biometric check cannot start yet (e.g. the plan is unpaid); its buttons stay disabled with this hint. */
@@ -191,8 +191,15 @@ function ProfileView({
     forgetSession()
   }
 
+  const revoked = state === 'revoked'
   const continueToBiometric =
-    params.get('emailVerified') === '1' && params.get('startBiometric') === '1' && state !== 'complete' && !biometric.polling
+    params.get('emailVerified') === '1' &&
+    params.get('startBiometric') === '1' &&
+    state !== 'complete' &&
+    !revoked &&
+    !biometric.polling
+  // While revoked nothing starts (the server answers 409 too): that reason wins over the plan's.
+  const blockedReason = revoked ? REVOKED_BLOCKED_REASON : biometricBlockedReason
   // The first start button on the page gets the full gate (e.g. the consent card); a second one, a hint.
   const gate = (asCard: boolean) => (start: ReactNode) => (biometricGate ? biometricGate(userId, start, { asCard }) : start)
 
@@ -266,7 +273,7 @@ function ProfileView({
         <EmailVerifiedNotice
           continueToBiometric={continueToBiometric}
           starting={starting}
-          blockedReason={biometricBlockedReason}
+          blockedReason={blockedReason}
           onStart={() => void beginVerification()}
           gate={gate(true)}
         />
@@ -305,7 +312,9 @@ function ProfileView({
             ended={endedLabel(user)}
             testAccount={!!user.testAccount}
           />
-          {state === 'complete' && !endedLabel(user) && !user.testAccount && credential?.(user.profileId ?? user.id_validado ?? '', String(user.id))}
+          {!user.testAccount &&
+            ((state === 'complete' && !endedLabel(user)) || revoked) &&
+            credential?.(user.profileId ?? user.id_validado ?? '', String(user.id), { revoked })}
         </section>
         <div className="space-y-6">
           <PersonalInfoCard
@@ -313,7 +322,7 @@ function ProfileView({
             state={state}
             starting={starting}
             polling={biometric.polling}
-            blockedReason={biometricBlockedReason}
+            blockedReason={blockedReason}
             onStartVerification={() => void beginVerification()}
             gate={gate(!continueToBiometric)}
           />

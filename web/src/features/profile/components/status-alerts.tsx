@@ -34,7 +34,7 @@ export function StatusAlerts({
       {revoked && (
         <Alert variant="destructive" icon={<ShieldAlert className="size-5" aria-hidden />} title="Validación revocada">
           Perfil Seguro revocó la validación de tu identidad. Motivo: {withoutClosingPeriod(revokedReason ?? '')}. Si crees que es un error, escríbenos
-          a soporte.
+          a soporte. Mientras siga revocada, no puedes iniciar una nueva verificación.
         </Alert>
       )}
       {polling && (

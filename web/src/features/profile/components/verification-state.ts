@@ -1,10 +1,16 @@
 import type { ProfileUser } from '../api/get-user'
 
-/** The profile's verification state (SPEC §4). */
-export type VerificationState = 'complete' | 'in_progress' | 'pending'
+/** The profile's verification state (SPEC §4), and revoked (DECISIONS.md, Revocation). */
+export type VerificationState = 'complete' | 'in_progress' | 'pending' | 'revoked'
 
-/** complete: biometric and level >= 3; in_progress: phone verified (level >= 1); else pending. */
-export function verificationState(user: Pick<ProfileUser, 'biometricVerified' | 'verificationLevel'>): VerificationState {
+/**
+ * revoked: an administrator revoked the validation and no one lifted it, whatever the level says
+ * (issue 38); complete: biometric and level >= 3; in_progress: phone verified (level >= 1); else pending.
+ */
+export function verificationState(
+  user: Pick<ProfileUser, 'biometricVerified' | 'verificationLevel'> & { revokedAt?: string | null },
+): VerificationState {
+  if (user.revokedAt) return 'revoked'
   const level = user.verificationLevel ?? 0
   if (user.biometricVerified && level >= 3) return 'complete'
   if (level >= 1) return 'in_progress'
@@ -16,7 +22,12 @@ export const verificationBadgeText: Record<VerificationState, string> = {
   complete: 'Verificación completa',
   in_progress: 'Verificación en proceso',
   pending: 'Pendiente de verificación',
+  revoked: 'Verificación revocada',
 }
+
+/** Why no check can start while revoked: the server answers 409 the same (only an administrador lifts it). */
+export const REVOKED_BLOCKED_REASON =
+  'Tu validación fue revocada: no puedes iniciar una nueva verificación hasta que soporte revise tu caso.'
 
 /** Pass expiry: validation date plus vigencia years (DECISIONS.md), or null without a date. */
 export function passExpiry(user: Pick<ProfileUser, 'fecha_validacion' | 'vigencia'>): Date | null {
