@@ -90,6 +90,9 @@ describe('/verify/:profileId', () => {
     expect(await screen.findByTestId('public-badge')).toHaveTextContent('Revocado')
     expect(screen.getByText('Validación revocada')).toBeInTheDocument()
     expect(screen.getByText(/revocó la validación de esta identidad el 20 de noviembre de 2026/)).toBeInTheDocument()
+    // The level says revoked too (issue 38), never 'Nivel 3 de 3' beside it.
+    expect(screen.getByText('Nivel de verificación').closest('div')).toHaveTextContent('Revocado')
+    expect(screen.queryByText(/Nivel \d de 3/)).not.toBeInTheDocument()
     expect(screen.queryByText('Validación expirada')).not.toBeInTheDocument()
   })
 

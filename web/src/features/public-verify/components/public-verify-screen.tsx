@@ -121,7 +121,7 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
             <Field
               icon={<Fingerprint className="size-4" />}
               label="Nivel de verificación"
-              value={`Nivel ${profile.nivel_verificacion} de 3`}
+              value={profile.revocado ? 'Revocado' : `Nivel ${profile.nivel_verificacion} de 3`}
             />
             <Field icon={<CalendarCheck className="size-4" />} label="Fecha de validación" value={formatDate(profile.fecha_validacion)} />
             <Field
