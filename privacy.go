@@ -18,6 +18,22 @@ const (
 	PurposeReminders            = "reminders"             // expiry reminders by e-mail and WhatsApp
 )
 
+// PurposeName is a consent purpose as the notice and Mi Perfil name it (the code itself when unknown).
+func PurposeName(purpose string) string {
+	switch purpose {
+	case PurposePrivacyNotice:
+		return "Aviso de privacidad"
+	case PurposeBiometric:
+		return "Verificación biométrica (consentimiento expreso para datos sensibles)"
+	}
+	for _, p := range SecondaryPurposes {
+		if p.Purpose == purpose {
+			return p.Label
+		}
+	}
+	return purpose
+}
+
 // ConsentPurposes lists every purpose in the order the person reads them.
 var ConsentPurposes = []string{PurposePrivacyNotice, PurposeBiometric, PurposePartnerNotifications, PurposeReminders}
 
@@ -161,6 +177,13 @@ const (
 	ArcoChannelApp   = "app"
 	ArcoChannelEmail = "correo"
 )
+
+// ArcoNames are the ARCO types, states and channels as a person reads them.
+var ArcoNames = map[string]string{
+	ArcoAccess: "Acceso", ArcoRectify: "Rectificación", ArcoCancel: "Cancelación", ArcoOppose: "Oposición",
+	ArcoReceived: "Recibida", ArcoInProgress: "En proceso", ArcoDone: "Atendida", ArcoRejected: "Rechazada",
+	ArcoChannelApp: "Mi Perfil", ArcoChannelEmail: "Correo electrónico",
+}
 
 // ArcoTypes lists the four rights.
 var ArcoTypes = []string{ArcoAccess, ArcoRectify, ArcoCancel, ArcoOppose}

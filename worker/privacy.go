@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"html"
-	"html/template"
-	"sort"
 	"strings"
 	"time"
 
@@ -119,25 +117,9 @@ func exportReadyEmail(to, name, link string, expires time.Time) perfilseguro.Ema
 	return perfilseguro.Email{To: to, Subject: "Tu copia de datos de Perfil Seguro está lista", Text: text, HTML: page}
 }
 
-// exportSections names the sections of the export in Spanish, in reading order.
-var exportSections = []struct{ key, title string }{
-	{"perfil", "Tu perfil"},
-	{"consentimientos", "Tus consentimientos"},
-	{"verificaciones_biometricas", "Verificaciones biométricas (resultados y puntajes; nunca guardamos imágenes)"},
-	{"pagos", "Pagos"},
-	{"invitaciones_enviadas", "Invitaciones que enviaste"},
-	{"invitaciones_recibidas", "Invitaciones que aceptaste"},
-	{"pases", "Pases de Wallet"},
-	{"credenciales", "Credenciales verificables"},
-	{"consultas_a_tu_perfil", "Consultas a tu perfil"},
-	{"sesiones", "Inicios de sesión"},
-	{"solicitudes_arco", "Tus solicitudes de derechos ARCO"},
-	{"recordatorios", "Recordatorios enviados"},
-	{"llaves_de_acceso", "Llaves de acceso (solo su nombre y fechas; la llave nunca sale de tu dispositivo)"},
-}
-
-// BuildExportArchive packs the person's data as datos.json (machine-readable, as held) and
-// resumen.html (the same, readable, in Spanish).
+// BuildExportArchive packs the person's data as datos.json (machine-readable, as held, with
+// stable keys), diccionario.json (what each key of datos.json means) and resumen.html (the same
+// data as a person reads it: in Spanish, codes in words, dates in Mexico City time).
 func BuildExportArchive(data json.RawMessage, now time.Time) ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(data, &doc); err != nil {
@@ -152,12 +134,16 @@ func BuildExportArchive(data json.RawMessage, now time.Time) ([]byte, error) {
 	if err := exportSummary.Execute(&page, summaryOf(doc, now)); err != nil {
 		return nil, err
 	}
+	dictionary, err := exportDictionary()
+	if err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
 	for _, f := range []struct {
 		name string
 		body []byte
-	}{{"datos.json", pretty}, {"resumen.html", page.Bytes()}} {
+	}{{"datos.json", pretty}, {"diccionario.json", dictionary}, {"resumen.html", page.Bytes()}} {
 		fw, err := zw.CreateHeader(&zip.FileHeader{Name: f.name, Method: zip.Deflate, Modified: now})
 		if err != nil {
 			return nil, err
@@ -171,87 +157,6 @@ func BuildExportArchive(data json.RawMessage, now time.Time) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
-type summarySection struct {
-	Title   string
-	Columns []string
-	Rows    [][]string
-}
-
-type summaryPage struct {
-	Generated string
-	Version   string
-	Sections  []summarySection
-}
-
-// summaryOf lays each section out as a table: one row per record (the profile is one record).
-func summaryOf(doc map[string]any, now time.Time) summaryPage {
-	page := summaryPage{Generated: perfilseguro.MexicoDateTime(now), Version: perfilseguro.PrivacyNoticeVersion}
-	for _, sec := range exportSections {
-		var records []map[string]any
-		switch v := doc[sec.key].(type) {
-		case map[string]any:
-			records = []map[string]any{v}
-		case []any:
-			for _, r := range v {
-				if m, ok := r.(map[string]any); ok {
-					records = append(records, m)
-				}
-			}
-		}
-		s := summarySection{Title: sec.title}
-		if len(records) > 0 {
-			for k := range records[0] {
-				s.Columns = append(s.Columns, k)
-			}
-			sort.Strings(s.Columns)
-			for _, r := range records {
-				row := make([]string, len(s.Columns))
-				for i, c := range s.Columns {
-					row[i] = cellText(r[c])
-				}
-				s.Rows = append(s.Rows, row)
-			}
-		}
-		page.Sections = append(page.Sections, s)
-	}
-	return page
-}
-
-func cellText(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "—"
-	case bool:
-		if x {
-			return "Sí"
-		}
-		return "No"
-	case string:
-		if t, err := time.Parse(time.RFC3339Nano, x); err == nil {
-			return perfilseguro.MexicoDateTime(t)
-		}
-		return x
-	case float64:
-		return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.2f", x), "0"), ".")
-	default:
-		b, _ := json.Marshal(x)
-		return string(b)
-	}
-}
-
-var exportSummary = template.Must(template.New("summary").Parse(`<!doctype html>
-<html lang="es-MX"><head><meta charset="utf-8"><title>Tus datos en Perfil Seguro</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{font-family:Arial,Helvetica,sans-serif;color:#0f172a;max-width:960px;margin:24px auto;padding:0 16px}
-table{border-collapse:collapse;width:100%;margin:8px 0 24px;font-size:14px}th,td{border:1px solid #cbd5e1;padding:6px;text-align:left;vertical-align:top}
-th{background:#f1f5f9}.wrap{overflow-x:auto}</style></head>
-<body><h1>Tus datos en Perfil Seguro</h1>
-<p>Generado el {{.Generated}} (hora de la Ciudad de México). Aviso de privacidad versión {{.Version}}.
-El archivo <code>datos.json</code> tiene lo mismo en un formato que otros programas pueden leer.</p>
-{{range .Sections}}<h2>{{.Title}}</h2>{{if .Rows}}<div class="wrap"><table><thead><tr>{{range .Columns}}<th scope="col">{{.}}</th>{{end}}</tr></thead>
-<tbody>{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>{{end}}</tbody></table></div>{{else}}<p>Sin registros.</p>{{end}}
-{{end}}</body></html>`))
 
 // handleApplyRetention deletes what the notice keeps for a limited time (RetentionPeriods).
 func (w *Worker) handleApplyRetention(ctx context.Context, t *asynq.Task) error {

@@ -138,13 +138,21 @@ test('"Descargar mis datos" e-mails a single-use link to a ZIP with the person\'
   expect(res.status()).toBe(200);
   expect(res.headers()['content-type']).toBe('application/zip');
   const files = unzipSync(new Uint8Array(await res.body()));
-  expect(Object.keys(files).sort()).toEqual(['datos.json', 'resumen.html']);
+  expect(Object.keys(files).sort()).toEqual(['datos.json', 'diccionario.json', 'resumen.html']);
   const doc = JSON.parse(strFromU8(files['datos.json']));
   expect(doc.datos.perfil.email).toBe(p.email);
   expect(doc.datos.perfil.telefono).toBe(p.e164);
   expect(doc.datos.perfil.nombre).toBe(p.name);
   expect(doc.datos.consentimientos.some((c: { finalidad: string }) => c.finalidad === 'privacy_notice')).toBe(true);
-  expect(strFromU8(files['resumen.html'])).toContain('Tus datos en Perfil Seguro');
+  const summary = strFromU8(files['resumen.html']);
+  expect(summary).toContain('Tus datos en Perfil Seguro');
+  // It reads like a letter: purposes by the notice's names, times said to be Mexico City's, no column name.
+  expect(summary).toContain('Aviso de privacidad');
+  expect(summary).toContain('America/Mexico_City');
+  expect(summary).not.toContain('privacy_notice');
+  expect(summary).not.toContain('actualizado_en');
+  const dictionary = JSON.parse(strFromU8(files['diccionario.json']));
+  expect(dictionary.claves['datos.perfil.email']).toBeTruthy();
 
   const again = await request.get(link);
   expect(again.status()).toBe(410);
