@@ -31,6 +31,8 @@ var statusOf = map[string]int{
 type ErrorBody struct {
 	Message string            `json:"message"`
 	Errors  map[string]string `json:"errors,omitempty"`
+	// RequestID names the request for support: its trace ID when traces are exported.
+	RequestID string `json:"requestId,omitempty"`
 	// Extra carries call-specific fields the spec asks for (e.g. existingUserId on 409).
 	Extra map[string]any `json:"-"`
 }
@@ -123,6 +125,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "request_id", requestID(r.Context()), "error", err)
 	}
 	body := map[string]any{"message": ae.Body.Message}
+	if id := requestID(r.Context()); id != "" {
+		body["requestId"] = id
+	}
 	if len(ae.Body.Errors) > 0 {
 		body["errors"] = ae.Body.Errors
 	}

@@ -360,7 +360,11 @@ func TestWebhookSignatureIsCheckedBeforeAnything(t *testing.T) {
 
 	status, raw := e.postWebhook(t, body, "wrong-secret", time.Now())
 	require.Equal(t, http.StatusUnauthorized, status, raw)
-	require.JSONEq(t, `{"message":"Firma del webhook inválida."}`, raw)
+	var refusal map[string]string
+	require.NoError(t, json.Unmarshal([]byte(raw), &refusal))
+	require.Equal(t, "Firma del webhook inválida.", refusal["message"])
+	require.Regexp(t, `^[0-9a-f]{16}$`, refusal["requestId"])
+	require.Len(t, refusal, 2, "nothing but the message and the request's id")
 
 	// Signed correctly, then changed in transit.
 	req, _ := http.NewRequest("POST", e.base+"/api/webhooks/biometric",

@@ -9,6 +9,11 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/perfilseguro/perfilseguro/tracing/tracingtest"
 )
 
 // Public lookups and health checks get no log line unless they fail; everything else gets one.
@@ -56,4 +61,34 @@ func TestStatusRecorderPassesARepeatedStatusOnce(t *testing.T) {
 	rec.WriteHeader(http.StatusInternalServerError)
 	assert.Equal(t, []int{http.StatusCreated, http.StatusInternalServerError}, inner.codes)
 	assert.Equal(t, http.StatusCreated, rec.status, "the status sent is the first")
+}
+
+// With tracing on, a request is a server span named by its route (never its path), and the trace
+// ID is its id: in the X-Request-Id header, the request-log line and an error's requestId.
+func TestTheTraceIDNamesTheRequestEverywhere(t *testing.T) {
+	rec := tracingtest.Record(t)
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&buf, nil))
+	s := &Server{metrics: newMetrics(nil)}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/users/{id}/consultations", func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, httpError(http.StatusServiceUnavailable, "El servicio no está disponible."))
+	})
+	h := withRequestID(withLogging(logger)(s.withMetrics(mux)))
+	res := httptest.NewRecorder()
+	h.ServeHTTP(res, httptest.NewRequest("GET", "/api/users/PS-1234-5678-90/consultations", nil))
+
+	spans := rec.Ended()
+	require.Len(t, spans, 1)
+	span := spans[0]
+	traceID := span.SpanContext().TraceID().String()
+	assert.Equal(t, "GET /api/users/{id}/consultations", span.Name())
+	assert.Equal(t, trace.SpanKindServer, span.SpanKind())
+	assert.Equal(t, codes.Error, span.Status().Code)
+	for _, a := range span.Attributes() {
+		assert.NotContains(t, a.Value.Emit(), "PS-1234", "no raw path in a span")
+	}
+	assert.Equal(t, traceID, res.Header().Get("X-Request-Id"))
+	assert.Contains(t, buf.String(), `"request_id":"`+traceID+`"`)
+	assert.Contains(t, res.Body.String(), `"requestId":"`+traceID+`"`)
 }

@@ -57,7 +57,8 @@ func TestSPAServesIndexForClientRoutesAndCachesHashedAssets(t *testing.T) {
 
 	res, body = e.do(t, "GET", "/api/does-not-exist", "", "")
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
-	require.JSONEq(t, `{"message":"Recurso no encontrado."}`, body)
+	// The error names its request, as the X-Request-Id header does (the trace ID when tracing is on).
+	require.JSONEq(t, `{"message":"Recurso no encontrado.","requestId":"`+res.Header.Get("X-Request-Id")+`"}`, body)
 	require.Equal(t, "nosniff", res.Header.Get("X-Content-Type-Options"))
 }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"slices"
+	"strings"
 
 	"github.com/XSAM/otelsql"
 	"github.com/redis/go-redis/extra/redisotel/v9"
@@ -32,5 +34,18 @@ func Redis(client redis.UniversalClient) error {
 	if !Enabled() {
 		return nil
 	}
-	return redisotel.InstrumentTracing(client, redisotel.WithDBStatement(false), redisotel.WithCallerEnabled(false))
+	return redisotel.InstrumentTracing(client, redisotel.WithDBStatement(false), redisotel.WithCallerEnabled(false),
+		redisotel.WithCommandFilter(handshake), redisotel.WithCommandsFilter(func(cmds []redis.Cmder) bool {
+			return !slices.ContainsFunc(cmds, func(c redis.Cmder) bool { return !handshake(c) })
+		}))
+}
+
+// handshake: the commands a new connection sends before any work (AUTH, HELLO, CLIENT SETINFO,
+// which older servers refuse). Not what a request did; no span.
+func handshake(cmd redis.Cmder) bool {
+	switch strings.ToLower(cmd.Name()) {
+	case "auth", "hello", "client":
+		return true
+	}
+	return false
 }

@@ -141,12 +141,17 @@ func flatten(req *collectortrace.ExportTraceServiceRequest) []Span {
 func attrs(kvs []*commonpb.KeyValue) map[string]string {
 	m := make(map[string]string, len(kvs))
 	for _, kv := range kvs {
-		v := kv.GetValue()
-		switch {
-		case v.GetStringValue() != "":
-			m[kv.GetKey()] = v.GetStringValue()
+		switch v := kv.GetValue().GetValue().(type) {
+		case *commonpb.AnyValue_StringValue:
+			m[kv.GetKey()] = v.StringValue
+		case *commonpb.AnyValue_IntValue:
+			m[kv.GetKey()] = fmt.Sprint(v.IntValue)
+		case *commonpb.AnyValue_BoolValue:
+			m[kv.GetKey()] = fmt.Sprint(v.BoolValue)
+		case *commonpb.AnyValue_DoubleValue:
+			m[kv.GetKey()] = fmt.Sprint(v.DoubleValue)
 		default:
-			m[kv.GetKey()] = strings.TrimSpace(fmt.Sprint(v.GetValue()))
+			m[kv.GetKey()] = kv.GetValue().String()
 		}
 	}
 	return m

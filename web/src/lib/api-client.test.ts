@@ -36,6 +36,13 @@ describe('apiRequest', () => {
     await expect(apiRequest('GET', '/api/users/1')).rejects.toThrow('500: Internal Server Error')
   })
 
+  it('names the request of a server-side failure, not of a refusal', () => {
+    const failed = new ApiError(503, 'Service Unavailable', '{"message":"El servicio no está disponible.","requestId":"4bf92f3577b34da6a3ce929d0e0e4736"}')
+    expect(serverMessage(failed, 'x')).toBe('El servicio no está disponible. Referencia: 4bf92f3577b34da6a3ce929d0e0e4736')
+    const refused = new ApiError(400, 'Bad Request', '{"message":"Falta el nombre.","requestId":"4bf92f3577b34da6a3ce929d0e0e4736"}')
+    expect(serverMessage(refused, 'x')).toBe('Falta el nombre.')
+  })
+
   it('falls back when the error body has no message', async () => {
     mockApi({ 'GET /api/users/1': { status: 500, text: 'boom' } })
     const err = await apiRequest('GET', '/api/users/1').catch((e: unknown) => e)

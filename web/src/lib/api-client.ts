@@ -86,11 +86,20 @@ export function errorBody(err: unknown): Record<string, unknown> | null {
  */
 export function serverMessage(err: unknown, fallback: string): string {
   const body = errorBody(err)
+  let message = fallback
   for (const key of ['message', 'error'] as const) {
     const value = body?.[key]
-    if (typeof value === 'string' && value.trim()) return value
+    if (typeof value === 'string' && value.trim()) {
+      message = value
+      break
+    }
   }
-  return fallback
+  // A server-side failure names its request, so support can find it from a screenshot.
+  const reference = body?.requestId
+  if (err instanceof ApiError && err.status >= 500 && typeof reference === 'string' && reference) {
+    return `${message} Referencia: ${reference}`
+  }
+  return message
 }
 
 /** True when the call never reached the server (fetch's TypeError). */
