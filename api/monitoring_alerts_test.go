@@ -193,3 +193,20 @@ func TestMetricNamesAreReadOffPromQL(t *testing.T) {
 		and on() time() - max(perfilseguro_scheduler_last_tick_timestamp_seconds) > 180 or absent(up{job="x"}) / ${datasource}`)
 	require.Equal(t, []string{"perfilseguro_http_request_duration_seconds_bucket", "perfilseguro_scheduler_last_tick_timestamp_seconds", "up"}, got)
 }
+
+// Every alert points at its own runbook section: a heading with its name in docs/alerts.md.
+func TestEveryAlertHasItsRunbook(t *testing.T) {
+	t.Parallel()
+	rules, err := os.ReadFile("../deploy/prometheus/alerts.yml")
+	require.NoError(t, err)
+	doc, err := os.ReadFile("../docs/alerts.md")
+	require.NoError(t, err)
+	alerts := regexp.MustCompile(`(?m)^\s*- alert: (\w+)$`).FindAllStringSubmatch(string(rules), -1)
+	runbooks := regexp.MustCompile(`(?m)^\s*runbook: "docs/alerts\.md#([\w-]+)"$`).FindAllStringSubmatch(string(rules), -1)
+	require.NotEmpty(t, alerts)
+	require.Len(t, runbooks, len(alerts), "one runbook annotation per alert")
+	for i, a := range alerts {
+		require.Equal(t, strings.ToLower(a[1]), runbooks[i][1], "the runbook anchor of %s", a[1])
+		require.Contains(t, string(doc), "\n### "+a[1]+"\n", "docs/alerts.md has no section for %s", a[1])
+	}
+}
