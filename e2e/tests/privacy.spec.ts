@@ -46,6 +46,7 @@ test('the privacy notice and the terms are pages of their own, linked from every
   await expect(page.getByRole('heading', { level: 2, name: 'Autoridad de protección de datos' })).toBeVisible();
   await expect(page.getByRole('link', { name: /gob\.mx\/buengobierno/ })).toHaveAttribute('href', 'https://www.gob.mx/buengobierno');
   await expect(page.locator('main')).not.toContainText('la autoridad competente');
+  await page.locator('section', { has: page.locator('#autoridad') }).screenshot({ path: path.join(screenshotDir, 'privacy-notice-authority.png') });
   await expect(page.getByText('Perfil Seguro, S.A. de C.V.').first()).toBeVisible();
   await expect(page.getByRole('cell', { name: '12 meses' })).toBeVisible();
   await expect(page.locator('body')).toContainText('nunca');
@@ -86,12 +87,17 @@ test('the privacy notice and the terms are pages of their own, linked from every
     await expect(notice.getByRole('heading', { name: 'Aviso de privacidad simplificado' })).toBeVisible();
     await expect(notice).toContainText('Perfil Seguro, S.A. de C.V.');
     await expect(notice.getByRole('link', { name: /aviso de privacidad integral/ })).toHaveAttribute('href', '/privacidad');
+    // Folded: the purposes wait behind "Para qué usamos tus datos", so the notice stays short on a phone.
+    await expect(notice.getByRole('heading', { name: 'Finalidades necesarias' })).toBeHidden();
+    await notice.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(screenshotDir, `register-simplified-notice-${width}-folded.png`) });
     await notice.getByText('Para qué usamos tus datos').click();
     await expect(notice.getByRole('heading', { name: 'Finalidades necesarias' })).toBeVisible();
     await expect(notice.getByRole('heading', { name: 'Finalidades voluntarias (puedes negarte)' })).toBeVisible();
     await expect(notice.getByText('Recordatorios de vigencia')).toBeVisible();
     const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(sideways).toBeLessThanOrEqual(0);
+    await page.evaluate(() => window.scrollTo(0, 0)); // the sticky header stays at the top of the full-page picture
     await page.screenshot({ path: path.join(screenshotDir, `register-simplified-notice-${width}.png`), fullPage: true });
   }
 });
