@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { approveOnSimulator, newPerson, reachLevel3, waitForMessage } from './helpers';
 
 // Administration issue: admin sign-in, the users table (create, search, edit,
 // delete), signing out, and the guard. The e2e server runs with APP_ENV=test,
@@ -169,4 +170,101 @@ test('admin revokes a validation with a reason; the public page says Revocado', 
   await expect(page.getByText('Validación revocada')).toBeVisible();
   await expect(page.getByText('robada')).toHaveCount(0);
   await page.screenshot({ path: path.join(screenshotDir, 'public-revoked.png'), fullPage: true });
+});
+
+// Issue 38, "Revocation must mean revoked": while revoked, Mi Perfil says so everywhere and
+// nothing starts, even after a name correction; an administrador lifts it with a reason, the
+// person is told by e-mail and may validate again with a new check.
+test('a revoked person cannot validate again until an administrador lifts the revocation', async ({ page, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const p = newPerson('Rebeca Revocada Soto', 'revocada');
+  await reachLevel3(page, p);
+  const me = await (await page.request.get('/api/auth/status')).json();
+
+  // The administrator, in their own browser, revokes.
+  const adminContext = await browser.newContext({ baseURL });
+  const admin = await adminContext.newPage();
+  await signInAsAdmin(admin);
+  await admin.getByPlaceholder('Buscar usuarios...').fill(p.email);
+  const row = admin.getByTestId('user-row').filter({ hasText: p.name });
+  await row.getByRole('button', { name: `Validación de ${p.name}` }).click();
+  let dialog = admin.getByRole('dialog', { name: `Validación de ${p.name}` });
+  await dialog.getByRole('textbox', { name: 'Motivo de la revocación' }).fill('Documento reportado como robado');
+  await dialog.getByRole('button', { name: 'Revocar validación' }).click();
+  await expect(dialog.getByText('Esta validación está revocada.')).toBeVisible({ timeout: 15_000 });
+  await dialog.getByRole('button', { name: 'Cerrar' }).first().click();
+
+  // Mi Perfil says revoked in every part, and nothing can start.
+  const expectRevoked = async (shot: string) => {
+    await page.goto('/profile');
+    await expect(page.getByTestId('verification-badge')).toHaveText('Verificación revocada');
+    // (The e-mail card's own 'Verificación Completa' of SPEC §2 is about the e-mail, and stays.)
+    await expect(page.getByText('Verificación completa', { exact: true })).toHaveCount(0);
+    await expect(page.getByText('Mientras siga revocada, no puedes iniciar una nueva verificación.')).toBeVisible();
+    const start = page.getByRole('button', { name: 'Completar Verificación' });
+    await expect(start).toBeDisabled();
+    await expect(page.getByText('Tu validación fue revocada: no puedes iniciar una nueva verificación hasta que soporte revise tu caso.')).toBeVisible();
+    await expect(page.getByTestId('card-status')).toHaveText('Revocado');
+    const plan = page.getByTestId('plan-card');
+    await expect(plan.getByTestId('plan-revoked')).toContainText('Validación revocada');
+    await expect(plan.getByText('Plan activo')).toHaveCount(0);
+    await expect(page.getByTestId('credential-revoked')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Invitaciones' })).toHaveCount(0);
+    for (const [width, height] of [[1280, 900], [375, 812]]) {
+      await page.setViewportSize({ width, height });
+      // Nothing widens the page sideways (on a phone included).
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: path.join(screenshotDir, `${shot}-${width}.png`), fullPage: true });
+    }
+    await page.setViewportSize({ width: 1280, height: 720 });
+    // The server says the same to anyone who tries anyway.
+    const started = await page.request.post('/api/start-verification', { data: { userId: me.userId }, headers: { Origin: baseURL! } });
+    expect(started.status()).toBe(409);
+    expect((await started.json()).message).toContain('soporte@perfilseguro.mx');
+  };
+  await expectRevoked('profile-revoked');
+
+  // A corrected name annuls the validation, and the profile still says revoked.
+  const rectification = page.getByTestId('rectification');
+  await rectification.getByLabel('Nombre completo').fill('Rebeca Revocada Soto de León');
+  await rectification.getByRole('button', { name: 'Guardar nombre' }).click();
+  await page.getByRole('dialog', { name: '¿Cambiar tu nombre?' }).getByRole('button', { name: 'Sí, cambiar mi nombre' }).click();
+  await expect(page.getByTestId('toast').filter({ hasText: 'Nombre actualizado' })).toBeVisible();
+  await expectRevoked('profile-revoked-renamed');
+
+  // The administrador lifts it, with a reason; the history shows the lift.
+  await admin.reload();
+  await admin.getByPlaceholder('Buscar usuarios...').fill(p.email);
+  await row.getByRole('button', { name: /^Validación de / }).click();
+  dialog = admin.getByRole('dialog', { name: /^Validación de / });
+  await dialog.getByRole('button', { name: 'Levantar revocación' }).click();
+  await expect(dialog.getByText('El motivo para levantar la revocación es requerido')).toBeVisible();
+  await dialog.getByRole('textbox', { name: 'Motivo para levantar la revocación' }).fill('Documento aclarado con la persona');
+  for (const [width, height] of [[1280, 900], [375, 812]]) {
+    await admin.setViewportSize({ width, height });
+    await admin.screenshot({ path: path.join(screenshotDir, `admin-lift-form-${width}.png`) });
+  }
+  await admin.setViewportSize({ width: 1280, height: 900 });
+  await dialog.getByRole('button', { name: 'Levantar revocación' }).click();
+  await expect(admin.getByTestId('toast').filter({ hasText: 'Revocación levantada' })).toBeVisible({ timeout: 15_000 });
+  const events = dialog.getByTestId('lifecycle-events');
+  await expect(events.locator('li').first()).toContainText('Revocación levantada');
+  await expect(events.locator('li').first()).toContainText('Motivo: Documento aclarado con la persona');
+  await expect(events).toContainText('Por un administrador: admin@perfilseguro.local');
+  await expect(dialog.getByText('Esta validación está revocada.')).toHaveCount(0);
+  for (const [width, height] of [[1280, 900], [375, 812]]) {
+    await admin.setViewportSize({ width, height });
+    await admin.screenshot({ path: path.join(screenshotDir, `admin-lifted-${width}.png`) });
+  }
+  await adminContext.close();
+
+  // The person is told by e-mail; Mi Perfil lets them validate again, and a new check does.
+  await waitForMessage(page.request, p.email, /levantamos la revocación de tu Perfil Seguro \(PS-\d{4}-\d{4}-\d{2}\)/);
+  await page.goto('/profile');
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación en proceso');
+  await expect(page.getByText('Validación revocada')).toHaveCount(0);
+  await expect(page.getByTestId('plan-card').getByText('Plan activo')).toBeVisible();
+  await approveOnSimulator(page);
+  await expect(page.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+  await expect(page.getByTestId('card-status')).toHaveText('ID Validado');
 });

@@ -30,6 +30,23 @@ describe('header, logged in', () => {
     expect(await within(header).findByRole('link', { name: 'Invitaciones' })).toHaveAttribute('href', '/invitations')
   })
 
+  it('keeps Invitaciones locked while the validation is revoked, saying why', async () => {
+    localStorage.setItem('userId', '7')
+    mockApi({
+      'GET /api/auth/status': { json: {} },
+      'GET /api/users/7/verification-status': { json: { verificationLevel: 3, biometricVerified: true, revoked: true } },
+    })
+    renderRoute('/success')
+    const header = await screen.findByRole('banner')
+    const locked = await waitFor(() => {
+      const el = within(header).getByText('Invitaciones').closest('[aria-disabled="true"]')
+      expect(el).toHaveAttribute('title', 'Tu validación fue revocada: las invitaciones no están disponibles')
+      return el
+    })
+    expect(locked).toBeInTheDocument()
+    expect(within(header).queryByRole('link', { name: 'Invitaciones' })).not.toBeInTheDocument()
+  })
+
   it('clears the user when /api/auth/status answers 401', async () => {
     localStorage.setItem('userId', '7')
     mockApi({ 'GET /api/auth/status': { status: 401, text: '' }, 'GET /api/users/7/verification-status': { status: 401, text: '' } })

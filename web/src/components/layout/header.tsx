@@ -12,6 +12,9 @@ import { ThemeToggle } from './theme-toggle'
 /** Hint on the locked Invitaciones entry. */
 export const INVITATIONS_LOCKED_HINT = 'Completa tu verificación biométrica para acceder a invitaciones'
 
+/** Hint on the locked Invitaciones entry while the validation is revoked (issue 38). */
+export const INVITATIONS_REVOKED_HINT = 'Tu validación fue revocada: las invitaciones no están disponibles'
+
 /** Header refresh of the verification status (SPEC §9). */
 const STATUS_REFRESH_MS = 30_000
 
@@ -65,6 +68,7 @@ function SignedInLinks({ userId }: { userId: string }) {
   const auth = useAuthStatus(true)
   const status = useVerificationStatus(userId, STATUS_REFRESH_MS)
   const biometricVerified = isBiometricVerified(status.data)
+  const lockedHint = status.data?.revoked ? INVITATIONS_REVOKED_HINT : INVITATIONS_LOCKED_HINT
 
   // The server session is the truth: a 401 on the status check signs the UI out.
   useEffect(() => {
@@ -79,11 +83,12 @@ function SignedInLinks({ userId }: { userId: string }) {
           <span className="max-sm:sr-only">Invitaciones</span>
         </NavLink>
       ) : (
-        <span className="tooltip tooltip-bottom" data-tip={INVITATIONS_LOCKED_HINT}>
+        // On a phone there is no hover, and the hidden tooltip's box would widen the page sideways.
+        <span className="sm:tooltip sm:tooltip-bottom" data-tip={lockedHint}>
           <span
             className={buttonClass('ghost', 'sm', 'cursor-not-allowed text-base-content/40 hover:bg-transparent')}
             aria-disabled="true"
-            title={INVITATIONS_LOCKED_HINT}
+            title={lockedHint}
           >
             <Lock className="size-4" aria-hidden />
             <span className="max-sm:sr-only">Invitaciones</span>
