@@ -84,6 +84,20 @@ const (
 	BiometricAbandoned   = "Abandoned"
 )
 
+// BiometricStatusNames are the statuses as a person reads them ("pending": our session row,
+// created before the provider's).
+var BiometricStatusNames = map[string]string{
+	"pending":            "Creada, sin iniciar",
+	BiometricNotStarted:  "Sin iniciar",
+	BiometricInProgress:  "En curso",
+	BiometricApproved:    "Aprobada",
+	BiometricDeclined:    "Rechazada",
+	BiometricInReview:    "En revisión",
+	BiometricResubmitted: "Se pidió repetirla",
+	BiometricExpired:     "Vencida sin terminar",
+	BiometricAbandoned:   "Abandonada",
+}
+
 // BiometricDecision is the provider's verdict on a session, with scores in 0..100 when known.
 type BiometricDecision struct {
 	SessionID  string

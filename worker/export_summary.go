@@ -54,18 +54,7 @@ type exportPart struct {
 }
 
 var (
-	yesNo          = map[string]string{"true": "Sí", "false": "No"}
-	biometricNames = map[string]string{
-		"pending":                         "Creada, sin iniciar",
-		perfilseguro.BiometricNotStarted:  "Sin iniciar",
-		perfilseguro.BiometricInProgress:  "En curso",
-		perfilseguro.BiometricApproved:    "Aprobada",
-		perfilseguro.BiometricDeclined:    "Rechazada",
-		perfilseguro.BiometricInReview:    "En revisión",
-		perfilseguro.BiometricResubmitted: "Se pidió repetirla",
-		perfilseguro.BiometricExpired:     "Vencida sin terminar",
-		perfilseguro.BiometricAbandoned:   "Abandonada",
-	}
+	yesNo = map[string]string{"true": "Sí", "false": "No"}
 	// paymentStatusNames: as the administrators' panel names them (user-payments.tsx).
 	paymentStatusNames = map[string]string{
 		"creating": "Creando", "open": "En proceso", "pending": "Pendiente (OXXO)", "paid": "Pagado",
@@ -177,7 +166,7 @@ var exportSections = []exportSection{
 	{"verificaciones_biometricas", "Verificaciones biométricas", "Cada verificación biométrica: el resultado y los puntajes; nunca guardamos imágenes.", []exportField{
 		{Key: "proveedor", Label: "Proveedor", Description: "Quién hizo la verificación: didit o devsim (simulador de pruebas).", Codes: providerNames},
 		{Key: "sesion", Label: "Número de sesión del proveedor", Description: "El identificador de la verificación en el proveedor."},
-		{Key: "estado", Label: "Resultado", Description: "El estado que informó el proveedor (Approved, Declined, In Review…).", Codes: biometricNames},
+		{Key: "estado", Label: "Resultado", Description: "El estado que informó el proveedor (Approved, Declined, In Review…).", Codes: perfilseguro.BiometricStatusNames},
 		score("puntaje_general", "Puntaje general", "Qué tan confiable resultó la verificación completa"),
 		score("puntaje_rostro", "Coincidencia facial", "Cuánto se parece tu rostro a la foto de tu identificación"),
 		score("puntaje_documento", "Autenticidad del documento", "Qué tan auténtica parece tu identificación oficial"),
