@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"time"
@@ -84,13 +85,17 @@ func (s *Server) inviteAdmin(c fuego.ContextWithBody[AdminInviteRequest]) (Admin
 	_, hash, link := EnrolmentLink(s.cfg.PublicBaseURL)
 	expires := s.now().Add(adminEnrolLifetime)
 	by := sess.Admin.ID
-	a, err := s.store.CreateAdmin(r.Context(), perfilseguro.NewAdmin{Email: req.Email, Name: req.Name, Role: req.Role,
-		CreatedBy: &by}, hash, expires)
+	var a postgres.Admin
+	err = s.adminAction(r, sess, "admin.create", "admin", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		a, err = s.store.CreateAdmin(ctx, perfilseguro.NewAdmin{Email: req.Email, Name: req.Name, Role: req.Role,
+			CreatedBy: &by}, hash, expires)
+		return strconv.FormatInt(a.ID, 10), map[string]postgres.Change{
+			"email": {After: a.Email}, "name": {After: a.Name}, "role": {After: a.Role}}, err
+	})
 	if err != nil {
 		return AdminEnrolmentResponse{}, err
 	}
-	s.auditAdmin(r, sess, "admin.create", "admin", strconv.FormatInt(a.ID, 10), map[string]postgres.Change{
-		"email": {After: a.Email}, "name": {After: a.Name}, "role": {After: a.Role}})
 	setStatus(c, http.StatusCreated)
 	return AdminEnrolmentResponse{Admin: a, EnrolmentURL: link, ExpiresAt: expires,
 		Message: "Comparte este enlace solo con " + a.Name + ". Funciona una vez, durante 24 horas."}, nil
@@ -114,11 +119,15 @@ func (s *Server) changeAdminRole(c fuego.ContextWithBody[AdminRoleRequest]) (pos
 	if !isRole(req.Role) {
 		return postgres.Admin{}, perfilseguro.FieldError("role", "Rol no válido: administrador, soporte o finanzas")
 	}
-	before, after, err := s.store.SetAdminRole(r.Context(), id, req.Role)
+	var after postgres.Admin
+	err = s.adminAction(r, sess, "admin.role", "admin", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		before, changed, err := s.store.SetAdminRole(ctx, id, req.Role)
+		after = changed
+		return target, diff(map[string][2]any{"role": {before.Role, after.Role}}), err
+	})
 	if err != nil {
 		return postgres.Admin{}, err
 	}
-	s.auditAdmin(r, sess, "admin.role", "admin", target, diff(map[string][2]any{"role": {before.Role, after.Role}}))
 	return after, nil
 }
 
@@ -142,11 +151,15 @@ func (s *Server) disableAdmin(c fuego.ContextNoBody) (postgres.Admin, error) {
 	if err != nil {
 		return postgres.Admin{}, err
 	}
-	a, err := s.store.DisableAdmin(r.Context(), id, s.now())
+	var a postgres.Admin
+	err = s.adminAction(r, sess, "admin.disable", "admin", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		a, err = s.store.DisableAdmin(ctx, id, s.now())
+		return target, nil, err
+	})
 	if err != nil {
 		return postgres.Admin{}, err
 	}
-	s.auditAdmin(r, sess, "admin.disable", "admin", target, nil)
 	return a, nil
 }
 
@@ -163,14 +176,18 @@ func (s *Server) reissueEnrolment(c fuego.ContextNoBody) (AdminEnrolmentResponse
 	}
 	_, hash, link := EnrolmentLink(s.cfg.PublicBaseURL)
 	expires := s.now().Add(adminEnrolLifetime)
-	if err := s.store.NewAdminEnrolment(r.Context(), id, hash, expires); err != nil {
-		return AdminEnrolmentResponse{}, err
-	}
-	a, err := s.store.AdminByID(r.Context(), id)
+	var a postgres.Admin
+	err = s.adminAction(r, sess, "admin.enrolment", "admin", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		if err := s.store.NewAdminEnrolment(ctx, id, hash, expires); err != nil {
+			return "", nil, err
+		}
+		var err error
+		a, err = s.store.AdminByID(ctx, id)
+		return target, nil, err
+	})
 	if err != nil {
 		return AdminEnrolmentResponse{}, err
 	}
-	s.auditAdmin(r, sess, "admin.enrolment", "admin", target, nil)
 	return AdminEnrolmentResponse{Admin: a, EnrolmentURL: link, ExpiresAt: expires,
 		Message: "Comparte este enlace solo con " + a.Name + ". Funciona una vez, durante 24 horas."}, nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -102,14 +103,17 @@ func (s *Server) adminRecordArco(c fuego.ContextWithBody[AdminArcoCreateRequest]
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
 	}
-	id, err := s.store.AddArcoRequest(ctx, s.db, postgres.NewArcoRequest{UserID: u.ID, Type: req.Type,
-		Channel: perfilseguro.ArcoChannelEmail, Details: details, Now: s.now()})
+	var id int64
+	err = s.adminAction(r, sess, "arco.create", "arco", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		id, err = s.store.AddArcoRequest(ctx, s.store.Ext(ctx), postgres.NewArcoRequest{UserID: u.ID, Type: req.Type,
+			Channel: perfilseguro.ArcoChannelEmail, Details: details, Now: s.now()})
+		return strconv.FormatInt(id, 10), map[string]postgres.Change{"type": {After: req.Type}, "profileId": {After: req.ProfileID}}, err
+	})
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
 	}
 	s.logger.InfoContext(ctx, "admin recorded arco request", "arco_id", id, "user_id", u.ID, "request_id", requestID(ctx))
-	s.auditAdmin(r, sess, "arco.create", "arco", strconv.FormatInt(id, 10), map[string]postgres.Change{
-		"type": {After: req.Type}, "profileId": {After: req.ProfileID}})
 	a, err := s.store.ArcoRequestByID(ctx, id)
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
@@ -149,11 +153,15 @@ func (s *Server) adminResolveArco(c fuego.ContextWithBody[AdminArcoResolveReques
 	if err := fieldsError(fields, "state", "resolution"); err != nil {
 		return AdminArcoRequestJSON{}, err
 	}
-	a, err := s.store.ResolveArcoRequest(r.Context(), id, req.State, resolution, s.now())
+	var a postgres.ArcoRequest
+	err = s.adminAction(r, sess, "arco.resolve", "arco", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		a, err = s.store.ResolveArcoRequest(ctx, id, req.State, resolution, s.now())
+		return strconv.FormatInt(id, 10), map[string]postgres.Change{"state": {After: req.State}}, err
+	})
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin answered arco request", "arco_id", id, "state", req.State, "request_id", requestID(r.Context()))
-	s.auditAdmin(r, sess, "arco.resolve", "arco", strconv.FormatInt(id, 10), map[string]postgres.Change{"state": {After: req.State}})
 	return s.adminArcoJSON(a), nil
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 
@@ -76,13 +77,16 @@ func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgre
 	if err := np.Normalize(); err != nil {
 		return postgres.CreatedPartner{}, err
 	}
-	p, err := s.store.CreatePartner(r.Context(), np)
+	var p postgres.CreatedPartner
+	err = s.adminAction(r, sess, "partner.create", "partner", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		p, err = s.store.CreatePartner(ctx, np)
+		return strconv.FormatInt(p.ID, 10), map[string]postgres.Change{"partnerName": {After: p.PartnerName}, "domain": {After: p.Domain}}, err
+	})
 	if err != nil {
 		return postgres.CreatedPartner{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin created partner", "partner_id", p.ID, "domain", p.Domain)
-	s.auditAdmin(r, sess, "partner.create", "partner", strconv.FormatInt(p.ID, 10), map[string]postgres.Change{
-		"partnerName": {After: p.PartnerName}, "domain": {After: p.Domain}})
 	setStatus(c, http.StatusCreated)
 	return p, nil
 }
@@ -108,11 +112,15 @@ func (s *Server) deactivatePartner(c fuego.ContextNoBody) (postgres.Partner, err
 	if err != nil {
 		return postgres.Partner{}, err
 	}
-	p, err := s.store.DeactivatePartner(r.Context(), id)
+	var p postgres.Partner
+	err = s.adminAction(r, sess, "partner.disable", "partner", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		p, err = s.store.DeactivatePartner(ctx, id)
+		return target, nil, err
+	})
 	if err != nil {
 		return postgres.Partner{}, err
 	}
-	s.auditAdmin(r, sess, "partner.disable", "partner", target, nil)
 	return p, nil
 }
 
@@ -133,9 +141,11 @@ func (s *Server) deletePartner(c fuego.ContextNoBody) (DeletePartnerResponse, er
 	if err != nil {
 		return DeletePartnerResponse{}, err
 	}
-	if err := s.store.DeletePartner(r.Context(), id); err != nil {
+	err = s.adminAction(r, sess, "partner.delete", "partner", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		return target, nil, s.store.DeletePartner(ctx, id)
+	})
+	if err != nil {
 		return DeletePartnerResponse{}, err
 	}
-	s.auditAdmin(r, sess, "partner.delete", "partner", target, nil)
 	return DeletePartnerResponse{Success: true, Message: "Socio eliminado"}, nil
 }

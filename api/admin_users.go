@@ -142,12 +142,16 @@ func (s *Server) createUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 	if err != nil {
 		return UserJSON{}, err
 	}
-	created, err := s.store.CreateUserAsAdmin(r.Context(), u, s.now())
+	var created perfilseguro.User
+	err = s.adminAction(r, sess, "user.create", "user", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		created, err = s.store.CreateUserAsAdmin(ctx, u, s.now())
+		return strconv.FormatInt(created.ID, 10), userChanges(perfilseguro.User{}, created), err
+	})
 	if err != nil {
 		return UserJSON{}, err
 	}
 	s.logger.InfoContext(r.Context(), "admin created user", "user_id", created.ID, "request_id", requestID(r.Context()))
-	s.auditAdmin(r, sess, "user.create", "user", strconv.FormatInt(created.ID, 10), userChanges(perfilseguro.User{}, created))
 	setStatus(c, http.StatusCreated)
 	return toUserJSON(created), nil
 }
@@ -179,12 +183,16 @@ func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 	if err != nil {
 		return UserJSON{}, err
 	}
-	before, after, err := s.store.UpdateUserAsAdmin(ctx, id, u)
+	var before, after perfilseguro.User
+	err = s.adminAction(r, sess, "user.update", "user", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		before, after, err = s.store.UpdateUserAsAdmin(ctx, id, u)
+		return strconv.FormatInt(id, 10), userChanges(before, after), err
+	})
 	if err != nil {
 		return UserJSON{}, err
 	}
 	s.public.forgetUser(id) // other replicas hear it from Postgres
-	s.auditAdmin(r, sess, "user.update", "user", strconv.FormatInt(id, 10), userChanges(before, after))
 	if passChanged(before, after) {
 		s.rebuildPasses(ctx, after)
 	}
@@ -249,28 +257,34 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 		// Recorded first: the request outlives the account (with its profile ID only).
 		s.recordAnswered(r, id, perfilseguro.ArcoCancel, "Eliminación de la cuenta desde Mi Perfil")
 	}
-	if err := s.deleteAccount(r, who); err != nil {
+	pid := id
+	event := postgres.AuditEvent{ActorKind: postgres.ActorPerson, ActorID: &pid, ActorLabel: who.IDValidado,
+		Action: "user.delete.self", TargetKind: "user", TargetID: strconv.FormatInt(id, 10)}
+	if byAdmin {
+		event = adminEvent(sess.Admin, "user.delete", "user", strconv.FormatInt(id, 10), postgres.OutcomeOK)
+		event.Changes = map[string]postgres.Change{"profileId": {Before: who.IDValidado}}
+	}
+	if err := s.deleteAccount(r, who, event); err != nil {
 		return DeleteUserResponse{}, err
 	}
 	if byAdmin {
 		s.logger.InfoContext(r.Context(), "admin deleted user", "user_id", id, "request_id", requestID(r.Context()))
-		s.auditAdmin(r, sess, "user.delete", "user", strconv.FormatInt(id, 10),
-			map[string]postgres.Change{"profileId": {Before: who.IDValidado}})
 		return DeleteUserResponse{Success: true, Message: "El usuario ha sido eliminado correctamente"}, nil
 	}
 	s.clearSessionCookie(c.Response())
-	pid := id
-	s.audit(r, postgres.AuditEvent{ActorKind: postgres.ActorPerson, ActorID: &pid, ActorLabel: who.IDValidado,
-		Action: "user.delete.self", TargetKind: "user", TargetID: strconv.FormatInt(id, 10)})
 	s.logger.InfoContext(r.Context(), "person deleted their account", "user_id", id, "request_id", requestID(r.Context()))
 	return DeleteUserResponse{Success: true, Message: "Tu cuenta y tus datos personales fueron eliminados."}, nil
 }
 
 // deleteAccount removes a person's personal data and tokens for good, purges their queued jobs,
-// voids their wallet passes and revokes their credentials. Payment receipts stay, detached.
-func (s *Server) deleteAccount(r *http.Request, who perfilseguro.User) error {
+// voids their wallet passes and revokes their credentials. Payment receipts stay, detached. The
+// deletion and event, its record, are written in one transaction.
+func (s *Server) deleteAccount(r *http.Request, who perfilseguro.User, event postgres.AuditEvent) error {
 	ctx, id := r.Context(), who.ID
-	if err := s.store.DeleteUser(ctx, id); err != nil {
+	err := s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+		return event, s.store.DeleteUser(ctx, id)
+	})
+	if err != nil {
 		return err
 	}
 	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres

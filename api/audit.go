@@ -17,9 +17,11 @@ import (
 )
 
 // The audit trail: every administrator action and every sign-in attempt is appended to
-// audit_events (0017), which the application can never change. Events are written after the
-// action commits (a revocation writes its event in the same transaction); a failed write is
-// logged, never shown to the person acting.
+// audit_events (0017), which the application can never change. An action that changes something
+// is written with its event in one transaction (audited, adminAction): if the event cannot be
+// written, the action rolls back and the person acting sees the error. Attempts that change
+// nothing (a sign-in refused, a denied action) are appended on their own (audit); such a write
+// failing is logged, never shown.
 
 // Paging of the Bitácora.
 const (
@@ -38,6 +40,30 @@ func (s *Server) audit(r *http.Request, e postgres.AuditEvent) {
 	}
 }
 
+// audited runs an action and the event do returns in one transaction (postgres.Store.Audited);
+// the event gets the request's address, browser and time. Store calls in do must use its ctx.
+func (s *Server) audited(r *http.Request, do func(ctx context.Context) (postgres.AuditEvent, error)) error {
+	return s.store.Audited(r.Context(), func(ctx context.Context) (postgres.AuditEvent, error) {
+		e, err := do(ctx)
+		return s.withRequest(r, e), err
+	})
+}
+
+// adminAction is an administrator's action, audited in its transaction: do makes the change and
+// names its target and what changed.
+func (s *Server) adminAction(r *http.Request, sess *postgres.AdminSession, action, targetKind string,
+	do func(ctx context.Context) (targetID string, changes map[string]postgres.Change, err error)) error {
+	return s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+		target, changes, err := do(ctx)
+		if err != nil {
+			return postgres.AuditEvent{}, err
+		}
+		e := adminEvent(sess.Admin, action, targetKind, target, postgres.OutcomeOK)
+		e.Changes = changes
+		return e, nil
+	})
+}
+
 // withRequest fills in the request's address, browser and the time of the event.
 func (s *Server) withRequest(r *http.Request, e postgres.AuditEvent) postgres.AuditEvent {
 	e.IP, e.UserAgent = clientIP(r), r.UserAgent()
@@ -52,14 +78,6 @@ func adminEvent(a postgres.Admin, action, targetKind, targetID, outcome string) 
 	id := a.ID
 	return postgres.AuditEvent{ActorKind: postgres.ActorAdmin, ActorID: &id, ActorLabel: a.Label(), Action: action,
 		TargetKind: targetKind, TargetID: targetID, Outcome: outcome}
-}
-
-// auditAdmin records an administrator's successful action (changes: for edits, before and after).
-func (s *Server) auditAdmin(r *http.Request, sess *postgres.AdminSession, action, targetKind, targetID string,
-	changes map[string]postgres.Change) {
-	e := adminEvent(sess.Admin, action, targetKind, targetID, postgres.OutcomeOK)
-	e.Changes = changes
-	s.audit(r, e)
 }
 
 // auditPersonSignIn records a person's sign-in attempt by code (userID 0: not known).

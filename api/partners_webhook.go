@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/url"
 	"strconv"
 	"strings"
@@ -56,15 +57,16 @@ func (s *Server) setPartnerWebhook(c fuego.ContextWithBody[PartnerWebhookRequest
 		}
 		secret = "whsec_" + secure.NewToken(24)
 	}
-	found, err := s.store.SetPartnerWebhook(r.Context(), id, hook, secret)
+	err = s.adminAction(r, sess, "partner.webhook", "partner", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		found, err := s.store.SetPartnerWebhook(ctx, id, hook, secret)
+		if err == nil && !found {
+			err = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No existe ese socio.")
+		}
+		return strconv.FormatInt(id, 10), map[string]postgres.Change{"webhookUrl": {After: hook}}, err // the secret is never recorded
+	})
 	if err != nil {
 		return PartnerWebhookResponse{}, err
 	}
-	if !found {
-		return PartnerWebhookResponse{}, perfilseguro.Errorf(perfilseguro.ENOTFOUND, "No existe ese socio.")
-	}
-	s.auditAdmin(r, sess, "partner.webhook", "partner", strconv.FormatInt(id, 10),
-		map[string]postgres.Change{"webhookUrl": {After: hook}}) // the secret is never recorded
 	msg := "Webhook configurado. Guarda el secreto: no se volverá a mostrar."
 	if hook == "" {
 		msg = "Webhook eliminado."

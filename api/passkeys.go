@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -254,12 +255,16 @@ func (s *Server) createPasskey(c fuego.ContextWithBody[PasskeyRegistrationReques
 	if err != nil {
 		return PasskeyJSON{}, err
 	}
-	cred, err := svc.FinishRegistration(r.Context(), owner, passkey.SessionKeyFrom(r), req.Credential, req.Name)
+	var cred passkey.Credential
+	err = s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+		var err error
+		cred, err = svc.FinishRegistration(ctx, owner, passkey.SessionKeyFrom(r), req.Credential, req.Name)
+		return s.labelled(r, personEvent(owner.ID, "person.passkey_create", strconv.FormatInt(cred.ID, 10), nil)), err
+	})
 	if err != nil {
-		s.auditPasskey(r, "person.passkey_create", owner.ID, "", err)
+		s.auditPasskey(r, "person.passkey_create", owner.ID, "", err) // the refused attempt, on its own
 		return PasskeyJSON{}, err
 	}
-	s.auditPasskey(r, "person.passkey_create", owner.ID, strconv.FormatInt(cred.ID, 10), nil)
 	setStatus(c, http.StatusCreated)
 	return passkeyJSON(cred), nil
 }
@@ -291,13 +296,17 @@ func (s *Server) renamePasskey(c fuego.ContextWithBody[PasskeyRenameRequest]) (P
 	if err != nil {
 		return PasskeyJSON{}, err
 	}
-	cred, err := svc.Rename(r.Context(), owner, credID, req.Name)
+	var cred passkey.Credential
+	err = s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+		var err error
+		cred, err = svc.Rename(ctx, owner, credID, req.Name)
+		e := personEvent(owner.ID, "person.passkey_rename", strconv.FormatInt(credID, 10), nil)
+		e.Changes = diff(map[string][2]any{"name": {before.Name, cred.Name}})
+		return s.labelled(r, e), err
+	})
 	if err != nil {
 		return PasskeyJSON{}, err
 	}
-	e := personEvent(owner.ID, "person.passkey_rename", strconv.FormatInt(credID, 10), nil)
-	e.Changes = diff(map[string][2]any{"name": {before.Name, cred.Name}})
-	s.audit(r, s.labelled(r, e))
 	return passkeyJSON(cred), nil
 }
 
@@ -325,13 +334,15 @@ func (s *Server) deletePasskey(c fuego.ContextNoBody) (PasskeyDeleted, error) {
 	if err != nil {
 		return PasskeyDeleted{}, err
 	}
-	gone, err := svc.Delete(r.Context(), owner, credID)
+	err = s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+		gone, err := svc.Delete(ctx, owner, credID)
+		e := personEvent(owner.ID, "person.passkey_delete", strconv.FormatInt(credID, 10), nil)
+		e.Changes = map[string]postgres.Change{"name": {Before: gone.Name, After: nil}}
+		return s.labelled(r, e), err
+	})
 	if err != nil {
 		return PasskeyDeleted{}, err
 	}
-	e := personEvent(owner.ID, "person.passkey_delete", strconv.FormatInt(credID, 10), nil)
-	e.Changes = map[string]postgres.Change{"name": {Before: gone.Name, After: nil}}
-	s.audit(r, s.labelled(r, e))
 	return PasskeyDeleted{Success: true, Message: "Eliminamos la llave de acceso."}, nil
 }
 

@@ -539,21 +539,26 @@ func (p *payments) adminRefund(c fuego.ContextNoBody) (RefundResponse, error) {
 	if paidInCash(*pm) {
 		return RefundResponse{}, errCashNotRefundable
 	}
-	asked, err := p.s.store.MarkRefundRequested(ctx, id)
+	target := strconv.FormatInt(id, 10)
+	err = p.s.adminAction(r, sess, "payment.refund", "payment", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		asked, err := p.s.store.MarkRefundRequested(ctx, id)
+		if err == nil && !asked {
+			err = httpError(http.StatusConflict, "El reembolso de este pago ya fue solicitado.")
+		}
+		return target, nil, err
+	})
 	if err != nil {
 		return RefundResponse{}, err
 	}
-	if !asked {
-		return RefundResponse{}, httpError(http.StatusConflict, "El reembolso de este pago ya fue solicitado.")
-	}
 	task, err := jobs.NewRefundPaymentTask(id)
 	if err := jobs.Enqueue(ctx, p.s.queue, task, err); err != nil {
-		// Undo the mark so the administrator can ask again once the queue is back.
+		// Undo the mark so the administrator can ask again once the queue is back; the trail
+		// shows the request, then that it failed.
 		_ = p.s.store.WithdrawRefundRequest(context.WithoutCancel(ctx), id)
+		p.s.audit(r, adminEvent(sess.Admin, "payment.refund", "payment", target, postgres.OutcomeFailed))
 		return RefundResponse{}, fmt.Errorf("%v: %w", err, errUnavailable)
 	}
 	p.s.logger.InfoContext(ctx, "admin requested refund", "payment_id", id, "request_id", requestID(ctx))
-	p.s.auditAdmin(r, sess, "payment.refund", "payment", strconv.FormatInt(id, 10), nil)
 	setStatus(c, http.StatusAccepted)
 	return RefundResponse{Message: "Reembolso solicitado. Se reflejará en el pago cuando el proveedor lo confirme."}, nil
 }

@@ -294,7 +294,7 @@ func (s *Service) Rename(ctx context.Context, owner Owner, id int64, name string
 	}
 	q := fmt.Sprintf(`UPDATE webauthn_credentials SET name = $3 WHERE id = $1 AND %s = $2 RETURNING %s`, ownerColumn(owner.Kind), credentialColumns(owner.Kind))
 	var r credentialRow
-	if err := s.db.GetContext(ctx, &r, q, id, owner.ID, name); err != nil {
+	if err := sqlx.GetContext(ctx, s.conn(ctx), &r, q, id, owner.ID, name); err != nil {
 		if isNoRows(err) {
 			return Credential{}, ErrNotFound
 		}
@@ -307,7 +307,7 @@ func (s *Service) Rename(ctx context.Context, owner Owner, id int64, name string
 func (s *Service) Delete(ctx context.Context, owner Owner, id int64) (Credential, error) {
 	q := fmt.Sprintf(`DELETE FROM webauthn_credentials WHERE id = $1 AND %s = $2 RETURNING %s`, ownerColumn(owner.Kind), credentialColumns(owner.Kind))
 	var r credentialRow
-	if err := s.db.GetContext(ctx, &r, q, id, owner.ID); err != nil {
+	if err := sqlx.GetContext(ctx, s.conn(ctx), &r, q, id, owner.ID); err != nil {
 		if isNoRows(err) {
 			return Credential{}, ErrNotFound
 		}
@@ -334,7 +334,7 @@ func (s *Service) nameFor(ctx context.Context, owner Owner, name string) (string
 	}
 	var n int
 	q := fmt.Sprintf(`SELECT count(*) FROM webauthn_credentials WHERE %s = $1`, ownerColumn(owner.Kind))
-	if err := s.db.GetContext(ctx, &n, q, owner.ID); err != nil {
+	if err := sqlx.GetContext(ctx, s.conn(ctx), &n, q, owner.ID); err != nil {
 		return "", fmt.Errorf("passkey: count for %s %d: %w", owner.Kind, owner.ID, err)
 	}
 	return fmt.Sprintf("Llave de acceso %d", n+1), nil

@@ -10,8 +10,10 @@ import (
 
 	"github.com/go-webauthn/webauthn/protocol"
 	"github.com/go-webauthn/webauthn/webauthn"
+	"github.com/jmoiron/sqlx"
 	"github.com/lib/pq"
 
+	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/secure"
 )
 
@@ -37,12 +39,12 @@ func (s *Service) begin(ctx context.Context, sessionKey, purpose, kind string, o
 	now := s.now()
 	// Ceremonies nobody finished go with the next one begun (an hour after they expired).
 	const purge = `DELETE FROM webauthn_challenges WHERE expires_at < $1`
-	if _, err := s.db.ExecContext(ctx, purge, now.Add(-time.Hour)); err != nil {
+	if _, err := s.conn(ctx).ExecContext(ctx, purge, now.Add(-time.Hour)); err != nil {
 		return Options{}, fmt.Errorf("passkey: purge challenges: %w", err)
 	}
 	const q = `INSERT INTO webauthn_challenges (session_key, purpose, owner_kind, owner_id, session_data, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)`
-	if _, err := s.db.ExecContext(ctx, q, secure.HashToken(sessionKey), purpose, kind, ownerID, data, now, now.Add(ChallengeLifetime)); err != nil {
+	if _, err := s.conn(ctx).ExecContext(ctx, q, secure.HashToken(sessionKey), purpose, kind, ownerID, data, now, now.Add(ChallengeLifetime)); err != nil {
 		return Options{}, fmt.Errorf("passkey: store challenge: %w", err)
 	}
 	return Options{PublicKey: opts, Mediation: mediation}, nil
@@ -62,7 +64,7 @@ func (s *Service) consume(ctx context.Context, sessionKey, purpose, kind string,
 		RETURNING session_data`
 	now := s.now()
 	var raw []byte
-	err := s.db.GetContext(ctx, &raw, q, key, purpose, kind, ownerID, challenge, now)
+	err := sqlx.GetContext(ctx, s.conn(ctx), &raw, q, key, purpose, kind, ownerID, challenge, now)
 	if isNoRows(err) {
 		return sd, s.whyNot(ctx, key, purpose, kind, ownerID, challenge, now)
 	}
@@ -84,7 +86,7 @@ func (s *Service) whyNot(ctx context.Context, key, purpose, kind string, ownerID
 	const q = `SELECT used_at IS NOT NULL AS used, expires_at FROM webauthn_challenges
 		WHERE session_key = $1 AND purpose = $2 AND owner_kind = $3 AND owner_id IS NOT DISTINCT FROM $4
 		  AND session_data->>'challenge' = $5`
-	err := s.db.GetContext(ctx, &row, q, key, purpose, kind, ownerID, challenge)
+	err := sqlx.GetContext(ctx, s.conn(ctx), &row, q, key, purpose, kind, ownerID, challenge)
 	switch {
 	case isNoRows(err):
 		return ErrNoChallenge
@@ -156,7 +158,7 @@ func (s *Service) rows(ctx context.Context, owner Owner) ([]credentialRow, error
 	q := fmt.Sprintf(`SELECT %s FROM webauthn_credentials WHERE %s = $1 ORDER BY created_at, id`,
 		credentialColumns(owner.Kind), ownerColumn(owner.Kind))
 	var rows []credentialRow
-	if err := s.db.SelectContext(ctx, &rows, q, owner.ID); err != nil {
+	if err := sqlx.SelectContext(ctx, s.conn(ctx), &rows, q, owner.ID); err != nil {
 		return nil, fmt.Errorf("passkey: list for %s %d: %w", owner.Kind, owner.ID, err)
 	}
 	return rows, nil
@@ -181,7 +183,7 @@ func (s *Service) byCredentialID(ctx context.Context, kind string, credentialID 
 	q := fmt.Sprintf(`SELECT %s FROM webauthn_credentials WHERE credential_id = $1 AND %s IS NOT NULL`,
 		credentialColumns(kind), ownerColumn(kind))
 	var r credentialRow
-	err := s.db.GetContext(ctx, &r, q, credentialID)
+	err := sqlx.GetContext(ctx, s.conn(ctx), &r, q, credentialID)
 	switch {
 	case isNoRows(err):
 		return r, ErrUnknownCredential
@@ -203,7 +205,7 @@ func (s *Service) insert(ctx context.Context, owner Owner, c *webauthn.Credentia
 		transports, backup_eligible, backup_state, user_verified, name, created_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING %s`, ownerColumn(owner.Kind), credentialColumns(owner.Kind))
 	var r credentialRow
-	err := s.db.GetContext(ctx, &r, q, owner.ID, c.ID, c.PublicKey, c.AttestationType, c.Authenticator.AAGUID,
+	err := sqlx.GetContext(ctx, s.conn(ctx), &r, q, owner.ID, c.ID, c.PublicKey, c.AttestationType, c.Authenticator.AAGUID,
 		int64(c.Authenticator.SignCount), pq.StringArray(transports), c.Flags.BackupEligible, c.Flags.BackupState,
 		c.Flags.UserVerified, name, s.now())
 	var pqErr *pq.Error
@@ -221,7 +223,7 @@ func (s *Service) insert(ctx context.Context, owner Owner, c *webauthn.Credentia
 // marks the credential and refuses it.
 func (s *Service) markUsed(ctx context.Context, kind string, row credentialRow, c *webauthn.Credential) (Credential, error) {
 	if c.Authenticator.CloneWarning {
-		if _, err := s.db.ExecContext(ctx, `UPDATE webauthn_credentials SET clone_warning = true WHERE id = $1`, row.ID); err != nil {
+		if _, err := s.conn(ctx).ExecContext(ctx, `UPDATE webauthn_credentials SET clone_warning = true WHERE id = $1`, row.ID); err != nil {
 			return Credential{}, fmt.Errorf("passkey: mark %d cloned: %w", row.ID, err)
 		}
 		return Credential{}, ErrCloned
@@ -236,9 +238,9 @@ func (s *Service) markUsed(ctx context.Context, kind string, row credentialRow, 
 		LastUsedAt  *time.Time `db:"last_used_at"`
 		BackupState bool       `db:"backup_state"`
 	}
-	err := s.db.GetContext(ctx, &upd, q, row.ID, count, c.Flags.BackupState, s.now())
+	err := sqlx.GetContext(ctx, s.conn(ctx), &upd, q, row.ID, count, c.Flags.BackupState, s.now())
 	if isNoRows(err) {
-		if _, err := s.db.ExecContext(ctx, `UPDATE webauthn_credentials SET clone_warning = true WHERE id = $1`, row.ID); err != nil {
+		if _, err := s.conn(ctx).ExecContext(ctx, `UPDATE webauthn_credentials SET clone_warning = true WHERE id = $1`, row.ID); err != nil {
 			return Credential{}, fmt.Errorf("passkey: mark %d cloned: %w", row.ID, err)
 		}
 		return Credential{}, ErrCloned
@@ -248,4 +250,13 @@ func (s *Service) markUsed(ctx context.Context, kind string, row credentialRow, 
 	}
 	row.Name, row.CreatedAt, row.LastUsedAt, row.BackupState = upd.Name, upd.CreatedAt, upd.LastUsedAt, upd.BackupState
 	return row.credential(kind), nil
+}
+
+// conn is where the service's statements run: inside an audited action (postgres.Audited) its
+// transaction, so that a passkey added, renamed or deleted is written with its record.
+func (s *Service) conn(ctx context.Context) sqlx.ExtContext {
+	if tx := postgres.ActionTx(ctx); tx != nil {
+		return tx
+	}
+	return s.db
 }

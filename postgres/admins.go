@@ -80,14 +80,14 @@ func (s *Store) NewAdminEnrolment(ctx context.Context, adminID int64, tokenHash 
 	if a.DisabledAt != nil {
 		return ErrAdminAlreadyOff
 	}
-	return insertEnrolment(ctx, s.DB, adminID, tokenHash, expires)
+	return insertEnrolment(ctx, s.q(ctx), adminID, tokenHash, expires)
 }
 
 // EnsureAdmin returns the administrator with this e-mail, creating them with name and role if
 // missing (the development administrator; idempotent).
 func (s *Store) EnsureAdmin(ctx context.Context, email, name, role string) (Admin, error) {
 	const q = `INSERT INTO admins (email, name, role) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`
-	if _, err := s.DB.ExecContext(ctx, q, email, name, role); err != nil {
+	if _, err := s.q(ctx).ExecContext(ctx, q, email, name, role); err != nil {
 		return Admin{}, fmt.Errorf("ensure admin %s: %w", email, err)
 	}
 	return s.AdminByEmail(ctx, email)
@@ -105,7 +105,7 @@ func (s *Store) AdminByEmail(ctx context.Context, email string) (Admin, error) {
 
 func (s *Store) getAdmin(ctx context.Context, where string, args ...any) (Admin, error) {
 	var a Admin
-	if err := s.DB.GetContext(ctx, &a, selectAdmin+where, args...); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &a, selectAdmin+where, args...); err != nil {
 		if isNoRows(err) {
 			return Admin{}, ErrAdminNotFound
 		}
@@ -117,7 +117,7 @@ func (s *Store) getAdmin(ctx context.Context, where string, args ...any) (Admin,
 // Admins lists every administrator, active ones first, then by name.
 func (s *Store) Admins(ctx context.Context) ([]Admin, error) {
 	out := []Admin{}
-	if err := s.DB.SelectContext(ctx, &out, selectAdmin+`ORDER BY a.disabled_at IS NOT NULL, lower(a.name), a.id`); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &out, selectAdmin+`ORDER BY a.disabled_at IS NOT NULL, lower(a.name), a.id`); err != nil {
 		return nil, fmt.Errorf("list admins: %w", err)
 	}
 	return out, nil
@@ -242,7 +242,7 @@ func (s *Store) InsertAdminSession(ctx context.Context, st AdminSessionStart) er
 	}
 	const q = `INSERT INTO admin_sessions (token_hash, admin_id, created_at, expires_at, last_seen_at, asserted_at,
 		dev_password, ip_address, user_agent) VALUES ($1, $2, $3, $4, $3, $5, $6, $7, $8)`
-	_, err := s.DB.ExecContext(ctx, q, st.TokenHash, st.AdminID, st.Created, st.Expires, asserted, st.DevPassword,
+	_, err := s.q(ctx).ExecContext(ctx, q, st.TokenHash, st.AdminID, st.Created, st.Expires, asserted, st.DevPassword,
 		st.IP, nullable(st.UserAgent))
 	if err != nil {
 		return fmt.Errorf("insert admin session: %w", err)
@@ -270,14 +270,14 @@ func (s *Store) AdminSessionByToken(ctx context.Context, tokenHash string, now t
 		WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 AND s.last_seen_at > $3
 		  AND a.disabled_at IS NULL`
 	var sess AdminSession
-	if err := s.DB.GetContext(ctx, &sess, q, tokenHash, now, now.Add(-idle)); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &sess, q, tokenHash, now, now.Add(-idle)); err != nil {
 		if isNoRows(err) {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("admin session: %w", err)
 	}
 	if now.Sub(sess.LastSeenAt) > 30*time.Second {
-		if _, err := s.DB.ExecContext(ctx, `UPDATE admin_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $2`,
+		if _, err := s.q(ctx).ExecContext(ctx, `UPDATE admin_sessions SET last_seen_at = $2 WHERE id = $1 AND last_seen_at < $2`,
 			sess.ID, now); err != nil {
 			return nil, fmt.Errorf("touch admin session: %w", err)
 		}
@@ -288,7 +288,7 @@ func (s *Store) AdminSessionByToken(ctx context.Context, tokenHash string, now t
 
 // MarkAdminAsserted records a fresh passkey assertion on a session.
 func (s *Store) MarkAdminAsserted(ctx context.Context, sessionID int64, now time.Time) error {
-	if _, err := s.DB.ExecContext(ctx, `UPDATE admin_sessions SET asserted_at = $2 WHERE id = $1`, sessionID, now); err != nil {
+	if _, err := s.q(ctx).ExecContext(ctx, `UPDATE admin_sessions SET asserted_at = $2 WHERE id = $1`, sessionID, now); err != nil {
 		return fmt.Errorf("mark admin session asserted: %w", err)
 	}
 	return nil
@@ -297,7 +297,7 @@ func (s *Store) MarkAdminAsserted(ctx context.Context, sessionID int64, now time
 // RevokeAdminSession ends an administrator session for good.
 func (s *Store) RevokeAdminSession(ctx context.Context, tokenHash string, now time.Time) error {
 	const q = `UPDATE admin_sessions SET revoked_at = $2 WHERE token_hash = $1 AND revoked_at IS NULL`
-	if _, err := s.DB.ExecContext(ctx, q, tokenHash, now); err != nil {
+	if _, err := s.q(ctx).ExecContext(ctx, q, tokenHash, now); err != nil {
 		return fmt.Errorf("revoke admin session: %w", err)
 	}
 	return nil

@@ -189,7 +189,7 @@ func (s *Store) InsertPartner(ctx context.Context, p NewPartner) (Partner, error
 // Partners lists every partner, newest first.
 func (s *Store) Partners(ctx context.Context) ([]Partner, error) {
 	var rows []partnerRow
-	if err := s.DB.SelectContext(ctx, &rows, selectPartner+`ORDER BY created_at DESC, id DESC`); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &rows, selectPartner+`ORDER BY created_at DESC, id DESC`); err != nil {
 		return nil, fmt.Errorf("list partners: %w", err)
 	}
 	out := make([]Partner, len(rows))
@@ -202,7 +202,7 @@ func (s *Store) Partners(ctx context.Context) ([]Partner, error) {
 // PartnerByRef finds a partner by numeric id or key id.
 func (s *Store) PartnerByRef(ctx context.Context, ref string) (Partner, error) {
 	var r partnerRow
-	err := s.DB.GetContext(ctx, &r, selectPartner+`WHERE key_id = $1 OR id::text = $1`, strings.TrimSpace(ref))
+	err := s.q(ctx).GetContext(ctx, &r, selectPartner+`WHERE key_id = $1 OR id::text = $1`, strings.TrimSpace(ref))
 	if isNoRows(err) {
 		return Partner{}, ErrPartnerNotFound
 	}
@@ -215,7 +215,7 @@ func (s *Store) PartnerByRef(ctx context.Context, ref string) (Partner, error) {
 // DeactivatePartner turns a partner off (its origin stops being authorized) and returns it.
 func (s *Store) DeactivatePartner(ctx context.Context, id int64) (Partner, error) {
 	var r partnerRow
-	err := s.DB.GetContext(ctx, &r, `UPDATE api_keys SET is_active = false WHERE id = $1 RETURNING `+
+	err := s.q(ctx).GetContext(ctx, &r, `UPDATE api_keys SET is_active = false WHERE id = $1 RETURNING `+
 		`id, key_id, partner_name, domain, is_active, permissions, requests_count, last_used_at, created_at, created_by, notes`, id)
 	if isNoRows(err) {
 		return Partner{}, ErrPartnerNotFound
@@ -228,7 +228,7 @@ func (s *Store) DeactivatePartner(ctx context.Context, id int64) (Partner, error
 
 // DeletePartner removes a partner (users who came through it keep their records).
 func (s *Store) DeletePartner(ctx context.Context, id int64) error {
-	res, err := s.DB.ExecContext(ctx, `DELETE FROM api_keys WHERE id = $1`, id)
+	res, err := s.q(ctx).ExecContext(ctx, `DELETE FROM api_keys WHERE id = $1`, id)
 	if err != nil {
 		return fmt.Errorf("delete partner %d: %w", id, err)
 	}

@@ -62,7 +62,7 @@ const paymentColumns = `id, user_id, plan, years, amount_centavos, currency, pro
 
 // SetUserPlan records the plan a person chose (the landing page's buttons carry it).
 func (s *Store) SetUserPlan(ctx context.Context, userID int64, plan string) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE users SET plan = $2, updated_at = now() WHERE id = $1`, userID, plan)
+	_, err := s.q(ctx).ExecContext(ctx, `UPDATE users SET plan = $2, updated_at = now() WHERE id = $1`, userID, plan)
 	if err != nil {
 		return fmt.Errorf("set plan: %w", err)
 	}
@@ -72,7 +72,7 @@ func (s *Store) SetUserPlan(ctx context.Context, userID int64, plan string) erro
 // UserPlan reads the plan a person chose ("" when none).
 func (s *Store) UserPlan(ctx context.Context, userID int64) (string, error) {
 	var plan *string
-	if err := s.DB.GetContext(ctx, &plan, `SELECT plan FROM users WHERE id = $1`, userID); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &plan, `SELECT plan FROM users WHERE id = $1`, userID); err != nil {
 		return "", fmt.Errorf("read plan: %w", err)
 	}
 	if plan == nil {
@@ -128,7 +128,7 @@ func (s *Store) StartPaymentAttempt(ctx context.Context, tx *sqlx.Tx, userID int
 // PaymentByID reads one payment (nil when it does not exist).
 func (s *Store) PaymentByID(ctx context.Context, id int64) (*Payment, error) {
 	var p Payment
-	if err := s.DB.GetContext(ctx, &p, `SELECT `+paymentColumns+` FROM payments WHERE id = $1`, id); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &p, `SELECT `+paymentColumns+` FROM payments WHERE id = $1`, id); err != nil {
 		if isNoRows(err) {
 			return nil, nil
 		}
@@ -140,7 +140,7 @@ func (s *Store) PaymentByID(ctx context.Context, id int64) (*Payment, error) {
 // PaymentBySession reads the payment of a checkout session (nil when none is ours).
 func (s *Store) PaymentBySession(ctx context.Context, sessionID string) (*Payment, error) {
 	var p Payment
-	if err := s.DB.GetContext(ctx, &p, `SELECT `+paymentColumns+` FROM payments WHERE checkout_session_id = $1`, sessionID); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &p, `SELECT `+paymentColumns+` FROM payments WHERE checkout_session_id = $1`, sessionID); err != nil {
 		if isNoRows(err) {
 			return nil, nil
 		}
@@ -153,7 +153,7 @@ func (s *Store) PaymentBySession(ctx context.Context, sessionID string) (*Paymen
 func (s *Store) PaymentsOfUser(ctx context.Context, userID int64) ([]Payment, error) {
 	ps := []Payment{}
 	const q = `SELECT ` + paymentColumns + ` FROM payments WHERE user_id = $1 ORDER BY created_at DESC, id DESC LIMIT 50`
-	if err := s.DB.SelectContext(ctx, &ps, q, userID); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &ps, q, userID); err != nil {
 		return nil, fmt.Errorf("payments of user %d: %w", userID, err)
 	}
 	return ps, nil
@@ -164,7 +164,7 @@ func (s *Store) PaymentsOfUser(ctx context.Context, userID int64) ([]Payment, er
 func (s *Store) HasUnusedPayment(ctx context.Context, userID int64) (bool, error) {
 	var ok bool
 	const q = `SELECT EXISTS (SELECT 1 FROM payments WHERE user_id = $1 AND status = 'paid' AND consumed_at IS NULL)`
-	if err := s.DB.GetContext(ctx, &ok, q, userID); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &ok, q, userID); err != nil {
 		return false, fmt.Errorf("unused payment: %w", err)
 	}
 	return ok, nil
@@ -180,7 +180,7 @@ func (s *Store) SetCheckoutCreated(ctx context.Context, id int64, cs perfilsegur
 	if !cs.ExpiresAt.IsZero() {
 		exp = &cs.ExpiresAt
 	}
-	res, err := s.DB.ExecContext(ctx, q, id, cs.ID, cs.URL, exp)
+	res, err := s.q(ctx).ExecContext(ctx, q, id, cs.ID, cs.URL, exp)
 	if err != nil {
 		return false, fmt.Errorf("store checkout session: %w", err)
 	}
@@ -193,7 +193,7 @@ func (s *Store) SetCheckoutStartError(ctx context.Context, id int64, message str
 	const q = `UPDATE payments SET start_error = $2, updated_at = now(),
 		status = CASE WHEN $3 THEN 'start_failed' ELSE status END
 		WHERE id = $1 AND status = 'creating'`
-	_, err := s.DB.ExecContext(ctx, q, id, message, final)
+	_, err := s.q(ctx).ExecContext(ctx, q, id, message, final)
 	return err
 }
 
@@ -308,7 +308,7 @@ func (s *Store) ApplyRefund(ctx context.Context, tx *sqlx.Tx, paymentIntentID st
 func (s *Store) MarkRefundRequested(ctx context.Context, id int64) (bool, error) {
 	const q = `UPDATE payments SET refund_requested_at = now(), updated_at = now()
 		WHERE id = $1 AND status = 'paid' AND refund_requested_at IS NULL`
-	res, err := s.DB.ExecContext(ctx, q, id)
+	res, err := s.q(ctx).ExecContext(ctx, q, id)
 	if err != nil {
 		return false, fmt.Errorf("request refund: %w", err)
 	}
@@ -319,13 +319,13 @@ func (s *Store) MarkRefundRequested(ctx context.Context, id int64) (bool, error)
 // WithdrawRefundRequest lets an administrator ask again: the refund could not be queued or the
 // provider refused it.
 func (s *Store) WithdrawRefundRequest(ctx context.Context, id int64) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE payments SET refund_requested_at = NULL WHERE id = $1`, id)
+	_, err := s.q(ctx).ExecContext(ctx, `UPDATE payments SET refund_requested_at = NULL WHERE id = $1`, id)
 	return err
 }
 
 // SetRefundID stores the provider's refund id.
 func (s *Store) SetRefundID(ctx context.Context, id int64, refundID string) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE payments SET refund_id = $2, updated_at = now() WHERE id = $1`, id, refundID)
+	_, err := s.q(ctx).ExecContext(ctx, `UPDATE payments SET refund_id = $2, updated_at = now() WHERE id = $1`, id, refundID)
 	return err
 }
 
@@ -364,7 +364,7 @@ func (s *Store) ClaimPaymentNotice(ctx context.Context, id int64, kind string) (
 		return false, fmt.Errorf("unknown payment notice %q", kind)
 	}
 	q := `UPDATE payments SET ` + col + ` = now() WHERE id = $1 AND ` + col + ` IS NULL AND status IN ('paid', 'refunded')`
-	res, err := s.DB.ExecContext(ctx, q, id)
+	res, err := s.q(ctx).ExecContext(ctx, q, id)
 	if err != nil {
 		return false, fmt.Errorf("claim %s: %w", kind, err)
 	}
@@ -378,7 +378,7 @@ func (s *Store) UnclaimPaymentNotice(ctx context.Context, id int64, kind string)
 	if !ok {
 		return fmt.Errorf("unknown payment notice %q", kind)
 	}
-	_, err := s.DB.ExecContext(ctx, `UPDATE payments SET `+col+` = NULL WHERE id = $1`, id)
+	_, err := s.q(ctx).ExecContext(ctx, `UPDATE payments SET `+col+` = NULL WHERE id = $1`, id)
 	return err
 }
 
@@ -419,7 +419,7 @@ func (s *Store) PaymentWebhookByID(ctx context.Context, id int64) (*PaymentWebho
 	var w PaymentWebhook
 	const q = `SELECT id, event_id, event_type, session_id, payment_intent_id, full_refund, body, received_at,
 		processed_at, attempts FROM payment_webhooks WHERE id = $1`
-	if err := s.DB.GetContext(ctx, &w, q, id); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &w, q, id); err != nil {
 		if isNoRows(err) {
 			return nil, nil
 		}
@@ -435,7 +435,7 @@ func (s *Store) MarkPaymentWebhookProcessed(ctx context.Context, q sqlx.ExecerCo
 
 // RecordPaymentWebhookFailure counts a failed processing attempt.
 func (s *Store) RecordPaymentWebhookFailure(ctx context.Context, id int64, message string) error {
-	return paymentInbox.recordFailure(ctx, s.DB, id, message)
+	return paymentInbox.recordFailure(ctx, s.q(ctx), id, message)
 }
 
 // UnprocessedPaymentWebhookIDs lists events received more than olderThan ago and never processed.
@@ -454,7 +454,7 @@ func (s *Store) UnsettledPayments(ctx context.Context, grace time.Duration, limi
 		    OR (status = 'pending' AND voucher_expires_at <= now()))
 		ORDER BY updated_at LIMIT $2`
 	ps := []Payment{}
-	if err := s.DB.SelectContext(ctx, &ps, q, grace.Seconds(), limit); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &ps, q, grace.Seconds(), limit); err != nil {
 		return nil, fmt.Errorf("unsettled payments: %w", err)
 	}
 	return ps, nil
@@ -462,6 +462,6 @@ func (s *Store) UnsettledPayments(ctx context.Context, grace time.Duration, limi
 
 // TouchPayment records that the reconciler asked about a payment (it waits grace again).
 func (s *Store) TouchPayment(ctx context.Context, id int64) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE payments SET updated_at = now() WHERE id = $1`, id)
+	_, err := s.q(ctx).ExecContext(ctx, `UPDATE payments SET updated_at = now() WHERE id = $1`, id)
 	return err
 }

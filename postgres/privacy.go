@@ -27,7 +27,7 @@ func (s *Store) ConsentHistory(ctx context.Context, userID int64) ([]Consent, er
 	const q = `SELECT id, purpose, granted, notice_version, accepted_at, ip_address, user_agent
 		FROM consents WHERE user_id = $1 ORDER BY accepted_at DESC, id DESC`
 	var out []Consent
-	if err := s.DB.SelectContext(ctx, &out, q, userID); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &out, q, userID); err != nil {
 		return nil, fmt.Errorf("consent history %d: %w", userID, err)
 	}
 	return out, nil
@@ -59,7 +59,7 @@ func (s *Store) HasConsent(ctx context.Context, userID int64, purpose, version s
 	const q = `SELECT COALESCE((SELECT granted AND notice_version = $3 FROM consents
 		WHERE user_id = $1 AND purpose = $2 ORDER BY accepted_at DESC, id DESC LIMIT 1), false)`
 	var ok bool
-	if err := s.DB.GetContext(ctx, &ok, q, userID, purpose, version); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &ok, q, userID, purpose, version); err != nil {
 		return false, fmt.Errorf("has consent: %w", err)
 	}
 	return ok, nil
@@ -136,7 +136,7 @@ const arcoColumns = `a.id, a.user_id, a.profile_id, u.nombre, a.type, a.state, a
 // ArcoRequestsOf lists a person's own requests, newest first.
 func (s *Store) ArcoRequestsOf(ctx context.Context, userID int64) ([]ArcoRequest, error) {
 	var out []ArcoRequest
-	if err := s.DB.SelectContext(ctx, &out, `SELECT `+arcoColumns+` WHERE a.user_id = $1 ORDER BY a.received_at DESC, a.id DESC`, userID); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &out, `SELECT `+arcoColumns+` WHERE a.user_id = $1 ORDER BY a.received_at DESC, a.id DESC`, userID); err != nil {
 		return nil, fmt.Errorf("arco requests of %d: %w", userID, err)
 	}
 	return out, nil
@@ -146,7 +146,7 @@ func (s *Store) ArcoRequestsOf(ctx context.Context, userID int64) ([]ArcoRequest
 func (s *Store) ArcoRequests(ctx context.Context, all bool, limit int) ([]ArcoRequest, error) {
 	q := `SELECT ` + arcoColumns + ` WHERE $1 OR a.state IN ('recibida', 'en_proceso') ORDER BY a.received_at, a.id LIMIT $2`
 	var out []ArcoRequest
-	if err := s.DB.SelectContext(ctx, &out, q, all, limit); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &out, q, all, limit); err != nil {
 		return nil, fmt.Errorf("arco requests: %w", err)
 	}
 	return out, nil
@@ -155,7 +155,7 @@ func (s *Store) ArcoRequests(ctx context.Context, all bool, limit int) ([]ArcoRe
 // ArcoRequestByID reads one request.
 func (s *Store) ArcoRequestByID(ctx context.Context, id int64) (ArcoRequest, error) {
 	var out ArcoRequest
-	err := s.DB.GetContext(ctx, &out, `SELECT `+arcoColumns+` WHERE a.id = $1`, id)
+	err := s.q(ctx).GetContext(ctx, &out, `SELECT `+arcoColumns+` WHERE a.id = $1`, id)
 	if isNoRows(err) {
 		return ArcoRequest{}, ErrArcoNotFound
 	}
@@ -169,10 +169,10 @@ func (s *Store) ResolveArcoRequest(ctx context.Context, id int64, state, resolut
 		resolved_at = CASE WHEN $2 IN ('atendida', 'rechazada') THEN $4::timestamptz END
 		WHERE id = $1 AND state IN ('recibida', 'en_proceso') RETURNING id`
 	var got int64
-	err := s.DB.GetContext(ctx, &got, q, id, state, resolution, now)
+	err := s.q(ctx).GetContext(ctx, &got, q, id, state, resolution, now)
 	if isNoRows(err) {
 		var exists bool
-		if err := s.DB.GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM arco_requests WHERE id = $1)`, id); err != nil {
+		if err := s.q(ctx).GetContext(ctx, &exists, `SELECT EXISTS (SELECT 1 FROM arco_requests WHERE id = $1)`, id); err != nil {
 			return ArcoRequest{}, err
 		}
 		if !exists {
@@ -231,7 +231,7 @@ func (s *Store) ConfirmSession(ctx context.Context, q sqlx.ExecerContext, tokenH
 // SessionConfirmedAt is when the session last confirmed a sensitive action (nil: never).
 func (s *Store) SessionConfirmedAt(ctx context.Context, tokenHash string) (*time.Time, error) {
 	var at *time.Time
-	err := s.DB.GetContext(ctx, &at, `SELECT confirmed_at FROM user_sessions WHERE token_hash = $1 AND revoked_at IS NULL`, tokenHash)
+	err := s.q(ctx).GetContext(ctx, &at, `SELECT confirmed_at FROM user_sessions WHERE token_hash = $1 AND revoked_at IS NULL`, tokenHash)
 	if isNoRows(err) {
 		return nil, nil
 	}
@@ -290,7 +290,7 @@ func (s *Store) ActiveCodesFor(ctx context.Context, userID int64, purpose string
 		SELECT id, 'email' AS channel, destination, code_hash, attempts FROM email_verification_codes
 		WHERE user_id = $1 AND purpose = $3 AND NOT is_used AND expires_at > now() AND attempts < $2`
 	var codes []ActiveCode
-	if err := s.DB.SelectContext(ctx, &codes, q, userID, MaxCodeAttempts, purpose); err != nil {
+	if err := s.q(ctx).SelectContext(ctx, &codes, q, userID, MaxCodeAttempts, purpose); err != nil {
 		return nil, fmt.Errorf("active codes: %w", err)
 	}
 	return codes, nil
@@ -304,7 +304,7 @@ func (s *Store) LatestCodeAt(ctx context.Context, userID int64, purpose string) 
 		UNION ALL
 		SELECT created_at FROM email_verification_codes WHERE user_id = $1 AND purpose = $2 AND NOT is_used AND expires_at > now()) c`
 	var at *time.Time
-	if err := s.DB.GetContext(ctx, &at, q, userID, purpose); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &at, q, userID, purpose); err != nil {
 		return nil, fmt.Errorf("latest code: %w", err)
 	}
 	return at, nil
@@ -363,7 +363,7 @@ func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage
 			FROM webauthn_credentials WHERE user_id = $1) k)
 	) WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)`
 	var doc json.RawMessage
-	if err := s.DB.GetContext(ctx, &doc, q, userID); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &doc, q, userID); err != nil {
 		if isNoRows(err) {
 			return nil, ErrUserNotFound
 		}

@@ -64,8 +64,12 @@ func (s *Store) RevokeUserSession(ctx context.Context, tokenHash string) error {
 	return err
 }
 
-// InTx runs fn in a transaction, committing only if fn succeeds.
+// InTx runs fn in a transaction, committing only if fn succeeds. Inside an audited action
+// (Audited) it joins that action's transaction instead: the caller commits.
 func (s *Store) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	if tx := actionTx(ctx); tx != nil {
+		return fn(tx)
+	}
 	tx, err := s.DB.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)

@@ -76,7 +76,7 @@ func (s *Store) getUser(ctx context.Context, q sqlx.QueryerContext, where string
 
 // UserByID finds a user by internal id.
 func (s *Store) UserByID(ctx context.Context, id int64) (perfilseguro.User, error) {
-	return s.getUser(ctx, s.DB, "WHERE u.id = $1", id)
+	return s.getUser(ctx, s.q(ctx), "WHERE u.id = $1", id)
 }
 
 // modeIs matches the people of one mode (perfilseguro.User.Mode: 0 live, else a partner's test
@@ -85,19 +85,19 @@ const modeIs = "coalesce(u.test_partner_id, 0) = "
 
 // UserByEmail finds a user of a mode by normalized e-mail.
 func (s *Store) UserByEmail(ctx context.Context, email string, mode int64) (perfilseguro.User, error) {
-	return s.getUser(ctx, s.DB, "WHERE u.email = $1 AND "+modeIs+"$2", email, mode)
+	return s.getUser(ctx, s.q(ctx), "WHERE u.email = $1 AND "+modeIs+"$2", email, mode)
 }
 
 // UserByPhone finds a user of a mode by E.164 phone.
 func (s *Store) UserByPhone(ctx context.Context, phone string, mode int64) (perfilseguro.User, error) {
-	return s.getUser(ctx, s.DB, "WHERE u.phone_number = $1 AND "+modeIs+"$2", phone, mode)
+	return s.getUser(ctx, s.q(ctx), "WHERE u.phone_number = $1 AND "+modeIs+"$2", phone, mode)
 }
 
 // RegisteredUserID is the account of the mode that already holds this e-mail or, failing that,
 // this phone (0: neither). One indexed statement reading only the id: it runs before every sign-up.
 func (s *Store) RegisteredUserID(ctx context.Context, email, phone string, mode int64) (int64, error) {
 	var id int64
-	err := s.DB.GetContext(ctx, &id, `SELECT id FROM users u WHERE (email = $1 OR phone_number = $2) AND `+modeIs+`$3
+	err := s.q(ctx).GetContext(ctx, &id, `SELECT id FROM users u WHERE (email = $1 OR phone_number = $2) AND `+modeIs+`$3
 		ORDER BY email = $1 DESC LIMIT 1`, email, phone, mode)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil
@@ -108,7 +108,7 @@ func (s *Store) RegisteredUserID(ctx context.Context, email, phone string, mode 
 // UserByProfileID finds a live person by profile ID (id_validado); a test person's profile ID
 // is nobody's to look up.
 func (s *Store) UserByProfileID(ctx context.Context, profileID string) (perfilseguro.User, error) {
-	return s.getUser(ctx, s.DB, "WHERE u.id_validado = $1 AND u.test_partner_id IS NULL", profileID)
+	return s.getUser(ctx, s.q(ctx), "WHERE u.id_validado = $1 AND u.test_partner_id IS NULL", profileID)
 }
 
 // NewUser is what is needed to create a user record.
@@ -191,7 +191,7 @@ func (s *Store) VerificationStatusOf(ctx context.Context, userID int64) (Verific
 		 ORDER BY vs.created_at DESC LIMIT 1) AS last_biometric_status
 		FROM users u WHERE u.id = $1`
 	var v VerificationStatus
-	if err := s.DB.GetContext(ctx, &v, q, userID); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &v, q, userID); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return v, ErrUserNotFound
 		}

@@ -12,7 +12,7 @@ import (
 // ActivePartnerByOrigin finds the active partner whose domain is exactly this origin (nil when none).
 func (s *Store) ActivePartnerByOrigin(ctx context.Context, origin string) (*Partner, error) {
 	var r partnerRow
-	if err := s.DB.GetContext(ctx, &r, selectPartner+`WHERE domain = $1 AND is_active ORDER BY id LIMIT 1`, origin); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &r, selectPartner+`WHERE domain = $1 AND is_active ORDER BY id LIMIT 1`, origin); err != nil {
 		if isNoRows(err) {
 			return nil, nil
 		}
@@ -26,13 +26,13 @@ func (s *Store) ActivePartnerByOrigin(ctx context.Context, origin string) (*Part
 func (s *Store) AddPartnerUsage(ctx context.Context, partnerID, requests int64, lastUsed time.Time) error {
 	const q = `UPDATE api_keys SET requests_count = requests_count + $2,
 		last_used_at = GREATEST(COALESCE(last_used_at, $3), $3) WHERE id = $1`
-	_, err := s.DB.ExecContext(ctx, q, partnerID, requests, lastUsed)
+	_, err := s.q(ctx).ExecContext(ctx, q, partnerID, requests, lastUsed)
 	return err
 }
 
 // SetUserPartner records the partner a new user came through.
 func (s *Store) SetUserPartner(ctx context.Context, userID, partnerID int64) error {
-	_, err := s.DB.ExecContext(ctx, `UPDATE users SET partner_id = $2 WHERE id = $1 AND partner_id IS NULL`, userID, partnerID)
+	_, err := s.q(ctx).ExecContext(ctx, `UPDATE users SET partner_id = $2 WHERE id = $1 AND partner_id IS NULL`, userID, partnerID)
 	return err
 }
 
@@ -56,7 +56,7 @@ func (s *Store) DueDeliveries(ctx context.Context, limit int) ([]int64, error) {
 	var ids []int64
 	const q = `SELECT id FROM partner_deliveries WHERE delivered_at IS NULL AND attempts < $2 AND next_attempt_at <= now()
 		ORDER BY id LIMIT $1`
-	err := s.DB.SelectContext(ctx, &ids, q, limit, MaxDeliveryAttempts)
+	err := s.q(ctx).SelectContext(ctx, &ids, q, limit, MaxDeliveryAttempts)
 	return ids, err
 }
 
@@ -70,7 +70,7 @@ func (s *Store) DeliveryByID(ctx context.Context, id int64) (*Delivery, error) {
 		COALESCE((SELECT NOT c.granted FROM consents c WHERE c.user_id = d.user_id AND c.purpose = 'partner_notifications'
 			ORDER BY c.accepted_at DESC, c.id DESC LIMIT 1), false) AS objected
 		FROM partner_deliveries d JOIN api_keys k ON k.id = d.partner_id WHERE d.id = $1`
-	if err := s.DB.GetContext(ctx, &d, q, id); err != nil {
+	if err := s.q(ctx).GetContext(ctx, &d, q, id); err != nil {
 		if isNoRows(err) {
 			return nil, nil
 		}
@@ -81,7 +81,7 @@ func (s *Store) DeliveryByID(ctx context.Context, id int64) (*Delivery, error) {
 
 // DropDelivery deletes a notification that must not be sent (the person objected to it).
 func (s *Store) DropDelivery(ctx context.Context, id int64) error {
-	_, err := s.DB.ExecContext(ctx, `DELETE FROM partner_deliveries WHERE id = $1 AND delivered_at IS NULL`, id)
+	_, err := s.q(ctx).ExecContext(ctx, `DELETE FROM partner_deliveries WHERE id = $1 AND delivered_at IS NULL`, id)
 	return err
 }
 
@@ -90,7 +90,7 @@ func (s *Store) RecordDelivery(ctx context.Context, id int64, status int, errTex
 	const q = `UPDATE partner_deliveries SET attempts = attempts + 1, status_code = NULLIF($2, 0), last_error = NULLIF($3, ''),
 		delivered_at = CASE WHEN $4 THEN now() ELSE NULL END,
 		next_attempt_at = now() + make_interval(secs => $5) WHERE id = $1 AND delivered_at IS NULL`
-	_, err := s.DB.ExecContext(ctx, q, id, status, errText, delivered, backoff.Seconds())
+	_, err := s.q(ctx).ExecContext(ctx, q, id, status, errText, delivered, backoff.Seconds())
 	return err
 }
 
@@ -98,7 +98,7 @@ func (s *Store) RecordDelivery(ctx context.Context, id int64, status int, errTex
 // secret that replaces one keeps the old one signing beside it for perfilseguro.WebhookSecretOverlap, so
 // the partner can switch without losing a notification (clearing the webhook ends both).
 func (s *Store) SetPartnerWebhook(ctx context.Context, partnerID int64, hookURL, secret string) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, `UPDATE api_keys SET
+	res, err := s.q(ctx).ExecContext(ctx, `UPDATE api_keys SET
 			webhook_secret_previous = CASE WHEN NULLIF($3, '') IS NOT NULL THEN webhook_secret END,
 			webhook_secret_previous_until = CASE WHEN NULLIF($3, '') IS NOT NULL AND webhook_secret IS NOT NULL
 				THEN now() + make_interval(secs => $4) END,
