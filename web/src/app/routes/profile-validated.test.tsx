@@ -23,6 +23,16 @@ describe('/profile/validated', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/register'))
   })
 
+  it('says revoked, never validated, while a revocation stands', async () => {
+    mockApi({ 'GET /api/users/7': { json: { ...user, revokedAt: '2026-11-20T18:00:00Z', revokedReason: 'Documento robado' } } })
+    renderRoute('/profile/validated?userId=7')
+    expect(await screen.findByRole('heading', { name: 'Validación revocada' })).toBeInTheDocument()
+    expect(screen.queryByText('Perfil validado correctamente')).not.toBeInTheDocument()
+    expect(screen.queryByText('Vigencia hasta')).not.toBeInTheDocument()
+    expect(screen.getByTestId('card-status')).toHaveTextContent('Revocado')
+    expect(screen.queryByText('ID Validado')).not.toBeInTheDocument()
+  })
+
   it("shows the validated profile with the quirky 'Vigencia hasta' and stores the id", async () => {
     mockApi({ 'GET /api/users/7': { json: user } })
     renderRoute('/profile/validated?userId=7')

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, Navigate, useSearchParams } from 'react-router-dom'
-import { CircleAlert, CircleCheck, Download } from 'lucide-react'
+import { CircleAlert, CircleCheck, Download, ShieldX } from 'lucide-react'
 import { DigitalIdCard } from '@/components/digital-id-card/digital-id-card'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Card, CardBody } from '@/components/ui/card'
@@ -42,6 +42,8 @@ export function ValidatedProfileScreen() {
   if (holder.isError || !holder.data) return <LoadError />
 
   const user = holder.data
+  // A revoked validation is never shown as validated here either (issue 38).
+  const revoked = Boolean(user.revokedAt)
   const name = user.nombre?.trim() || 'Usuario Verificado'
   const profileId = user.profileId ?? user.id_validado ?? ''
   const qrUrl = user.qr_url || null
@@ -63,15 +65,28 @@ export function ValidatedProfileScreen() {
     <div className="mx-auto grid w-full max-w-5xl gap-8 px-4 py-10 lg:grid-cols-2 lg:items-start">
       <Card>
         <CardBody className="gap-5">
-          <div className="flex items-center gap-3">
-            <CircleCheck className="size-10 text-success" aria-hidden />
-            <h1 className="text-2xl font-bold">Perfil validado correctamente</h1>
-          </div>
+          {revoked ? (
+            <div className="space-y-2">
+              <div className="flex items-center gap-3">
+                <ShieldX className="size-10 text-error" aria-hidden />
+                <h1 className="text-2xl font-bold">Validación revocada</h1>
+              </div>
+              <p className="text-sm">
+                Perfil Seguro revocó la validación de tu identidad. Mientras siga revocada, no puedes iniciar una nueva
+                verificación. Si crees que es un error, escríbenos a soporte.
+              </p>
+            </div>
+          ) : (
+            <div className="flex items-center gap-3">
+              <CircleCheck className="size-10 text-success" aria-hidden />
+              <h1 className="text-2xl font-bold">Perfil validado correctamente</h1>
+            </div>
+          )}
           <dl className="space-y-3">
             <Row label="Nombre" value={name} />
             <Row label="ID validado" value={profileId} mono />
             <Row label="Fecha de validación" value={formatDate(user.fecha_validacion)} />
-            <Row label="Vigencia hasta" value={formatDate(quirkVigenciaHasta(user.vigencia))} />
+            {!revoked && <Row label="Vigencia hasta" value={formatDate(quirkVigenciaHasta(user.vigencia))} />}
           </dl>
           <Button onClick={onDownload} disabled={!qrUrl || downloading}>
             {downloading ? <span className="loading loading-spinner loading-sm" /> : <Download className="size-4" aria-hidden />}
@@ -91,7 +106,8 @@ export function ValidatedProfileScreen() {
         <DigitalIdCard
           name={name}
           id={profileId}
-          verified={Boolean(user.biometricVerified) && (user.verificationLevel ?? 0) >= 3}
+          verified={!revoked && Boolean(user.biometricVerified) && (user.verificationLevel ?? 0) >= 3}
+          ended={revoked ? 'Revocado' : null}
           expirationDate={passExpiry(user.fecha_validacion, user.vigencia)}
           qrCode={qrUrl}
           userId={String(user.id)}
