@@ -192,6 +192,7 @@ describe('/profile Mis datos: download', () => {
     await vi.advanceTimersByTimeAsync(5000)
     await waitFor(() => expect(within(section).getByTestId('latest-export')).toHaveTextContent('Enviado a tu correo'))
     expect(within(section).getByTestId('latest-export')).toHaveTextContent('El enlace vence el 25/11/2026 12:00.')
+    expect(within(section).queryByText(/Estamos preparando tus datos/)).not.toBeInTheDocument() // the badge says it was sent
 
     await user.click(within(section).getByRole('button', { name: 'Descargar mis datos' }))
     expect(await within(section).findByText('Ya pediste una copia de tus datos hoy. Puedes pedir otra mañana.')).toBeInTheDocument()

@@ -80,7 +80,8 @@ export function DigitalIdCard({ name, id, verified, expirationDate, qrCode, user
                   {verified ? 'ID Validado' : 'Pendiente de validación'}
                 </p>
               )}
-              <p className="text-xs text-base-content/70">{expiryLabel(expirationDate)}</p>
+              {/* Unvalidated, the status already says pending: no second 'Pendiente' under it (issue 38). */}
+              {(verified || ended || expirationDate) && <p className="text-xs text-base-content/70">{expiryLabel(expirationDate)}</p>}
             </div>
             <div className="shrink-0 rounded-xl bg-white p-2 shadow-inner ring-1 ring-base-300">
               {qrFailed ? (

@@ -54,7 +54,10 @@ export function DataExportSection({ userId }: { userId: string }) {
           )}
         </p>
       )}
-      {result && <Alert variant={result.ok ? 'success' : 'destructive'}>{result.text}</Alert>}
+      {/* "Estamos preparando tus datos" holds only while they are being prepared; the badge says what came of it. */}
+      {result && (!result.ok || latest?.status === 'queued') && (
+        <Alert variant={result.ok ? 'success' : 'destructive'}>{result.text}</Alert>
+      )}
       <Button variant="outline" onClick={submit} disabled={request.isPending || latest?.status === 'queued'}>
         {request.isPending ? <span className="loading loading-spinner loading-sm" /> : <Download className="size-4" aria-hidden />}
         Descargar mis datos
