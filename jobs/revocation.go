@@ -26,7 +26,7 @@ func NewSendLiftNoticeTask(eventID int64) (*asynq.Task, error) {
 	if err != nil {
 		return nil, err
 	}
-	return asynq.NewTask(TypeSendLiftNotice, b,
+	return newTask(TypeSendLiftNotice, b,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(12), asynq.Timeout(30*time.Second),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendLiftNotice, eventID)), asynq.Retention(6*time.Hour)), nil
 }

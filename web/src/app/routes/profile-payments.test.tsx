@@ -73,6 +73,7 @@ describe('/profile plan card', () => {
     const start = await screen.findByRole('button', { name: 'Completar Verificación' })
     expect(start).toBeDisabled()
     expect(screen.getByText('Primero elige y paga tu plan.')).toBeInTheDocument()
+    expect(screen.queryByTestId('biometric-consent')).not.toBeInTheDocument() // the consent's step comes after the payment
 
     await userEvent.click(within(card).getByRole('radio', { name: 'Validación 5 años' }))
     await userEvent.click(within(card).getByRole('button', { name: 'Pagar $399 MXN' }))

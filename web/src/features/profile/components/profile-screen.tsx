@@ -201,7 +201,10 @@ function ProfileView({
   // While revoked nothing starts (the server answers 409 too): that reason wins over the plan's.
   const blockedReason = revoked ? REVOKED_BLOCKED_REASON : biometricBlockedReason
   // The first start button on the page gets the full gate (e.g. the consent card); a second one, a hint.
-  const gate = (asCard: boolean) => (start: ReactNode) => (biometricGate ? biometricGate(userId, start, { asCard }) : start)
+  // The cards come as the steps do: while the check is blocked (the plan unpaid, a revocation) the
+  // consent is not asked yet, the disabled button says why.
+  const gate = (asCard: boolean) => (start: ReactNode) =>
+    biometricGate && !blockedReason ? biometricGate(userId, start, { asCard }) : start
 
   const beginVerification = async (renewal = false) => {
     // Open the window inside the click so popup blockers allow it, then point it at the provider.
