@@ -48,8 +48,9 @@ func (e SessionViewStatus) Valid() bool {
 
 // ErrorBody ErrorBody schema
 type ErrorBody struct {
-	Errors  map[string]*string `json:"errors,omitempty"`
-	Message string             `json:"message"`
+	Errors    map[string]*string `json:"errors,omitempty"`
+	Message   string             `json:"message"`
+	RequestID *string            `json:"requestId,omitempty"`
 }
 
 // NewSession NewSession schema

@@ -81,6 +81,7 @@ export interface components {
                 [key: string]: string | null;
             } | null;
             message: string;
+            requestId?: string | null;
         };
         /** @description NewSession schema */
         NewSession: {

@@ -3094,6 +3094,7 @@ export interface components {
                 [key: string]: string | null;
             } | null;
             message: string;
+            requestId?: string | null;
         };
         /** @description GoogleWalletResponse schema */
         GoogleWalletResponse: {
