@@ -60,6 +60,8 @@ func (s *Server) mountCredentials(issuer *credential.Issuer) {
 	tag := option.Tags("Credenciales")
 	fuego.Post(s.f, "/api/credentials", s.issueCredential, tag,
 		option.Summary("Obtener una credencial verificable (SD-JWT VC) del perfil propio"))
+	fuego.Get(s.f, "/api/credentials", s.listCredentials, tag,
+		option.Summary("Credenciales propias que se guardan en el navegador, vigentes y firmadas, la más reciente primero"))
 	fuego.Get(s.f, "/api/credentials/{id}", s.getCredential, tag,
 		option.Summary("Estado de una credencial propia"))
 	const credTag = "Credenciales"
@@ -128,6 +130,25 @@ func (s *Server) eligibleUser(ctx context.Context, userID int64) (perfilseguro.U
 		return u, time.Time{}, errCredentialNotEligible
 	}
 	return u, *until, nil
+}
+
+// listCredentials answers the signed-in person's credentials that still hold (at most 5), so the
+// card shows the one already issued after a new sign-in instead of offering another.
+func (s *Server) listCredentials(c fuego.ContextNoBody) ([]CredentialResponse, error) {
+	r := c.Request()
+	userID, err := s.requireUser(r)
+	if err != nil {
+		return nil, err
+	}
+	held, err := s.store.HeldCredentials(r.Context(), userID, s.now(), 5)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]CredentialResponse, len(held))
+	for i, cred := range held {
+		out[i] = CredentialResponse{ID: cred.ID, Status: "ready", Credential: *cred.SDJWT, ExpiresAt: cred.ExpiresAt}
+	}
+	return out, nil
 }
 
 // getCredential returns one of the signed-in person's credentials.

@@ -130,10 +130,21 @@ func TestACredentialIsIssuedVerifiedAndRevoked(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Contains(t, string(body), `"vct":"`+testBaseURL+`/credentials/identidad-validada"`)
 
+	// After a new sign-in the card finds it on the server; nobody else sees it listed.
+	var listed []api.CredentialResponse
+	r = e.send(t, e.signedIn(t, id), "GET", "/api/credentials", nil)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	require.NoError(t, json.Unmarshal(r.Body, &listed))
+	require.Len(t, listed, 1)
+	require.Equal(t, got.ID, listed[0].ID)
+	require.Equal(t, got.Credential, listed[0].Credential)
+
 	// Someone else's credential is not found; nor is a made-up one.
 	otherID, _ := seedUser(t, e.db, seeded{Level: 1})
 	other := e.signedIn(t, otherID)
 	require.Equal(t, http.StatusNotFound, e.send(t, other, "GET", fmt.Sprintf("/api/credentials/%d", got.ID), nil).Status)
+	require.Equal(t, "[]", strings.TrimSpace(string(e.send(t, other, "GET", "/api/credentials", nil).Body)))
+	require.Equal(t, http.StatusUnauthorized, e.send(t, http.DefaultClient, "GET", "/api/credentials", nil).Status)
 	require.Equal(t, http.StatusNotFound, e.send(t, owner, "GET", "/api/credentials/999999", nil).Status)
 	r = e.send(t, other, "POST", "/api/credentials", map[string]any{})
 	require.Equal(t, http.StatusConflict, r.Status, "level 1 gets no credential")
@@ -147,6 +158,7 @@ func TestACredentialIsIssuedVerifiedAndRevoked(t *testing.T) {
 	require.Eventually(t, func() bool { return statusBit(t, e, key, idx) }, 15*time.Second, 100*time.Millisecond)
 	r = e.send(t, owner, "GET", fmt.Sprintf("/api/credentials/%d", got.ID), nil)
 	require.Contains(t, string(r.Body), `"status":"revoked"`)
+	require.Equal(t, "[]", strings.TrimSpace(string(e.send(t, owner, "GET", "/api/credentials", nil).Body)), "a revoked credential is not offered again")
 	require.Equal(t, http.StatusConflict, e.send(t, owner, "POST", "/api/credentials", map[string]any{}).Status,
 		"a revoked profile gets no new credential")
 }

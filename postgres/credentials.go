@@ -59,6 +59,20 @@ func (s *Store) NewCredential(ctx context.Context, userID int64, expiresAt time.
 
 const credentialColumns = `id, user_id, list_id, status_idx, holder_jwk, kid, sdjwt, issued_at, expires_at, revoked_at`
 
+// HeldCredentials lists, newest first, the credentials a person keeps in their browser (issued
+// without a wallet's key) that were signed and are neither revoked nor past their expiry: what
+// Mi Perfil's credential card shows after a new sign-in (at most limit).
+func (s *Store) HeldCredentials(ctx context.Context, userID int64, now time.Time, limit int) ([]Credential, error) {
+	var out []Credential
+	err := s.DB.SelectContext(ctx, &out, `SELECT `+credentialColumns+` FROM credentials
+		WHERE user_id = $1 AND holder_jwk IS NULL AND sdjwt IS NOT NULL AND revoked_at IS NULL AND expires_at > $2
+		ORDER BY id DESC LIMIT $3`, userID, now, limit)
+	if err != nil {
+		return nil, fmt.Errorf("held credentials of user %d: %w", userID, err)
+	}
+	return out, nil
+}
+
 // CredentialByID finds a credential.
 func (s *Store) CredentialByID(ctx context.Context, id int64) (Credential, error) {
 	var c Credential

@@ -113,6 +113,12 @@ test('a person shares only their name; the verifier checks it offline, then sees
   await card.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'screenshots/credential-share.png', fullPage: true });
 
+  // Back later (the page reloaded, as after a new sign-in): the card shows the credential it
+  // issued, from the server, instead of offering another (issue 38).
+  await page.reload();
+  await expect(card.getByRole('button', { name: 'Descargar credencial' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Obtener mi credencial' })).toHaveCount(0);
+
   // The verifier opens the link on another device (a fresh context, nobody signed in).
   const verifierContext = await context.browser()!.newContext({ baseURL });
   const verifier = await verifierContext.newPage();

@@ -16,6 +16,14 @@ export function getCredential(id: number): Promise<HeldCredential> {
   return apiRequest<HeldCredential>('GET', `/api/credentials/${id}`)
 }
 
+/** GET /api/credentials: the person's signed credentials kept in the browser, newest first. */
+export function useHeldCredentials() {
+  return useQuery({
+    queryKey: ['/api/credentials'],
+    queryFn: () => apiRequest<HeldCredential[]>('GET', '/api/credentials'),
+  })
+}
+
 /** Issues a credential, then follows it until the worker has signed it. */
 export function useIssueCredential() {
   return useMutation({

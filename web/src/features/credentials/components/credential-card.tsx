@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
 import { serverMessage } from '@/lib/api-client'
 import { saveBlob } from '@/lib/save-file'
-import { useIssueCredential } from '../api/credentials'
+import { useHeldCredentials, useIssueCredential } from '../api/credentials'
 import { present } from '../lib/sd-jwt'
 import { WalletOffer } from './wallet-offer'
 
@@ -53,10 +53,12 @@ function RevokedCredentialCard() {
 
 function HeldCredentialCard({ profileId, userId }: { profileId: string; userId: string }) {
   const issue = useIssueCredential()
+  // One issued before (another sign-in, another device) is listed by the server, not offered anew.
+  const listed = useHeldCredentials()
   const [chosen, setChosen] = useState<string[]>(['name'])
   const [shared, setShared] = useState<{ text: string; qr: string } | null>(null)
   const [copied, setCopied] = useState(false)
-  const held = issue.data
+  const held = issue.data ?? listed.data?.[0]
   const credential = held?.status === 'ready' ? held.credential : undefined
 
   async function share() {
@@ -80,7 +82,7 @@ function HeldCredentialCard({ profileId, userId }: { profileId: string; userId: 
           Una credencial firmada por Perfil Seguro que guardas tú. Quien la reciba puede comprobarla en su navegador,
           incluso sin conexión, y solo ve los datos que decidas compartir.
         </CardDescription>
-        {!credential && (
+        {!credential && !listed.isPending && (
           <Button onClick={() => issue.mutate()} disabled={issue.isPending}>
             {issue.isPending ? 'Firmando tu credencial…' : 'Obtener mi credencial'}
           </Button>
