@@ -17,14 +17,14 @@ export function BiometricConsentCard({ userId }: { userId: string }) {
   const { toast } = useToast()
   const id = useId()
 
+  // The promise, not mutate's callbacks: recording the consent refetches the consents, which takes
+  // this card off the page, and callbacks of an unmounted caller never run (the toast went missing
+  // in one run of seven, issue 38).
   const grant = () =>
-    record.mutate(
-      { userId, purpose: 'biometric' },
-      {
-        onSuccess: () => toast({ title: 'Consentimiento registrado', description: 'Ya puedes iniciar tu verificación biométrica.' }),
-        onError: (err) =>
-          toast({ title: 'Error', description: serverMessage(err, 'No pudimos guardar tu consentimiento. Intenta de nuevo.'), variant: 'destructive' }),
-      },
+    record.mutateAsync({ userId, purpose: 'biometric' }).then(
+      () => toast({ title: 'Consentimiento registrado', description: 'Ya puedes iniciar tu verificación biométrica.' }),
+      (err: unknown) =>
+        toast({ title: 'Error', description: serverMessage(err, 'No pudimos guardar tu consentimiento. Intenta de nuevo.'), variant: 'destructive' }),
     )
 
   return (
