@@ -1,6 +1,8 @@
 import { z } from 'zod'
 
-// Form schemas with the Spanish messages of SPEC §5.
+// Form schemas with the Spanish messages of SPEC §5. The sign-in and registration screens load
+// this module (and zod with it) after they paint, through ./validation.ts (issue 38); what the
+// screens need while typing lives in ./typing.ts.
 
 /** The registration form as the screen checks it (8 characters; the server enforces 10 digits). */
 export const registerSchema = z.object({
@@ -41,26 +43,3 @@ export type LoginValues = z.infer<typeof loginSchema>
 export const loginCodeSchema = z.object({
   code: z.string().regex(/^\d{6}$/, 'Por favor ingresa el código de 6 dígitos'),
 })
-
-/** Keeps only digits and spaces while the phone is typed (SPEC §5). */
-export function phoneTypingFilter(value: string): string {
-  return value.replace(/[^\d\s]/g, '')
-}
-
-/**
- * Normalizes the registration phone (SPEC §5): spaces removed; a leading
- * +52 is kept, a leading 52 gets '+', otherwise +52 is prepended. A
- * 10-digit number that merely starts with 52 is a national number, so it
- * gets the prefix too.
- */
-export function normalizeMexicanPhone(value: string): string {
-  const compact = value.replace(/\s+/g, '')
-  if (compact.startsWith('+52')) return compact
-  if (compact.startsWith('52') && compact.length > 10) return `+${compact}`
-  return `+52${compact.replace(/^\+/, '')}`
-}
-
-/** Keeps only digits, at most 6, for the code inputs. */
-export function codeTypingFilter(value: string): string {
-  return value.replace(/\D/g, '').slice(0, 6)
-}

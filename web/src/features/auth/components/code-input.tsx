@@ -1,5 +1,5 @@
 import { Input } from '@/components/ui/input'
-import { codeTypingFilter } from '../schemas'
+import { codeTypingFilter } from '../typing'
 
 /** A centred 6-digit one-time code input that accepts digits only. */
 export function CodeInput({ id, value, onChange, disabled }: { id: string; value: string; onChange: (code: string) => void; disabled?: boolean }) {

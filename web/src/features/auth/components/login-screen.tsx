@@ -1,27 +1,21 @@
 import { useEffect, useRef, type ReactNode } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { Link, useNavigate } from 'react-router-dom'
-import { zodResolver } from '@hookform/resolvers/zod'
-import PhoneInput from 'react-phone-number-input'
-import type { Country } from 'react-phone-number-input'
-import flags from 'react-phone-number-input/flags'
-import es from 'react-phone-number-input/locale/es'
-import 'react-phone-number-input/style.css'
 import { Info } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
+import { loadWhenIdle, lazyResolver } from '@/lib/lazy-module'
 import { storageKeys, writeStorage } from '@/lib/storage'
 import { useLogin, type LoginInput } from '../api/login'
-import { loginSchema, type LoginValues } from '../schemas'
+import type { LoginValues } from '../schemas'
+import { authValidation } from '../validation'
 import { AuthCard } from './auth-card'
+import { SignInPhoneInput } from './sign-in-phone-input'
 
-/** Countries the phone selector offers (SPEC §5). */
-export const PHONE_COUNTRIES: Country[] = [
-  'MX', 'US', 'CA', 'ES', 'AR', 'CO', 'PE', 'CL', 'VE', 'EC', 'UY',
-  'PY', 'BO', 'CR', 'PA', 'GT', 'HN', 'SV', 'NI', 'DO', 'CU', 'PR',
-]
+// The rules load after the form paints; a submit before then waits for them (issue 38).
+const resolver = lazyResolver(authValidation, (m) => m.loginResolver)
 
 /** Delay before the code screen after a successful sign-in request (SPEC §9). */
 export const LOGIN_REDIRECT_MS = 1500
@@ -46,8 +40,9 @@ export function LoginScreen({ alternative }: LoginScreenProps = {}) {
     control,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', phoneNumber: '' } })
+  } = useForm<LoginValues>({ resolver, defaultValues: { email: '', phoneNumber: '' } })
 
+  useEffect(() => loadWhenIdle(authValidation), [])
   useEffect(() => () => window.clearTimeout(redirectTimer.current), [])
 
   const onSubmit = async (values: LoginValues) => {
@@ -100,20 +95,7 @@ export function LoginScreen({ alternative }: LoginScreenProps = {}) {
             control={control}
             name="phoneNumber"
             render={({ field }) => (
-              <PhoneInput
-                id="phoneNumber"
-                international
-                countryCallingCodeEditable={false}
-                defaultCountry="MX"
-                countries={PHONE_COUNTRIES}
-                flags={flags}
-                labels={es}
-                value={field.value || undefined}
-                onChange={(value) => field.onChange(value ?? '')}
-                onBlur={field.onBlur}
-                className="input w-full"
-                numberInputProps={{ className: 'grow bg-transparent outline-none', 'aria-label': 'Teléfono WhatsApp' }}
-              />
+              <SignInPhoneInput id="phoneNumber" value={field.value} onChange={field.onChange} onBlur={field.onBlur} />
             )}
           />
         </Field>

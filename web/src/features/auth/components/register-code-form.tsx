@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { ArrowLeft } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field } from '@/components/ui/input'
-import { registrationCodeSchema } from '../schemas'
+import { authValidation } from '../validation'
 import { CodeInput } from './code-input'
 
 /** Step 2 of registration: the 6-character WhatsApp code. */
@@ -20,8 +20,11 @@ export function RegisterCodeForm({
   const [code, setCode] = useState('')
   const [error, setError] = useState<string>()
 
-  const submit = (e: React.FormEvent) => {
+  const submit = async (e: React.FormEvent) => {
     e.preventDefault()
+    // The rules have loaded by now (the details form used them); after a reload on this step they
+    // may not have, and the check waits for them.
+    const { registrationCodeSchema } = authValidation.current() ?? (await authValidation.load())
     const parsed = registrationCodeSchema.safeParse({ code })
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message)

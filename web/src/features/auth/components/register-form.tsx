@@ -1,8 +1,14 @@
+import { useEffect } from 'react'
 import { Controller, useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
 import { Field, Input, MxPhoneInput } from '@/components/ui/input'
-import { phoneTypingFilter, registerSchema, type RegisterValues } from '../schemas'
+import { loadWhenIdle, lazyResolver } from '@/lib/lazy-module'
+import type { RegisterValues } from '../schemas'
+import { phoneTypingFilter } from '../typing'
+import { authValidation } from '../validation'
+
+// The rules load after the form paints; a submit before then waits for them (issue 38).
+const resolver = lazyResolver(authValidation, (m) => m.registerResolver)
 
 /** Step 1 of registration: full name, e-mail and WhatsApp number. */
 export function RegisterForm({
@@ -19,7 +25,8 @@ export function RegisterForm({
     control,
     handleSubmit,
     formState: { errors },
-  } = useForm<RegisterValues>({ resolver: zodResolver(registerSchema), defaultValues })
+  } = useForm<RegisterValues>({ resolver, defaultValues })
+  useEffect(() => loadWhenIdle(authValidation), [])
 
   return (
     <form className="space-y-4" onSubmit={handleSubmit(onSubmit)} noValidate>
