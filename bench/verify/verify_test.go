@@ -110,13 +110,22 @@ func TestVerifyFromOutside(t *testing.T) {
 	// out of the way: all of wrk's requests come from one address.
 	apiLog := filepath.Join(dir, "api.log")
 	start(t, bintest.Path(t), apiEnv(dsn, redistest.URL(opt), apiAddr, metricsAddr), apiLog)
+	// The same API exporting traces (issue 39): a tenth of the lookups sampled, sent over OTLP/HTTP
+	// to the local viewer (`perfilseguro traces`) running as a process of its own.
+	otlpAddr, tracedAddr := freeAddr(t), freeAddr(t)
+	startSub(t, bintest.Path(t), "traces", []string{}, filepath.Join(dir, "traces.log"), "-addr", otlpAddr)
+	start(t, bintest.Path(t), append(apiEnv(dsn, redistest.URL(opt), tracedAddr, freeAddr(t)),
+		"OTEL_EXPORTER_OTLP_ENDPOINT=http://"+otlpAddr, "OTEL_TRACES_SAMPLER=parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.1"),
+		filepath.Join(dir, "api-traced.log"))
 	targets := []struct{ name, url string }{
 		{"bare net/http + 1 prepared SELECT", "http://" + bareAddr},
 		{"perfilseguro api (Procfile, production)", "http://" + apiAddr},
 		{"net/http, fixed body (HTTP-only limit)", "http://" + fixedAddr},
+		{"perfilseguro api, traces exported (10 % sampled)", "http://" + tracedAddr},
 	}
-	for _, tg := range targets[:2] {
-		waitReady(t, tg.url+"/readyz")
+	servers := []int{0, 1, 3} // the targets that read Postgres (the fixed body needs no warm-up)
+	for _, i := range servers {
+		waitReady(t, targets[i].url+"/readyz")
 	}
 	run := func(url string, d int, mode ...string) round {
 		args := append([]string{"-t", strconv.Itoa(threads), "-c", strconv.Itoa(conns), "-d", fmt.Sprintf("%ds", d),
@@ -127,7 +136,8 @@ func TestVerifyFromOutside(t *testing.T) {
 	}
 	loadBefore := loadAverage()
 	busy := otherProcesses()
-	for _, tg := range targets[:2] {
+	for _, i := range servers {
+		tg := targets[i]
 		r := run(tg.url, warmup, "walk")
 		t.Logf("warm-up of %s: %d requests", tg.name, r.requests)
 	}
@@ -200,12 +210,22 @@ func freeAddr(t *testing.T) string {
 // start runs a server process with its output in logFile, stopped with SIGTERM at the end.
 func start(t *testing.T, bin string, env []string, logFile string) {
 	t.Helper()
+	if strings.HasSuffix(bin, "perfilseguro") {
+		startSub(t, bin, "api", env, logFile)
+	} else {
+		startSub(t, bin, "", env, logFile)
+	}
+}
+
+// startSub runs bin's subcommand sub (none when "") with args, logging to logFile, until the test ends.
+func startSub(t *testing.T, bin, sub string, env []string, logFile string, args ...string) {
+	t.Helper()
 	f, err := os.Create(logFile)
 	require.NoError(t, err)
-	cmd := exec.Command(bin, "api")
-	if !strings.HasSuffix(bin, "perfilseguro") {
-		cmd = exec.Command(bin)
+	if sub != "" {
+		args = append([]string{sub}, args...)
 	}
+	cmd := exec.Command(bin, args...)
 	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), f, f
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
@@ -429,6 +449,9 @@ func writeReport(t *testing.T, users, conns, threads, secs, rounds int, targets 
 		"Admission control refused %d of the API's closed-loop requests (503). "+
 		"The API wrote %d log lines to its log file and handed the lookups to `verify:log` in %d batched tasks (no worker ran).\n",
 		apiRPS, bareRPS, apiRPS/bareRPS, apiP99, bareP99, verdict, httpRPS, apiRPS/httpRPS, refused, logLines, queued)
+	tracedRPS, tracedP99 := mean(results[3], rps), medianDur(results[3], p99)
+	fmt.Fprintf(&sb, "\nWith traces exported (issue 39: OpenTelemetry, `OTEL_TRACES_SAMPLER=parentbased_traceidratio`, 0.1, over OTLP/HTTP to `perfilseguro traces` in its own process on the same cores), the same API served %.0f requests/s, **%.2f×** the API without traces (median p99 %v).\n",
+		tracedRPS, tracedRPS/apiRPS, tracedP99)
 	writeOpenLoop(&sb, open)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
 	require.NoError(t, err)
