@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Web quality (issue 9, item 5): builds the app and the binary, starts it on a free port with a
 # fresh database, then
-#   - measures the initial JavaScript (gzip) of the landing (entry script + modulepreloads) and
-#     of /login and /register (the same plus their route chunk and what it imports statically;
-#     scripts/initial-js.mjs) and fails above 150 kB;
+#   - measures the initial JavaScript (gzip) of the landing, /login and /register (entry script,
+#     modulepreloads, the route's chunk and what it imports statically; scripts/initial-js.mjs)
+#     and fails above 150 kB;
 #   - runs Lighthouse (the system Chromium, simulated throttling) desktop and mobile on the
 #     landing and on the public page of a real level-3 profile, and mobile on /login and
 #     /register (issue 38), WQ_RUNS times each (default 3), takes the median of every category
@@ -75,14 +75,14 @@ psql "postgres://postgres@127.0.0.1:5432/$DATABASE?sslmode=disable" -w -X -q -v 
 	 VALUES ('Ana Calidad López', 'ana.calidad@example.com', '+525512340000', '$PROFILE_ID', 1, 3, true, true, true, now(), 'Otro')"
 curl -fsS "$base/api/verify/$PROFILE_ID" >/dev/null || die "GET /api/verify/$PROFILE_ID failed"
 
-# Initial JavaScript: for the landing the entry module and every modulepreload in index.html; for
-# /login and /register also the route's chunk and the chunks it imports statically (what must load
-# before the route can render; chunks it imports dynamically load after the first paint).
+# Initial JavaScript of the landing, /login and /register: the entry module, every modulepreload in
+# index.html, the route's chunk and the chunks it imports statically (what must load before the
+# route can render; chunks it imports dynamically load after the first paint).
 declare -A js
 js_failed=0
 for route in landing login register; do
 	[ "$ONLY" = auth ] && [ "$route" = landing ] && continue
-	node scripts/initial-js.mjs "$base" "${route#landing}" >"$work/js-$route.txt" || die "could not measure the initial JavaScript of $route"
+	node scripts/initial-js.mjs "$base" "$route" >"$work/js-$route.txt" || die "could not measure the initial JavaScript of $route"
 	js[$route]=$(awk '$1 == "total" { print $2 }' "$work/js-$route.txt")
 	sed '$d' "$work/js-$route.txt" | awk '{ printf "  %-48s %7d B gzip\n", $1, $2 }'
 	log "$route initial JavaScript: ${js[$route]} bytes gzip (limit $JS_LIMIT)"
@@ -163,7 +163,7 @@ done
 		printf '| `%s` | %s | %s | %s | %s | %s ms | %s ms | %s |\n' "$page" "$preset" "$perf" "$a11y" "$bp" "$lcp" "$tbt" "$bi"
 	done
 	printf '\nTargets: performance >= 95 desktop, >= 90 mobile (>= 95 and LCP < 2.0 s on /login and /register); accessibility 100; best practices >= 95.\n'
-	printf 'Initial JavaScript (gzip -9; entry + modulepreloads, and for a route its chunk and static imports; limit 150 kB):'
+	printf 'Initial JavaScript (gzip -9; entry, modulepreloads, the route chunk and its static imports; limit 150 kB):'
 	for route in landing login register; do
 		[ -n "${js[$route]:-}" ] && printf ' %s %s kB;' "$route" "$(awk -v b="${js[$route]}" 'BEGIN { printf "%.1f", b / 1000 }')"
 	done

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, URL } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin, type Rollup } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
 // The Go server (perfilseguro dev) answers /api on :8080; the dev server
@@ -27,11 +27,65 @@ const redocBundle = {
   },
 }
 
+// Each screen but the not-found page is a lazy chunk (src/app/router.tsx), which the entry would
+// only request once it has run: one more round trip before the page can paint. This inline
+// script, run before the entry, starts those downloads at once for the page being opened: the
+// route's chunk, the chunks it imports statically and its CSS (issue 38). The Go server allows the
+// script by its hash (api/csp.go). Paths: exact, or a prefix ending in '/'.
+const preloadedRoutes: Record<string, string> = {
+  '/': 'src/app/routes/landing.tsx',
+  '/login': 'src/app/routes/login.tsx',
+  '/register': 'src/app/routes/register.tsx',
+  '/verify/': 'src/app/routes/verify-profile.tsx',
+}
+const routePreload: Plugin = {
+  name: 'route-preload',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, ctx) {
+      const bundle = ctx.bundle
+      if (!bundle) return html
+      const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
+      const entry = chunks.find((c) => c.isEntry)
+      const inHtml = new Set([entry?.fileName, ...(entry?.imports ?? [])])
+      const files: Record<string, string[]> = {}
+      for (const [path, source] of Object.entries(preloadedRoutes)) {
+        const route = chunks.find((c) => c.facadeModuleId?.endsWith(`/${source}`))
+        if (!route) throw new Error(`route-preload: no chunk for ${source}`)
+        const seen = new Set<string>()
+        const visit = (fileName: string) => {
+          if (seen.has(fileName) || inHtml.has(fileName)) return
+          seen.add(fileName)
+          const chunk = bundle[fileName] as Rollup.OutputChunk
+          chunk.viteMetadata?.importedCss.forEach((css) => seen.add(css))
+          chunk.imports.forEach(visit)
+        }
+        visit(route.fileName)
+        files[path] = [...seen].map((f) => `/${f}`)
+      }
+      const script =
+        `(function (r, p) {\n` +
+        `  var files = r[p] || r[p.slice(0, p.lastIndexOf('/') + 1)] || []\n` +
+        `  files.forEach(function (href) {\n` +
+        `    var l = document.createElement('link')\n` +
+        `    if (/\\.css$/.test(href)) { l.rel = 'preload'; l.as = 'style' } else l.rel = 'modulepreload'\n` +
+        `    l.crossOrigin = ''\n` +
+        `    l.href = href\n` +
+        `    document.head.appendChild(l)\n` +
+        `  })\n` +
+        `})(${JSON.stringify(files)}, location.pathname)\n`
+      return [{ tag: 'script', children: script, injectTo: 'head' as const }]
+    },
+  },
+}
+
 export default defineConfig({
   plugins: [
     react(),
     tailwindcss(),
     redocBundle,
+    routePreload,
     // The credential verifier (/verify) works offline after one visit: Workbox precaches the app
     // and keeps the issuer's keys and the latest status list (network first, so an online check
     // always uses a fresh list). The page registers the worker itself; no other page does.

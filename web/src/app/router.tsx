@@ -1,13 +1,13 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { AppLayout } from './routes/app-layout'
-import { LandingRoute } from './routes/landing'
 import { NotFoundRoute } from './routes/not-found'
-import { VerifyProfileRoute } from './routes/verify-profile'
 import { lazyRoute } from './lazy-route'
 
-// Every screen but the landing, the public profile page (opened from QR codes; no extra round
-// trip) and the not-found page is its own chunk, loaded on first use, so the landing's initial
-// JavaScript stays small (issue 9, web quality).
+// Every screen but the not-found page is its own chunk, loaded on first use, so a page's initial
+// JavaScript is the shell and its own screen (issues 9 and 38). The landing, the public profile page
+// (opened from QR codes), /login and /register cost no extra round trip for it: index.html starts
+// their chunks' downloads beside the entry's (route-preload in vite.config.ts).
+const LandingRoute = lazyRoute(() => import('./routes/landing'), 'LandingRoute')
 const AdminRoute = lazyRoute(() => import('./routes/admin'), 'AdminRoute')
 const AdminLoginRoute = lazyRoute(() => import('./routes/admin-login'), 'AdminLoginRoute')
 const AdminEnrolRoute = lazyRoute(() => import('./routes/admin-enrol'), 'AdminEnrolRoute')
@@ -28,6 +28,7 @@ const TermsRoute = lazyRoute(() => import('./routes/terms'), 'TermsRoute')
 const VerificationCompleteRoute = lazyRoute(() => import('./routes/verification-complete'), 'VerificationCompleteRoute')
 const VerifyCodeRoute = lazyRoute(() => import('./routes/verify-code'), 'VerifyCodeRoute')
 const VerifyCredentialRoute = lazyRoute(() => import('./routes/verify-credential'), 'VerifyCredentialRoute')
+const VerifyProfileRoute = lazyRoute(() => import('./routes/verify-profile'), 'VerifyProfileRoute')
 
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [
