@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { unzipSync, strFromU8 } from 'fflate';
 import path from 'node:path';
-import { giveBiometricConsent, newPerson, reachLevel3, registerInUI, waitForMessage, type Person } from './helpers';
+import { giveBiometricConsent, newPerson, payByCard, reachLevel3, registerInUI, waitForMessage, type Person } from './helpers';
 
 // Issue 25: the person's rights over their data, in Chromium against the real binary: the notice
 // and the terms exist, the biometric check waits for an express consent, the data export arrives
@@ -107,6 +107,11 @@ test('the biometric check waits for an express consent, recorded with the notice
   await registerInUI(page, p);
   const start = page.getByRole('button', { name: 'Completar Verificación' });
   await expect(start).toBeDisabled();
+  // The cards come as the steps do: first the plan, then the consent (issue 38).
+  await expect(page.getByText('Primero elige y paga tu plan.')).toBeVisible();
+  await expect(page.getByTestId('biometric-consent')).toHaveCount(0);
+  await payByCard(page);
+  await expect(start).toBeDisabled();
   const card = page.getByTestId('biometric-consent');
   await expect(card).toContainText('nunca las imágenes');
   const box = card.getByRole('checkbox');
@@ -124,9 +129,8 @@ test('the biometric check waits for an express consent, recorded with the notice
   const consents = await (await page.request.get(`/api/users/${userId}/consents`)).json();
   const biometric = consents.consents.find((c: { purpose: string }) => c.purpose === 'biometric');
   expect(biometric).toMatchObject({ granted: true, noticeVersion: '2026-11-26', current: true });
-  // Now only the plan stands in the way (payments are on): 402, not 409.
-  const next = await page.request.post('/api/start-verification', { data: { userId: Number(userId) } });
-  expect(next.status()).toBe(402);
+  // The plan is paid and the consent given: nothing stands in the way any more.
+  await expect(start).toBeEnabled();
 });
 
 test('"Descargar mis datos" e-mails a single-use link to a ZIP with the person\'s data, once a day', async ({ page, request }) => {
