@@ -1,4 +1,3 @@
-import { useEffect } from 'react'
 import PhoneInput from 'react-phone-number-input'
 import type { Country, Flags } from 'react-phone-number-input'
 import es from 'react-phone-number-input/locale/es'
@@ -23,19 +22,10 @@ export type InternationalPhoneInputProps = {
   value: string
   onChange: (value: string) => void
   onBlur: () => void
-  /** Takes the focus on mount, caret at the end (when it replaces a focused stand-in). */
-  focusOnMount?: boolean
 }
 
 /** The phone input of the sign-in form: a country selector (Mexico first) and the number, +52 fixed. */
-export function InternationalPhoneInput({ id, value, onChange, onBlur, focusOnMount }: InternationalPhoneInputProps) {
-  useEffect(() => {
-    const el = focusOnMount ? document.getElementById(id) : null
-    if (!(el instanceof HTMLInputElement)) return
-    el.focus()
-    el.setSelectionRange(el.value.length, el.value.length)
-  }, [focusOnMount, id])
-
+export function InternationalPhoneInput({ id, value, onChange, onBlur }: InternationalPhoneInputProps) {
   return (
     <PhoneInput
       id={id}

@@ -6,7 +6,7 @@ import { lazyModule } from '@/lib/lazy-module'
 import { createSignInPhoneInput } from './sign-in-phone-input'
 
 // The stand-in shown while the phone-number library loads (issue 38): same look, takes typing,
-// and hands the number and the focus to the real input.
+// and is replaced by the real input (never while it has the focus).
 
 function deferredImplementation() {
   let release: () => void = () => {}
@@ -34,7 +34,7 @@ function Form({ Input, onValue }: { Input: ReturnType<typeof createSignInPhoneIn
 }
 
 describe('SignInPhoneInput', () => {
-  it('shows +52 and Mexico before the library loads, takes the typing, then hands over number and focus', async () => {
+  it('shows +52 and Mexico before the library loads, takes the typing, and is replaced on blur, number kept', async () => {
     const { implementation, release } = deferredImplementation()
     const Input = createSignInPhoneInput(implementation)
     const onValue = vi.fn()
@@ -46,22 +46,39 @@ describe('SignInPhoneInput', () => {
     expect(container.querySelector('.PhoneInputCountryIcon title')).toHaveTextContent('México')
     await user.type(standIn, '55ab12')
     expect(onValue).toHaveBeenLastCalledWith('+525512')
+    expect(standIn).toHaveValue('+52 5512')
     await user.type(standIn, '{Backspace}{Backspace}{Backspace}{Backspace}{Backspace}{Backspace}{Backspace}')
     expect(standIn).toHaveValue('+52') // the code cannot be erased
     expect(onValue).toHaveBeenLastCalledWith('')
-    await user.type(standIn, '5512')
+    await user.type(standIn, '5', { initialSelectionStart: 0, initialSelectionEnd: 0 }) // caret before +52
+    expect(standIn).toHaveValue('+52 5')
+    await user.type(standIn, '512')
 
+    // Loaded while the stand-in has the focus: no swap in mid-typing.
     await act(async () => release())
-    const real = await waitFor(() => {
-      const el = screen.getByRole('textbox', { name: 'Teléfono WhatsApp' })
-      expect(el).not.toBe(standIn)
-      return el
-    })
-    expect(real).toHaveValue('+52 55 12')
-    expect(real).toHaveFocus()
-    await user.keyboard('345678')
+    await user.type(standIn, '34')
+    expect(screen.getByRole('textbox', { name: 'Teléfono WhatsApp' })).toBe(standIn)
+    expect(onValue).toHaveBeenLastCalledWith('+52551234')
+
+    await user.tab()
+    const real = screen.getByRole('textbox', { name: 'Teléfono WhatsApp' })
+    expect(real).not.toBe(standIn)
+    expect(real).toHaveValue('+52 55 1234')
+    await user.type(real, '5678')
     expect(onValue).toHaveBeenLastCalledWith('+525512345678')
     expect(real).toHaveValue('+52 55 1234 5678')
+  })
+
+  it('is replaced at once when the library loads while the stand-in is not focused', async () => {
+    const { implementation, release } = deferredImplementation()
+    const Input = createSignInPhoneInput(implementation)
+    const user = userEvent.setup()
+    render(<Form Input={Input} onValue={() => {}} />)
+    const standIn = screen.getByRole('textbox', { name: 'Teléfono WhatsApp' })
+    await user.click(standIn) // the first use starts the load
+    await user.tab()
+    await act(async () => release())
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Teléfono WhatsApp' })).not.toBe(standIn))
   })
 
   it('renders the library input at once when it has loaded', async () => {

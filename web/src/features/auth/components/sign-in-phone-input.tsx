@@ -4,11 +4,12 @@ import { lazyModule, whenIdle, type LazyModule } from '@/lib/lazy-module'
 import type { InternationalPhoneInputProps } from './international-phone-input'
 
 // The sign-in screen paints without the phone-number library (issue 38): until it has loaded,
-// a stand-in with the same markup and look (Mexico's flag, '+52') takes the typing, and hands the
-// number and the focus over when the real input replaces it.
+// a stand-in with the same markup and look (Mexico's flag, '+52') takes the typing. The real input
+// replaces it once loaded, but never while the stand-in has the focus (a swap in mid-typing
+// loses or repeats keys): then on its blur, with the number typed.
 
 /** Props of SignInPhoneInput: a react-hook-form field's value and handlers. */
-export type SignInPhoneInputProps = Omit<InternationalPhoneInputProps, 'focusOnMount'>
+export type SignInPhoneInputProps = InternationalPhoneInputProps
 
 type Implementation = typeof import('./international-phone-input')
 
@@ -19,9 +20,9 @@ type Implementation = typeof import('./international-phone-input')
 export function createSignInPhoneInput(implementation: LazyModule<Implementation>) {
   return function SignInPhoneInput(props: SignInPhoneInputProps) {
     const [loaded, setLoaded] = useState(implementation.current)
-    const [focusOnMount, setFocusOnMount] = useState(false)
     const standIn = useRef<HTMLInputElement>(null)
     const swap = useRef<() => void>(() => {})
+    const waiting = useRef<Implementation>(undefined) // loaded while the stand-in had the focus
 
     useEffect(() => {
       if (loaded) return
@@ -30,8 +31,8 @@ export function createSignInPhoneInput(implementation: LazyModule<Implementation
         void implementation.load().then(
           (m) => {
             if (!live) return
-            setFocusOnMount(document.activeElement === standIn.current)
-            setLoaded(m)
+            if (document.activeElement === standIn.current) waiting.current = m
+            else setLoaded(m)
           },
           () => {}, // offline: the stand-in keeps working, and the next use tries again
         )
@@ -42,8 +43,12 @@ export function createSignInPhoneInput(implementation: LazyModule<Implementation
       }
     }, [loaded])
 
-    if (loaded) return <loaded.InternationalPhoneInput {...props} focusOnMount={focusOnMount} />
-    return <PhoneInputStandIn {...props} inputRef={standIn} onUse={() => swap.current()} />
+    if (loaded) return <loaded.InternationalPhoneInput {...props} />
+    const onBlur = () => {
+      props.onBlur()
+      if (waiting.current) setLoaded(waiting.current)
+    }
+    return <PhoneInputStandIn {...props} onBlur={onBlur} inputRef={standIn} onUse={() => swap.current()} />
   }
 }
 
@@ -52,8 +57,8 @@ export const SignInPhoneInput = createSignInPhoneInput(lazyModule(() => import('
 
 /**
  * What shows until the library has loaded: the markup react-phone-number-input renders for Mexico
- * with no number, so nothing moves when it is replaced. Typing works as there: the +52 stays, and
- * the value is '+52' and the digits typed ('' while none is).
+ * with no number, so nothing moves when it is replaced. Typing works as there, unformatted: the
+ * +52 stays, and the value is '+52' and the digits typed ('' while none is).
  */
 function PhoneInputStandIn({
   id,
@@ -63,13 +68,18 @@ function PhoneInputStandIn({
   inputRef,
   onUse,
 }: SignInPhoneInputProps & { inputRef: React.Ref<HTMLInputElement>; onUse: () => void }) {
+  // The input shows its own state, updated in the event: a field value that comes back later
+  // would let fast typing land on a stale value (keys lost or repeated).
+  const [digits, setDigits] = useState(() => value.replace(/^\+52/, '').replace(/\D/g, ''))
   const change = (e: ChangeEvent<HTMLInputElement>) => {
     const typed = e.target.value
-    // The country code cannot be edited; a number pasted without it is a Mexican one.
-    const national = typed.startsWith('+52') ? typed.slice(3) : typed.startsWith('+') ? null : typed
+    // The country code cannot be edited (keys typed before it count after it); a number pasted
+    // without it is a Mexican one.
+    const national = typed.includes('+52') ? typed.replace('+52', '') : typed.startsWith('+') ? null : typed
     if (national === null) return
-    const digits = national.replace(/\D/g, '')
-    onChange(digits ? `+52${digits}` : '')
+    const next = national.replace(/\D/g, '')
+    setDigits(next)
+    onChange(next ? `+52${next}` : '')
   }
   return (
     <div className="input w-full PhoneInput">
@@ -89,10 +99,15 @@ function PhoneInputStandIn({
         autoComplete="tel"
         className="PhoneInputInput grow bg-transparent outline-none"
         aria-label="Teléfono WhatsApp"
-        value={value || '+52'}
+        value={digits ? `+52 ${digits}` : '+52'}
         onChange={change}
         onBlur={onBlur}
-        onFocus={onUse}
+        onFocus={(e) => {
+          // A focus by script or keyboard puts the caret before '+52'; typing goes after it.
+          const input = e.currentTarget
+          if ((input.selectionStart ?? 0) < 3) input.setSelectionRange(input.value.length, input.value.length)
+          onUse()
+        }}
         onPointerDown={onUse}
       />
     </div>
