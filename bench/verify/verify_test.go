@@ -124,6 +124,14 @@ func TestVerifyFromOutside(t *testing.T) {
 		{"perfilseguro api, traces exported (10 % sampled)", "http://" + tracedAddr},
 	}
 	servers := []int{0, 1, 3} // the targets that read Postgres (the fixed body needs no warm-up)
+	// BENCH_BASELINE_BIN: an earlier build of the binary (a path ending in /perfilseguro), run as
+	// a fifth target in the same rounds, so a change's cost is read without the machine's drift.
+	if bin := os.Getenv("BENCH_BASELINE_BIN"); bin != "" {
+		baseAddr := freeAddr(t)
+		start(t, bin, apiEnv(dsn, redistest.URL(opt), baseAddr, freeAddr(t)), filepath.Join(dir, "api-baseline.log"))
+		targets = append(targets, struct{ name, url string }{"perfilseguro api, earlier build (BENCH_BASELINE_BIN)", "http://" + baseAddr})
+		servers = append(servers, len(targets)-1)
+	}
 	for _, i := range servers {
 		waitReady(t, targets[i].url+"/readyz")
 	}
@@ -452,6 +460,11 @@ func writeReport(t *testing.T, users, conns, threads, secs, rounds int, targets 
 	tracedRPS, tracedP99 := mean(results[3], rps), medianDur(results[3], p99)
 	fmt.Fprintf(&sb, "\nWith traces exported (issue 39: OpenTelemetry, `OTEL_TRACES_SAMPLER=parentbased_traceidratio`, 0.1, over OTLP/HTTP to `perfilseguro traces` in its own process on the same cores), the same API served %.0f requests/s, **%.2f×** the API without traces (median p99 %v).\n",
 		tracedRPS, tracedRPS/apiRPS, tracedP99)
+	if len(targets) > 4 {
+		baseRPS, baseP99 := mean(results[4], rps), medianDur(results[4], p99)
+		fmt.Fprintf(&sb, "\nThe earlier build given as `BENCH_BASELINE_BIN` served %.0f requests/s (median p99 %v) in the same rounds: this API without traces is at **%.2f×** of it.\n",
+			baseRPS, baseP99, apiRPS/baseRPS)
+	}
 	writeOpenLoop(&sb, open)
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
 	require.NoError(t, err)
