@@ -40,11 +40,11 @@ func Redis(client redis.UniversalClient) error {
 		}))
 }
 
-// handshake: the commands a new connection sends before any work (AUTH, HELLO, CLIENT SETINFO,
-// which older servers refuse). Not what a request did; no span.
+// handshake: the commands a new connection sends before any work (AUTH, HELLO, SELECT of the
+// database, CLIENT SETINFO, which older servers refuse). Not what a request did; no span.
 func handshake(cmd redis.Cmder) bool {
 	switch strings.ToLower(cmd.Name()) {
-	case "auth", "hello", "client":
+	case "auth", "hello", "select", "client":
 		return true
 	}
 	return false
