@@ -2,7 +2,6 @@ package perfilseguro
 
 import (
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -31,24 +30,8 @@ type NewAdmin struct {
 
 // Validate normalizes the account and returns an EINVALID error naming the bad fields.
 func (a *NewAdmin) Validate() error {
-	a.Email = NormalizeEmail(a.Email)
-	a.Name = strings.Join(strings.Fields(a.Name), " ")
-	fields := map[string]string{}
-	if !ValidEmail(a.Email) {
-		fields["email"] = "Email inválido"
-	}
-	if n := len([]rune(a.Name)); n < 2 || n > 120 {
-		fields["name"] = "Escribe el nombre (de 2 a 120 caracteres)"
-	}
-	if !slices.Contains(AdminRoles, a.Role) {
-		fields["role"] = "Rol no válido: administrador, soporte o finanzas"
-	}
-	for _, f := range []string{"email", "name", "role"} {
-		if msg, ok := fields[f]; ok {
-			return &Error{Code: EINVALID, Message: msg, Fields: fields}
-		}
-	}
-	return nil
+	return validateStaffAccount(&a.Email, &a.Name, slices.Contains(AdminRoles, a.Role),
+		"Rol no válido: administrador, soporte o finanzas")
 }
 
 // MexicoCity is the time zone the panel's dates are read in.

@@ -2,7 +2,6 @@ package perfilseguro
 
 import (
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -73,22 +72,5 @@ type NewPartnerUser struct {
 
 // Validate normalizes the user and returns an EINVALID error naming the bad fields.
 func (u *NewPartnerUser) Validate() error {
-	u.Email = NormalizeEmail(u.Email)
-	u.Name = strings.Join(strings.Fields(u.Name), " ")
-	fields := map[string]string{}
-	if !ValidEmail(u.Email) {
-		fields["email"] = "Email inválido"
-	}
-	if n := len([]rune(u.Name)); n < 2 || n > 120 {
-		fields["name"] = "Escribe el nombre (de 2 a 120 caracteres)"
-	}
-	if !ValidPartnerRole(u.Role) {
-		fields["role"] = MsgPartnerRole
-	}
-	for _, f := range []string{"email", "name", "role"} {
-		if msg, ok := fields[f]; ok {
-			return &Error{Code: EINVALID, Message: msg, Fields: fields}
-		}
-	}
-	return nil
+	return validateStaffAccount(&u.Email, &u.Name, ValidPartnerRole(u.Role), MsgPartnerRole)
 }

@@ -132,6 +132,23 @@ type PassData struct {
 	AuthToken     string
 }
 
+// Validate rejects pass data that would make an empty or unreadable pass in either wallet: no
+// profile ID, verify URL or validity date, or no name on a pass that still shows the person. The
+// error is for logs (the data comes from our own records), so it is not an Error.
+func (p PassData) Validate() error {
+	switch {
+	case p.ProfileID == "":
+		return errors.New("missing profile ID")
+	case p.Name == "" && p.Status != PassDeleted:
+		return errors.New("missing name")
+	case p.VerifyURL == "":
+		return errors.New("missing verify URL")
+	case p.ValidUntil.IsZero():
+		return errors.New("missing validity date")
+	}
+	return nil
+}
+
 // Pass statuses (PassData.Status).
 const (
 	PassValid   = ""

@@ -132,3 +132,28 @@ func ValidEmail(s string) bool {
 func ValidateName(name string, min int) bool {
 	return utf8.RuneCountInString(strings.TrimSpace(name)) >= min
 }
+
+// validateStaffAccount normalizes the e-mail and the name of an account of someone who works the
+// service (an administrador, a partner's user) and returns an EINVALID error naming the bad
+// fields, whose message is the first of e-mail, name and role; roleMsg refuses a role that is
+// not roleOK.
+func validateStaffAccount(email, name *string, roleOK bool, roleMsg string) error {
+	*email = NormalizeEmail(*email)
+	*name = strings.Join(strings.Fields(*name), " ")
+	fields := map[string]string{}
+	if !ValidEmail(*email) {
+		fields["email"] = "Email inválido"
+	}
+	if n := len([]rune(*name)); n < 2 || n > 120 {
+		fields["name"] = "Escribe el nombre (de 2 a 120 caracteres)"
+	}
+	if !roleOK {
+		fields["role"] = roleMsg
+	}
+	for _, f := range []string{"email", "name", "role"} {
+		if msg, ok := fields[f]; ok {
+			return &Error{Code: EINVALID, Message: msg, Fields: fields}
+		}
+	}
+	return nil
+}

@@ -57,11 +57,7 @@ func EnrolmentLink(publicBaseURL string) (token, hash, link string) {
 }
 
 func pathAdminID(c interface{ PathParam(string) string }) (int64, error) {
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, perfilseguro.FieldError("id", "ID de administrador no válido")
-	}
-	return id, nil
+	return pathID(c, perfilseguro.FieldError("id", "ID de administrador no válido"))
 }
 
 func (s *Server) listAdmins(c fuego.ContextNoBody) ([]postgres.Admin, error) {
@@ -74,11 +70,7 @@ func (s *Server) listAdmins(c fuego.ContextNoBody) ([]postgres.Admin, error) {
 
 func (s *Server) inviteAdmin(c fuego.ContextWithBody[AdminInviteRequest]) (AdminEnrolmentResponse, error) {
 	r := c.Request()
-	sess, err := s.authorize(r, guard{action: "admin.create", targetKind: "admin", roles: rolesManage, fresh: true})
-	if err != nil {
-		return AdminEnrolmentResponse{}, err
-	}
-	req, err := decodeJSON[AdminInviteRequest](r)
+	sess, req, err := adminRequest(s, c, guard{action: "admin.create", targetKind: "admin", roles: rolesManage, fresh: true})
 	if err != nil {
 		return AdminEnrolmentResponse{}, err
 	}
@@ -103,12 +95,7 @@ func (s *Server) inviteAdmin(c fuego.ContextWithBody[AdminInviteRequest]) (Admin
 
 func (s *Server) changeAdminRole(c fuego.ContextWithBody[AdminRoleRequest]) (postgres.Admin, error) {
 	r := c.Request()
-	id, err := pathAdminID(c)
-	if err != nil {
-		return postgres.Admin{}, err
-	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "admin.role", targetKind: "admin", targetID: target, roles: rolesManage, fresh: true})
+	sess, id, target, err := s.authorizeOn(c, pathAdminID, guard{action: "admin.role", targetKind: "admin", roles: rolesManage, fresh: true})
 	if err != nil {
 		return postgres.Admin{}, err
 	}
@@ -142,12 +129,7 @@ func isRole(role string) bool {
 
 func (s *Server) disableAdmin(c fuego.ContextNoBody) (postgres.Admin, error) {
 	r := c.Request()
-	id, err := pathAdminID(c)
-	if err != nil {
-		return postgres.Admin{}, err
-	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "admin.disable", targetKind: "admin", targetID: target, roles: rolesManage, fresh: true})
+	sess, id, target, err := s.authorizeOn(c, pathAdminID, guard{action: "admin.disable", targetKind: "admin", roles: rolesManage, fresh: true})
 	if err != nil {
 		return postgres.Admin{}, err
 	}
@@ -165,12 +147,7 @@ func (s *Server) disableAdmin(c fuego.ContextNoBody) (postgres.Admin, error) {
 
 func (s *Server) reissueEnrolment(c fuego.ContextNoBody) (AdminEnrolmentResponse, error) {
 	r := c.Request()
-	id, err := pathAdminID(c)
-	if err != nil {
-		return AdminEnrolmentResponse{}, err
-	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "admin.enrolment", targetKind: "admin", targetID: target, roles: rolesManage, fresh: true})
+	sess, id, target, err := s.authorizeOn(c, pathAdminID, guard{action: "admin.enrolment", targetKind: "admin", roles: rolesManage, fresh: true})
 	if err != nil {
 		return AdminEnrolmentResponse{}, err
 	}

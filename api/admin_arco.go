@@ -59,11 +59,7 @@ func (s *Server) adminArcoRequests(c fuego.ContextNoBody) ([]AdminArcoRequestJSO
 	if err != nil {
 		return nil, err
 	}
-	out := make([]AdminArcoRequestJSON, len(list))
-	for i, a := range list {
-		out[i] = s.adminArcoJSON(a)
-	}
-	return out, nil
+	return mapped(list, s.adminArcoJSON), nil
 }
 
 // AdminArcoCreateRequest is a request that arrived by e-mail.
@@ -76,11 +72,7 @@ type AdminArcoCreateRequest struct {
 func (s *Server) adminRecordArco(c fuego.ContextWithBody[AdminArcoCreateRequest]) (AdminArcoRequestJSON, error) {
 	r := c.Request()
 	ctx := r.Context()
-	sess, err := s.authorize(r, guard{action: "arco.create", targetKind: "arco", roles: rolesPrivacy})
-	if err != nil {
-		return AdminArcoRequestJSON{}, err
-	}
-	req, err := decodeJSON[AdminArcoCreateRequest](r)
+	sess, req, err := adminRequest(s, c, guard{action: "arco.create", targetKind: "arco", roles: rolesPrivacy})
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
 	}
@@ -130,15 +122,11 @@ type AdminArcoResolveRequest struct {
 
 func (s *Server) adminResolveArco(c fuego.ContextWithBody[AdminArcoResolveRequest]) (AdminArcoRequestJSON, error) {
 	r := c.Request()
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return AdminArcoRequestJSON{}, perfilseguro.FieldError("id", "ID de solicitud no válido")
-	}
-	sess, err := s.authorize(r, guard{action: "arco.resolve", targetKind: "arco", targetID: strconv.FormatInt(id, 10), roles: rolesPrivacy})
+	id, err := pathID(c, perfilseguro.FieldError("id", "ID de solicitud no válido"))
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
 	}
-	req, err := decodeJSON[AdminArcoResolveRequest](r)
+	sess, req, err := adminRequest(s, c, guard{action: "arco.resolve", targetKind: "arco", targetID: strconv.FormatInt(id, 10), roles: rolesPrivacy})
 	if err != nil {
 		return AdminArcoRequestJSON{}, err
 	}

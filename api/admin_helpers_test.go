@@ -67,6 +67,14 @@ func (e *env) send(t *testing.T, c *http.Client, method, path string, body any, 
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	res, raw := roundTrip(t, c, req, header...)
+	return reply{Status: res.StatusCode, Header: res.Header, Body: raw}
+}
+
+// roundTrip sends req with client c and the header name/value pairs, and returns the answer
+// with its body read.
+func roundTrip(t *testing.T, c *http.Client, req *http.Request, header ...string) (*http.Response, []byte) {
+	t.Helper()
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -75,7 +83,7 @@ func (e *env) send(t *testing.T, c *http.Client, method, path string, body any, 
 	defer res.Body.Close()
 	raw, err := io.ReadAll(res.Body)
 	require.NoError(t, err)
-	return reply{Status: res.StatusCode, Header: res.Header, Body: raw}
+	return res, raw
 }
 
 // anonymous is a cookie-keeping client with no session, which does not follow redirects.
@@ -92,4 +100,11 @@ func (e *env) adminClient(t *testing.T) *http.Client {
 	r := e.send(t, c, "POST", "/api/admin/login", map[string]string{"password": config.DevAdminPassword})
 	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
 	return c
+}
+
+// adminSetup is setup with the administrator signed in on the returned client.
+func adminSetup(t *testing.T) (*env, *http.Client) {
+	t.Helper()
+	e := setup(t)
+	return e, e.adminClient(t)
 }

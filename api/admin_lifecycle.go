@@ -3,7 +3,6 @@ package api
 import (
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -19,6 +18,66 @@ import (
 
 // maxRevocationReason is the longest reason an administrator may give (profile_events, users).
 const maxRevocationReason = 500
+
+// revocationReason reads the body's motivo (RevokeRequest and LiftRevocationRequest are alike)
+// with its spaces folded, and checks it is given (missing: the message when it is not) and no
+// longer than maxRevocationReason.
+func revocationReason(r *http.Request, missing string) (string, error) {
+	req, err := decodeJSON[RevokeRequest](r)
+	if err != nil {
+		return "", err
+	}
+	reason := strings.Join(strings.Fields(req.Motivo), " ")
+	switch {
+	case reason == "":
+		return "", perfilseguro.FieldError("motivo", missing)
+	case utf8.RuneCountInString(reason) > maxRevocationReason:
+		return "", perfilseguro.FieldError("motivo", "El motivo no puede exceder 500 caracteres")
+	}
+	return reason, nil
+}
+
+// revocationChange is how revoking and lifting a revocation begin: the administrator allowed to
+// act on the path's user (with a fresh passkey confirmation), the reason in the body, and the
+// audit event, carrying that reason, that the change's own transaction writes.
+type revocationChange struct {
+	admin  postgres.Admin
+	ip     string // the administrator's address
+	userID int64
+	reason string
+	audit  postgres.AuditEvent
+}
+
+// revocation is the change as postgres.Revoke records it.
+func (rc revocationChange) revocation() postgres.Revocation {
+	return postgres.Revocation{UserID: rc.userID, Reason: rc.reason, ActorIP: rc.ip, AdminID: rc.admin.ID,
+		AdminLabel: rc.admin.Label(), Audit: &rc.audit}
+}
+
+// lift is the change as postgres.LiftRevocation records it, then running inside its transaction.
+func (rc revocationChange) lift(then func(tx *sqlx.Tx, eventID int64) error) postgres.RevocationLift {
+	return postgres.RevocationLift{UserID: rc.userID, Reason: rc.reason, ActorIP: rc.ip, AdminID: rc.admin.ID,
+		AdminLabel: rc.admin.Label(), Audit: &rc.audit, Then: then}
+}
+
+// beginRevocationChange authorizes action and reads its reason (missing: the message when none is given).
+func (s *Server) beginRevocationChange(c interface {
+	PathParam(string) string
+	Request() *http.Request
+}, action, missing string) (revocationChange, error) {
+	r := c.Request()
+	sess, id, target, err := s.authorizeOn(c, pathUserID, guard{action: action, targetKind: "user", roles: rolesManage, fresh: true})
+	if err != nil {
+		return revocationChange{}, err
+	}
+	reason, err := revocationReason(r, missing)
+	if err != nil {
+		return revocationChange{}, err
+	}
+	e := s.withRequest(r, adminEvent(sess.Admin, action, "user", target, postgres.OutcomeOK))
+	e.Changes = map[string]postgres.Change{"motivo": {After: reason}}
+	return revocationChange{admin: sess.Admin, ip: clientIP(r), userID: id, reason: reason, audit: e}, nil
+}
 
 func (s *Server) mountAdminLifecycle() {
 	tag := option.Tags("Administración")
@@ -46,31 +105,12 @@ type RevokeRequest struct {
 
 func (s *Server) revokeProfile(c fuego.ContextWithBody[RevokeRequest]) (UserJSON, error) {
 	r := c.Request()
-	id, err := pathUserID(c)
+	rc, err := s.beginRevocationChange(c, "user.revoke", "El motivo de la revocación es requerido")
 	if err != nil {
 		return UserJSON{}, err
 	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "user.revoke", targetKind: "user", targetID: target, roles: rolesManage, fresh: true})
-	if err != nil {
-		return UserJSON{}, err
-	}
-	req, err := decodeJSON[RevokeRequest](r)
-	if err != nil {
-		return UserJSON{}, err
-	}
-	reason := strings.Join(strings.Fields(req.Motivo), " ")
-	switch {
-	case reason == "":
-		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo de la revocación es requerido")
-	case utf8.RuneCountInString(reason) > maxRevocationReason:
-		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo no puede exceder 500 caracteres")
-	}
-	// The audit event is written in the revocation's own transaction.
-	e := s.withRequest(r, adminEvent(sess.Admin, "user.revoke", "user", target, postgres.OutcomeOK))
-	e.Changes = map[string]postgres.Change{"motivo": {After: reason}}
-	u, err := s.store.Revoke(r.Context(), postgres.Revocation{UserID: id, Reason: reason, ActorIP: clientIP(r),
-		AdminID: sess.Admin.ID, AdminLabel: sess.Admin.Label(), Audit: &e})
+	id := rc.userID
+	u, err := s.store.Revoke(r.Context(), rc.revocation())
 	if err != nil {
 		return UserJSON{}, err
 	}
@@ -91,38 +131,16 @@ type LiftRevocationRequest struct {
 // come back; the person may start a new biometric check (postgres.LiftRevocation).
 func (s *Server) liftRevocation(c fuego.ContextWithBody[LiftRevocationRequest]) (UserJSON, error) {
 	r := c.Request()
-	id, err := pathUserID(c)
+	rc, err := s.beginRevocationChange(c, "user.revoke.lift", "El motivo para levantar la revocación es requerido")
 	if err != nil {
 		return UserJSON{}, err
 	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "user.revoke.lift", targetKind: "user", targetID: target, roles: rolesManage, fresh: true})
-	if err != nil {
-		return UserJSON{}, err
-	}
-	req, err := decodeJSON[LiftRevocationRequest](r)
-	if err != nil {
-		return UserJSON{}, err
-	}
-	reason := strings.Join(strings.Fields(req.Motivo), " ")
-	switch {
-	case reason == "":
-		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo para levantar la revocación es requerido")
-	case utf8.RuneCountInString(reason) > maxRevocationReason:
-		return UserJSON{}, perfilseguro.FieldError("motivo", "El motivo no puede exceder 500 caracteres")
-	}
-	e := s.withRequest(r, adminEvent(sess.Admin, "user.revoke.lift", "user", target, postgres.OutcomeOK))
-	e.Changes = map[string]postgres.Change{"motivo": {After: reason}}
+	id := rc.userID
 	ctx := r.Context()
-	u, err := s.store.LiftRevocation(ctx, postgres.RevocationLift{UserID: id, Reason: reason, ActorIP: clientIP(r),
-		AdminID: sess.Admin.ID, AdminLabel: sess.Admin.Label(), Audit: &e,
-		Then: func(_ *sqlx.Tx, eventID int64) error {
-			task, err := jobs.NewSendLiftNoticeTask(eventID)
-			if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
-				return fmt.Errorf("%v: %w", err, errUnavailable)
-			}
-			return nil
-		}})
+	u, err := s.store.LiftRevocation(ctx, rc.lift(func(_ *sqlx.Tx, eventID int64) error {
+		task, err := jobs.NewSendLiftNoticeTask(eventID)
+		return s.enqueue(ctx, task, err)
+	}))
 	if err != nil {
 		return UserJSON{}, err
 	}

@@ -1,9 +1,7 @@
 package api_test
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"testing"
@@ -56,15 +54,9 @@ func TestMetricsCountRequestsByRouteAndReportQueues(t *testing.T) {
 func TestMetricsOnASeparateAddressNeedNoSession(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.api.ServeMetrics(ctx, addr) }()
-	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	addr := e.serveMetrics(t)
 	var res *http.Response
+	var err error
 	require.Eventually(t, func() bool {
 		res, err = http.Get("http://" + addr + "/metrics")
 		return err == nil

@@ -28,12 +28,7 @@ func (s *Server) mountAdminPartners() {
 func (s *Server) invitePartnerUserAsAdmin(c fuego.ContextWithBody[PartnerUserInviteRequest]) (PartnerEnrolmentResponse, error) {
 	consoleNoStore(c)
 	r := c.Request()
-	id, err := pathPartnerID(c)
-	if err != nil {
-		return PartnerEnrolmentResponse{}, err
-	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "partner.user.invite", targetKind: "partner", targetID: target, roles: rolesManage, fresh: true})
+	sess, id, _, err := s.authorizeOn(c, pathPartnerID, guard{action: "partner.user.invite", targetKind: "partner", roles: rolesManage, fresh: true})
 	if err != nil {
 		return PartnerEnrolmentResponse{}, err
 	}
@@ -64,11 +59,7 @@ func (s *Server) listPartners(c fuego.ContextNoBody) ([]postgres.Partner, error)
 // createPartner answers the new partner with its first keys; the secret keys appear only here.
 func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgres.CreatedPartner, error) {
 	r := c.Request()
-	sess, err := s.authorize(r, guard{action: "partner.create", targetKind: "partner", roles: rolesManage, fresh: true})
-	if err != nil {
-		return postgres.CreatedPartner{}, err
-	}
-	req, err := decodeJSON[PartnerRequest](r)
+	sess, req, err := adminRequest(s, c, guard{action: "partner.create", targetKind: "partner", roles: rolesManage, fresh: true})
 	if err != nil {
 		return postgres.CreatedPartner{}, err
 	}
@@ -94,21 +85,12 @@ func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgre
 var errBadPartnerID = perfilseguro.FieldError("id", "ID de socio no válido")
 
 func pathPartnerID(c interface{ PathParam(string) string }) (int64, error) {
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errBadPartnerID
-	}
-	return id, nil
+	return pathID(c, errBadPartnerID)
 }
 
 func (s *Server) deactivatePartner(c fuego.ContextNoBody) (postgres.Partner, error) {
 	r := c.Request()
-	id, err := pathPartnerID(c)
-	if err != nil {
-		return postgres.Partner{}, err
-	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "partner.disable", targetKind: "partner", targetID: target, roles: rolesManage})
+	sess, id, target, err := s.authorizeOn(c, pathPartnerID, guard{action: "partner.disable", targetKind: "partner", roles: rolesManage})
 	if err != nil {
 		return postgres.Partner{}, err
 	}
@@ -132,12 +114,7 @@ type DeletePartnerResponse struct {
 
 func (s *Server) deletePartner(c fuego.ContextNoBody) (DeletePartnerResponse, error) {
 	r := c.Request()
-	id, err := pathPartnerID(c)
-	if err != nil {
-		return DeletePartnerResponse{}, err
-	}
-	target := strconv.FormatInt(id, 10)
-	sess, err := s.authorize(r, guard{action: "partner.delete", targetKind: "partner", targetID: target, roles: rolesManage, fresh: true})
+	sess, id, target, err := s.authorizeOn(c, pathPartnerID, guard{action: "partner.delete", targetKind: "partner", roles: rolesManage, fresh: true})
 	if err != nil {
 		return DeletePartnerResponse{}, err
 	}

@@ -43,13 +43,6 @@ type AdminEnrolVerifyRequest struct {
 	Credential PasskeyCredentialJSON `json:"credential"`
 }
 
-// adminEnrolVerifyBody is AdminEnrolVerifyRequest with the credential kept as sent.
-type adminEnrolVerifyBody struct {
-	Token      string          `json:"token"`
-	Name       string          `json:"name"`
-	Credential json.RawMessage `json:"credential"`
-}
-
 // AdminReauthResponse says until when destructive actions are allowed.
 type AdminReauthResponse struct {
 	Success    bool       `json:"success"`
@@ -78,15 +71,22 @@ func (s *Server) mountAdminPasskeys() {
 
 type adminPasskeys struct{ s *Server }
 
-func (k adminPasskeys) key(w http.ResponseWriter, r *http.Request) string {
-	return passkey.SessionKey(w, r, k.s.cfg.Production())
-}
-
 func (k adminPasskeys) enrolment(r *http.Request, token string) (postgres.Admin, error) {
 	if len(token) != 64 {
 		return postgres.Admin{}, postgres.ErrEnrolmentNotUsable
 	}
 	return k.s.store.AdminEnrolment(r.Context(), secure.HashToken(token), k.s.now())
+}
+
+// enrolling is the administrator an enrolment link (its token) is for, and the passkey service
+// that enrols them.
+func (k adminPasskeys) enrolling(r *http.Request, token string) (postgres.Admin, *passkey.Service, error) {
+	a, err := k.enrolment(r, token)
+	if err != nil {
+		return postgres.Admin{}, nil, err
+	}
+	svc, err := k.s.passkeyService()
+	return a, svc, err
 }
 
 func (k adminPasskeys) enrolInfo(c fuego.ContextNoBody) (AdminEnrolInfo, error) {
@@ -103,33 +103,21 @@ func (k adminPasskeys) enrolOptions(c fuego.ContextWithBody[AdminEnrolRequest]) 
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	a, err := k.enrolment(r, req.Token)
+	a, svc, err := k.enrolling(r, req.Token)
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	svc, err := k.s.passkeyService()
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	opts, err := svc.BeginRegistration(r.Context(), adminOwner(a), k.key(c.Response(), r))
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginRegistration(r.Context(), adminOwner(a), k.s.ceremonyKey(c.Response(), r)))
 }
 
 func (k adminPasskeys) enrolVerify(c fuego.ContextWithBody[AdminEnrolVerifyRequest]) (AdminSessionResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	req, err := decodeJSON[adminEnrolVerifyBody](r)
+	req, err := decodeJSON[enrolVerifyBody](r)
 	if err != nil {
 		return AdminSessionResponse{}, err
 	}
-	a, err := k.enrolment(r, req.Token)
-	if err != nil {
-		return AdminSessionResponse{}, err
-	}
-	svc, err := k.s.passkeyService()
+	a, svc, err := k.enrolling(r, req.Token)
 	if err != nil {
 		return AdminSessionResponse{}, err
 	}
@@ -152,11 +140,7 @@ func (k adminPasskeys) loginOptions(c fuego.ContextNoBody) (PasskeyOptionsJSON, 
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	opts, err := svc.BeginLogin(r.Context(), passkey.KindAdmin, k.key(c.Response(), r))
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginLogin(r.Context(), passkey.KindAdmin, k.s.ceremonyKey(c.Response(), r)))
 }
 
 func (k adminPasskeys) loginVerify(c fuego.ContextWithBody[PasskeyCredentialJSON]) (AdminSessionResponse, error) {
@@ -218,11 +202,7 @@ func (k adminPasskeys) reauthOptions(c fuego.ContextNoBody) (PasskeyOptionsJSON,
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	opts, err := svc.BeginAssertion(r.Context(), adminOwner(sess.Admin), k.key(c.Response(), r))
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginAssertion(r.Context(), adminOwner(sess.Admin), k.s.ceremonyKey(c.Response(), r)))
 }
 
 func (k adminPasskeys) reauth(c fuego.ContextWithBody[PasskeyCredentialJSON]) (AdminReauthResponse, error) {

@@ -3,7 +3,10 @@ package api
 import (
 	"net/http"
 	"slices"
+	"strconv"
 	"time"
+
+	"github.com/go-fuego/fuego"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
@@ -73,6 +76,33 @@ func (s *Server) authorize(r *http.Request, g guard) (*postgres.AdminSession, er
 		return nil, err
 	}
 	return sess, nil
+}
+
+// adminRequest is authorize followed by decoding the request body: a refused call's body is not read.
+func adminRequest[T any](s *Server, c fuego.ContextWithBody[T], g guard) (*postgres.AdminSession, T, error) {
+	var req T
+	sess, err := s.authorize(c.Request(), g)
+	if err != nil {
+		return nil, req, err
+	}
+	req, err = decodeJSON[T](c.Request())
+	return sess, req, err
+}
+
+// authorizeOn is authorize for an action on the row in {id}, read by pathID (which refuses a bad
+// id in its own words); the row is the guard's target. It returns the session, the id and the
+// id as the audit trail's target.
+func (s *Server) authorizeOn(c interface {
+	PathParam(string) string
+	Request() *http.Request
+}, pathID func(interface{ PathParam(string) string }) (int64, error), g guard) (*postgres.AdminSession, int64, string, error) {
+	id, err := pathID(c)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	g.targetID = strconv.FormatInt(id, 10)
+	sess, err := s.authorize(c.Request(), g)
+	return sess, id, g.targetID, err
 }
 
 // freshUntil returns until when the session may take destructive actions without a new

@@ -185,8 +185,7 @@ func TestRevokeIsAuditedAndTheHistoryNamesTheAdministrator(t *testing.T) {
 	require.Equal(t, "Documento robado", row["changes"].(map[string]any)["motivo"].(map[string]any)["after"])
 	require.Equal(t, "user.revoke", row["action"], "the code stays")
 	require.Equal(t, "Revocación de la validación", row["actionLabel"])
-	var pid string
-	require.NoError(t, e.db.Get(&pid, `SELECT id_validado FROM users WHERE id = $1`, id))
+	pid := dbGet[string](t, e.db, `SELECT id_validado FROM users WHERE id = $1`, id)
 	require.Equal(t, "Perfil "+pid, row["targetText"])
 
 	// An edit records before and after; the sign-in with the password is there too.
@@ -219,8 +218,7 @@ func TestRevokeIsAuditedAndTheHistoryNamesTheAdministrator(t *testing.T) {
 
 func TestAdministratorsInviteChangeRolesAndNeverLoseTheLast(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	r := e.send(t, admin, "GET", "/api/admin/session", nil)
 	me := r.JSON(t)["admin"].(map[string]any)
 	devID := int64(me["id"].(float64))
@@ -261,7 +259,5 @@ func TestAdministratorsInviteChangeRolesAndNeverLoseTheLast(t *testing.T) {
 	r = e.send(t, anonymous(), "POST", "/api/admin/login", map[string]string{"password": "admin-dev-only"})
 	require.Equal(t, http.StatusForbidden, r.Status, "a disabled account stays out")
 
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM audit_events WHERE action IN ('admin.create', 'admin.role', 'admin.disable') AND outcome = 'ok'`))
-	require.Equal(t, 3, n)
+	require.Equal(t, 3, countOf(t, e.db, `SELECT count(*) FROM audit_events WHERE action IN ('admin.create', 'admin.role', 'admin.disable') AND outcome = 'ok'`))
 }

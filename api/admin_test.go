@@ -33,11 +33,10 @@ func TestAdminLoginSetsAStrictHttpOnlyCookieForFourHours(t *testing.T) {
 	require.Contains(t, setCookie, "Path=/")
 	require.NotContains(t, setCookie, "Secure", "Secure only in production (tests run over http)")
 
-	var stored int
-	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM admin_sessions WHERE revoked_at IS NULL`))
+	stored := countOf(t, e.db, `SELECT count(*) FROM admin_sessions WHERE revoked_at IS NULL`)
 	require.Equal(t, 1, stored)
 	token := strings.TrimPrefix(strings.Split(setCookie, ";")[0], "ps_admin=")
-	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM admin_sessions WHERE token_hash = $1`, token))
+	stored = countOf(t, e.db, `SELECT count(*) FROM admin_sessions WHERE token_hash = $1`, token)
 	require.Zero(t, stored, "the token is stored hashed, never in clear")
 
 	s := e.send(t, c, "GET", "/api/admin/session", nil)
@@ -76,9 +75,7 @@ func TestAdminWrongPasswordIsRefusedAndRepeatedFailuresLockTheIPOut(t *testing.T
 
 func TestAdminLoginIsRateLimitedPerIP(t *testing.T) {
 	t.Parallel()
-	limits := api.DefaultLimits
-	limits.AdminLoginPerIP = 2
-	e := setup(t, func(d *api.Deps) { d.Limits = &limits })
+	e := setup(t, withLimits(func(l *api.Limits) { l.AdminLoginPerIP = 2 }))
 	for range 2 {
 		e.adminClient(t)
 	}
@@ -148,8 +145,7 @@ func TestAdminLogoutRevokesTheSession(t *testing.T) {
 // TestEveryAdminEndpointIs401Then403ThenWorks checks the matrix: no session, a user's session, an admin's.
 func TestEveryAdminEndpointIs401Then403ThenWorks(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	userID, _ := seedUser(t, e.db, seeded{Level: 1})
 	user := e.signedIn(t, userID)
 	target, _ := seedUser(t, e.db, seeded{})
@@ -192,8 +188,7 @@ func TestEveryAdminEndpointIs401Then403ThenWorks(t *testing.T) {
 
 func TestAdminUserValidationMessages(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	for _, tc := range []struct {
 		body         map[string]any
 		field, human string
@@ -282,8 +277,7 @@ func TestAdminCreatesListsSearchesEditsAndDeletesAUser(t *testing.T) {
 
 func TestAdminEditOfAPassHolderRebuildsThePassOnlyWhenPassDataChanges(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	validated := time.Now().Add(-24 * time.Hour)
 	id, _ := seedUser(t, e.db, seeded{Name: "Pase Titular", Email: "pase@x.mx", Level: 3, Validated: &validated})
 	path := fmt.Sprintf("/api/users/%d", id)
@@ -312,8 +306,7 @@ func TestAdminEditOfAPassHolderRebuildsThePassOnlyWhenPassDataChanges(t *testing
 
 func TestAdminKeepsTheInvitationOriginOfAnInvitedUser(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	id, _ := seedUser(t, e.db, seeded{})
 	_, err := e.db.Exec(`UPDATE users SET origen = 'invitación' WHERE id = $1`, id)
 	require.NoError(t, err)
@@ -324,13 +317,11 @@ func TestAdminKeepsTheInvitationOriginOfAnInvitedUser(t *testing.T) {
 
 func TestAdminDeleteLeavesNoPersonalDataBehind(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	b := e.browser(t)
 	p := newPerson()
 	id := b.signUp(p) // real sign-up: consent, code, registration token, session
-	var pid string
-	require.NoError(t, e.db.Get(&pid, `SELECT id_validado FROM users WHERE id = $1`, id))
+	pid := dbGet[string](t, e.db, `SELECT id_validado FROM users WHERE id = $1`, id)
 	_, err := e.db.Exec(`INSERT INTO verification_logs (user_id, id_validado, ip_address, user_agent, granted)
 		VALUES ($1, $2, '203.0.113.9', 'scanner', true)`, id, pid)
 	require.NoError(t, err)
@@ -357,8 +348,7 @@ func TestAdminDeleteLeavesNoPersonalDataBehind(t *testing.T) {
 
 func TestAdminPartnerRules(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	r := e.send(t, admin, "POST", "/api/admin/partners", map[string]any{"partnerName": "CasaLista", "domain": "ab"})
 	require.Equal(t, http.StatusBadRequest, r.Status)
 	require.Equal(t, "El dominio es requerido", r.JSON(t)["errors"].(map[string]any)["domain"])

@@ -59,11 +59,7 @@ func (s *Server) listUsers(c fuego.ContextNoBody) ([]UserJSON, error) {
 		return nil, err
 	}
 	c.Response().Header().Set("X-Total-Count", strconv.Itoa(total))
-	out := make([]UserJSON, len(users))
-	for i, u := range users {
-		out[i] = toUserJSON(u)
-	}
-	return out, nil
+	return mapped(users, toUserJSON), nil
 }
 
 func atoiOr(s string, def int) int {
@@ -130,11 +126,7 @@ func (req AdminUserRequest) validate(keepOrigen string) (postgres.AdminUser, err
 
 func (s *Server) createUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON, error) {
 	r := c.Request()
-	sess, err := s.authorize(r, guard{action: "user.create", targetKind: "user", roles: rolesManage})
-	if err != nil {
-		return UserJSON{}, err
-	}
-	req, err := decodeJSON[AdminUserRequest](r)
+	sess, req, err := adminRequest(s, c, guard{action: "user.create", targetKind: "user", roles: rolesManage})
 	if err != nil {
 		return UserJSON{}, err
 	}
@@ -163,11 +155,7 @@ func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 	if err != nil {
 		return UserJSON{}, err
 	}
-	sess, err := s.authorize(r, guard{action: "user.update", targetKind: "user", targetID: strconv.FormatInt(id, 10), roles: rolesManage})
-	if err != nil {
-		return UserJSON{}, err
-	}
-	req, err := decodeJSON[AdminUserRequest](r)
+	sess, req, err := adminRequest(s, c, guard{action: "user.update", targetKind: "user", targetID: strconv.FormatInt(id, 10), roles: rolesManage})
 	if err != nil {
 		return UserJSON{}, err
 	}

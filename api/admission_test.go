@@ -51,9 +51,7 @@ func TestPastCapacityRequestsWaitThenAreRefusedByPriority(t *testing.T) {
 	require.Equal(t, http.StatusServiceUnavailable, e.send(t, person, "GET", "/api/users/"+strconvFormat(id), nil).Status,
 		"an ordinary request too")
 
-	var users int
-	require.NoError(t, e.db.Get(&users, `SELECT count(*) FROM users WHERE phone_number LIKE '+52551234900%'`))
-	require.Equal(t, 1, users, "the refused sign-up wrote nothing")
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM users WHERE phone_number LIKE '+52551234900%'`), "the refused sign-up wrote nothing")
 	require.Len(t, e.pendingTasks(t, jobs.QueueCritical), 1, "and queued no code (the admitted one's only)")
 
 	res, _ := get(t, anonymous(), e.srv.URL+"/healthz")

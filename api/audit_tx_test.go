@@ -12,16 +12,13 @@ import (
 // transaction, so when the event cannot be written the action does not happen either.
 func TestAnActionWhoseRecordCannotBeWrittenDoesNotHappen(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	admin := e.adminClient(t)
+	e, admin := adminSetup(t)
 	r := e.send(t, admin, "POST", "/api/users", map[string]any{"nombre": "Lucía Hernández", "email": "lucia@casalista.mx", "origen": "CasaLista", "vigencia": 1})
 	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
 	created := r.JSON(t)
 	id, pid := int64(created["id"].(float64)), created["id_validado"].(string)
 	count := func(query string, args ...any) int {
-		var n int
-		require.NoError(t, e.db.Get(&n, query, args...))
-		return n
+		return countOf(t, e.db, query, args...)
 	}
 	users, partners := count(`SELECT count(*) FROM users`), count(`SELECT count(*) FROM api_keys`)
 

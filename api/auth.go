@@ -85,17 +85,24 @@ func fieldsError(fields map[string]string, order ...string) error {
 	return &perfilseguro.Error{Code: perfilseguro.EINVALID, Message: "Datos inválidos", Fields: fields}
 }
 
+// flowRequest decodes and checks a sign-up or sign-in body and finds the flow's mode: live, or a
+// partner's test people (testmode.go).
+func flowRequest[T any, P interface {
+	*T
+	validate() error
+}](s *Server, r *http.Request) (T, int64, error) {
+	req, err := decodeValid[T, P](r)
+	if err != nil {
+		return req, 0, err
+	}
+	mode, err := s.flowMode(r)
+	return req, mode, err
+}
+
 func (s *Server) register(c fuego.ContextWithBody[RegisterRequest]) (RegisterResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	req, err := decodeJSON[RegisterRequest](r)
-	if err != nil {
-		return RegisterResponse{}, err
-	}
-	if err := req.validate(); err != nil {
-		return RegisterResponse{}, err
-	}
-	mode, err := s.flowMode(r)
+	req, mode, err := flowRequest[RegisterRequest](s, r)
 	if err != nil {
 		return RegisterResponse{}, err
 	}
@@ -365,14 +372,7 @@ func sentMessage(phoneE164 string) string {
 func (s *Server) login(c fuego.ContextWithBody[LoginRequest]) (LoginResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	req, err := decodeJSON[LoginRequest](r)
-	if err != nil {
-		return LoginResponse{}, err
-	}
-	if err := req.validate(); err != nil {
-		return LoginResponse{}, err
-	}
-	mode, err := s.flowMode(r)
+	req, mode, err := flowRequest[LoginRequest](s, r)
 	if err != nil {
 		return LoginResponse{}, err
 	}

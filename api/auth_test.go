@@ -41,6 +41,21 @@ func (e *env) browser(t *testing.T) *browser {
 	return &browser{t: t, e: e, http: &http.Client{Jar: jar}}
 }
 
+// browserSetup is setup with one browser on it.
+func browserSetup(t *testing.T) (*env, *browser) {
+	t.Helper()
+	e := setup(t)
+	return e, e.browser(t)
+}
+
+// codeRefused sends body to /api/verify-code and expects a 400 that says message.
+func (b *browser) codeRefused(body any, message string) {
+	b.t.Helper()
+	status, out := b.call("POST", "/api/verify-code", body)
+	require.Equal(b.t, http.StatusBadRequest, status)
+	require.Equal(b.t, message, out["message"])
+}
+
 // call sends JSON (when body is not nil) and decodes the JSON answer.
 func (b *browser) call(method, path string, body any) (int, map[string]any) {
 	b.t.Helper()
@@ -87,8 +102,7 @@ func (b *browser) signUp(p person) int64 {
 
 func TestRegisterVerifyAndReadOwnProfile(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	e, b := browserSetup(t)
 	p := newPerson()
 	reg := b.register(p)
 	require.Equal(t, true, reg["ok"])
@@ -139,15 +153,12 @@ func TestRegisterVerifyAndReadOwnProfile(t *testing.T) {
 	}
 
 	// Consent was recorded.
-	var consents int
-	require.NoError(t, e.db.Get(&consents, `SELECT count(*) FROM consents WHERE user_id = $1 AND notice_version <> ''`, id))
-	require.Equal(t, 1, consents)
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM consents WHERE user_id = $1 AND notice_version <> ''`, id))
 }
 
 func TestRegistrationValidationMessages(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	e, b := browserSetup(t)
 	cases := []struct {
 		body  map[string]string
 		field string
@@ -164,15 +175,12 @@ func TestRegistrationValidationMessages(t *testing.T) {
 		require.Equal(t, c.msg, out["message"])
 		require.Equal(t, c.msg, out["errors"].(map[string]any)[c.field])
 	}
-	var users int
-	require.NoError(t, e.db.Get(&users, `SELECT count(*) FROM users`))
-	require.Zero(t, users, "nothing half-written")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM users`), "nothing half-written")
 }
 
 func TestRegistrationConflictReturnsExistingUser(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	_, b := browserSetup(t)
 	p := newPerson()
 	id := b.signUp(p)
 	other := newPerson()
@@ -197,8 +205,7 @@ func TestRegistrationConflictReturnsExistingUser(t *testing.T) {
 
 func TestWrongCodesKillTheCodeAtTheFifthAttempt(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	_, b := browserSetup(t)
 	reg := b.register(newPerson())
 	good := reg["verificationCode"].(string)
 	wrong := fmt.Sprintf("%06d", (mustAtoi(good)+1)%1_000_000)
@@ -208,19 +215,14 @@ func TestWrongCodesKillTheCodeAtTheFifthAttempt(t *testing.T) {
 		require.Equal(t, http.StatusBadRequest, status)
 		require.Equal(t, "Código de verificación incorrecto", out["message"], "attempt %d", i)
 	}
-	status, out := b.call("POST", "/api/verify-code", map[string]string{"sessionToken": tok, "code": wrong})
-	require.Equal(t, http.StatusBadRequest, status)
-	require.Equal(t, "Demasiados intentos fallidos. Solicita un nuevo código.", out["message"])
+	b.codeRefused(map[string]string{"sessionToken": tok, "code": wrong}, "Demasiados intentos fallidos. Solicita un nuevo código.")
 	// Even the right code is now refused.
-	status, out = b.call("POST", "/api/verify-code", map[string]string{"sessionToken": tok, "code": good})
-	require.Equal(t, http.StatusBadRequest, status)
-	require.Equal(t, "El código expiró o ya no es válido. Solicita un nuevo código.", out["message"])
+	b.codeRefused(map[string]string{"sessionToken": tok, "code": good}, "El código expiró o ya no es válido. Solicita un nuevo código.")
 }
 
 func TestCodeWorksOnceAndExpires(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	e, b := browserSetup(t)
 	p := newPerson()
 	reg := b.register(p)
 	body := map[string]string{"sessionToken": reg["sessionToken"].(string), "code": reg["verificationCode"].(string)}
@@ -237,19 +239,14 @@ func TestCodeWorksOnceAndExpires(t *testing.T) {
 	_, err := e.db.Exec(`UPDATE verification_codes SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND NOT is_used`, uid)
 	require.NoError(t, err)
 	code := e.lastCode(t, int64(uid.(float64)))
-	status, out = b.call("POST", "/api/verify-code", map[string]any{"userId": uid, "code": code})
-	require.Equal(t, http.StatusBadRequest, status)
-	require.Equal(t, "El código expiró o ya no es válido. Solicita un nuevo código.", out["message"])
+	b.codeRefused(map[string]any{"userId": uid, "code": code}, "El código expiró o ya no es válido. Solicita un nuevo código.")
 }
 
 func TestVerifyCodeFormat(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	_, b := browserSetup(t)
 	for _, code := range []string{"", "12345", "1234567", "12a456"} {
-		status, out := b.call("POST", "/api/verify-code", map[string]any{"userId": 1, "code": code})
-		require.Equal(t, http.StatusBadRequest, status)
-		require.Equal(t, "El código debe tener 6 dígitos", out["message"])
+		b.codeRefused(map[string]any{"userId": 1, "code": code}, "El código debe tener 6 dígitos")
 	}
 }
 
@@ -297,8 +294,7 @@ func TestLoginByPhoneOrEmailAndCooldown(t *testing.T) {
 // before its job was queued; registration queues inside its transaction, so its job must not say so.
 func TestOnlySignInJobsSayTheirCodeWasCommittedFirst(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	e, b := browserSetup(t)
 	p := newPerson()
 	id := b.signUp(p)
 	require.True(t, e.lastDelivery(t, id).CommittedAt.IsZero(), "registration: queued inside the transaction")
@@ -313,9 +309,7 @@ func TestOnlySignInJobsSayTheirCodeWasCommittedFirst(t *testing.T) {
 
 func TestPerIPSendLimit(t *testing.T) {
 	t.Parallel()
-	limits := api.DefaultLimits
-	limits.SendPerIP = 3
-	e := setup(t, func(d *api.Deps) { d.Limits = &limits })
+	e := setup(t, withLimits(func(l *api.Limits) { l.SendPerIP = 3 }))
 	b := e.browser(t)
 	for range 3 {
 		b.register(newPerson())
@@ -328,10 +322,7 @@ func TestPerIPSendLimit(t *testing.T) {
 
 func TestARefusedRequestUsesUpNoOtherLimit(t *testing.T) {
 	t.Parallel()
-	limits := api.DefaultLimits
-	limits.SendPerIP = 3
-	limits.SendPerPhone = 1
-	e := setup(t, func(d *api.Deps) { d.Limits = &limits })
+	e := setup(t, withLimits(func(l *api.Limits) { l.SendPerIP = 3; l.SendPerPhone = 1 }))
 	b := e.browser(t)
 	first := newPerson()
 	b.register(first) // IP 1 of 3, phone 1 of 1
@@ -348,10 +339,7 @@ func TestARefusedRequestUsesUpNoOtherLimit(t *testing.T) {
 
 func TestPerPhoneSendLimitAndVerifyLimit(t *testing.T) {
 	t.Parallel()
-	limits := api.DefaultLimits
-	limits.SendPerPhone = 1
-	limits.VerifyPerIP = 2
-	e := setup(t, func(d *api.Deps) { d.Limits = &limits })
+	e := setup(t, withLimits(func(l *api.Limits) { l.SendPerPhone = 1; l.VerifyPerIP = 2 }))
 	b := e.browser(t)
 	p := newPerson()
 	reg := b.register(p)
@@ -391,8 +379,7 @@ func TestUsersCannotReadOrActOnOthers(t *testing.T) {
 
 func TestLogoutRevokesTheSessionOnTheServer(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	e, b := browserSetup(t)
 	id := b.signUp(newPerson())
 	// Keep a copy of the cookie as an attacker who stole it would.
 	u, _ := http.NewRequest("GET", e.srv.URL, nil)
@@ -412,25 +399,18 @@ func TestLogoutRevokesTheSessionOnTheServer(t *testing.T) {
 
 func TestSessionCookieIsHttpOnlyAndLax(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	e, b := browserSetup(t)
 	reg := b.register(newPerson())
 	raw, _ := json.Marshal(map[string]string{"sessionToken": reg["sessionToken"].(string), "code": reg["verificationCode"].(string)})
 	res, err := http.Post(e.srv.URL+"/api/verify-code", "application/json", strings.NewReader(string(raw)))
 	require.NoError(t, err)
 	res.Body.Close()
-	var c *http.Cookie
-	for _, ck := range res.Cookies() {
-		if ck.Name == "ps_session" {
-			c = ck
-		}
-	}
+	c := cookieNamed(res, "ps_session")
 	require.NotNil(t, c)
 	require.True(t, c.HttpOnly)
 	require.Equal(t, http.SameSiteLaxMode, c.SameSite)
 	require.Len(t, c.Value, 64)
-	var stored int
-	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM user_sessions WHERE token_hash = $1`, c.Value))
+	stored := countOf(t, e.db, `SELECT count(*) FROM user_sessions WHERE token_hash = $1`, c.Value)
 	require.Zero(t, stored, "only the hash is stored")
 }
 
@@ -442,9 +422,7 @@ func TestRedisDownDuringRegistrationLeavesNothingBehind(t *testing.T) {
 	status, out := b.call("POST", "/api/register", map[string]string{"fullName": p.Name, "email": p.Email, "phoneNumber": p.Phone})
 	require.Equal(t, http.StatusServiceUnavailable, status)
 	require.Contains(t, out["message"], "no está disponible")
-	var users int
-	require.NoError(t, e.db.Get(&users, `SELECT count(*) FROM users`))
-	require.Zero(t, users)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM users`))
 }
 
 func TestLoginWithQueueDownLeavesNoCodeThatBlocksARetry(t *testing.T) {
@@ -459,9 +437,7 @@ func TestLoginWithQueueDownLeavesNoCodeThatBlocksARetry(t *testing.T) {
 	status, out := b.call("POST", "/api/login", map[string]string{"phoneNumber": "+52" + p.Phone})
 	require.Equal(t, http.StatusServiceUnavailable, status, out)
 	require.Contains(t, out["message"], "no está disponible")
-	var live int
-	require.NoError(t, e.db.Get(&live, `SELECT count(*) FROM verification_codes WHERE user_id = $1 AND NOT is_used`, id))
-	require.Zero(t, live, "the code that could not be queued is retired")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM verification_codes WHERE user_id = $1 AND NOT is_used`, id), "the code that could not be queued is retired")
 
 	// Redis is back: the person may ask again at once (no cooldown from the failed attempt).
 	queue.setDead(false)
@@ -473,8 +449,7 @@ func TestLoginWithQueueDownLeavesNoCodeThatBlocksARetry(t *testing.T) {
 
 func TestLoginWithAnotherAccountsEmailAndPhoneIsRefused(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
-	b := e.browser(t)
+	_, b := browserSetup(t)
 	ana, luis := newPerson(), newPerson()
 	b.signUp(ana)
 	b.signUp(luis)
@@ -544,8 +519,7 @@ func TestProductionCookiesAreSecureAndCodesStayHidden(t *testing.T) {
 	p := newPerson()
 	reg := b.register(p)
 	require.NotContains(t, reg, "verificationCode", "no test code in production")
-	var uid int64
-	require.NoError(t, e.db.Get(&uid, `SELECT id FROM users WHERE email = $1`, p.Email))
+	uid := dbGet[int64](t, e.db, `SELECT id FROM users WHERE email = $1`, p.Email)
 	raw, _ := json.Marshal(map[string]string{"sessionToken": reg["sessionToken"].(string), "code": e.lastCode(t, uid)})
 	req, _ := http.NewRequest("POST", e.srv.URL+"/api/verify-code", strings.NewReader(string(raw)))
 	req.Header.Set("Content-Type", "application/json")

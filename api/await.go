@@ -31,6 +31,43 @@ func awaitJob(ctx context.Context, wait, every time.Duration, check func(context
 	}
 }
 
+// jobAnswer is the part of a handler's context that an answer waiting on a job uses.
+type jobAnswer interface {
+	Request() *http.Request
+	Response() http.ResponseWriter
+	SetStatus(int)
+}
+
+// awaitPage waits (awaitJob) for a queued job to store a provider page: read reports the page's
+// URL once it is stored, or that the job failed for good. It returns the URL (200), failedErr,
+// or pending after answering 202 on c.
+func awaitPage(c jobAnswer, wait, every time.Duration, failedErr error,
+	read func(context.Context) (url *string, failed bool, err error)) (url string, pending bool, err error) {
+	failed := false
+	pending, err = awaitJob(c.Request().Context(), wait, every, func(ctx context.Context) (bool, error) {
+		u, f, err := read(ctx)
+		if err != nil {
+			return false, err
+		}
+		if u != nil {
+			url = *u
+			return true, nil
+		}
+		failed = f
+		return failed, nil
+	})
+	switch {
+	case err != nil:
+		return "", false, err
+	case pending:
+		answerAccepted(c)
+		return "", true, nil
+	case failed:
+		return "", false, failedErr
+	}
+	return url, false, nil
+}
+
 // answerAccepted makes the answer a 202 "still being prepared, ask again" that no cache keeps.
 func answerAccepted(c interface {
 	Response() http.ResponseWriter

@@ -101,15 +101,13 @@ func (s *Server) queueCode(ctx context.Context, inTx bool, c storedCode) error {
 			p.CommittedAt = s.now()
 		}
 		task, err := jobs.NewSendOTPTask(p)
-		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
-			if !inTx {
-				if rerr := s.store.RetireCode(context.WithoutCancel(ctx), c.Channel, c.ID); rerr != nil {
-					s.logger.Error("retire unqueued code", "code_id", c.ID, "error", rerr)
-				}
+		err = s.enqueue(ctx, task, err)
+		if err != nil && !inTx {
+			if rerr := s.store.RetireCode(context.WithoutCancel(ctx), c.Channel, c.ID); rerr != nil {
+				s.logger.Error("retire unqueued code", "code_id", c.ID, "error", rerr)
 			}
-			return fmt.Errorf("%v: %w", err, errUnavailable)
 		}
-		return nil
+		return err
 	}
 	if c.Phone != "" {
 		if err := deliver(jobs.ViaWhatsApp, c.Phone); err != nil {

@@ -158,9 +158,9 @@ func (s *Server) getCredential(c fuego.ContextNoBody) (CredentialResponse, error
 	if err != nil {
 		return CredentialResponse{}, err
 	}
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return CredentialResponse{}, errCredentialNotFound
+	id, err := pathID(c, errCredentialNotFound)
+	if err != nil {
+		return CredentialResponse{}, err
 	}
 	cred, err := s.store.CredentialByID(r.Context(), id)
 	if errors.Is(err, postgres.ErrCredentialNotFound) || (err == nil && (cred.UserID == nil || *cred.UserID != userID)) {

@@ -46,6 +46,18 @@ func decodeJSON[T any](r *http.Request) (T, error) {
 	return v, nil
 }
 
+// decodeValid decodes a body as decodeJSON does, then checks and normalizes it with its validate method.
+func decodeValid[T any, P interface {
+	*T
+	validate() error
+}](r *http.Request) (T, error) {
+	req, err := decodeJSON[T](r)
+	if err != nil {
+		return req, err
+	}
+	return req, P(&req).validate()
+}
+
 func badJSON(err error) error {
 	var typeErr *json.UnmarshalTypeError
 	switch {

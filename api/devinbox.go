@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+
+	"github.com/perfilseguro/perfilseguro/provider/devsim"
 )
 
 var urlPattern = regexp.MustCompile(`https?://[^\s<>"]+`)
@@ -62,13 +64,23 @@ func (s *Server) devInboxAvailable(w http.ResponseWriter, r *http.Request) bool 
 	return true
 }
 
-func (s *Server) devInboxPage(w http.ResponseWriter, r *http.Request) {
+// devInboxMessages lists the newest messages (to ?to= when given) outside production; false
+// when it has answered instead.
+func (s *Server) devInboxMessages(w http.ResponseWriter, r *http.Request) ([]devsim.Message, bool) {
 	if !s.devInboxAvailable(w, r) {
-		return
+		return nil, false
 	}
 	msgs, err := s.inbox.List(r.Context(), r.URL.Query().Get("to"), 100)
 	if err != nil {
 		writeError(w, r, err)
+		return nil, false
+	}
+	return msgs, true
+}
+
+func (s *Server) devInboxPage(w http.ResponseWriter, r *http.Request) {
+	msgs, ok := s.devInboxMessages(w, r)
+	if !ok {
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -77,12 +89,8 @@ func (s *Server) devInboxPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) devInboxJSON(w http.ResponseWriter, r *http.Request) {
-	if !s.devInboxAvailable(w, r) {
-		return
-	}
-	msgs, err := s.inbox.List(r.Context(), r.URL.Query().Get("to"), 100)
-	if err != nil {
-		writeError(w, r, err)
+	msgs, ok := s.devInboxMessages(w, r)
+	if !ok {
 		return
 	}
 	writeJSON(w, http.StatusOK, msgs)

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -22,14 +23,25 @@ func blackHole(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	t.Cleanup(func() { ln.Close() })
+	var mu sync.Mutex
+	var held []net.Conn
+	t.Cleanup(func() {
+		ln.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range held {
+			c.Close()
+		}
+	})
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			t.Cleanup(func() { c.Close() })
+			mu.Lock()
+			held = append(held, c)
+			mu.Unlock()
 		}
 	}()
 	return ln.Addr().String()
@@ -105,23 +117,23 @@ func TestWebhooksAnswer503WhenTheyCannotBeStored(t *testing.T) {
 // the leader when the replica cannot be reached.
 func TestConsultationsReadFromTheReplicaOrFallBackToTheLeader(t *testing.T) {
 	t.Parallel()
-	sameDatabase := func(d *api.Deps) {
-		var name string
-		require.NoError(t, d.DB.Get(&name, `SELECT current_database()`))
+	// each takes the subtest's t: the parent's has returned by the time its parallel subtests run
+	sameDatabase := func(t *testing.T, d *api.Deps) {
+		name := dbGet[string](t, d.DB, `SELECT current_database()`)
 		replica, err := postgres.OpenReplica(pgtest.WithDatabase(pgtest.AdminURL(), name))
 		require.NoError(t, err)
 		t.Cleanup(func() { replica.Close() })
 		d.ReplicaDB = replica
 	}
-	otherDatabase := func(d *api.Deps) { d.ReplicaDB, _ = pgtest.New(t) } // migrated, empty: shows where the read went
-	deadReplica := func(d *api.Deps) { d.ReplicaDB = unreachableDB(t, closedPort(t)) }
+	otherDatabase := func(t *testing.T, d *api.Deps) { d.ReplicaDB, _ = pgtest.New(t) } // migrated, empty: shows where the read went
+	deadReplica := func(t *testing.T, d *api.Deps) { d.ReplicaDB = unreachableDB(t, closedPort(t)) }
 	for name, c := range map[string]struct {
-		replica func(*api.Deps)
+		replica func(*testing.T, *api.Deps)
 		items   int
 	}{"same database": {sameDatabase, 3}, "another database": {otherDatabase, 0}, "replica down": {deadReplica, 3}} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			e := lvSetup(t, c.replica)
+			e := lvSetup(t, func(d *api.Deps) { c.replica(t, d) })
 			a := e.signedUp(t)
 			_, err := e.db.Exec(`INSERT INTO verification_logs (user_id, id_validado, scanned_at, ip_address, user_agent, access_type, granted, request_id)
 				SELECT u.id, u.id_validado, now() - make_interval(mins => g), '203.0.113.1', 'UA', 'public_page', true, 'r-' || u.id || '-' || g

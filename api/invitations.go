@@ -2,10 +2,7 @@ package api
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
-	"fmt"
-	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -272,8 +269,8 @@ func (s *Server) enqueueInvitation(ctx context.Context, id int64, expires time.T
 	}
 	for _, via := range vias {
 		task, err := jobs.NewSendInvitationTask(jobs.SendInvitationPayload{InvitationID: id, Via: via, ExpiresAt: expires})
-		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
-			return fmt.Errorf("%v: %w", err, errUnavailable)
+		if err := s.enqueue(ctx, task, err); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -281,16 +278,7 @@ func (s *Server) enqueueInvitation(ctx context.Context, id int64, expires time.T
 
 // newInvitationCode draws a random code from the unambiguous alphabet.
 func newInvitationCode() string {
-	b := make([]byte, invitationCodeLength)
-	max := big.NewInt(int64(len(invitationAlphabet)))
-	for i := range b {
-		n, err := rand.Int(rand.Reader, max)
-		if err != nil {
-			panic(err)
-		}
-		b[i] = invitationAlphabet[n.Int64()]
-	}
-	return string(b)
+	return secure.RandomString(invitationAlphabet, invitationCodeLength)
 }
 
 // listInvitations lists the signed-in inviter's own invitations.
@@ -300,9 +288,9 @@ func (s *Server) listInvitations(c fuego.ContextNoBody) ([]InvitationJSON, error
 	if err != nil {
 		return nil, err
 	}
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return nil, errBadUserID
+	id, err := pathUserID(c)
+	if err != nil {
+		return nil, err
 	}
 	if id != me.ID {
 		return nil, errNotYours
@@ -311,11 +299,7 @@ func (s *Server) listInvitations(c fuego.ContextNoBody) ([]InvitationJSON, error
 	if err != nil {
 		return nil, err
 	}
-	out := make([]InvitationJSON, len(list))
-	for i, inv := range list {
-		out[i] = s.toInvitationJSON(inv)
-	}
-	return out, nil
+	return mapped(list, s.toInvitationJSON), nil
 }
 
 // CancelInvitationRequest optionally names the inviter (SPEC §7); it must be the signed-in user.
@@ -346,9 +330,9 @@ func (s *Server) cancelInvitation(c fuego.ContextWithBody[CancelInvitationReques
 			return CancelInvitationResponse{}, errInvitationNotOwn
 		}
 	}
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return CancelInvitationResponse{}, errBadInvitationID
+	id, err := pathID(c, errBadInvitationID)
+	if err != nil {
+		return CancelInvitationResponse{}, err
 	}
 	ok, err := s.store.CancelInvitation(ctx, id, me.ID)
 	if err != nil {
@@ -411,19 +395,28 @@ func usable(inv postgres.Invitation, invalid *perfilseguro.Error) (ValidateInvit
 	}
 }
 
+// lookUpInvitation charges the address's lookup limit and finds an invitation with find; a
+// malformed key (wellFormed false) or an unknown one is notFound.
+func (s *Server) lookUpInvitation(r *http.Request, wellFormed bool, notFound error,
+	find func(context.Context) (postgres.Invitation, error)) (postgres.Invitation, error) {
+	if err := s.allow(r.Context(), limit{"invitation-lookup:ip:" + clientIP(r), invitationLookupsPerIP}); err != nil {
+		return postgres.Invitation{}, err
+	}
+	if !wellFormed {
+		return postgres.Invitation{}, notFound
+	}
+	inv, err := find(r.Context())
+	if errors.Is(err, postgres.ErrInvitationNotFound) {
+		return postgres.Invitation{}, notFound
+	}
+	return inv, err
+}
+
 func (s *Server) validateInvitationCode(c fuego.ContextNoBody) (ValidateInvitationResponse, error) {
 	r := c.Request()
-	if err := s.allow(r.Context(), limit{"invitation-lookup:ip:" + clientIP(r), invitationLookupsPerIP}); err != nil {
-		return ValidateInvitationResponse{}, err
-	}
 	code := normalizeInvitationCode(r.URL.Query().Get("code"))
-	if len(code) < invitationMinCodeLength || len(code) > 32 {
-		return ValidateInvitationResponse{}, errInvitationCode
-	}
-	inv, err := s.store.InvitationByCode(r.Context(), code)
-	if errors.Is(err, postgres.ErrInvitationNotFound) {
-		return ValidateInvitationResponse{}, errInvitationCode
-	}
+	inv, err := s.lookUpInvitation(r, len(code) >= invitationMinCodeLength && len(code) <= 32, errInvitationCode,
+		func(ctx context.Context) (postgres.Invitation, error) { return s.store.InvitationByCode(ctx, code) })
 	if err != nil {
 		return ValidateInvitationResponse{}, err
 	}
@@ -432,17 +425,9 @@ func (s *Server) validateInvitationCode(c fuego.ContextNoBody) (ValidateInvitati
 
 func (s *Server) validateInvitationToken(c fuego.ContextNoBody) (ValidateInvitationResponse, error) {
 	r := c.Request()
-	if err := s.allow(r.Context(), limit{"invitation-lookup:ip:" + clientIP(r), invitationLookupsPerIP}); err != nil {
-		return ValidateInvitationResponse{}, err
-	}
 	token := strings.TrimSpace(r.URL.Query().Get("token"))
-	if len(token) != 64 {
-		return ValidateInvitationResponse{}, errInvitationLink
-	}
-	inv, err := s.store.InvitationByToken(r.Context(), token)
-	if errors.Is(err, postgres.ErrInvitationNotFound) {
-		return ValidateInvitationResponse{}, errInvitationLink
-	}
+	inv, err := s.lookUpInvitation(r, len(token) == 64, errInvitationLink,
+		func(ctx context.Context) (postgres.Invitation, error) { return s.store.InvitationByToken(ctx, token) })
 	if err != nil {
 		return ValidateInvitationResponse{}, err
 	}
@@ -517,11 +502,8 @@ type AcceptInvitationResponse struct {
 func (s *Server) acceptInvitation(c fuego.ContextWithBody[AcceptInvitationRequest]) (AcceptInvitationResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	req, err := decodeJSON[AcceptInvitationRequest](r)
+	req, err := decodeValid[AcceptInvitationRequest](r)
 	if err != nil {
-		return AcceptInvitationResponse{}, err
-	}
-	if err := req.validate(); err != nil {
 		return AcceptInvitationResponse{}, err
 	}
 	if err := s.allow(ctx, limit{"invitation-accept:ip:" + clientIP(r), invitationAcceptsPerIP}); err != nil {

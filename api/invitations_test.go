@@ -113,9 +113,7 @@ func TestInvitationCallsNeedBiometricLevel3(t *testing.T) {
 
 	status, _ = e.browser(t).call("POST", "/api/invitations", map[string]any{"inviteeEmail": "x@example.com"})
 	require.Equal(t, http.StatusUnauthorized, status, "signed out")
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM invitations`))
-	require.Equal(t, 1, n)
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM invitations`))
 }
 
 func TestSendInvitationValidationMessages(t *testing.T) {
@@ -154,9 +152,7 @@ func TestSendInvitationValidationMessages(t *testing.T) {
 	}
 	status, _ := b.call("POST", "/api/invitations", body)
 	require.Equal(t, http.StatusForbidden, status)
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM invitations`))
-	require.Zero(t, n)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM invitations`))
 }
 
 func TestSendInvitationStoresAndQueuesDelivery(t *testing.T) {
@@ -218,9 +214,7 @@ func TestRedisDownWhenSendingLeavesNoInvitation(t *testing.T) {
 	b, _ := e.signedInAt(t, 3)
 	status, out := b.call("POST", "/api/invitations", map[string]any{"inviteeEmail": "carlos@example.com", "inviteeName": "Carlos", "type": "client"})
 	require.Equal(t, http.StatusServiceUnavailable, status, out)
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM invitations`))
-	require.Zero(t, n)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM invitations`))
 }
 
 func TestCancelOnlyOwnPendingInvitations(t *testing.T) {
@@ -331,13 +325,10 @@ func TestAcceptInvitationCreatesTheInvitedAccount(t *testing.T) {
 	require.Equal(t, "+525587654321", me["phoneNumber"])
 	require.Equal(t, float64(0), me["verificationLevel"])
 	require.Equal(t, false, me["isPhoneVerified"])
-	var invitedBy int64
-	require.NoError(t, e.db.Get(&invitedBy, `SELECT invited_by FROM users WHERE id = $1`, newID))
+	invitedBy := dbGet[int64](t, e.db, `SELECT invited_by FROM users WHERE id = $1`, newID)
 	require.Equal(t, inviterID, invitedBy)
 
-	var consents int
-	require.NoError(t, e.db.Get(&consents, `SELECT count(*) FROM consents WHERE user_id = $1`, newID))
-	require.Equal(t, 1, consents, "privacy consent recorded with the account")
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM consents WHERE user_id = $1`, newID), "privacy consent recorded with the account")
 
 	_, list := inviter.callList("GET", fmt.Sprintf("/api/invitations/%d", inviterID))
 	require.Equal(t, "accepted", list[0]["status"])
@@ -351,9 +342,7 @@ func TestAcceptInvitationCreatesTheInvitedAccount(t *testing.T) {
 	status, out = e.browser(t).call("GET", "/api/invitations/validate-token?token="+token, nil)
 	require.Equal(t, http.StatusNotFound, status)
 	require.Equal(t, "Link de invitación no válido o expirado", out["message"])
-	var users int
-	require.NoError(t, e.db.Get(&users, `SELECT count(*) FROM users WHERE phone_number = '+525511112222'`))
-	require.Zero(t, users)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM users WHERE phone_number = '+525511112222'`))
 }
 
 func TestAcceptRefusesExpiredCancelledAndTakenAccounts(t *testing.T) {
@@ -388,13 +377,10 @@ func TestAcceptRefusesExpiredCancelledAndTakenAccounts(t *testing.T) {
 	inv := inviter.invite(map[string]any{"inviteeEmail": taken.Email})
 	status, out = accept(inv["invitationCode"].(string), "5587654321")
 	require.Equal(t, http.StatusConflict, status, out)
-	var st string
-	require.NoError(t, e.db.Get(&st, `SELECT status FROM invitations WHERE id = $1`, inv["id"]))
+	st := dbGet[string](t, e.db, `SELECT status FROM invitations WHERE id = $1`, inv["id"])
 	require.Equal(t, "pending", st)
 
-	var users int
-	require.NoError(t, e.db.Get(&users, `SELECT count(*) FROM users WHERE origen = 'invitación'`))
-	require.Zero(t, users)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM users WHERE origen = 'invitación'`))
 }
 
 func TestAcceptValidationMessages(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"github.com/go-fuego/fuego"
 	"github.com/go-fuego/fuego/option"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
 )
 
@@ -76,18 +77,34 @@ type LevelsUserRequest struct {
 	UserID flexibleID `json:"userId"`
 }
 
-// userFromBody decodes {userId} and allows only its signed-in owner.
-func (l *levels) userFromBody(r *http.Request) (int64, error) {
+// userOfBody is the user named by {userId}, allowed only to its signed-in owner; no id means
+// the signed-in user (the spec's 'current user').
+func (l *levels) userOfBody(r *http.Request) (perfilseguro.User, error) {
 	req, err := decodeJSON[LevelsUserRequest](r)
 	if err != nil {
-		return 0, err
+		return perfilseguro.User{}, err
 	}
-	if req.UserID == 0 {
-		// Signed in but no id: act on one's own record (the spec's 'current user').
-		return l.s.requireUser(r)
+	id := int64(req.UserID)
+	if id == 0 {
+		id, err = l.s.requireUser(r)
+	} else {
+		err = l.s.requireOwner(r, id)
 	}
-	if err := l.s.requireOwner(r, int64(req.UserID)); err != nil {
-		return 0, err
+	if err != nil {
+		return perfilseguro.User{}, err
 	}
-	return int64(req.UserID), nil
+	return l.s.store.UserByID(r.Context(), id)
+}
+
+// phoneVerifiedUser is userOfBody's user, who must have verified their phone first (level 1) to
+// go on to the e-mail or the biometric level: needsLevel1 is the refusal otherwise.
+func (l *levels) phoneVerifiedUser(r *http.Request, needsLevel1 error) (perfilseguro.User, error) {
+	u, err := l.userOfBody(r)
+	if err != nil {
+		return perfilseguro.User{}, err
+	}
+	if u.VerificationLevel < perfilseguro.LevelPhone {
+		return perfilseguro.User{}, needsLevel1
+	}
+	return u, nil
 }

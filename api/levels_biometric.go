@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -43,16 +42,9 @@ type StartVerificationResponse struct {
 func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (StartVerificationResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	userID, err := l.userFromBody(r)
+	u, err := l.phoneVerifiedUser(r, errBiometricNeedsLevel1)
 	if err != nil {
 		return StartVerificationResponse{}, err
-	}
-	u, err := l.s.store.UserByID(ctx, userID)
-	if err != nil {
-		return StartVerificationResponse{}, err
-	}
-	if u.VerificationLevel < perfilseguro.LevelPhone {
-		return StartVerificationResponse{}, errBiometricNeedsLevel1
 	}
 	switch {
 	case u.RevokedAt != nil:
@@ -60,26 +52,23 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 	case u.BiometricVerified && u.VerificationLevel >= perfilseguro.LevelBiometric && !u.Renewable(l.s.now()):
 		return StartVerificationResponse{}, errAlreadyBiometric
 	}
-	if err := l.s.requireBiometricConsent(r, userID); err != nil {
+	if err := l.s.requireBiometricConsent(r, u.ID); err != nil {
 		return StartVerificationResponse{}, err
 	}
 	if err := l.s.pay.requirePaidPlan(ctx, u); err != nil {
 		return StartVerificationResponse{}, err
 	}
-	if err := l.s.allow(ctx, limit{"biometric:user:" + strconv.FormatInt(userID, 10), verificationStartsUser}); err != nil {
+	if err := l.s.allow(ctx, limit{"biometric:user:" + strconv.FormatInt(u.ID, 10), verificationStartsUser}); err != nil {
 		return StartVerificationResponse{}, err
 	}
 	var id int64
 	err = l.s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		id, err = l.s.store.InsertVerificationSession(ctx, tx, userID, l.biometricProvider(u), l.s.cfg.Env)
+		id, err = l.s.store.InsertVerificationSession(ctx, tx, u.ID, l.biometricProvider(u), l.s.cfg.Env)
 		if err != nil {
 			return err
 		}
 		task, err := jobs.NewStartBiometricSessionTask(id)
-		if err := jobs.Enqueue(ctx, l.s.queue, task, err); err != nil {
-			return fmt.Errorf("%v: %w", err, errUnavailable)
-		}
-		return nil
+		return l.s.enqueue(ctx, task, err)
 	})
 	if err != nil {
 		return StartVerificationResponse{}, err
@@ -89,9 +78,9 @@ func (l *levels) startVerification(c fuego.ContextWithBody[LevelsUserRequest]) (
 
 // startVerificationStatus lets the browser poll an attempt that answered 202.
 func (l *levels) startVerificationStatus(c fuego.ContextNoBody) (StartVerificationResponse, error) {
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return StartVerificationResponse{}, errNoVerification
+	id, err := pathID(c, errNoVerification)
+	if err != nil {
+		return StartVerificationResponse{}, err
 	}
 	me, err := l.s.requireUser(c.Request())
 	if err != nil {
@@ -109,37 +98,20 @@ func (l *levels) startVerificationStatus(c fuego.ContextNoBody) (StartVerificati
 
 // awaitURL waits for the job to store the provider's URL (200), to fail for good (502), or for
 // wait to pass (202: the browser polls).
-func (l *levels) awaitURL(c interface {
-	Request() *http.Request
-	Response() http.ResponseWriter
-	SetStatus(int)
-}, id int64, wait time.Duration) (StartVerificationResponse, error) {
-	res := StartVerificationResponse{SessionID: id}
-	failed := false
-	pending, err := awaitJob(c.Request().Context(), wait, 150*time.Millisecond, func(ctx context.Context) (bool, error) {
+func (l *levels) awaitURL(c jobAnswer, id int64, wait time.Duration) (StartVerificationResponse, error) {
+	failed := httpError(http.StatusBadGateway, startFailedMessage)
+	failed.Body.Extra = map[string]any{"error": startFailedMessage}
+	url, pending, err := awaitPage(c, wait, 150*time.Millisecond, failed, func(ctx context.Context) (*string, bool, error) {
 		v, err := l.s.store.VerificationSessionByID(ctx, id)
 		if err != nil || v == nil {
-			return false, err
+			return nil, false, err
 		}
-		if v.VerificationURL != nil {
-			res.VerificationURL = *v.VerificationURL
-			return true, nil
-		}
-		failed = v.Status == postgres.SessionStartFailed
-		return failed, nil
+		return v.VerificationURL, v.Status == postgres.SessionStartFailed, nil
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return StartVerificationResponse{}, err
-	case pending:
-		answerAccepted(c)
-		return StartVerificationResponse{Pending: true, SessionID: id}, nil
-	case failed:
-		ae := httpError(http.StatusBadGateway, startFailedMessage)
-		ae.Body.Extra = map[string]any{"error": startFailedMessage}
-		return StartVerificationResponse{}, ae
 	}
-	return res, nil
+	return StartVerificationResponse{VerificationURL: url, Pending: pending, SessionID: id}, nil
 }
 
 // biometricWebhook verifies the provider's signature and timestamp before anything else, stores

@@ -38,39 +38,30 @@ type EmailLinkResponse struct {
 func (l *levels) sendEmailLink(c fuego.ContextWithBody[LevelsUserRequest]) (EmailLinkResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	userID, err := l.userFromBody(r)
-	if err != nil {
-		return EmailLinkResponse{}, err
-	}
-	u, err := l.s.store.UserByID(ctx, userID)
+	u, err := l.phoneVerifiedUser(r, errEmailNeedsLevel1)
 	if err != nil {
 		return EmailLinkResponse{}, err
 	}
 	switch {
-	case u.VerificationLevel < perfilseguro.LevelPhone:
-		return EmailLinkResponse{}, errEmailNeedsLevel1
 	case u.Email == nil || *u.Email == "":
 		return EmailLinkResponse{}, errNoEmail
 	case u.IsEmailVerified && u.VerificationLevel >= perfilseguro.LevelEmail:
 		return EmailLinkResponse{}, errEmailAlreadyVerified
 	}
 	if err := l.s.allow(ctx, limit{"emaillink:ip:" + clientIP(r), l.s.limits.SendPerIP},
-		limit{"emaillink:user:" + strconv.FormatInt(userID, 10), emailLinksPerUser}); err != nil {
+		limit{"emaillink:user:" + strconv.FormatInt(u.ID, 10), emailLinksPerUser}); err != nil {
 		return EmailLinkResponse{}, err
 	}
 	token := secure.NewToken(32)
 	expires := l.s.now().Add(emailLinkLifetime)
 	err = l.s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		id, err := l.s.store.InsertEmailToken(ctx, tx, userID, secure.HashToken(token), expires, true)
+		id, err := l.s.store.InsertEmailToken(ctx, tx, u.ID, secure.HashToken(token), expires, true)
 		if err != nil {
 			return err
 		}
 		task, err := jobs.NewSendEmailVerificationTask(jobs.SendEmailVerificationPayload{
 			TokenID: id, SealedToken: l.s.sealer.Seal(token), ExpiresAt: expires})
-		if err := jobs.Enqueue(ctx, l.s.queue, task, err); err != nil {
-			return fmt.Errorf("%v: %w", err, errUnavailable)
-		}
-		return nil
+		return l.s.enqueue(ctx, task, err)
 	})
 	if err != nil {
 		return EmailLinkResponse{}, err

@@ -22,15 +22,12 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
-	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
 	"github.com/perfilseguro/perfilseguro/provider/didit"
 	"github.com/perfilseguro/perfilseguro/secure"
@@ -72,31 +69,21 @@ type lvEnv struct {
 
 func lvSetup(t *testing.T, mutate ...func(*api.Deps)) *lvEnv {
 	t.Helper()
-	db, _ := pgtest.New(t)
-	opt, redisOpts := redistest.New(t)
-	rc := redis.NewClient(redisOpts)
-	t.Cleanup(func() { rc.Close() })
-	client := asynq.NewClient(opt)
-	t.Cleanup(func() { client.Close() })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	base := "http://" + ln.Addr().String()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"APP_ENV": "test", "PUBLIC_BASE_URL": base}[k]
-	})
-	require.NoError(t, err)
-	e := &lvEnv{base: base, db: db, opt: opt, cfg: cfg, sim: &devsim.Biometric{DB: db, BaseURL: base},
-		queue: &lvQueue{live: client}, client: client}
-	deps := api.Deps{Config: cfg, DB: db, Redis: rc, AsynqRedis: opt, Queue: e.queue,
-		Web:    fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>Perfil Seguro</title>")}},
-		Levels: api.LevelsDeps{WebhookSecret: cfg.Didit.WebhookSecret, Provider: "devsim", Simulator: e.sim, StartWait: 30 * time.Second}}
-	for _, m := range mutate {
-		m(&deps)
+	b := newBacking(t, map[string]string{"PUBLIC_BASE_URL": base})
+	e := &lvEnv{base: base, db: b.db, opt: b.opt, cfg: b.cfg, sim: &devsim.Biometric{DB: b.db, BaseURL: base},
+		queue: &lvQueue{live: b.queue}, client: b.queue}
+	levels := func(d *api.Deps) {
+		d.Queue = e.queue
+		d.Levels = api.LevelsDeps{WebhookSecret: b.cfg.Didit.WebhookSecret, Provider: "devsim", Simulator: e.sim, StartWait: 30 * time.Second}
 	}
-	s, err := api.New(deps)
-	require.NoError(t, err)
+	deps := b.deps(fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>Perfil Seguro</title>")}},
+		append([]func(*api.Deps){levels}, mutate...)...)
+	_, h := newAPI(t, deps)
 	e.pay = deps.Payments.Checkout
-	srv := httptest.NewUnstartedServer(newContractCheck(t, s.OpenAPISpec()).wrap(s.Handler()))
+	srv := httptest.NewUnstartedServer(h)
 	srv.Listener.Close()
 	srv.Listener = ln
 	srv.Start()
@@ -123,6 +110,13 @@ func (e *lvEnv) runWorker(t *testing.T) *worker.Worker {
 	go func() { w.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return w
+}
+
+// withWorkerAndPerson runs the worker and signs one person up: how most levels and payments tests begin.
+func (e *lvEnv) withWorkerAndPerson(t *testing.T) (*lvEnv, *lvClient) {
+	t.Helper()
+	e.runWorker(t)
+	return e, e.signedUp(t)
 }
 
 // lvClient is a cookie-keeping browser that does not follow redirects.
@@ -204,8 +198,7 @@ func (e *lvEnv) queuedToken(t *testing.T, userID int64) string {
 		}
 		var p jobs.SendEmailVerificationPayload
 		require.NoError(t, json.Unmarshal(task.Payload, &p))
-		var owner int64
-		require.NoError(t, e.db.Get(&owner, `SELECT user_id FROM email_verification_tokens WHERE id = $1`, p.TokenID))
+		owner := dbGet[int64](t, e.db, `SELECT user_id FROM email_verification_tokens WHERE id = $1`, p.TokenID)
 		if owner == userID && p.TokenID > newest {
 			newest = p.TokenID
 			token, err = secure.NewSealer(e.cfg.SecretKey).Open(p.SealedToken)
@@ -233,16 +226,12 @@ func TestEmailLinkRequiresTheOwnerAtLevel1(t *testing.T) {
 	status, out, _ := a.call("POST", "/api/send-email-verification-link", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusForbidden, status)
 	require.Contains(t, out["message"], "Requiere Nivel 1")
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM email_verification_tokens`))
-	require.Zero(t, n)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM email_verification_tokens`))
 }
 
 func TestEmailLinkGrantsLevel2OnceAndContinuesToBiometric(t *testing.T) {
 	t.Parallel()
-	e := lvSetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := lvSetup(t).withWorkerAndPerson(t)
 	status, out, _ := a.call("POST", "/api/send-email-verification-link", map[string]any{"userId": strconv.FormatInt(a.id, 10)})
 	require.Equal(t, http.StatusOK, status, out)
 	require.Equal(t, true, out["success"])
@@ -261,8 +250,7 @@ func TestEmailLinkGrantsLevel2OnceAndContinuesToBiometric(t *testing.T) {
 		}
 		return false
 	}, 10*time.Second, 50*time.Millisecond)
-	var stored string
-	require.NoError(t, e.db.Get(&stored, `SELECT token_hash FROM email_verification_tokens WHERE user_id = $1`, a.id))
+	stored := dbGet[string](t, e.db, `SELECT token_hash FROM email_verification_tokens WHERE user_id = $1`, a.id)
 	require.Equal(t, secure.HashToken(token), stored, "only the hash is stored")
 
 	// Following the link needs no session: the token is the proof.
@@ -299,8 +287,7 @@ func TestEmailLinkExpiresAndIsRateLimited(t *testing.T) {
 	status, out, _ := a.call("POST", "/api/send-email-verification-link", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusOK, status, out)
 	token := e.queuedToken(t, a.id)
-	var expires time.Time
-	require.NoError(t, e.db.Get(&expires, `SELECT expires_at FROM email_verification_tokens WHERE user_id = $1`, a.id))
+	expires := dbGet[time.Time](t, e.db, `SELECT expires_at FROM email_verification_tokens WHERE user_id = $1`, a.id)
 	require.WithinDuration(t, time.Now().Add(24*time.Hour), expires, time.Minute)
 	_, err := e.db.Exec(`UPDATE email_verification_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, a.id)
 	require.NoError(t, err)
@@ -326,9 +313,7 @@ func TestEmailLinkWithRedisDownLeavesNoToken(t *testing.T) {
 	e.queue.setDead(true)
 	status, out, _ := a.call("POST", "/api/send-email-verification-link", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusServiceUnavailable, status, out)
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM email_verification_tokens`))
-	require.Zero(t, n)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM email_verification_tokens`))
 }
 
 // postWebhook sends body signed with secret at ts.
@@ -347,9 +332,7 @@ func (e *lvEnv) postWebhook(t *testing.T, body []byte, secret string, ts time.Ti
 }
 
 func (e *lvEnv) webhookCount(t *testing.T) int {
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM provider_webhooks`))
-	return n
+	return countOf(t, e.db, `SELECT count(*) FROM provider_webhooks`)
 }
 
 func TestWebhookSignatureIsCheckedBeforeAnything(t *testing.T) {
@@ -466,28 +449,39 @@ func TestStartVerificationAnswers202ThenThePollGivesTheURL(t *testing.T) {
 	require.Regexp(t, `^`+regexp.QuoteMeta(e.base)+`/dev/biometric/[0-9a-f-]{36}$`, out["verificationUrl"])
 }
 
-// decideOnSimulator plays the user on the development provider's page.
-func (c *lvClient) decideOnSimulator(pageURL, decision string) *http.Response {
+// page reads a stand-in's page, which must answer 200.
+func (c *lvClient) page(pageURL string) string {
 	c.t.Helper()
 	res, err := c.http.Get(pageURL)
 	require.NoError(c.t, err)
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	require.Equal(c.t, http.StatusOK, res.StatusCode)
-	for _, button := range []string{"Aprobar", "Rechazar", "Enviar a revisión"} {
-		require.Contains(c.t, string(page), button)
-	}
-	res, err = c.http.PostForm(pageURL, url.Values{"decision": {decision}})
+	return string(page)
+}
+
+// postForm posts values to a stand-in's page as its form would, and returns the (closed) answer.
+func (c *lvClient) postForm(pageURL string, values url.Values) *http.Response {
+	c.t.Helper()
+	res, err := c.http.PostForm(pageURL, values)
 	require.NoError(c.t, err)
 	res.Body.Close()
 	return res
 }
 
+// decideOnSimulator plays the user on the development provider's page.
+func (c *lvClient) decideOnSimulator(pageURL, decision string) *http.Response {
+	c.t.Helper()
+	page := c.page(pageURL)
+	for _, button := range []string{"Aprobar", "Rechazar", "Enviar a revisión"} {
+		require.Contains(c.t, page, button)
+	}
+	return c.postForm(pageURL, url.Values{"decision": {decision}})
+}
+
 func TestSimulatorApprovalReachesLevel3ThroughTheSignedWebhook(t *testing.T) {
 	t.Parallel()
-	e := lvSetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := lvSetup(t).withWorkerAndPerson(t)
 	status, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusOK, status, out)
 	pageURL := out["verificationUrl"].(string)
@@ -514,23 +508,13 @@ func TestSimulatorApprovalReachesLevel3ThroughTheSignedWebhook(t *testing.T) {
 
 	status, _, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusConflict, status, "already verified")
-	res = a.decideOnSimulatorNoPage(pageURL, "decline")
+	res = a.postForm(pageURL, url.Values{"decision": {"decline"}}) // without reading the page first
 	require.Equal(t, http.StatusConflict, res.StatusCode, "a decided session takes no other decision")
-}
-
-// decideOnSimulatorNoPage posts a decision without reading the page first.
-func (c *lvClient) decideOnSimulatorNoPage(pageURL, decision string) *http.Response {
-	res, err := c.http.PostForm(pageURL, url.Values{"decision": {decision}})
-	require.NoError(c.t, err)
-	res.Body.Close()
-	return res
 }
 
 func TestSimulatorDeclineKeepsTheLevelAndReportsTheStatus(t *testing.T) {
 	t.Parallel()
-	e := lvSetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	_, a := lvSetup(t).withWorkerAndPerson(t)
 	_, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
 	res := a.decideOnSimulator(out["verificationUrl"].(string), "decline")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
@@ -564,8 +548,7 @@ func TestWithTheRealProviderTheSimulatorServesOnlyTestPeople(t *testing.T) {
 	res.Body.Close()
 	require.Equal(t, http.StatusNotFound, res.StatusCode, "no session of the simulator's")
 
-	var partner int64
-	require.NoError(t, e.db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_dddddddddddddddddddddddd', 'CasaLista', 'https://casalista.example') RETURNING id`))
+	partner := dbGet[int64](t, e.db, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_dddddddddddddddddddddddd', 'CasaLista', 'https://casalista.example') RETURNING id`)
 	tester, live := e.signedUp(t), e.signedUp(t)
 	_, err = e.db.Exec(`UPDATE users SET test_partner_id = $2 WHERE id = $1`, tester.id, partner)
 	require.NoError(t, err)
@@ -577,15 +560,13 @@ func TestWithTheRealProviderTheSimulatorServesOnlyTestPeople(t *testing.T) {
 		id := int64(out["sessionId"].(float64))
 		task, _ := jobs.NewStartBiometricSessionTask(id)
 		_ = w.Handler().ProcessTask(context.Background(), task)
-		var provider string
-		require.NoError(t, e.db.Get(&provider, `SELECT provider FROM verification_sessions WHERE id = $1`, id))
+		provider := dbGet[string](t, e.db, `SELECT provider FROM verification_sessions WHERE id = $1`, id)
 		return id, provider
 	}
 	id, provider := start(tester)
 	require.Equal(t, "devsim", provider)
 	require.Zero(t, didit.asked.Load(), "a test person never reaches the real provider")
-	var session string
-	require.NoError(t, e.db.Get(&session, `SELECT session_id FROM verification_sessions WHERE id = $1`, id))
+	session := dbGet[string](t, e.db, `SELECT session_id FROM verification_sessions WHERE id = $1`, id)
 	res, err = http.Get(e.base + "/dev/biometric/" + session)
 	require.NoError(t, err)
 	res.Body.Close()
@@ -607,16 +588,14 @@ func TestReconcilerProcessesAWebhookStoredWhileRedisWasDown(t *testing.T) {
 	w := e.worker()
 	start, _ := jobs.NewStartBiometricSessionTask(id)
 	require.NoError(t, w.Handler().ProcessTask(context.Background(), start))
-	var sessionID string
-	require.NoError(t, e.db.Get(&sessionID, `SELECT session_id FROM verification_sessions WHERE id = $1`, id))
+	sessionID := dbGet[string](t, e.db, `SELECT session_id FROM verification_sessions WHERE id = $1`, id)
 	s, err := e.sim.Decide(context.Background(), sessionID, "Approved")
 	require.NoError(t, err)
 
 	e.queue.setDead(true)
 	status, raw := e.postWebhook(t, s.WebhookBody(time.Now()), e.cfg.Didit.WebhookSecret, time.Now())
 	require.Equal(t, http.StatusOK, status, raw)
-	var processed bool
-	require.NoError(t, e.db.Get(&processed, `SELECT processed_at IS NOT NULL FROM provider_webhooks`))
+	processed := dbGet[bool](t, e.db, `SELECT processed_at IS NOT NULL FROM provider_webhooks`)
 	require.False(t, processed)
 	require.Equal(t, 1.0, a.status()["verificationLevel"])
 
@@ -637,9 +616,7 @@ func TestReconcilerProcessesAWebhookStoredWhileRedisWasDown(t *testing.T) {
 // validation cannot be renewed by a check.
 func TestAnExpiredValidationIsRenewedByANewCheck(t *testing.T) {
 	t.Parallel()
-	e := lvSetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := lvSetup(t).withWorkerAndPerson(t)
 	status, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusOK, status, out)
 	a.decideOnSimulator(out["verificationUrl"].(string), "approve")

@@ -85,16 +85,22 @@ func (s *statusRecorder) Flush() {
 // Unwrap lets http.ResponseController reach the real writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// serveRecorded serves r with next and returns what was answered (status 200 when none was written).
+func serveRecorded(next http.Handler, w http.ResponseWriter, r *http.Request) *statusRecorder {
+	rec := &statusRecorder{ResponseWriter: w}
+	next.ServeHTTP(rec, r)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	return rec
+}
+
 // withLogging writes one structured line per request (never bodies or query strings: they may hold codes).
 func withLogging(logger *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
-			rec := &statusRecorder{ResponseWriter: w}
-			next.ServeHTTP(rec, r)
-			if rec.status == 0 {
-				rec.status = http.StatusOK
-			}
+			rec := serveRecorded(next, w, r)
 			level := slog.LevelInfo
 			if rec.status >= 500 {
 				level = slog.LevelError

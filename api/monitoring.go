@@ -119,16 +119,12 @@ func (m *metrics) handler() http.Handler {
 func (s *Server) withMetrics(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
-		next.ServeHTTP(rec, r)
-		if rec.status == 0 {
-			rec.status = http.StatusOK
-		}
+		rec := serveRecorded(next, w, r)
 		route := r.Pattern
 		if route == "" {
 			route = "unmatched"
 		}
-		tracing.Route(r.Context(), r.Method, r.Pattern, rec.status) // the span is named by the route, not the path
+		tracing.Route(r.Context(), r.Pattern, rec.status) // the span is named by the route, not the path
 		s.metrics.requests.WithLabelValues(r.Method, route, strconv.Itoa(rec.status)).Inc()
 		s.metrics.duration.WithLabelValues(r.Method, route).Observe(time.Since(start).Seconds())
 	})

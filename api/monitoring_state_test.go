@@ -11,7 +11,6 @@ import (
 	"errors"
 	"io"
 	"math/big"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -142,14 +141,7 @@ func TestMetricsSayWhichDependencyIsUnreachable(t *testing.T) {
 	e := setup(t, func(d *api.Deps) {
 		d.Redis = redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	addr := ln.Addr().String()
-	ln.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- e.api.ServeMetrics(ctx, addr) }()
-	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	addr := e.serveMetrics(t)
 	var body string
 	require.Eventually(t, func() bool {
 		res, err := http.Get("http://" + addr + "/metrics")

@@ -58,22 +58,30 @@ func (v *oid4vci) mountIssuance() {
 			jsonOf("200", "c_nonce nuevo (Cache-Control: no-store)", NonceResponse{}),
 			tooMany("Demasiados nonces pedidos desde esta dirección")))
 	dpop := headerParam("DPoP", "Prueba DPoP (RFC 9449) con ath, obligatoria si el token está ligado a una llave DPoP", false)
-	issueOp := op(tag, "Endpoint de credencial (OpenID4VCI): emite la SD-JWT VC ligada (cnf.jwk) a la llave de la prueba; una credencial por token",
-		params(dpop),
-		jsonOf("200", "La credencial firmada", CredentialIssuance{}),
-		jsonOf("202", "Se está firmando: pídela en el endpoint diferido con transaction_id", CredentialIssuance{}),
-		oauthAnswer("400", "invalid_credential_request, unknown_credential_configuration, unknown_credential_identifier, invalid_proof, invalid_nonce, invalid_encryption_parameters o credential_request_denied"),
-		oauthAnswer("401", "invalid_token (sin token, vencido o ya usado) o invalid_dpop_proof"))
-	issueOp.RequestBody = jsonBody(credentialRequestDoc{})
-	v.handle("POST "+oid4vciCredentialPath, http.HandlerFunc(v.handleCredential), issueOp)
-	deferred := op(tag, "Endpoint de credencial diferida (OpenID4VCI): entrega la credencial que aún se firmaba",
-		params(dpop),
-		jsonOf("200", "La credencial firmada", CredentialIssuance{}),
-		jsonOf("202", "Aún se está firmando: vuelve a pedirla después de interval segundos", CredentialIssuance{}),
-		oauthAnswer("400", "invalid_transaction_id, invalid_credential_request o credential_request_denied"),
-		oauthAnswer("401", "invalid_token o invalid_dpop_proof"))
-	deferred.RequestBody = jsonBody(DeferredCredentialRequest{})
-	v.handle("POST "+oid4vciDeferredPath, http.HandlerFunc(v.handleDeferred), deferred)
+	// Both credential endpoints take a DPoP proof and answer the signed credential (200) or that it
+	// is still being signed (202); they differ in their body and in their refusals.
+	credentialEndpoint := func(path string, answer func(*http.Request) (int, CredentialIssuance, error),
+		summary, signing, refused400, refused401 string, body any) {
+		o := op(tag, summary, params(dpop),
+			jsonOf("200", "La credencial firmada", CredentialIssuance{}),
+			jsonOf("202", signing, CredentialIssuance{}),
+			oauthAnswer("400", refused400),
+			oauthAnswer("401", refused401))
+		o.RequestBody = jsonBody(body)
+		v.handle("POST "+path, credentialHandler(answer), o)
+	}
+	credentialEndpoint(oid4vciCredentialPath, v.issue,
+		"Endpoint de credencial (OpenID4VCI): emite la SD-JWT VC ligada (cnf.jwk) a la llave de la prueba; una credencial por token",
+		"Se está firmando: pídela en el endpoint diferido con transaction_id",
+		"invalid_credential_request, unknown_credential_configuration, unknown_credential_identifier, invalid_proof, invalid_nonce, invalid_encryption_parameters o credential_request_denied",
+		"invalid_token (sin token, vencido o ya usado) o invalid_dpop_proof",
+		credentialRequestDoc{})
+	credentialEndpoint(oid4vciDeferredPath, v.deferred,
+		"Endpoint de credencial diferida (OpenID4VCI): entrega la credencial que aún se firmaba",
+		"Aún se está firmando: vuelve a pedirla después de interval segundos",
+		"invalid_transaction_id, invalid_credential_request o credential_request_denied",
+		"invalid_token o invalid_dpop_proof",
+		DeferredCredentialRequest{})
 }
 
 // handleNonce stores a fresh c_nonce; Postgres holds it, so any API process accepts it.
@@ -92,22 +100,17 @@ func (v *oid4vci) handleNonce(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, NonceResponse{CNonce: nonce}) // no-store, as §7.2 requires
 }
 
-func (v *oid4vci) handleCredential(w http.ResponseWriter, r *http.Request) {
-	status, res, err := v.issue(r)
-	if err != nil {
-		writeOAuthError(w, r, err)
-		return
+// credentialHandler serves a credential endpoint: answer's credential with its status (200 signed,
+// 202 still signing), or its refusal in OAuth form.
+func credentialHandler(answer func(*http.Request) (int, CredentialIssuance, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		status, res, err := answer(r)
+		if err != nil {
+			writeOAuthError(w, r, err)
+			return
+		}
+		writeJSON(w, status, res)
 	}
-	writeJSON(w, status, res)
-}
-
-func (v *oid4vci) handleDeferred(w http.ResponseWriter, r *http.Request) {
-	status, res, err := v.deferred(r)
-	if err != nil {
-		writeOAuthError(w, r, err)
-		return
-	}
-	writeJSON(w, status, res)
 }
 
 // issue checks the token, the request and the key proof, uses up the proof's nonce, spends the

@@ -47,8 +47,7 @@ func (e *env) walletUser(t *testing.T) walletUser {
 	t.Helper()
 	validated := time.Now().AddDate(0, -2, 0)
 	id, pid := seedUser(t, e.db, seeded{Name: "Lucía Herrera", Level: 3, Validated: &validated})
-	var phone string
-	require.NoError(t, e.db.Get(&phone, `SELECT phone_number FROM users WHERE id = $1`, id))
+	phone := dbGet[string](t, e.db, `SELECT phone_number FROM users WHERE id = $1`, id)
 	return walletUser{id: id, pid: pid, phone: phone, client: e.signedIn(t, id)}
 }
 

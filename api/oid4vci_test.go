@@ -103,8 +103,7 @@ func TestOID4VCIPreAuthorizedFlowBindsTheWalletKey(t *testing.T) {
 	grant := offer.Grants.PreAuthorizedCode
 	require.NotEmpty(t, grant.PreAuthorizedCode)
 	require.Equal(t, api.TxCodeSpec{InputMode: "numeric", Length: 6, Description: "Código enviado por WhatsApp"}, grant.TxCode)
-	var stored int
-	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM credential_offers WHERE code_hash = $1 OR handle_hash = $1`, grant.PreAuthorizedCode))
+	stored := countOf(t, e.db, `SELECT count(*) FROM credential_offers WHERE code_hash = $1 OR handle_hash = $1`, grant.PreAuthorizedCode)
 	require.Zero(t, stored, "only hashes are stored")
 	tx := e.txCode(t, u.phone)
 	signIn, err := (&postgres.Store{DB: e.db}).ActiveCodes(context.Background(), u.id)
@@ -193,9 +192,7 @@ func TestOID4VCITransactionCodeHasFiveTries(t *testing.T) {
 		}
 	}
 	requireOAuthError(t, e.redeem(t, offer, tx), http.StatusBadRequest, "invalid_grant")
-	var attempts int
-	require.NoError(t, e.db.Get(&attempts, `SELECT attempts FROM verification_codes WHERE user_id = $1 AND purpose = 'credential_offer'`, u.id))
-	require.Equal(t, 5, attempts)
+	require.Equal(t, 5, countOf(t, e.db, `SELECT attempts FROM verification_codes WHERE user_id = $1 AND purpose = 'credential_offer'`, u.id))
 }
 
 // An offer dies after 10 minutes, an access token after 5; a person who is not validated gets

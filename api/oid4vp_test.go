@@ -250,8 +250,7 @@ func TestOID4VPRefusesRevokedAndExpiredCredentialsAndLateAnswers(t *testing.T) {
 		http.StatusBadRequest, "invalid_request")
 	res, _ := get(t, http.DefaultClient, e.srv.URL+"/api/oid4vp/requests/"+late.ID)
 	require.Equal(t, http.StatusNotFound, res.StatusCode)
-	var stored string
-	require.NoError(t, e.db.Get(&stored, `SELECT status FROM presentation_requests WHERE id = $1`, late.ID))
+	stored := dbGet[string](t, e.db, `SELECT status FROM presentation_requests WHERE id = $1`, late.ID)
 	require.Equal(t, "expired", stored)
 
 	// Ten minutes on, the other credential's exp (3 minutes after it was issued) has passed.

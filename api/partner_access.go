@@ -32,11 +32,7 @@ func (s *Server) mountPartnerAccess() {
 }
 
 func (s *Server) listPartnerAccess(c fuego.ContextNoBody) (PartnerAccessResponse, error) {
-	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
-	if err != nil {
-		return PartnerAccessResponse{}, err
-	}
-	grants, err := s.store.UserGrants(c.Request().Context(), id)
+	grants, err := privacyRead(s, c, s.store.UserGrants)
 	if err != nil {
 		return PartnerAccessResponse{}, err
 	}

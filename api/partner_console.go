@@ -2,7 +2,6 @@ package api
 
 import (
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/go-fuego/fuego"
@@ -77,18 +76,8 @@ func (s *Server) partnerSessionOf(r *http.Request) (*postgres.PartnerConsoleSess
 	return s.store.PartnerConsoleSessionByToken(r.Context(), secure.HashToken(ck.Value), s.now())
 }
 
-// validToken reports whether v looks like a token secure.NewToken(32) made (64 hex characters).
-func validToken(v string) bool {
-	if len(v) != 64 {
-		return false
-	}
-	for _, c := range v {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
+// validToken reports whether v looks like a console token (secure.NewToken(32)).
+func validToken(v string) bool { return secure.IsToken(v, 32) }
 
 // consoleGuard describes a console call: what it does (audit name, empty for reads) and the
 // action the role must allow.
@@ -133,17 +122,63 @@ func (s *Server) partnerUserEvent(r *http.Request, u postgres.PartnerUser, actio
 }
 
 // pathConsoleID reads a positive numeric {id}.
-func pathConsoleID(c interface{ PathParam(string) string }) (int64, error) {
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errConsoleBadID
+// consoleCall begins a console route: its answer is never cached (consoleNoStore), and the call
+// needs a session allowed g (requirePartner).
+func (s *Server) consoleCall(c interface {
+	SetHeader(string, string)
+	Request() *http.Request
+}, g consoleGuard) (*postgres.PartnerConsoleSession, error) {
+	consoleNoStore(c)
+	return s.requirePartner(c.Request(), g)
+}
+
+// consoleRequest is consoleCall followed by decoding the request body (decodeJSON).
+func consoleRequest[T any](s *Server, c fuego.ContextWithBody[T], g consoleGuard) (*postgres.PartnerConsoleSession, T, error) {
+	var req T
+	sess, err := s.consoleCall(c, g)
+	if err != nil {
+		return nil, req, err
 	}
-	return id, nil
+	req, err = decodeJSON[T](c.Request())
+	return sess, req, err
+}
+
+// consoleReadInMode is a read of the console (PartnerRead) with the ?mode it is asked for
+// (consoleMode: otherwise when omitted).
+func (s *Server) consoleReadInMode(c interface {
+	SetHeader(string, string)
+	Request() *http.Request
+}, otherwise string) (*postgres.PartnerConsoleSession, string, error) {
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerRead})
+	if err != nil {
+		return nil, "", err
+	}
+	mode, err := consoleMode(c.Request(), otherwise)
+	return sess, mode, err
+}
+
+// consoleCallOn is consoleCall for a call on the row in {id}, the target its refusal is audited
+// with; it returns the session and the row's id.
+func (s *Server) consoleCallOn(c interface {
+	SetHeader(string, string)
+	PathParam(string) string
+	Request() *http.Request
+}, g consoleGuard) (*postgres.PartnerConsoleSession, int64, error) {
+	g.targetID = c.PathParam("id")
+	sess, err := s.consoleCall(c, g)
+	if err != nil {
+		return nil, 0, err
+	}
+	id, err := pathConsoleID(c)
+	return sess, id, err
+}
+
+func pathConsoleID(c interface{ PathParam(string) string }) (int64, error) {
+	return pathID(c, errConsoleBadID)
 }
 
 func (s *Server) consoleMe(c fuego.ContextNoBody) (ConsoleMeResponse, error) {
-	consoleNoStore(c)
-	sess, err := s.requirePartner(c.Request(), consoleGuard{action: perfilseguro.PartnerRead})
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerRead})
 	if err != nil {
 		return ConsoleMeResponse{}, err
 	}

@@ -104,18 +104,10 @@ func (s *Server) mountPartnerConsoleData() {
 }
 
 func (s *Server) consoleSessions(c fuego.ContextNoBody) (ConsoleSessionPage, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	sess, mode, err := s.consoleReadInMode(c, "live")
 	if err != nil {
 		return ConsoleSessionPage{}, err
-	}
-	mode, err := consoleMode(r, true)
-	if err != nil {
-		return ConsoleSessionPage{}, err
-	}
-	if mode == "" {
-		mode = "live"
 	}
 	q := r.URL.Query()
 	size := defaultDeliveryPage
@@ -146,9 +138,8 @@ func (s *Server) consoleSessions(c fuego.ContextNoBody) (ConsoleSessionPage, err
 }
 
 func (s *Server) consoleTestInbox(c fuego.ContextNoBody) (ConsoleTestInbox, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerRead})
 	if err != nil {
 		return ConsoleTestInbox{}, err
 	}
@@ -167,18 +158,10 @@ func (s *Server) consoleTestInbox(c fuego.ContextNoBody) (ConsoleTestInbox, erro
 }
 
 func (s *Server) consoleUsage(c fuego.ContextNoBody) (ConsoleUsageResponse, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	sess, mode, err := s.consoleReadInMode(c, "live")
 	if err != nil {
 		return ConsoleUsageResponse{}, err
-	}
-	mode, err := consoleMode(r, true)
-	if err != nil {
-		return ConsoleUsageResponse{}, err
-	}
-	if mode == "" {
-		mode = "live"
 	}
 	u, err := s.store.PartnerUsageSince(r.Context(), sess.PartnerID, mode == "live", s.now(), usageMonths)
 	if err != nil {
@@ -192,13 +175,8 @@ func (s *Server) consoleUsage(c fuego.ContextNoBody) (ConsoleUsageResponse, erro
 }
 
 func (s *Server) consoleSetOrigin(c fuego.ContextWithBody[ConsoleOriginRequest]) (ConsoleOriginResponse, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageOrigin, audit: "partner_console.origin", targetKind: "partner"})
-	if err != nil {
-		return ConsoleOriginResponse{}, err
-	}
-	req, err := decodeJSON[ConsoleOriginRequest](r)
+	sess, req, err := consoleRequest(s, c, consoleGuard{action: perfilseguro.PartnerManageOrigin, audit: "partner_console.origin", targetKind: "partner"})
 	if err != nil {
 		return ConsoleOriginResponse{}, err
 	}

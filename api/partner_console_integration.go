@@ -94,25 +94,20 @@ func (s *Server) mountPartnerConsoleIntegration() {
 		option.Summary("Reenviar una notificación ahora (propietario o desarrollador): un intento nuevo"))
 }
 
-// consoleMode reads ?mode=live|test; "" when absent and allowEmpty.
-func consoleMode(r *http.Request, allowEmpty bool) (string, error) {
-	switch m := r.URL.Query().Get("mode"); {
-	case m == "live" || m == "test":
+// consoleMode reads ?mode=live|test; otherwise when it is absent.
+func consoleMode(r *http.Request, otherwise string) (string, error) {
+	switch m := r.URL.Query().Get("mode"); m {
+	case "live", "test":
 		return m, nil
-	case m == "" && allowEmpty:
-		return "", nil
+	case "":
+		return otherwise, nil
 	}
 	return "", perfilseguro.FieldError("mode", "El modo debe ser live (producción) o test (prueba).")
 }
 
 func (s *Server) consoleKeys(c fuego.ContextNoBody) ([]postgres.PartnerKey, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
-	if err != nil {
-		return nil, err
-	}
-	mode, err := consoleMode(r, true)
+	sess, mode, err := s.consoleReadInMode(c, "")
 	if err != nil {
 		return nil, err
 	}
@@ -130,13 +125,8 @@ func (s *Server) consoleKeys(c fuego.ContextNoBody) ([]postgres.PartnerKey, erro
 }
 
 func (s *Server) consoleCreateKey(c fuego.ContextWithBody[ConsoleKeyRequest]) (postgres.NewKey, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageKeys, audit: "partner_console.key.create", targetKind: "partner_key"})
-	if err != nil {
-		return postgres.NewKey{}, err
-	}
-	req, err := decodeJSON[ConsoleKeyRequest](r)
+	sess, req, err := consoleRequest(s, c, consoleGuard{action: perfilseguro.PartnerManageKeys, audit: "partner_console.key.create", targetKind: "partner_key"})
 	if err != nil {
 		return postgres.NewKey{}, err
 	}
@@ -163,14 +153,9 @@ func (s *Server) consoleCreateKey(c fuego.ContextWithBody[ConsoleKeyRequest]) (p
 }
 
 func (s *Server) consoleRevokeKey(c fuego.ContextNoBody) (postgres.PartnerKey, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageKeys, audit: "partner_console.key.revoke",
-		targetKind: "partner_key", targetID: c.PathParam("id")})
-	if err != nil {
-		return postgres.PartnerKey{}, err
-	}
-	id, err := pathConsoleID(c)
+	sess, id, err := s.consoleCallOn(c, consoleGuard{action: perfilseguro.PartnerManageKeys, audit: "partner_console.key.revoke",
+		targetKind: "partner_key"})
 	if err != nil {
 		return postgres.PartnerKey{}, err
 	}
@@ -189,9 +174,8 @@ func (s *Server) webhookJSON(w postgres.WebhookSettings) ConsoleWebhookResponse 
 }
 
 func (s *Server) consoleWebhook(c fuego.ContextNoBody) (ConsoleWebhookResponse, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerRead})
 	if err != nil {
 		return ConsoleWebhookResponse{}, err
 	}
@@ -231,13 +215,8 @@ func (s *Server) checkWebhookURL(raw string) error {
 }
 
 func (s *Server) consoleSetWebhook(c fuego.ContextWithBody[ConsoleWebhookRequest]) (ConsoleWebhookResponse, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageWebhook, audit: "partner_console.webhook.url", targetKind: "partner"})
-	if err != nil {
-		return ConsoleWebhookResponse{}, err
-	}
-	req, err := decodeJSON[ConsoleWebhookRequest](r)
+	sess, req, err := consoleRequest(s, c, consoleGuard{action: perfilseguro.PartnerManageWebhook, audit: "partner_console.webhook.url", targetKind: "partner"})
 	if err != nil {
 		return ConsoleWebhookResponse{}, err
 	}
@@ -267,9 +246,8 @@ func (s *Server) consoleSetWebhook(c fuego.ContextWithBody[ConsoleWebhookRequest
 }
 
 func (s *Server) consoleRotateWebhook(c fuego.ContextNoBody) (ConsoleWebhookResponse, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageWebhook, audit: "partner_console.webhook.rotate", targetKind: "partner"})
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerManageWebhook, audit: "partner_console.webhook.rotate", targetKind: "partner"})
 	if err != nil {
 		return ConsoleWebhookResponse{}, err
 	}
@@ -305,9 +283,8 @@ func (s *Server) deliveryJSON(d postgres.DeliveryLogEntry) ConsoleDelivery {
 }
 
 func (s *Server) consoleDeliveries(c fuego.ContextNoBody) (ConsoleDeliveryPage, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerRead})
 	if err != nil {
 		return ConsoleDeliveryPage{}, err
 	}
@@ -337,14 +314,9 @@ func (s *Server) consoleDeliveries(c fuego.ContextNoBody) (ConsoleDeliveryPage, 
 }
 
 func (s *Server) consoleResend(c fuego.ContextNoBody) (ConsoleDelivery, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerResend, audit: "partner_console.delivery.resend",
-		targetKind: "partner_delivery", targetID: c.PathParam("id")})
-	if err != nil {
-		return ConsoleDelivery{}, err
-	}
-	id, err := pathConsoleID(c)
+	sess, id, err := s.consoleCallOn(c, consoleGuard{action: perfilseguro.PartnerResend, audit: "partner_console.delivery.resend",
+		targetKind: "partner_delivery"})
 	if err != nil {
 		return ConsoleDelivery{}, err
 	}

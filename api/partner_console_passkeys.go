@@ -65,13 +65,6 @@ type PartnerEnrolVerifyRequest struct {
 	Credential PasskeyCredentialJSON `json:"credential"`
 }
 
-// partnerEnrolVerifyBody is PartnerEnrolVerifyRequest with the credential kept as sent.
-type partnerEnrolVerifyBody struct {
-	Token      string          `json:"token"`
-	Name       string          `json:"name"`
-	Credential json.RawMessage `json:"credential"`
-}
-
 // ConsoleSessionResponse says whether a console session is open, and until when.
 type ConsoleSessionResponse struct {
 	Success       bool       `json:"success"`
@@ -105,6 +98,17 @@ func (s *Server) partnerEnrolment(r *http.Request, token string) (postgres.Partn
 	return s.store.PartnerEnrolmentByToken(r.Context(), secure.HashToken(token), s.now())
 }
 
+// partnerEnrolling is the partner user an enrolment link (its token) is for, and the passkey
+// service that enrols them.
+func (s *Server) partnerEnrolling(r *http.Request, token string) (postgres.PartnerEnrolment, *passkey.Service, error) {
+	en, err := s.partnerEnrolment(r, token)
+	if err != nil {
+		return postgres.PartnerEnrolment{}, nil, err
+	}
+	svc, err := s.passkeyService()
+	return en, svc, err
+}
+
 func (s *Server) consoleEnrolInfo(c fuego.ContextNoBody) (PartnerEnrolInfo, error) {
 	consoleNoStore(c)
 	en, err := s.partnerEnrolment(c.Request(), c.QueryParam("token"))
@@ -120,35 +124,22 @@ func (s *Server) consoleEnrolOptions(c fuego.ContextWithBody[PartnerEnrolRequest
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	en, err := s.partnerEnrolment(r, req.Token)
+	en, svc, err := s.partnerEnrolling(r, req.Token)
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	svc, err := s.passkeyService()
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	opts, err := svc.BeginRegistration(r.Context(), partnerOwner(en.PartnerUser, en.PartnerName),
-		passkey.SessionKey(c.Response(), r, s.cfg.Production()))
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginRegistration(r.Context(), partnerOwner(en.PartnerUser, en.PartnerName), s.ceremonyKey(c.Response(), r)))
 }
 
 func (s *Server) consoleEnrolVerify(c fuego.ContextWithBody[PartnerEnrolVerifyRequest]) (ConsoleSessionResponse, error) {
 	consoleNoStore(c)
 	r := c.Request()
 	ctx := r.Context()
-	req, err := decodeJSON[partnerEnrolVerifyBody](r)
+	req, err := decodeJSON[enrolVerifyBody](r)
 	if err != nil {
 		return ConsoleSessionResponse{}, err
 	}
-	en, err := s.partnerEnrolment(r, req.Token)
-	if err != nil {
-		return ConsoleSessionResponse{}, err
-	}
-	svc, err := s.passkeyService()
+	en, svc, err := s.partnerEnrolling(r, req.Token)
 	if err != nil {
 		return ConsoleSessionResponse{}, err
 	}
@@ -176,11 +167,7 @@ func (s *Server) consoleSignInOptions(c fuego.ContextNoBody) (PasskeyOptionsJSON
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	opts, err := svc.BeginLogin(r.Context(), passkey.KindPartner, passkey.SessionKey(c.Response(), r, s.cfg.Production()))
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginLogin(r.Context(), passkey.KindPartner, s.ceremonyKey(c.Response(), r)))
 }
 
 func (s *Server) consoleSignIn(c fuego.ContextWithBody[PasskeyCredentialJSON]) (ConsoleSessionResponse, error) {

@@ -80,9 +80,8 @@ func (s *Server) invitePartnerUser(r *http.Request, partnerID int64, invitedBy s
 }
 
 func (s *Server) consoleUsers(c fuego.ContextNoBody) ([]postgres.PartnerUser, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerRead})
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerRead})
 	if err != nil {
 		return nil, err
 	}
@@ -90,9 +89,8 @@ func (s *Server) consoleUsers(c fuego.ContextNoBody) ([]postgres.PartnerUser, er
 }
 
 func (s *Server) consoleInvite(c fuego.ContextWithBody[PartnerUserInviteRequest]) (PartnerEnrolmentResponse, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.invite", targetKind: "partner_user"})
+	sess, err := s.consoleCall(c, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.invite", targetKind: "partner_user"})
 	if err != nil {
 		return PartnerEnrolmentResponse{}, err
 	}
@@ -105,14 +103,9 @@ func (s *Server) consoleInvite(c fuego.ContextWithBody[PartnerUserInviteRequest]
 }
 
 func (s *Server) consoleSetRole(c fuego.ContextWithBody[PartnerUserRoleRequest]) (postgres.PartnerUser, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.role",
-		targetKind: "partner_user", targetID: c.PathParam("id")})
-	if err != nil {
-		return postgres.PartnerUser{}, err
-	}
-	id, err := pathConsoleID(c)
+	sess, id, err := s.consoleCallOn(c, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.role",
+		targetKind: "partner_user"})
 	if err != nil {
 		return postgres.PartnerUser{}, err
 	}
@@ -125,14 +118,9 @@ func (s *Server) consoleSetRole(c fuego.ContextWithBody[PartnerUserRoleRequest])
 }
 
 func (s *Server) consoleDisableUser(c fuego.ContextNoBody) (postgres.PartnerUser, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.disable",
-		targetKind: "partner_user", targetID: c.PathParam("id")})
-	if err != nil {
-		return postgres.PartnerUser{}, err
-	}
-	id, err := pathConsoleID(c)
+	sess, id, err := s.consoleCallOn(c, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.disable",
+		targetKind: "partner_user"})
 	if err != nil {
 		return postgres.PartnerUser{}, err
 	}
@@ -143,14 +131,9 @@ func (s *Server) consoleDisableUser(c fuego.ContextNoBody) (postgres.PartnerUser
 }
 
 func (s *Server) consoleNewEnrolment(c fuego.ContextNoBody) (PartnerEnrolmentResponse, error) {
-	consoleNoStore(c)
 	r := c.Request()
-	sess, err := s.requirePartner(r, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.enrolment",
-		targetKind: "partner_user", targetID: c.PathParam("id")})
-	if err != nil {
-		return PartnerEnrolmentResponse{}, err
-	}
-	id, err := pathConsoleID(c)
+	sess, id, err := s.consoleCallOn(c, consoleGuard{action: perfilseguro.PartnerManageTeam, audit: "partner_console.user.enrolment",
+		targetKind: "partner_user"})
 	if err != nil {
 		return PartnerEnrolmentResponse{}, err
 	}

@@ -72,12 +72,7 @@ func TestPartnerUserEnrolsWithALinkAndSignsInWithAPasskeyOnly(t *testing.T) {
 	require.NoError(t, err)
 	status, out, res := c.call("POST", "/api/socios/passkey/verify", e.sign(laura.device, opts, 1))
 	require.Equal(t, http.StatusOK, status, out)
-	var cookie *http.Cookie
-	for _, ck := range res.Cookies() {
-		if ck.Name == "ps_partner" {
-			cookie = ck
-		}
-	}
+	cookie := cookieNamed(res, "ps_partner")
 	require.NotNil(t, cookie)
 	require.True(t, cookie.HttpOnly)
 	require.Equal(t, http.SameSiteLaxMode, cookie.SameSite)
@@ -121,8 +116,7 @@ func TestEachPartnerRoleMayDoWhatItAllowsAndNothingElse(t *testing.T) {
 	var delivery int64
 	require.NoError(t, e.db.Get(&delivery, `INSERT INTO partner_deliveries (partner_id, event, payload) VALUES ($1, 'verification_session.completed', '{}')
 		RETURNING id`, p.id))
-	var key int64
-	require.NoError(t, e.db.Get(&key, `SELECT id FROM partner_keys WHERE partner_id = $1 AND kind = 'secret' AND livemode`, p.id))
+	key := dbGet[int64](t, e.db, `SELECT id FROM partner_keys WHERE partner_id = $1 AND kind = 'secret' AND livemode`, p.id)
 
 	type call struct {
 		method, path string

@@ -33,14 +33,9 @@ var (
 // keyCache keeps key → partner lookups off the database for a few seconds, and remembers when
 // each key's last use was written.
 type keyCache struct {
+	byHash  ttlCache[*postgres.KeyedPartner] // by the key's hash; nil: no such live key
 	mu      sync.Mutex
-	entries map[string]keyCacheEntry // by the key's hash
-	touched map[int64]time.Time      // key row id → last write of last_used_at
-}
-
-type keyCacheEntry struct {
-	kp      *postgres.KeyedPartner // nil: no such live key
-	expires time.Time
+	touched map[int64]time.Time // key row id → last write of last_used_at
 }
 
 // bearerKey reads a partner key from Authorization: Bearer or X-Partner-Key.
@@ -61,28 +56,14 @@ func (s *Server) partnerByKey(ctx context.Context, key string, want perfilseguro
 	if !ok || kind != want {
 		return nil, nil
 	}
-	hash := secure.HashToken(key)
 	now := s.now()
-	s.keys.mu.Lock()
-	e, hit := s.keys.entries[hash]
-	s.keys.mu.Unlock()
-	if !hit || !now.Before(e.expires) {
-		kp, err := s.store.PartnerByKey(ctx, key)
-		if err != nil {
-			return nil, err
-		}
-		e = keyCacheEntry{kp: kp, expires: now.Add(keyCacheTTL)}
-		s.keys.mu.Lock()
-		if s.keys.entries == nil || len(s.keys.entries) > 10_000 { // bounded: a flood of bad keys cannot grow it
-			s.keys.entries = map[string]keyCacheEntry{}
-		}
-		s.keys.entries[hash] = e
-		s.keys.mu.Unlock()
+	kp, err := s.keys.byHash.get(secure.HashToken(key), now, func() (*postgres.KeyedPartner, error) {
+		return s.store.PartnerByKey(ctx, key)
+	})
+	if kp != nil {
+		s.touchKey(kp.Key.ID, now)
 	}
-	if e.kp != nil {
-		s.touchKey(e.kp.Key.ID, now)
-	}
-	return e.kp, nil
+	return kp, err
 }
 
 // touchKey records a key's last use at most once a minute, off the request path.

@@ -28,6 +28,15 @@ func sessionEnv(t *testing.T) (*env, *credential.Issuer, string) {
 	return e, issuer, pk
 }
 
+// openSession opens a verification session as the partner's server (server: its Authorization
+// header) and returns the 201 answer.
+func (e *env) openSession(t *testing.T, server []string, body map[string]any) map[string]any {
+	t.Helper()
+	r := e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", body, server...)
+	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
+	return r.JSON(t)
+}
+
 func TestAPartnerSessionCompletesWithSharedClaimsAProofAndAWebhook(t *testing.T) {
 	t.Parallel()
 	e, issuer, pk := sessionEnv(t)
@@ -35,20 +44,15 @@ func TestAPartnerSessionCompletesWithSharedClaimsAProofAndAWebhook(t *testing.T)
 	server := []string{"Authorization", "Bearer " + sk}
 
 	// The partner's server opens a session.
-	r := e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
-		"reference": "cliente-42", "requiredLevel": 3, "claims": []string{"name", "validUntil"},
-		"returnUrl": "https://casalista.example/vuelta"}, server...)
-	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
-	created := r.JSON(t)
+	created := e.openSession(t, server, map[string]any{"reference": "cliente-42", "requiredLevel": 3, "claims": []string{"name", "validUntil"},
+		"returnUrl": "https://casalista.example/vuelta"})
 	id := created["id"].(string)
 	secret := created["clientSecret"].(string)
 	require.Regexp(t, `^vs_[0-9a-f]{24}$`, id)
 	require.True(t, strings.HasPrefix(secret, id+"_secret_"))
 	require.Equal(t, true, created["livemode"])
 	require.Contains(t, created["url"], "/conectar#"+secret)
-	var stored int
-	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM partner_sessions WHERE secret_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`, secret))
-	require.Equal(t, 1, stored, "only the client secret's hash is kept")
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM partner_sessions WHERE secret_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`, secret), "only the client secret's hash is kept")
 
 	// A validated person opens the hosted flow from the partner's page and shares.
 	person, uid := e.signedInAt(t, 3)
@@ -69,7 +73,7 @@ func TestAPartnerSessionCompletesWithSharedClaimsAProofAndAWebhook(t *testing.T)
 	require.Equal(t, http.StatusConflict, again.Status)
 
 	// Before the decision the partner sees in_progress and no data.
-	r = e.send(t, anonymous(), "GET", "/api/partner/v1/verification-sessions/"+id, nil, server...)
+	r := e.send(t, anonymous(), "GET", "/api/partner/v1/verification-sessions/"+id, nil, server...)
 	require.Equal(t, "in_progress", r.JSON(t)["status"])
 	require.NotContains(t, r.JSON(t), "shared")
 
@@ -103,11 +107,9 @@ func TestAPartnerSessionCompletesWithSharedClaimsAProofAndAWebhook(t *testing.T)
 	var events []string
 	require.NoError(t, e.db.Select(&events, `SELECT event FROM partner_deliveries WHERE payload->>'id' = $1`, id))
 	require.Equal(t, []string{"verification_session.completed"}, events)
-	var hookedName string
-	require.NoError(t, e.db.Get(&hookedName, `SELECT payload->'claims'->>'name' FROM partner_deliveries WHERE payload->>'id' = $1`, id))
+	hookedName := dbGet[string](t, e.db, `SELECT payload->'claims'->>'name' FROM partner_deliveries WHERE payload->>'id' = $1`, id)
 	require.Equal(t, shared["name"], hookedName, "the webhook carries the shared claims as JSON")
-	var email string
-	require.NoError(t, e.db.Get(&email, `SELECT email FROM users WHERE id = $1`, uid))
+	email := dbGet[string](t, e.db, `SELECT email FROM users WHERE id = $1`, uid)
 	_, st := e.cross(t, "GET", "/api/widget/verify?email="+email, "", map[string]string{"Authorization": "Bearer " + sk}, nil)
 	require.Equal(t, shared["name"], st["name"])
 	require.Equal(t, "", st["profileId"], "profileId was not shared")
@@ -121,10 +123,8 @@ func TestADeclinedSessionSharesNothing(t *testing.T) {
 	t.Parallel()
 	e, _, pk := sessionEnv(t)
 	server := []string{"Authorization", "Bearer " + e.secretKey(t, pk, true)}
-	r := e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
-		"reference": "c-1", "requiredLevel": 2, "claims": []string{"name"}}, server...)
-	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
-	id, secret := r.JSON(t)["id"].(string), r.JSON(t)["clientSecret"].(string)
+	created := e.openSession(t, server, map[string]any{"reference": "c-1", "requiredLevel": 2, "claims": []string{"name"}})
+	id, secret := created["id"].(string), created["clientSecret"].(string)
 	person, _ := e.signedInAt(t, 2)
 	open := e.send(t, person.http, "POST", "/api/hosted/open", map[string]any{"clientSecret": secret, "publishableKey": pk})
 	require.Equal(t, http.StatusOK, open.Status, string(open.Body))
@@ -136,11 +136,8 @@ func TestADeclinedSessionSharesNothing(t *testing.T) {
 	require.Equal(t, "declined", got["status"])
 	require.NotContains(t, got, "shared")
 	require.NotContains(t, got, "proof")
-	var grants int
-	require.NoError(t, e.db.Get(&grants, `SELECT count(*) FROM partner_grants`))
-	require.Zero(t, grants)
-	var payload string
-	require.NoError(t, e.db.Get(&payload, `SELECT payload::text FROM partner_deliveries WHERE event = 'verification_session.declined'`))
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM partner_grants`))
+	payload := dbGet[string](t, e.db, `SELECT payload::text FROM partner_deliveries WHERE event = 'verification_session.declined'`)
 	require.NotContains(t, payload, "claims")
 }
 
@@ -159,9 +156,7 @@ func TestSessionKeysAndSecretsAreRefused(t *testing.T) {
 		require.Equal(t, http.StatusUnauthorized, r.Status, h)
 		require.Contains(t, r.JSON(t)["message"], "Llave secreta no válida")
 	}
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM partner_sessions`))
-	require.Zero(t, n)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM partner_sessions`))
 
 	// Bad input: Spanish field messages.
 	r := e.send(t, anonymous(), "POST", path, map[string]any{"reference": "c", "requiredLevel": 3, "claims": []string{"name"},
@@ -181,8 +176,7 @@ func TestSessionKeysAndSecretsAreRefused(t *testing.T) {
 	// From a page that is not the partner's: refused, the session stays unopened.
 	r = e.send(t, anonymous(), "POST", "/api/hosted/open", map[string]any{"clientSecret": secret, "publishableKey": pk, "openerOrigin": "https://evil.example"})
 	require.Equal(t, http.StatusForbidden, r.Status)
-	var status string
-	require.NoError(t, e.db.Get(&status, `SELECT status FROM partner_sessions WHERE id = $1`, id))
+	status := dbGet[string](t, e.db, `SELECT status FROM partner_sessions WHERE id = $1`, id)
 	require.Equal(t, "created", status)
 
 	// Cancel, then the secret no longer opens anything.
@@ -200,10 +194,8 @@ func TestSessionsListInKeysetPages(t *testing.T) {
 	server := []string{"Authorization", "Bearer " + e.secretKey(t, pk, true)}
 	var ids []string
 	for i := range 5 {
-		r := e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
-			"reference": "c-" + string(rune('a'+i)), "requiredLevel": 2, "claims": []string{"level"}}, server...)
-		require.Equal(t, http.StatusCreated, r.Status)
-		ids = append(ids, r.JSON(t)["id"].(string))
+		created := e.openSession(t, server, map[string]any{"reference": "c-" + string(rune('a'+i)), "requiredLevel": 2, "claims": []string{"level"}})
+		ids = append(ids, created["id"].(string))
 		time.Sleep(2 * time.Millisecond) // distinct created_at; ties are ordered by id anyway
 	}
 	var seen []string
@@ -233,10 +225,7 @@ func TestExpiredSessionsAreMarkedAndNotified(t *testing.T) {
 	t.Parallel()
 	e, _, pk := sessionEnv(t)
 	server := []string{"Authorization", "Bearer " + e.secretKey(t, pk, true)}
-	r := e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
-		"reference": "viejo", "requiredLevel": 2, "claims": []string{"level"}}, server...)
-	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
-	id := r.JSON(t)["id"].(string)
+	id := e.openSession(t, server, map[string]any{"reference": "viejo", "requiredLevel": 2, "claims": []string{"level"}})["id"].(string)
 	_, err := e.db.Exec(`UPDATE partner_sessions SET expires_at = now() - interval '1 minute' WHERE id = $1`, id)
 	require.NoError(t, err)
 	require.Equal(t, "expired", e.send(t, anonymous(), "GET", "/api/partner/v1/verification-sessions/"+id, nil, server...).JSON(t)["status"],
@@ -267,8 +256,7 @@ func TestAPersonWithdrawsAPartnersAccess(t *testing.T) {
 	sk := e.secretKey(t, pk, true)
 	person, uid := e.signedInAt(t, 3)
 	e.grant(t, pk, uid, true, "name")
-	var email string
-	require.NoError(t, e.db.Get(&email, `SELECT email FROM users WHERE id = $1`, uid))
+	email := dbGet[string](t, e.db, `SELECT email FROM users WHERE id = $1`, uid)
 	lookup := func() string {
 		_, st := e.cross(t, "GET", "/api/widget/verify?email="+email, "", map[string]string{"Authorization": "Bearer " + sk}, nil)
 		return st["name"].(string)

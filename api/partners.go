@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/go-fuego/fuego"
@@ -30,37 +29,6 @@ type partnerCtxKey struct{}
 func partnerFrom(ctx context.Context) *postgres.Partner {
 	p, _ := ctx.Value(partnerCtxKey{}).(*postgres.Partner)
 	return p
-}
-
-// partnerCache keeps origin/key → partner lookups off the database for a few seconds.
-type partnerCache struct {
-	mu      sync.Mutex
-	entries map[string]partnerCacheEntry
-}
-
-type partnerCacheEntry struct {
-	p       *postgres.Partner
-	expires time.Time
-}
-
-func (c *partnerCache) get(key string, now time.Time, load func() (*postgres.Partner, error)) (*postgres.Partner, error) {
-	c.mu.Lock()
-	e, ok := c.entries[key]
-	c.mu.Unlock()
-	if ok && now.Before(e.expires) {
-		return e.p, nil
-	}
-	p, err := load()
-	if err != nil {
-		return nil, err
-	}
-	c.mu.Lock()
-	if c.entries == nil {
-		c.entries = map[string]partnerCacheEntry{}
-	}
-	c.entries[key] = partnerCacheEntry{p: p, expires: now.Add(partnerCacheTTL)}
-	c.mu.Unlock()
-	return p, nil
 }
 
 var (

@@ -29,8 +29,7 @@ func (e *env) addPartner(t *testing.T, keyID, domain string, active bool, permis
 // secretKey mints a secret key of the mode for the partner whose live publishable key is pk.
 func (e *env) secretKey(t *testing.T, pk string, live bool) string {
 	t.Helper()
-	var id int64
-	require.NoError(t, e.db.Get(&id, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	id := dbGet[int64](t, e.db, `SELECT id FROM api_keys WHERE key_id = $1`, pk)
 	k, err := (&postgres.Store{DB: e.db}).InsertPartnerKey(t.Context(), e.db, id, perfilseguro.KeySecret, live, "prueba")
 	require.NoError(t, err)
 	return k.Key
@@ -132,23 +131,34 @@ func TestWidgetCORSMatrix(t *testing.T) {
 	// A publishable key from another partner's origin: refused.
 	res, _ = e.cross(t, "POST", "/api/widget/login", "https://evil.example", map[string]string{"X-Partner-Key": "pk_live_0000000000000000000000a1"}, map[string]string{"email": "y@example.com"})
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
-	var users int
-	require.NoError(t, e.db.Get(&users, `SELECT count(*) FROM users WHERE email = 'y@example.com'`))
-	require.Zero(t, users, "a refused call writes nothing")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM users WHERE email = 'y@example.com'`), "a refused call writes nothing")
 	// The framework's own refusal (a required query parameter missing) is a 400 in Spanish, not a 500.
 	res, out = e.cross(t, "GET", "/api/widget/verify", "", map[string]string{"Authorization": "Bearer " + sk}, nil)
 	require.Equal(t, http.StatusBadRequest, res.StatusCode, out)
 	require.Equal(t, "La solicitud no es válida: falta un dato o tiene un formato incorrecto.", out["message"])
 }
 
+// widgetPerson is a server with an active partner whose widget (widget_auth) runs at origin, and
+// a new person to sign in there.
+func widgetPerson(t *testing.T, keyID, origin string) (*env, person) {
+	t.Helper()
+	e := setup(t)
+	e.addPartner(t, keyID, origin, true, "widget_auth")
+	return e, newPerson()
+}
+
+// widgetLogin asks the widget at origin for p's sign-in code.
+func (e *env) widgetLogin(t *testing.T, origin string, p person) (*http.Response, map[string]any) {
+	t.Helper()
+	return e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+}
+
 func TestWidgetFlowShapesAndNextSteps(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
 	origin := "https://ventadirecta.example"
-	e.addPartner(t, "pk_live_0000000000000000000000a4", origin, true, "widget_auth")
-	p := newPerson()
+	e, p := widgetPerson(t, "pk_live_0000000000000000000000a4", origin)
 
-	res, login := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+	res, login := e.widgetLogin(t, origin, p)
 	require.Equal(t, http.StatusOK, res.StatusCode, login)
 	for _, k := range []string{"success", "message", "codeRequested", "verified", "userId", "sessionToken", "data", "isNewUser", "nextStep"} {
 		require.Contains(t, login, k)
@@ -158,8 +168,7 @@ func TestWidgetFlowShapesAndNextSteps(t *testing.T) {
 	uid := int64(login["userId"].(float64))
 
 	// The user is attributed to the partner.
-	var partnerKey string
-	require.NoError(t, e.db.Get(&partnerKey, `SELECT k.key_id FROM users u JOIN api_keys k ON k.id = u.partner_id WHERE u.id = $1`, uid))
+	partnerKey := dbGet[string](t, e.db, `SELECT k.key_id FROM users u JOIN api_keys k ON k.id = u.partner_id WHERE u.id = $1`, uid)
 	require.Equal(t, "pk_live_0000000000000000000000a4", partnerKey)
 
 	code := e.lastCode(t, uid)
@@ -234,27 +243,22 @@ func TestWidgetRequestsAreCountedInRedisNotPostgres(t *testing.T) {
 		res, _ := e.cross(t, "GET", "/api/widget/verify?email=a@example.com", "", map[string]string{"Authorization": "Bearer " + sk}, nil)
 		require.Equal(t, http.StatusOK, res.StatusCode)
 	}
-	var pid int64
-	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_live_0000000000000000000000a5'`))
+	pid := dbGet[int64](t, e.db, `SELECT id FROM api_keys WHERE key_id = 'pk_live_0000000000000000000000a5'`)
 	// Counted in the process, then added to Redis within a second (one pipeline for all partners).
 	require.Eventually(t, func() bool {
 		n, _ := e.redis.HGet(t.Context(), jobs.PartnerUsageKey, fmt.Sprint(pid)).Int()
 		return n == 3
 	}, 5*time.Second, 50*time.Millisecond)
-	var dbCount int
-	require.NoError(t, e.db.Get(&dbCount, `SELECT requests_count FROM api_keys WHERE id = $1`, pid))
-	require.Zero(t, dbCount, "no database write on the request path")
+	require.Zero(t, countOf(t, e.db, `SELECT requests_count FROM api_keys WHERE id = $1`, pid), "no database write on the request path")
 }
 
 func TestWidgetLoginIsRateLimited(t *testing.T) {
 	t.Parallel()
-	e := setup(t)
 	origin := "https://limites.example"
-	e.addPartner(t, "pk_live_0000000000000000000000a6", origin, true, "widget_auth")
-	p := newPerson()
-	res, _ := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+	e, p := widgetPerson(t, "pk_live_0000000000000000000000a6", origin)
+	res, _ := e.widgetLogin(t, origin, p)
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	res, out := e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+	res, out := e.widgetLogin(t, origin, p)
 	require.Equal(t, http.StatusTooManyRequests, res.StatusCode, "60 s cooldown for the same user")
 	require.Contains(t, out["message"], "Podrás solicitar uno nuevo")
 	require.NotEmpty(t, res.Header.Get("Retry-After"))
@@ -264,8 +268,7 @@ func TestAdminSetsAPartnerWebhookAndGetsItsSecretOnce(t *testing.T) {
 	t.Parallel()
 	e := setup(t)
 	e.addPartner(t, "pk_live_0000000000000000000000a7", "https://casalista.example", true, "widget_auth")
-	var pid int64
-	require.NoError(t, e.db.Get(&pid, `SELECT id FROM api_keys WHERE key_id = 'pk_live_0000000000000000000000a7'`))
+	pid := dbGet[int64](t, e.db, `SELECT id FROM api_keys WHERE key_id = 'pk_live_0000000000000000000000a7'`)
 	path := fmt.Sprintf("/api/admin/partners/%d/webhook", pid)
 
 	r := e.send(t, anonymous(), "PUT", path, map[string]string{"webhookUrl": "https://casalista.example/hooks"})
@@ -278,8 +281,7 @@ func TestAdminSetsAPartnerWebhookAndGetsItsSecretOnce(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status)
 	out := r.JSON(t)
 	require.Regexp(t, `^whsec_[0-9a-f]{48}$`, out["webhookSecret"])
-	var stored string
-	require.NoError(t, e.db.Get(&stored, `SELECT webhook_secret FROM api_keys WHERE id = $1`, pid))
+	stored := dbGet[string](t, e.db, `SELECT webhook_secret FROM api_keys WHERE id = $1`, pid)
 	require.Equal(t, out["webhookSecret"], stored)
 
 	// A new secret replaces it; the old one keeps signing beside it for a day (rotation overlap).

@@ -39,12 +39,8 @@ func (s *Server) setPartnerWebhook(c fuego.ContextWithBody[PartnerWebhookRequest
 		return PartnerWebhookResponse{}, perfilseguro.FieldError("id", "ID de socio no válido")
 	}
 	// A new signing secret is a rotation: it wants a fresh passkey confirmation.
-	sess, err := s.authorize(r, guard{action: "partner.webhook", targetKind: "partner", targetID: strconv.FormatInt(id, 10),
+	sess, req, err := adminRequest(s, c, guard{action: "partner.webhook", targetKind: "partner", targetID: strconv.FormatInt(id, 10),
 		roles: rolesManage, fresh: true})
-	if err != nil {
-		return PartnerWebhookResponse{}, err
-	}
-	req, err := decodeJSON[PartnerWebhookRequest](r)
 	if err != nil {
 		return PartnerWebhookResponse{}, err
 	}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -149,15 +148,7 @@ func get(t *testing.T, c *http.Client, url string, header ...string) (*http.Resp
 	t.Helper()
 	req, err := http.NewRequest(http.MethodGet, url, nil)
 	require.NoError(t, err)
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	res, err := c.Do(req)
-	require.NoError(t, err)
-	defer res.Body.Close()
-	buf, err := io.ReadAll(res.Body)
-	require.NoError(t, err)
-	return res, buf
+	return roundTrip(t, c, req, header...)
 }
 
 func strconvFormat(n int64) string { return strconv.FormatInt(n, 10) }

@@ -213,9 +213,7 @@ func TestPublicVerificationIsLoggedByTheJobNotInline(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, status)
 
 	count := func() int {
-		var n int
-		require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM verification_logs`))
-		return n
+		return countOf(t, e.db, `SELECT count(*) FROM verification_logs`)
 	}
 	require.Equal(t, 0, count(), "the response path writes nothing")
 
@@ -349,13 +347,11 @@ func TestApplePassIsBuiltByTheWorkerAndServed(t *testing.T) {
 	verifyPassSignature(t, files)
 
 	// Served from storage: a second call does not rebuild.
-	var builtAt time.Time
-	require.NoError(t, e.db.Get(&builtAt, `SELECT built_at FROM wallet_passes WHERE user_id = $1 AND kind = 'apple'`, id))
+	builtAt := dbGet[time.Time](t, e.db, `SELECT built_at FROM wallet_passes WHERE user_id = $1 AND kind = 'apple'`, id)
 	res, again := get(t, e.signedIn(t, id), e.srv.URL+"/api/wallet/apple/"+itoa(id))
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, body, again)
-	var builtAt2 time.Time
-	require.NoError(t, e.db.Get(&builtAt2, `SELECT built_at FROM wallet_passes WHERE user_id = $1 AND kind = 'apple'`, id))
+	builtAt2 := dbGet[time.Time](t, e.db, `SELECT built_at FROM wallet_passes WHERE user_id = $1 AND kind = 'apple'`, id)
 	require.Equal(t, builtAt, builtAt2)
 
 	// A change of the pass data rebuilds it.

@@ -91,6 +91,14 @@ type passkeyRegistrationBody struct {
 	Credential json.RawMessage `json:"credential"`
 }
 
+// enrolVerifyBody is an enrolment link's new passkey (AdminEnrolVerifyRequest,
+// PartnerEnrolVerifyRequest) with the credential kept as sent.
+type enrolVerifyBody struct {
+	Token      string          `json:"token"`
+	Name       string          `json:"name"`
+	Credential json.RawMessage `json:"credential"`
+}
+
 // PasskeyRenameRequest renames a passkey.
 type PasskeyRenameRequest struct {
 	Name string `json:"name"`
@@ -118,8 +126,11 @@ func passkeyJSON(c passkey.Credential) PasskeyJSON {
 	return PasskeyJSON{ID: c.ID, Name: c.Name, CreatedAt: c.CreatedAt, LastUsedAt: c.LastUsedAt, Synced: c.Synced, Blocked: c.CloneWarning}
 }
 
-// optionsJSON turns the package's options into the documented shape.
-func optionsJSON(o passkey.Options) (PasskeyOptionsJSON, error) {
+// optionsJSON answers a begun ceremony: its options in the documented shape, or the error that began none.
+func optionsJSON(o passkey.Options, err error) (PasskeyOptionsJSON, error) {
+	if err != nil {
+		return PasskeyOptionsJSON{}, err
+	}
 	out := PasskeyOptionsJSON{Mediation: o.Mediation}
 	if err := json.Unmarshal(o.PublicKey, &out.PublicKey); err != nil {
 		return PasskeyOptionsJSON{}, fmt.Errorf("passkey options: %w", err)
@@ -135,6 +146,11 @@ func (s *Server) passkeyService() (*passkey.Service, error) {
 	return s.passkeys, nil
 }
 
+// ceremonyKey sets the ceremony cookie (ps_webauthn) for a ceremony about to begin and returns its key.
+func (s *Server) ceremonyKey(w http.ResponseWriter, r *http.Request) string {
+	return passkey.SessionKey(w, r, s.cfg.Production())
+}
+
 func (s *Server) passkeySignInOptions(c fuego.ContextNoBody) (PasskeyOptionsJSON, error) {
 	r := c.Request()
 	svc, err := s.passkeyService()
@@ -144,12 +160,7 @@ func (s *Server) passkeySignInOptions(c fuego.ContextNoBody) (PasskeyOptionsJSON
 	if err := s.allow(r.Context(), limit{"passkey:ip:" + clientIP(r), s.limits.VerifyPerIP}); err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	key := passkey.SessionKey(c.Response(), r, s.cfg.Production())
-	opts, err := svc.BeginLogin(r.Context(), passkey.KindUser, key)
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginLogin(r.Context(), passkey.KindUser, s.ceremonyKey(c.Response(), r)))
 }
 
 // passkeySignIn signs a person in with a passkey: the same session and answer as a code, and no
@@ -216,11 +227,7 @@ func (s *Server) listPasskeys(c fuego.ContextNoBody) ([]PasskeyJSON, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]PasskeyJSON, len(list))
-	for i, p := range list {
-		out[i] = passkeyJSON(p)
-	}
-	return out, nil
+	return mapped(list, passkeyJSON), nil
 }
 
 func (s *Server) passkeyRegistrationOptions(c fuego.ContextNoBody) (PasskeyOptionsJSON, error) {
@@ -238,11 +245,7 @@ func (s *Server) passkeyRegistrationOptions(c fuego.ContextNoBody) (PasskeyOptio
 	if owner.Name == "" {
 		owner.Name = deref(u.PhoneNumber)
 	}
-	opts, err := svc.BeginRegistration(r.Context(), owner, passkey.SessionKey(c.Response(), r, s.cfg.Production()))
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginRegistration(r.Context(), owner, s.ceremonyKey(c.Response(), r)))
 }
 
 func (s *Server) createPasskey(c fuego.ContextWithBody[PasskeyRegistrationRequest]) (PasskeyJSON, error) {
@@ -278,13 +281,22 @@ func pathCredentialID(c interface{ PathParam(string) string }) (int64, error) {
 	return id, nil
 }
 
-func (s *Server) renamePasskey(c fuego.ContextWithBody[PasskeyRenameRequest]) (PasskeyJSON, error) {
-	r := c.Request()
+// passkeyInPath is passkeyOwner for a change to the passkey in {credentialId}, and that id.
+func (s *Server) passkeyInPath(c interface {
+	PathParam(string) string
+	Request() *http.Request
+}) (*passkey.Service, passkey.Owner, int64, error) {
 	svc, owner, err := s.passkeyOwner(c, "passkey", passkeyChangesPerHour)
 	if err != nil {
-		return PasskeyJSON{}, err
+		return nil, passkey.Owner{}, 0, err
 	}
 	credID, err := pathCredentialID(c)
+	return svc, owner, credID, err
+}
+
+func (s *Server) renamePasskey(c fuego.ContextWithBody[PasskeyRenameRequest]) (PasskeyJSON, error) {
+	r := c.Request()
+	svc, owner, credID, err := s.passkeyInPath(c)
 	if err != nil {
 		return PasskeyJSON{}, err
 	}
@@ -326,11 +338,7 @@ func (s *Server) findPasskey(r *http.Request, svc *passkey.Service, owner passke
 
 func (s *Server) deletePasskey(c fuego.ContextNoBody) (PasskeyDeleted, error) {
 	r := c.Request()
-	svc, owner, err := s.passkeyOwner(c, "passkey", passkeyChangesPerHour)
-	if err != nil {
-		return PasskeyDeleted{}, err
-	}
-	credID, err := pathCredentialID(c)
+	svc, owner, credID, err := s.passkeyInPath(c)
 	if err != nil {
 		return PasskeyDeleted{}, err
 	}
@@ -354,11 +362,7 @@ func (s *Server) passkeyConfirmationOptions(c fuego.ContextNoBody) (PasskeyOptio
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
-	opts, err := svc.BeginAssertion(r.Context(), owner, passkey.SessionKey(c.Response(), r, s.cfg.Production()))
-	if err != nil {
-		return PasskeyOptionsJSON{}, err
-	}
-	return optionsJSON(opts)
+	return optionsJSON(svc.BeginAssertion(r.Context(), owner, s.ceremonyKey(c.Response(), r)))
 }
 
 func (s *Server) confirmWithPasskey(c fuego.ContextWithBody[PasskeyCredentialJSON]) (ConfirmationResponse, error) {

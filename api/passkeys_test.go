@@ -107,9 +107,7 @@ func (c *lvClient) rawCall(method, path, body string) (int, map[string]any) {
 
 func (e *pkEnv) count(t *testing.T, q string, args ...any) int {
 	t.Helper()
-	var n int
-	require.NoError(t, e.db.Get(&n, q, args...))
-	return n
+	return countOf(t, e.db, q, args...)
 }
 
 func TestPasskeyRegisterSignOutSignInListRenameDelete(t *testing.T) {
@@ -139,12 +137,7 @@ func TestPasskeyRegisterSignOutSignInListRenameDelete(t *testing.T) {
 	require.Equal(t, true, out["success"])
 	require.Equal(t, "passkey", out["data"].(map[string]any)["verificationType"])
 	require.NotEmpty(t, out["profileId"])
-	var cookie *http.Cookie
-	for _, ck := range res.Cookies() {
-		if ck.Name == "ps_session" {
-			cookie = ck
-		}
-	}
+	cookie := cookieNamed(res, "ps_session")
 	require.NotNil(t, cookie, "the same session cookie as a code sign-in")
 	require.True(t, cookie.HttpOnly)
 	require.Equal(t, before, e.count(t, codes, a.id), "a passkey sign-in sends nothing")
@@ -221,20 +214,21 @@ func TestPasskeyRefusals(t *testing.T) {
 		require.Contains(t, out["message"], message)
 	}
 
-	t.Run("wrong origin", func(t *testing.T) {
-		c := e.anonymous(t)
-		opts := signInOptions(t, c)
-		evil := *e
-		evil.rp.Origin = "https://perfil-seguro.example"
-		refused(t, c, evil.sign(d, opts, 1), http.StatusBadRequest, "sitio que no es Perfil Seguro")
-	})
-	t.Run("wrong RP ID", func(t *testing.T) {
-		c := e.anonymous(t)
-		opts := signInOptions(t, c)
-		evil := *e
-		evil.rp.ID = "perfil-seguro.example"
-		refused(t, c, evil.sign(d, opts, 1), http.StatusBadRequest, "es de otro sitio")
-	})
+	for _, tc := range []struct {
+		name, message string
+		elsewhere     func(evil *pkEnv) // the relying party the answer is signed for
+	}{
+		{"wrong origin", "sitio que no es Perfil Seguro", func(evil *pkEnv) { evil.rp.Origin = "https://perfil-seguro.example" }},
+		{"wrong RP ID", "es de otro sitio", func(evil *pkEnv) { evil.rp.ID = "perfil-seguro.example" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := e.anonymous(t)
+			opts := signInOptions(t, c)
+			evil := *e
+			tc.elsewhere(&evil)
+			refused(t, c, evil.sign(d, opts, 1), http.StatusBadRequest, tc.message)
+		})
+	}
 	t.Run("replayed challenge", func(t *testing.T) {
 		c := e.anonymous(t)
 		answer := e.sign(d, signInOptions(t, c), 10)

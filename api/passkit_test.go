@@ -230,8 +230,7 @@ func TestASimulatedIPhoneFollowsARevocationThroughThePassKitWebService(t *testin
 	require.Equal(t, testBaseURL+"/api/passkit", installed.WebServiceURL)
 	require.GreaterOrEqual(t, len(installed.AuthenticationToken), 16, "Apple requires 16 characters or more")
 	require.False(t, installed.Voided)
-	var stored string
-	require.NoError(t, e.db.Get(&stored, `SELECT token_hash FROM apple_pass_tokens WHERE user_id = $1`, id))
+	stored := dbGet[string](t, e.db, `SELECT token_hash FROM apple_pass_tokens WHERE user_id = $1`, id)
 	require.NotContains(t, stored, installed.AuthenticationToken, "the token is stored hashed")
 
 	// The device talks to the webServiceURL (the test server stands at PUBLIC_BASE_URL).
@@ -278,8 +277,7 @@ func TestASimulatedIPhoneFollowsARevocationThroughThePassKitWebService(t *testin
 	require.Empty(t, bad, "every push was well-formed")
 	require.ElementsMatch(t, []string{iphone.push, lost.push}, pushed)
 	require.Eventually(t, func() bool {
-		var n int
-		require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM apple_pass_registrations WHERE push_token = $1`, lost.push))
+		n := countOf(t, e.db, `SELECT count(*) FROM apple_pass_registrations WHERE push_token = $1`, lost.push)
 		return n == 0
 	}, 5*time.Second, 50*time.Millisecond, "a 410 from APNs removes that registration")
 

@@ -384,14 +384,12 @@ func (p *payments) checkout(c fuego.ContextWithBody[CheckoutRequest]) (CheckoutR
 			return err
 		}
 		task, err := jobs.NewCreateCheckoutTask(att.Payment.ID)
-		if err := jobs.Enqueue(ctx, p.s.queue, task, err); err != nil {
-			return fmt.Errorf("%v: %w", err, errUnavailable)
+		if err := p.s.enqueue(ctx, task, err); err != nil {
+			return err
 		}
 		if att.Replaced != nil {
 			task, err := jobs.NewExpireCheckoutTask(*att.Replaced)
-			if err := jobs.Enqueue(ctx, p.s.queue, task, err); err != nil {
-				return fmt.Errorf("%v: %w", err, errUnavailable)
-			}
+			return p.s.enqueue(ctx, task, err)
 		}
 		return nil
 	})
@@ -404,30 +402,20 @@ func (p *payments) checkout(c fuego.ContextWithBody[CheckoutRequest]) (CheckoutR
 // awaitCheckout waits for the job to store the checkout page (200), to fail for good (502), or
 // for the wait to pass (202: the browser keeps polling GET /api/payments/status).
 func (p *payments) awaitCheckout(c fuego.ContextWithBody[CheckoutRequest], id int64) (CheckoutResponse, error) {
-	res := CheckoutResponse{PaymentID: id}
-	failed := false
-	pending, err := awaitJob(c.Request().Context(), p.d.CreateWait, 100*time.Millisecond, func(ctx context.Context) (bool, error) {
+	url, pending, err := awaitPage(c, p.d.CreateWait, 100*time.Millisecond, errPaymentFailed, func(ctx context.Context) (*string, bool, error) {
 		pm, err := p.s.store.PaymentByID(ctx, id)
 		if err != nil || pm == nil {
-			return false, err
+			return nil, false, err
 		}
-		if pm.CheckoutURL != nil && pm.Status == postgres.PaymentOpen {
-			res.CheckoutURL = *pm.CheckoutURL
-			return true, nil
+		if pm.Status != postgres.PaymentOpen {
+			return nil, pm.Status == postgres.PaymentStartFailed, nil
 		}
-		failed = pm.Status == postgres.PaymentStartFailed
-		return failed, nil
+		return pm.CheckoutURL, false, nil
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return CheckoutResponse{}, err
-	case pending:
-		answerAccepted(c)
-		return CheckoutResponse{PaymentID: id, Pending: true}, nil
-	case failed:
-		return CheckoutResponse{}, errPaymentFailed
 	}
-	return res, nil
+	return CheckoutResponse{PaymentID: id, CheckoutURL: url, Pending: pending}, nil
 }
 
 // webhook verifies Stripe's signature and timestamp before anything else, stores the raw body
@@ -517,9 +505,9 @@ type RefundResponse struct {
 func (p *payments) adminRefund(c fuego.ContextNoBody) (RefundResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return RefundResponse{}, errNoPayment
+	id, err := pathID(c, errNoPayment)
+	if err != nil {
+		return RefundResponse{}, err
 	}
 	sess, err := p.s.authorize(r, guard{action: "payment.refund", targetKind: "payment", targetID: strconv.FormatInt(id, 10),
 		roles: rolesRefund, fresh: true})

@@ -58,16 +58,8 @@ func (c *lvClient) checkout(plan string) string {
 // onCheckoutPage plays the person on the stand-in's page: reads it, then presses action.
 func (c *lvClient) onCheckoutPage(pageURL, action string) *http.Response {
 	c.t.Helper()
-	res, err := c.http.Get(pageURL)
-	require.NoError(c.t, err)
-	page, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	require.Equal(c.t, http.StatusOK, res.StatusCode)
-	require.Contains(c.t, string(page), "$299.00 MXN")
-	res, err = c.http.PostForm(pageURL, url.Values{"action": {action}})
-	require.NoError(c.t, err)
-	res.Body.Close()
-	return res
+	require.Contains(c.t, c.page(pageURL), "$299.00 MXN")
+	return c.postForm(pageURL, url.Values{"action": {action}})
 }
 
 // waitPayState waits until Mi Perfil's payment state is want.
@@ -99,9 +91,7 @@ func (e *lvEnv) inboxCount(t *testing.T, channel, recipientLike, textLike string
 
 func TestABiometricCheckIsRefusedWith402UntilThePlanIsPaid(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 
 	st := a.payStatus()
 	require.Equal(t, "choose", st["state"])
@@ -111,9 +101,7 @@ func TestABiometricCheckIsRefusedWith402UntilThePlanIsPaid(t *testing.T) {
 	status, out, _ := a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusPaymentRequired, status, out)
 	require.Equal(t, "Para iniciar tu verificación biométrica primero elige y paga tu plan en Mi Perfil.", out["message"])
-	var sessions int
-	require.NoError(t, e.db.Get(&sessions, `SELECT count(*) FROM verification_sessions WHERE user_id = $1`, a.id))
-	require.Zero(t, sessions, "nothing is asked of the biometric provider before payment")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM verification_sessions WHERE user_id = $1`, a.id), "nothing is asked of the biometric provider before payment")
 
 	page := a.checkout("one_year")
 	require.Equal(t, "open", a.payStatus()["state"])
@@ -157,13 +145,9 @@ func TestABiometricCheckIsRefusedWith402UntilThePlanIsPaid(t *testing.T) {
 
 func TestTheFiveYearPlanSetsAFiveYearValidity(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	page := a.checkout("five_years")
-	res, err := a.http.PostForm(page, url.Values{"action": {"card"}})
-	require.NoError(t, err)
-	res.Body.Close()
+	res := a.postForm(page, url.Values{"action": {"card"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	a.waitPayState("paid")
 	a.approveBiometric()
@@ -176,9 +160,7 @@ func TestTheFiveYearPlanSetsAFiveYearValidity(t *testing.T) {
 
 func TestOXXOVoucherIsPendingUntilTheCashArrives(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	page := a.checkout("one_year")
 	res := a.onCheckoutPage(page, "oxxo")
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
@@ -194,9 +176,7 @@ func TestOXXOVoucherIsPendingUntilTheCashArrives(t *testing.T) {
 	require.Equal(t, http.StatusPaymentRequired, status)
 	require.Equal(t, "Tu pago en OXXO está pendiente. Podrás iniciar tu verificación biométrica cuando se acredite.", out["message"])
 
-	res, err = a.http.PostForm(page+"/voucher", url.Values{"action": {"oxxo_paid"}})
-	require.NoError(t, err)
-	res.Body.Close()
+	res = a.postForm(page+"/voucher", url.Values{"action": {"oxxo_paid"}})
 	require.Equal(t, http.StatusSeeOther, res.StatusCode)
 	a.waitPayState("paid")
 	require.Eventually(t, func() bool {
@@ -221,15 +201,11 @@ func TestOXXOVoucherIsPendingUntilTheCashArrives(t *testing.T) {
 
 func TestAnExpiredOXXOVoucherLetsThePersonStartAgain(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	page := a.checkout("one_year")
 	require.Equal(t, http.StatusSeeOther, a.onCheckoutPage(page, "oxxo").StatusCode)
 	a.waitPayState("pending")
-	res, err := a.http.PostForm(page+"/voucher", url.Values{"action": {"oxxo_expire"}})
-	require.NoError(t, err)
-	res.Body.Close()
+	a.postForm(page+"/voucher", url.Values{"action": {"oxxo_expire"}})
 	st := a.waitPayState("failed")
 	require.Contains(t, st["message"], "venció sin pago")
 	require.Eventually(t, func() bool {
@@ -244,9 +220,7 @@ func TestAnExpiredOXXOVoucherLetsThePersonStartAgain(t *testing.T) {
 
 func TestACasaListaPersonIsNeverAskedToPay(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	_, err := e.db.Exec(`UPDATE users SET origen = 'CasaLista' WHERE id = $1`, a.id)
 	require.NoError(t, err)
 	st := a.payStatus()
@@ -256,9 +230,7 @@ func TestACasaListaPersonIsNeverAskedToPay(t *testing.T) {
 	status, out, _ := a.call("POST", "/api/payments/checkout", map[string]any{"plan": "one_year"})
 	require.Equal(t, http.StatusConflict, status, out)
 	a.approveBiometric()
-	var payments int
-	require.NoError(t, e.db.Get(&payments, `SELECT count(*) FROM payments WHERE user_id = $1`, a.id))
-	require.Zero(t, payments)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM payments WHERE user_id = $1`, a.id))
 	require.Equal(t, "active", a.payStatus()["state"])
 }
 
@@ -285,16 +257,12 @@ func TestAnInvitedPersonIsNeverAskedToPay(t *testing.T) {
 	status, out = invitee.call("POST", "/api/payments/checkout", map[string]any{"plan": "five_years"})
 	require.Equal(t, http.StatusConflict, status, out)
 	require.Contains(t, out["message"], "gratuita")
-	var payments int
-	require.NoError(t, e.db.Get(&payments, `SELECT count(*) FROM payments`))
-	require.Zero(t, payments)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM payments`))
 }
 
 func TestARenewalIsANewPurchase(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	_, err := e.db.Exec(`UPDATE users SET origen = 'CasaLista' WHERE id = $1`, a.id)
 	require.NoError(t, err)
 	a.approveBiometric()
@@ -311,8 +279,7 @@ func TestARenewalIsANewPurchase(t *testing.T) {
 	a.waitPayState("paid")
 	a.approveBiometric() // level stays 3: wait for the renewal itself
 	require.Eventually(t, func() bool {
-		var renewed bool
-		require.NoError(t, e.db.Get(&renewed, `SELECT fecha_validacion > now() - interval '1 hour' AND expired_at IS NULL FROM users WHERE id = $1`, a.id))
+		renewed := dbGet[bool](t, e.db, `SELECT fecha_validacion > now() - interval '1 hour' AND expired_at IS NULL FROM users WHERE id = $1`, a.id)
 		return renewed
 	}, 15*time.Second, 100*time.Millisecond)
 	require.Equal(t, "active", a.payStatus()["state"])
@@ -320,9 +287,7 @@ func TestARenewalIsANewPurchase(t *testing.T) {
 
 func TestADoubleClickCreatesOneCheckoutAndAnotherPlanReplacesIt(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	var wg sync.WaitGroup
 	urls := make([]string, 4)
 	for i := range urls {
@@ -339,20 +304,17 @@ func TestADoubleClickCreatesOneCheckoutAndAnotherPlanReplacesIt(t *testing.T) {
 	for _, u := range urls {
 		require.Equal(t, urls[0], u, "every click answers the same checkout page")
 	}
-	var attempts, sessions int
-	require.NoError(t, e.db.Get(&attempts, `SELECT count(*) FROM payments WHERE user_id = $1`, a.id))
-	require.NoError(t, e.db.Get(&sessions, `SELECT count(*) FROM dev_checkout_sessions WHERE metadata->>'user_id' = $1`, fmt.Sprint(a.id)))
+	attempts := countOf(t, e.db, `SELECT count(*) FROM payments WHERE user_id = $1`, a.id)
+	sessions := countOf(t, e.db, `SELECT count(*) FROM dev_checkout_sessions WHERE metadata->>'user_id' = $1`, fmt.Sprint(a.id))
 	require.Equal(t, 1, attempts)
 	require.Equal(t, 1, sessions)
 
 	other := a.checkout("five_years")
 	require.NotEqual(t, urls[0], other)
-	var old string
-	require.NoError(t, e.db.Get(&old, `SELECT status FROM payments WHERE user_id = $1 AND plan = 'one_year'`, a.id))
+	old := dbGet[string](t, e.db, `SELECT status FROM payments WHERE user_id = $1 AND plan = 'one_year'`, a.id)
 	require.Equal(t, "cancelled", old)
 	require.Eventually(t, func() bool {
-		var s string
-		require.NoError(t, e.db.Get(&s, `SELECT status FROM dev_checkout_sessions WHERE metadata->>'user_id' = $1 AND metadata->>'plan' = 'one_year'`, fmt.Sprint(a.id)))
+		s := dbGet[string](t, e.db, `SELECT status FROM dev_checkout_sessions WHERE metadata->>'user_id' = $1 AND metadata->>'plan' = 'one_year'`, fmt.Sprint(a.id))
 		return s == "expired"
 	}, 10*time.Second, 100*time.Millisecond, "the replaced checkout page is closed at the provider")
 }
@@ -393,9 +355,7 @@ func TestCheckoutRefusesBadPlansAndLeavesNothingWhenRedisIsDown(t *testing.T) {
 	e.queue.setDead(true)
 	status, out, _ := a.call("POST", "/api/payments/checkout", map[string]any{"plan": "one_year"})
 	require.Equal(t, http.StatusServiceUnavailable, status, out)
-	var attempts int
-	require.NoError(t, e.db.Get(&attempts, `SELECT count(*) FROM payments WHERE user_id = $1`, a.id))
-	require.Zero(t, attempts, "no attempt is left behind without its job")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM payments WHERE user_id = $1`, a.id), "no attempt is left behind without its job")
 }
 
 // postPaymentEvent posts a Stripe event, signed by stripe-go's own test helper at ts.
@@ -423,9 +383,7 @@ func TestPaymentWebhooksAreVerifiedStoredOnceAndReplaysIgnored(t *testing.T) {
 	secret := e.cfg.Payments.StripeWebhookSecret
 	body := sessionEvent("evt_test_1", "checkout.session.completed", "cs_test_unknown")
 	count := func() int {
-		var n int
-		require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM payment_webhooks`))
-		return n
+		return countOf(t, e.db, `SELECT count(*) FROM payment_webhooks`)
 	}
 
 	status, out := e.postPaymentEvent(t, body, "whsec_wrong", time.Now())
@@ -464,8 +422,7 @@ func TestPaymentWebhooksAreVerifiedStoredOnceAndReplaysIgnored(t *testing.T) {
 	// Processed (the session is not ours): a later replay is acknowledged and left alone.
 	err = e.worker().Handler().ProcessTask(context.Background(), asynq.NewTask(tasks[0].Type, tasks[0].Payload))
 	require.ErrorIs(t, err, asynq.SkipRetry, "a session the provider does not know is not retried")
-	var note string
-	require.NoError(t, e.db.Get(&note, `SELECT last_error FROM payment_webhooks WHERE event_id = 'evt_test_1' AND processed_at IS NOT NULL`))
+	note := dbGet[string](t, e.db, `SELECT last_error FROM payment_webhooks WHERE event_id = 'evt_test_1' AND processed_at IS NOT NULL`)
 	require.Contains(t, note, "no reconoce la sesión")
 	status, _ = e.postPaymentEvent(t, body, secret, time.Now())
 	require.Equal(t, http.StatusOK, status)
@@ -500,15 +457,13 @@ func TestConcurrentDuplicateEventsApplyAPaymentOnce(t *testing.T) {
 		}
 	}
 	run(jobs.TypeCreateCheckout, jobs.QueueCritical)
-	var sessionID string
-	require.NoError(t, e.db.Get(&sessionID, `SELECT checkout_session_id FROM payments WHERE user_id = $1`, a.id))
+	sessionID := dbGet[string](t, e.db, `SELECT checkout_session_id FROM payments WHERE user_id = $1`, a.id)
 	stand := *e.pay
 	stand.WebhookURL = "http://127.0.0.1:1/unreachable"
 	stand.Redeliver = []time.Duration{} // it gives up at once: the event is lost
 	_, err = stand.PayByCard(context.Background(), sessionID)
 	require.NoError(t, err, "the page goes on; the event is left to redelivery, here none")
-	var before string
-	require.NoError(t, e.db.Get(&before, `SELECT status FROM payments WHERE user_id = $1`, a.id))
+	before := dbGet[string](t, e.db, `SELECT status FROM payments WHERE user_id = $1`, a.id)
 	require.NotEqual(t, "paid", before, "the lost event applied nothing")
 
 	// Stripe delivers the same events many times at once: completed twice over, and a late duplicate.
@@ -524,9 +479,7 @@ func TestConcurrentDuplicateEventsApplyAPaymentOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	var stored int
-	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM payment_webhooks`))
-	require.Equal(t, 3, stored)
+	require.Equal(t, 3, countOf(t, e.db, `SELECT count(*) FROM payment_webhooks`))
 
 	// Three workers process all of them at the same time.
 	tasks, err := insp.ListPendingTasks(jobs.QueueDefault)
@@ -549,8 +502,7 @@ func TestConcurrentDuplicateEventsApplyAPaymentOnce(t *testing.T) {
 	require.Equal(t, 1, paid)
 	require.NoError(t, e.db.Get(&partnerEvents, `SELECT count(*) FROM partner_deliveries WHERE user_id = $1 AND event = 'payment.completed'`, a.id))
 	require.Equal(t, 1, partnerEvents, "partners hear of the payment once")
-	var payload string
-	require.NoError(t, e.db.Get(&payload, `SELECT payload::text FROM partner_deliveries WHERE user_id = $1 AND event = 'payment.completed'`, a.id))
+	payload := dbGet[string](t, e.db, `SELECT payload::text FROM partner_deliveries WHERE user_id = $1 AND event = 'payment.completed'`, a.id)
 	require.Contains(t, payload, `"amount": 299.00`)
 	require.Contains(t, payload, `"plan": "one_year"`)
 	notices, err := insp.ListPendingTasks(jobs.QueueDefault)
@@ -561,27 +513,20 @@ func TestConcurrentDuplicateEventsApplyAPaymentOnce(t *testing.T) {
 		}
 	}
 	require.Equal(t, 1, receipts, "one receipt queued")
-	var unprocessed int
-	require.NoError(t, e.db.Get(&unprocessed, `SELECT count(*) FROM payment_webhooks WHERE processed_at IS NULL`))
-	require.Zero(t, unprocessed)
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM payment_webhooks WHERE processed_at IS NULL`))
 }
 
 func TestTheReconcilerRecoversEventsAndPaymentsLostOnTheWay(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	page := a.checkout("one_year")
-	var sessionID string
-	require.NoError(t, e.db.Get(&sessionID, `SELECT checkout_session_id FROM payments WHERE user_id = $1`, a.id))
+	dbGet[string](t, e.db, `SELECT checkout_session_id FROM payments WHERE user_id = $1`, a.id) // the checkout session is stored
 
 	// Redis is down when the event arrives: it is stored and answered, its job is not queued.
 	e.queue.setDead(true)
 	require.Equal(t, http.StatusSeeOther, a.onCheckoutPage(page, "card").StatusCode)
 	e.queue.setDead(false)
-	var stored int
-	require.NoError(t, e.db.Get(&stored, `SELECT count(*) FROM payment_webhooks WHERE processed_at IS NULL`))
-	require.Equal(t, 1, stored)
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM payment_webhooks WHERE processed_at IS NULL`))
 	require.Equal(t, "open", a.payStatus()["state"])
 	task, err := jobs.NewReconcilePaymentsTask("t1")
 	require.NoError(t, err)
@@ -601,8 +546,7 @@ func TestTheReconcilerRecoversEventsAndPaymentsLostOnTheWay(t *testing.T) {
 	_, err = e.client.Enqueue(task)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool {
-		var s string
-		require.NoError(t, e.db.Get(&s, `SELECT status FROM payments WHERE user_id = $1`, b.id))
+		s := dbGet[string](t, e.db, `SELECT status FROM payments WHERE user_id = $1`, b.id)
 		return s == "expired"
 	}, 15*time.Second, 100*time.Millisecond)
 	require.Equal(t, "choose", b.payStatus()["state"], "an expired checkout lets the person choose again")
@@ -610,9 +554,7 @@ func TestTheReconcilerRecoversEventsAndPaymentsLostOnTheWay(t *testing.T) {
 
 func TestAnAdministratorRefundsThroughTheProviderAndTheEventRecordsIt(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	require.Equal(t, http.StatusSeeOther, a.onCheckoutPage(a.checkout("one_year"), "card").StatusCode)
 	st := a.waitPayState("paid")
 	paymentID := int64(st["payment"].(map[string]any)["id"].(float64))
@@ -638,8 +580,7 @@ func TestAnAdministratorRefundsThroughTheProviderAndTheEventRecordsIt(t *testing
 	require.Equal(t, http.StatusNotFound, status)
 
 	require.Eventually(t, func() bool {
-		var s string
-		require.NoError(t, e.db.Get(&s, `SELECT status FROM payments WHERE id = $1`, paymentID))
+		s := dbGet[string](t, e.db, `SELECT status FROM payments WHERE id = $1`, paymentID)
 		return s == "refunded"
 	}, 15*time.Second, 100*time.Millisecond, "the refund comes back as charge.refunded")
 	require.Equal(t, "choose", a.payStatus()["state"], "a refunded plan no longer opens the biometric check")
@@ -707,8 +648,7 @@ func (p *realCheckout) ExpireCheckout(context.Context, string) error {
 func TestWithStripeATestPersonPaysOnTheStandInNeverBilled(t *testing.T) {
 	t.Parallel()
 	e := paySetup(t, func(d *api.Deps) { d.Payments.Provider, d.Payments.CreateWait = "stripe", 100*time.Millisecond })
-	var partner int64
-	require.NoError(t, e.db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_eeeeeeeeeeeeeeeeeeeeeeee', 'CasaLista', 'https://casalista.example') RETURNING id`))
+	partner := dbGet[int64](t, e.db, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_eeeeeeeeeeeeeeeeeeeeeeee', 'CasaLista', 'https://casalista.example') RETURNING id`)
 	tester, live := e.signedUp(t), e.signedUp(t)
 	_, err := e.db.Exec(`UPDATE users SET test_partner_id = $2 WHERE id = $1`, tester.id, partner)
 	require.NoError(t, err)

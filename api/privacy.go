@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -88,12 +89,31 @@ func (s *Server) ownerOf(c interface {
 	return id, nil
 }
 
-func (s *Server) listConsents(c fuego.ContextNoBody) (ConsentsResponse, error) {
+// privacyRead answers what load reads of the signed-in owner of the path's {id}, within
+// Limits.PrivacyReadsPerUser reads an hour: the reads of the privacy pages share that limit.
+func privacyRead[T any](s *Server, c fuego.ContextNoBody, load func(context.Context, int64) (T, error)) (T, error) {
 	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
 	if err != nil {
-		return ConsentsResponse{}, err
+		var none T
+		return none, err
 	}
-	history, err := s.store.ConsentHistory(c.Request().Context(), id)
+	return load(c.Request().Context(), id)
+}
+
+// ownerRecord is ownerOf followed by reading the owner's user record.
+func (s *Server) ownerRecord(c interface {
+	PathParam(string) string
+	Request() *http.Request
+}, scope string, perHour int) (perfilseguro.User, error) {
+	id, err := s.ownerOf(c, scope, perHour)
+	if err != nil {
+		return perfilseguro.User{}, err
+	}
+	return s.store.UserByID(c.Request().Context(), id)
+}
+
+func (s *Server) listConsents(c fuego.ContextNoBody) (ConsentsResponse, error) {
+	history, err := privacyRead(s, c, s.store.ConsentHistory)
 	if err != nil {
 		return ConsentsResponse{}, err
 	}
@@ -199,19 +219,11 @@ func arcoJSON(a postgres.ArcoRequest) ArcoRequestJSON {
 }
 
 func (s *Server) ownArcoRequests(c fuego.ContextNoBody) ([]ArcoRequestJSON, error) {
-	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
+	list, err := privacyRead(s, c, s.store.ArcoRequestsOf)
 	if err != nil {
 		return nil, err
 	}
-	list, err := s.store.ArcoRequestsOf(c.Request().Context(), id)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ArcoRequestJSON, len(list))
-	for i, a := range list {
-		out[i] = arcoJSON(a)
-	}
-	return out, nil
+	return mapped(list, arcoJSON), nil
 }
 
 // ConsultationJSON is one lookup of the person's profile: when and through which channel.

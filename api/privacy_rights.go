@@ -73,11 +73,7 @@ var errExportNeedsEmail = perfilseguro.Errorf(perfilseguro.ECONFLICT,
 func (s *Server) requestDataExport(c fuego.ContextNoBody) (DataExportRequested, error) {
 	r := c.Request()
 	ctx := r.Context()
-	id, err := s.ownerOf(c, "export", exportRequestsPerHour)
-	if err != nil {
-		return DataExportRequested{}, err
-	}
-	u, err := s.store.UserByID(ctx, id)
+	u, err := s.ownerRecord(c, "export", exportRequestsPerHour)
 	if err != nil {
 		return DataExportRequested{}, err
 	}
@@ -89,21 +85,18 @@ func (s *Server) requestDataExport(c fuego.ContextNoBody) (DataExportRequested, 
 	expires := now.Add(perfilseguro.ExportLinkLifetime)
 	var exportID int64
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
-		arco, err := s.store.AddArcoRequest(ctx, tx, postgres.NewArcoRequest{UserID: id, Type: perfilseguro.ArcoAccess,
+		arco, err := s.store.AddArcoRequest(ctx, tx, postgres.NewArcoRequest{UserID: u.ID, Type: perfilseguro.ArcoAccess,
 			Channel: perfilseguro.ArcoChannelApp, State: perfilseguro.ArcoInProgress, Details: "Descarga de mis datos", Now: now})
 		if err != nil {
 			return err
 		}
-		exportID, err = s.store.AddDataExport(ctx, tx, id, arco, perfilseguro.MexicoDay(now), secure.HashToken(token),
+		exportID, err = s.store.AddDataExport(ctx, tx, u.ID, arco, perfilseguro.MexicoDay(now), secure.HashToken(token),
 			s.sealer.Seal(token), now, expires)
 		if err != nil {
 			return err
 		}
 		task, err := jobs.NewBuildDataExportTask(jobs.BuildDataExportPayload{ExportID: exportID, ExpiresAt: expires})
-		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
-			return fmt.Errorf("%v: %w", err, errUnavailable)
-		}
-		return nil
+		return s.enqueue(ctx, task, err)
 	})
 	if errors.Is(err, postgres.ErrExportToday) {
 		return DataExportRequested{}, &apiError{Status: http.StatusTooManyRequests, Body: ErrorBody{Message: postgres.ErrExportToday.Message},
@@ -127,11 +120,7 @@ type DataExportJSON struct {
 }
 
 func (s *Server) listDataExports(c fuego.ContextNoBody) ([]DataExportJSON, error) {
-	id, err := s.ownerOf(c, "privacy-read", s.limits.PrivacyReadsPerUser)
-	if err != nil {
-		return nil, err
-	}
-	list, err := s.store.DataExportsOf(c.Request().Context(), id)
+	list, err := privacyRead(s, c, s.store.DataExportsOf)
 	if err != nil {
 		return nil, err
 	}
@@ -363,14 +352,11 @@ func (s *Server) codeFromBody(r *http.Request, userID int64) (string, error) {
 func (s *Server) verifyContactChange(c fuego.ContextWithBody[CodeRequest]) (UserJSON, error) {
 	r := c.Request()
 	ctx := r.Context()
-	id, err := s.ownerOf(c, "rectify", rectificationsPerHour)
+	before, err := s.ownerRecord(c, "rectify", rectificationsPerHour)
 	if err != nil {
 		return UserJSON{}, err
 	}
-	before, err := s.store.UserByID(ctx, id)
-	if err != nil {
-		return UserJSON{}, err
-	}
+	id := before.ID
 	match, err := s.enterCode(r, id, purposeContactChange, func(tx *sqlx.Tx, match postgres.ActiveCode) error {
 		return s.store.ChangeContact(ctx, tx, id, match.Channel, match.Destination)
 	})
@@ -419,20 +405,15 @@ func (s *Server) enterCode(r *http.Request, id int64, purpose string, then func(
 }
 
 func (s *Server) sendConfirmationCode(c fuego.ContextNoBody) (CodeSentResponse, error) {
-	r := c.Request()
-	id, err := s.ownerOf(c, "confirm", rectificationsPerHour)
+	u, err := s.ownerRecord(c, "confirm", rectificationsPerHour)
 	if err != nil {
 		return CodeSentResponse{}, err
 	}
-	u, err := s.store.UserByID(r.Context(), id)
-	if err != nil {
-		return CodeSentResponse{}, err
-	}
-	cr := codeRequest{UserID: id, Purpose: purposeConfirmation, Phone: deref(u.PhoneNumber)}
+	cr := codeRequest{UserID: u.ID, Purpose: purposeConfirmation, Phone: deref(u.PhoneNumber)}
 	if cr.Phone == "" {
 		cr.Email = deref(u.Email)
 	}
-	return s.sendPurposeCode(c, r, cr)
+	return s.sendPurposeCode(c, c.Request(), cr)
 }
 
 // ConfirmationResponse says until when the session may delete its account.

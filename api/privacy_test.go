@@ -42,9 +42,7 @@ func TestBiometricCheckWaitsForTheExpressConsent(t *testing.T) {
 	require.Equal(t, http.StatusConflict, status, out)
 	require.Contains(t, out["message"], "consentimiento expreso")
 	require.Contains(t, out["message"], "biométricos")
-	var sessions int
-	require.NoError(t, e.db.Get(&sessions, `SELECT count(*) FROM verification_sessions WHERE user_id = $1`, a.id))
-	require.Zero(t, sessions, "no session was started")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM verification_sessions WHERE user_id = $1`, a.id), "no session was started")
 
 	// Listed as missing: the notice accepted at registration, the biometric consent not yet.
 	status, out, _ = a.call("GET", a.path("/api/users/%d/consents"), nil)
@@ -142,8 +140,7 @@ func TestObjectingToASecondaryUseIsRecordedAndStopsIt(t *testing.T) {
 	task, err := jobs.NewRecordRemindersTask("t1")
 	require.NoError(t, err)
 	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
-	var reminders int
-	require.NoError(t, e.db.Get(&reminders, `SELECT count(*) FROM expiry_reminders WHERE user_id = $1`, a.id))
+	reminders := countOf(t, e.db, `SELECT count(*) FROM expiry_reminders WHERE user_id = $1`, a.id)
 	require.Zero(t, reminders)
 
 	// Switched back on, the reminders come.
@@ -151,7 +148,7 @@ func TestObjectingToASecondaryUseIsRecordedAndStopsIt(t *testing.T) {
 	require.Equal(t, http.StatusCreated, status)
 	task, _ = jobs.NewRecordRemindersTask("t2")
 	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
-	require.NoError(t, e.db.Get(&reminders, `SELECT count(*) FROM expiry_reminders WHERE user_id = $1`, a.id))
+	reminders = countOf(t, e.db, `SELECT count(*) FROM expiry_reminders WHERE user_id = $1`, a.id)
 	require.Equal(t, 2, reminders, "e-mail and WhatsApp, 7 days ahead")
 }
 
@@ -241,11 +238,9 @@ func TestDataExportIsOneADayAndItsLinkDownloadsOnlyTheirDataOnce(t *testing.T) {
 	require.Equal(t, http.StatusNotFound, status)
 	status, _, _ = dl.call("GET", "/api/data-export?token=abc", nil)
 	require.Equal(t, http.StatusNotFound, status)
-	var archive []byte
-	require.NoError(t, e.db.Get(&archive, `SELECT COALESCE(archive, '') FROM data_exports WHERE id = $1`, exportID))
+	archive := dbGet[[]byte](t, e.db, `SELECT COALESCE(archive, '') FROM data_exports WHERE id = $1`, exportID)
 	require.Empty(t, archive, "the archive is erased once downloaded")
-	var state string
-	require.NoError(t, e.db.Get(&state, `SELECT state FROM arco_requests WHERE user_id = $1 AND type = 'acceso'`, a.id))
+	state := dbGet[string](t, e.db, `SELECT state FROM arco_requests WHERE user_id = $1 AND type = 'acceso'`, a.id)
 	require.Equal(t, "atendida", state)
 }
 
@@ -256,9 +251,7 @@ func TestADataExportThatCannotBeQueuedLeavesNothing(t *testing.T) {
 	e.queue.setDead(true)
 	status, out, _ := a.call("POST", a.path("/api/users/%d/data-export"), nil)
 	require.Equal(t, http.StatusServiceUnavailable, status, out)
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT (SELECT count(*) FROM data_exports) + (SELECT count(*) FROM arco_requests)`))
-	require.Zero(t, n)
+	require.Zero(t, countOf(t, e.db, `SELECT (SELECT count(*) FROM data_exports) + (SELECT count(*) FROM arco_requests)`))
 	e.queue.setDead(false)
 	status, out, _ = a.call("POST", a.path("/api/users/%d/data-export"), nil)
 	require.Equal(t, http.StatusAccepted, status, out, "the day's export was not spent")
@@ -268,8 +261,7 @@ func TestOwnDeletionNeedsAFreshCodeAndKeepsOnlyTheReceipt(t *testing.T) {
 	t.Parallel()
 	e := lvSetup(t)
 	a, b := e.signedUp(t), e.signedUp(t)
-	var profileID string
-	require.NoError(t, e.db.Get(&profileID, `SELECT id_validado FROM users WHERE id = $1`, a.id))
+	profileID := dbGet[string](t, e.db, `SELECT id_validado FROM users WHERE id = $1`, a.id)
 	_, err := e.db.Exec(`INSERT INTO payments (user_id, plan, years, amount_centavos, provider, status, idempotency_key, paid_at)
 		VALUES ($1, 'one_year', 1, 29900, 'devsim', 'paid', 'k-del', now())`, a.id)
 	require.NoError(t, err)
@@ -377,9 +369,7 @@ func TestConsultationsListLookupsWithoutAddressesPagedNewestFirst(t *testing.T) 
 
 func TestANewNameAfterLevel3AnnulsTheValidationOnlyWhenConfirmed(t *testing.T) {
 	t.Parallel()
-	e := lvSetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := lvSetup(t).withWorkerAndPerson(t)
 	status, out, _ := a.call("PUT", a.path("/api/users/%d/personal-data"), map[string]any{"nombre": "  Elena   Márquez Ruiz "})
 	require.Equal(t, http.StatusOK, status, out)
 	require.Equal(t, "Elena Márquez Ruiz", out["nombre"], "below level 3 the name just changes")
@@ -399,23 +389,18 @@ func TestANewNameAfterLevel3AnnulsTheValidationOnlyWhenConfirmed(t *testing.T) {
 	require.Equal(t, "Elena Ruiz", out["nombre"])
 	require.Equal(t, 2.0, out["verificationLevel"])
 	require.Equal(t, false, out["biometricVerified"])
-	var revoked int
-	require.NoError(t, e.db.Get(&revoked, `SELECT count(*) FROM credentials WHERE user_id = $1 AND revoked_at IS NOT NULL`, a.id))
-	require.Equal(t, 1, revoked)
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM credentials WHERE user_id = $1 AND revoked_at IS NOT NULL`, a.id))
 	// The consent stands; the new check may start at once (not paid again).
 	status, out, _ = a.call("POST", "/api/start-verification", map[string]any{"userId": a.id})
 	require.Equal(t, http.StatusOK, status, out)
-	var arco int
-	require.NoError(t, e.db.Get(&arco, `SELECT count(*) FROM arco_requests WHERE user_id = $1 AND type = 'rectificacion'`, a.id))
-	require.Equal(t, 2, arco)
+	require.Equal(t, 2, countOf(t, e.db, `SELECT count(*) FROM arco_requests WHERE user_id = $1 AND type = 'rectificacion'`, a.id))
 }
 
 func TestAContactChangeIsProvedByACodeToTheNewAddress(t *testing.T) {
 	t.Parallel()
 	e := lvSetup(t)
 	a, b := e.signedUp(t), e.signedUp(t)
-	var bEmail string
-	require.NoError(t, e.db.Get(&bEmail, `SELECT email FROM users WHERE id = $1`, b.id))
+	bEmail := dbGet[string](t, e.db, `SELECT email FROM users WHERE id = $1`, b.id)
 
 	status, out, _ := a.call("POST", a.path("/api/users/%d/contact-change"), map[string]string{"email": bEmail})
 	require.Equal(t, http.StatusConflict, status, out)
@@ -430,8 +415,7 @@ func TestAContactChangeIsProvedByACodeToTheNewAddress(t *testing.T) {
 	require.Equal(t, http.StatusAccepted, status, out)
 	require.Equal(t, "email", out["channel"])
 	code := out["verificationCode"].(string)
-	var dest string
-	require.NoError(t, e.db.Get(&dest, `SELECT destination FROM email_verification_codes WHERE user_id = $1 AND purpose = 'contact_change'`, a.id))
+	dest := dbGet[string](t, e.db, `SELECT destination FROM email_verification_codes WHERE user_id = $1 AND purpose = 'contact_change'`, a.id)
 	require.Equal(t, "nueva.elena@example.com", dest, "the code goes to the new address")
 
 	status, _, _ = b.call("POST", a.path("/api/users/%d/contact-change/verify"), map[string]string{"code": code})
@@ -447,8 +431,7 @@ func TestAdministratorsSeeOpenArcoRequestsOldestFirstWithDaysLeft(t *testing.T) 
 	t.Parallel()
 	e := lvSetup(t)
 	a := e.signedUp(t)
-	var profileID string
-	require.NoError(t, e.db.Get(&profileID, `SELECT id_validado FROM users WHERE id = $1`, a.id))
+	profileID := dbGet[string](t, e.db, `SELECT id_validado FROM users WHERE id = $1`, a.id)
 	admin := e.anonymous(t)
 	status, out, _ := admin.call("POST", "/api/admin/login", map[string]string{"password": config.DevAdminPassword})
 	require.Equal(t, http.StatusOK, status, out)
@@ -536,9 +519,7 @@ func TestAcceptancesOfTheOldNoticeAreAskedAgain(t *testing.T) {
 	t.Parallel()
 	const previous = "2026-11"
 	require.NotEqual(t, previous, perfilseguro.PrivacyNoticeVersion, "the version was bumped")
-	e := lvSetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := lvSetup(t).withWorkerAndPerson(t)
 	_, err := e.db.Exec(`UPDATE consents SET notice_version = $2 WHERE user_id = $1`, a.id, previous)
 	require.NoError(t, err)
 

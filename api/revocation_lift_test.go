@@ -56,8 +56,7 @@ func TestOnlyAnAdministradorLiftsARevocationWithAReason(t *testing.T) {
 	require.Equal(t, "El motivo no puede exceder 500 caracteres", r.JSON(t)["errors"].(map[string]any)["motivo"])
 	r = e.send(t, admin, "POST", "/api/admin/users/99999999/lift-revocation", reason)
 	require.Equal(t, http.StatusNotFound, r.Status)
-	var count int
-	require.NoError(t, e.db.Get(&count, `SELECT count(*) FROM profile_events WHERE user_id = $1 AND kind = 'lifted'`, id))
+	count := countOf(t, e.db, `SELECT count(*) FROM profile_events WHERE user_id = $1 AND kind = 'lifted'`, id)
 	require.Zero(t, count, "no refusal lifted anything")
 	require.NoError(t, e.db.Get(&count, `SELECT count(*) FROM audit_events WHERE action = 'user.revoke.lift' AND outcome = 'denied'
 		AND target_id = $1`, fmt.Sprint(id)))
@@ -101,8 +100,7 @@ func TestOnlyAnAdministradorLiftsARevocationWithAReason(t *testing.T) {
 	require.Equal(t, "Documento aclarado con la persona", ok[0]["changes"].(map[string]any)["motivo"].(map[string]any)["after"])
 
 	// The person's e-mail is queued, naming the lift's event.
-	var eventID int64
-	require.NoError(t, e.db.Get(&eventID, `SELECT id FROM profile_events WHERE user_id = $1 AND kind = 'lifted'`, id))
+	eventID := dbGet[int64](t, e.db, `SELECT id FROM profile_events WHERE user_id = $1 AND kind = 'lifted'`, id)
 	var notices []jobs.SendLiftNoticePayload
 	for _, task := range e.pendingTasks(t, jobs.QueueDefault) {
 		if task.Type == jobs.TypeSendLiftNotice {
@@ -130,21 +128,16 @@ func TestALiftThatCannotBeToldIsNotMade(t *testing.T) {
 	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
 	r = e.send(t, admin, "POST", fmt.Sprintf("/api/admin/users/%d/lift-revocation", id), map[string]string{"motivo": "Aclarado"})
 	require.Equal(t, http.StatusServiceUnavailable, r.Status, string(r.Body))
-	var revoked bool
-	require.NoError(t, e.db.Get(&revoked, `SELECT revoked_at IS NOT NULL FROM users WHERE id = $1`, id))
+	revoked := dbGet[bool](t, e.db, `SELECT revoked_at IS NOT NULL FROM users WHERE id = $1`, id)
 	require.True(t, revoked)
-	var n int
-	require.NoError(t, e.db.Get(&n, `SELECT count(*) FROM audit_events WHERE action = 'user.revoke.lift' AND outcome = 'ok'`))
-	require.Zero(t, n, "no audit row for a lift that did not happen")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM audit_events WHERE action = 'user.revoke.lift' AND outcome = 'ok'`), "no audit row for a lift that did not happen")
 }
 
 // Issue 38: a revoked person who corrects their name still cannot pay or start a check; once an
 // administrador lifts the revocation they can, they are told by e-mail, and a new check validates them.
 func TestARevokedPersonStartsNothingUntilTheRevocationIsLifted(t *testing.T) {
 	t.Parallel()
-	e := paySetup(t)
-	e.runWorker(t)
-	a := e.signedUp(t)
+	e, a := paySetup(t).withWorkerAndPerson(t)
 	_, err := e.db.Exec(`UPDATE users SET verification_level = 3, biometric_verified = true, fecha_validacion = now(),
 		origen = 'CasaLista' WHERE id = $1`, a.id)
 	require.NoError(t, err)
@@ -181,15 +174,13 @@ func TestARevokedPersonStartsNothingUntilTheRevocationIsLifted(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, out)
 
 	// Told by e-mail (the development inbox), once.
-	var email string
-	require.NoError(t, e.db.Get(&email, `SELECT email FROM users WHERE id = $1`, a.id))
+	email := dbGet[string](t, e.db, `SELECT email FROM users WHERE id = $1`, a.id)
 	require.Eventually(t, func() bool {
 		var n int
 		return e.db.Get(&n, `SELECT count(*) FROM dev_messages WHERE recipient = $1 AND subject = $2`, email,
 			"Levantamos la revocación de tu Perfil Seguro") == nil && n == 1
 	}, 10*time.Second, 100*time.Millisecond)
-	var text string
-	require.NoError(t, e.db.Get(&text, `SELECT body_text FROM dev_messages WHERE recipient = $1 AND subject LIKE 'Levantamos%'`, email))
+	text := dbGet[string](t, e.db, `SELECT body_text FROM dev_messages WHERE recipient = $1 AND subject LIKE 'Levantamos%'`, email)
 	require.Contains(t, text, "Motivo: Documento aclarado.")
 	require.Contains(t, text, "completa de nuevo la verificación biométrica")
 	require.Eventually(t, func() bool {

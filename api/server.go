@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -81,7 +82,7 @@ type Server struct {
 	inbox    devsim.Inbox
 	metrics  *metrics // Prometheus instruments (monitoring.go)
 	// partners caches widget partner lookups (partners.go)
-	partners partnerCache
+	partners ttlCache[*postgres.Partner]
 	// issuer signs verification sessions' proofs (partner_sessions.go); nil: no proof
 	issuer *credential.Issuer
 	// usage counts partner requests, written to Redis in batches (partner_usage.go)
@@ -106,8 +107,9 @@ type Server struct {
 	admission *admissionGate
 	// asynqRedis reaches the job queues for the dashboard and for purges (purge.go)
 	asynqRedis asynq.RedisConnOpt
-	// closers run on graceful shutdown, after the last request finished.
-	closers []func()
+	// closers run on graceful shutdown, after the last request finished (Close).
+	closers   []func()
+	closeOnce sync.Once
 }
 
 // New wires every route and middleware.
@@ -125,7 +127,9 @@ func New(d Deps) (*Server, error) {
 		store: &postgres.Store{DB: d.DB, Replica: postgres.NewReplica(d.ReplicaDB)}, limits: *d.Limits,
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache(),
-		lookups: newPublicLimiter(d.Public, d.Redis), asynqRedis: d.AsynqRedis}
+		lookups: newPublicLimiter(d.Public, d.Redis), asynqRedis: d.AsynqRedis,
+		partners: ttlCache[*postgres.Partner]{ttl: partnerCacheTTL},
+		keys:     keyCache{byHash: ttlCache[*postgres.KeyedPartner]{ttl: keyCacheTTL, bound: 10_000}}}
 	if read := d.OTPQueueLatency; read != nil || d.AsynqRedis != nil {
 		if read == nil {
 			insp := asynq.NewInspector(d.AsynqRedis)
@@ -225,7 +229,16 @@ func (s *Server) routes(d Deps) {
 	s.mountCredentials(d.Credentials)
 	s.mountOID4VCI(d.Credentials)
 	s.mountOID4VP(d.Credentials, d.Verifier)
-	s.handle("/", spaHandler(d.Web), nil)
+	s.handle("/", spaHandler(d.Web, s.cfg.OnboardingURL), nil)
+}
+
+// enqueue queues task (built with err); a queue that cannot take it is errUnavailable: the
+// caller answers 503, and a transaction it runs in rolls back.
+func (s *Server) enqueue(ctx context.Context, task *asynq.Task, err error) error {
+	if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
+		return fmt.Errorf("%v: %w", err, errUnavailable)
+	}
+	return nil
 }
 
 // OpenAPISpec is the served OpenAPI document (GET /api/openapi.json).
@@ -233,6 +246,17 @@ func (s *Server) OpenAPISpec() []byte { return s.spec }
 
 // Handler is the complete HTTP handler (tests use it with httptest).
 func (s *Server) Handler() http.Handler { return s.handler }
+
+// Close stops what the server runs beside its requests (the partner usage counter's flushes, the
+// queue inspector) once no request is in flight; Serve calls it on shutdown, a caller of Handler
+// when it is done. Calling it again does nothing.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		for _, c := range s.closers {
+			c()
+		}
+	})
+}
 
 // Run serves on addr until ctx is cancelled, then lets in-flight requests finish within grace.
 func (s *Server) Run(ctx context.Context, addr string, grace time.Duration) error {
@@ -274,9 +298,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, grace time.Duration
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	for _, c := range s.closers {
-		c()
-	}
+	s.Close()
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -42,7 +45,18 @@ var testWeb = fstest.MapFS{
 	"widget/v1.js":         {Data: []byte("window.PerfilSeguro = function () {}")},
 }
 
-func setup(t *testing.T, mutate ...func(*api.Deps)) *env {
+// backing is one test's own database and Redis, the clients the API uses for them, and the
+// API's configuration.
+type backing struct {
+	db    *sqlx.DB
+	opt   asynq.RedisClientOpt
+	redis *redis.Client
+	queue *asynq.Client
+	cfg   config.Config
+}
+
+// newBacking makes a test's backing, configured with APP_ENV=test and vars.
+func newBacking(t *testing.T, vars map[string]string) backing {
 	t.Helper()
 	db, _ := pgtest.New(t)
 	opt, redisOpts := redistest.New(t)
@@ -54,18 +68,37 @@ func setup(t *testing.T, mutate ...func(*api.Deps)) *env {
 		if k == "APP_ENV" {
 			return "test"
 		}
-		return ""
+		return vars[k]
 	})
 	require.NoError(t, err)
-	deps := api.Deps{Config: cfg, DB: db, Redis: rc, AsynqRedis: opt, Queue: queue, Web: testWeb}
+	return backing{db: db, opt: opt, redis: rc, queue: queue, cfg: cfg}
+}
+
+// deps is what the API needs from b, changed by mutate.
+func (b backing) deps(web fs.FS, mutate ...func(*api.Deps)) api.Deps {
+	d := api.Deps{Config: b.cfg, DB: b.db, Redis: b.redis, AsynqRedis: b.opt, Queue: b.queue, Web: web}
 	for _, m := range mutate {
-		m(&deps)
+		m(&d)
 	}
-	s, err := api.New(deps)
+	return d
+}
+
+// newAPI builds the API and its handler, checked against its OpenAPI document on every call.
+func newAPI(t *testing.T, d api.Deps) (*api.Server, http.Handler) {
+	t.Helper()
+	s, err := api.New(d)
 	require.NoError(t, err)
-	srv := httptest.NewServer(newContractCheck(t, s.OpenAPISpec()).wrap(s.Handler()))
+	t.Cleanup(s.Close) // runs before the backing's Redis client closes (cleanups run last first)
+	return s, newContractCheck(t, s.OpenAPISpec()).wrap(s.Handler())
+}
+
+func setup(t *testing.T, mutate ...func(*api.Deps)) *env {
+	t.Helper()
+	b := newBacking(t, nil)
+	s, h := newAPI(t, b.deps(testWeb, mutate...))
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
-	return &env{srv: srv, api: s, queue: queue, redis: rc, db: db, asynqOpt: opt}
+	return &env{srv: srv, api: s, queue: b.queue, redis: b.redis, db: b.db, asynqOpt: b.opt}
 }
 
 func (e *env) do(t *testing.T, method, path, contentType, body string) (*http.Response, string) {
@@ -80,6 +113,57 @@ func (e *env) do(t *testing.T, method, path, contentType, body string) (*http.Re
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return res, string(b)
+}
+
+// cookieNamed is the (last) cookie res sets under name, or nil.
+func cookieNamed(res *http.Response, name string) *http.Cookie {
+	var found *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == name {
+			found = c
+		}
+	}
+	return found
+}
+
+// getter is a database or transaction that reads one row into a value.
+type getter interface {
+	Get(dest any, query string, args ...any) error
+}
+
+// dbGet runs a query that answers one value and returns it.
+func dbGet[T any](t *testing.T, db getter, query string, args ...any) T {
+	t.Helper()
+	var v T
+	require.NoError(t, db.Get(&v, query, args...))
+	return v
+}
+
+// countOf runs a query that answers one number (SELECT count(*) ...) and returns it.
+func countOf(t *testing.T, db getter, query string, args ...any) int {
+	t.Helper()
+	return dbGet[int](t, db, query, args...)
+}
+
+// serveMetrics runs the API's private metrics listener until the test ends and returns its address.
+func (e *env) serveMetrics(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- e.api.ServeMetrics(ctx, addr) }()
+	t.Cleanup(func() { cancel(); require.NoError(t, <-done) })
+	return addr
+}
+
+// withLimits runs the API with the default limits as change leaves them.
+func withLimits(change func(*api.Limits)) func(*api.Deps) {
+	limits := api.DefaultLimits
+	change(&limits)
+	return func(d *api.Deps) { d.Limits = &limits }
 }
 
 // withDeadQueue points the API's job queue at a closed port (Redis down for enqueues).

@@ -2,9 +2,11 @@ package api
 
 import (
 	"bytes"
+	"html"
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -14,12 +16,14 @@ const placeholderIndex = `<!doctype html><html lang="es-MX"><meta charset="utf-8
 <body><h1>Perfil Seguro</h1><p>La aplicación web no se ha compilado. Ejecuta <code>make run</code>.</p></body></html>`
 
 // spaHandler serves the built app: real files as they are (hashed assets cached for a year),
-// and index.html for every other path so client routes work on reload.
-func spaHandler(dist fs.FS) http.Handler {
+// and index.html for every other path so client routes work on reload. onboardingURL
+// (ONBOARDING_URL) goes into index.html for the landing's buttons.
+func spaHandler(dist fs.FS, onboardingURL string) http.Handler {
 	index, err := fs.ReadFile(dist, "index.html")
 	if err != nil {
 		index = []byte(placeholderIndex)
 	}
+	index = withOnboardingURL(index, onboardingURL)
 	files := http.FileServer(http.FS(dist))
 	// Text files go out gzip-compressed to clients that accept it (spa_gzip.go).
 	compressed := &gzipFiles{dist: dist}
@@ -66,4 +70,15 @@ func spaHandler(dist fs.FS) http.Handler {
 		}
 		http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(index))
 	})
+}
+
+// withOnboardingURL puts ONBOARDING_URL in the page's head, where web/src/lib/config.ts reads
+// it: where the landing's buttons go is a setting of the server, not of the web build.
+func withOnboardingURL(index []byte, url string) []byte {
+	i := bytes.Index(index, []byte("</head>"))
+	if url == "" || i < 0 {
+		return index
+	}
+	tag := `<meta name="ps-onboarding-url" content="` + html.EscapeString(url) + `">`
+	return slices.Concat(index[:i], []byte(tag), index[i:])
 }

@@ -20,7 +20,7 @@ func TestSPAServesTextFilesGzipped(t *testing.T) {
 		"index.html":      {Data: []byte("<!doctype html><title>Perfil Seguro</title>" + strings.Repeat("<p>hola</p>", 50))},
 		"assets/app-1.js": {Data: []byte(js)},
 		"logo.png":        {Data: []byte("\x89PNG\r\n\x1a\nnot really")},
-	})
+	}, "")
 	get := func(path, acceptEncoding string) *http.Response {
 		req := httptest.NewRequest(http.MethodGet, path, nil)
 		if acceptEncoding != "" {

@@ -18,18 +18,16 @@ import (
 // browser with its test publishable key; it returns the browser and the flow token.
 func openTestFlow(t *testing.T, e *env, pk string, requiredLevel int) (*browser, string) {
 	t.Helper()
-	var partner int64
-	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	partner := dbGet[int64](t, e.db, `SELECT id FROM api_keys WHERE key_id = $1`, pk)
 	store := postgres.Store{DB: e.db}
 	pkTest, err := store.InsertPartnerKey(t.Context(), e.db, partner, perfilseguro.KeyPublishable, false, "prueba")
 	require.NoError(t, err)
 	skTest := e.secretKey(t, pk, false)
-	r := e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
-		"reference": "prueba-1", "requiredLevel": requiredLevel, "claims": []string{"name"}}, "Authorization", "Bearer "+skTest)
-	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
-	require.Equal(t, false, r.JSON(t)["livemode"])
+	created := e.openSession(t, []string{"Authorization", "Bearer " + skTest},
+		map[string]any{"reference": "prueba-1", "requiredLevel": requiredLevel, "claims": []string{"name"}})
+	require.Equal(t, false, created["livemode"])
 	b := e.browser(t)
-	open := e.send(t, b.http, "POST", "/api/hosted/open", map[string]any{"clientSecret": r.JSON(t)["clientSecret"], "publishableKey": pkTest.Key})
+	open := e.send(t, b.http, "POST", "/api/hosted/open", map[string]any{"clientSecret": created["clientSecret"], "publishableKey": pkTest.Key})
 	require.Equal(t, http.StatusOK, open.Status, string(open.Body))
 	require.Equal(t, false, open.JSON(t)["session"].(map[string]any)["livemode"])
 	return b, open.JSON(t)["flowToken"].(string)
@@ -55,8 +53,7 @@ func (e *env) otpModes(t *testing.T, destination string) []int64 {
 func TestATestSessionMakesATestPersonKeptApartFromLivePeople(t *testing.T) {
 	t.Parallel()
 	e, _, pk := sessionEnv(t)
-	var partner int64
-	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	partner := dbGet[int64](t, e.db, `SELECT id FROM api_keys WHERE key_id = $1`, pk)
 	p := newPerson()
 	phone := "+52" + p.Phone
 	live := e.browser(t)
@@ -108,8 +105,7 @@ func TestATestSessionMakesATestPersonKeptApartFromLivePeople(t *testing.T) {
 	require.Equal(t, "", st["name"], "live keys never see test people")
 
 	// No public page, no administrator's list.
-	var pid string
-	require.NoError(t, e.db.Get(&pid, `SELECT id_validado FROM users WHERE id = $1`, testID))
+	pid := dbGet[string](t, e.db, `SELECT id_validado FROM users WHERE id = $1`, testID)
 	require.Equal(t, http.StatusNotFound, e.send(t, anonymous(), "GET", "/api/verify/"+pid, nil).Status)
 	admin := e.adminClient(t)
 	r = e.send(t, admin, "GET", "/api/users?q="+url.QueryEscape(p.Email), nil)
@@ -138,10 +134,8 @@ func TestATestPersonCannotShareLiveOrInvite(t *testing.T) {
 	e.setLevel(t, testID, 3)
 
 	sk := e.secretKey(t, pk, true)
-	r = e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", map[string]any{
-		"reference": "real-1", "requiredLevel": 2, "claims": []string{"name"}}, "Authorization", "Bearer "+sk)
-	require.Equal(t, http.StatusCreated, r.Status, string(r.Body))
-	open := e.send(t, tester.http, "POST", "/api/hosted/open", map[string]any{"clientSecret": r.JSON(t)["clientSecret"], "publishableKey": pk})
+	created := e.openSession(t, []string{"Authorization", "Bearer " + sk}, map[string]any{"reference": "real-1", "requiredLevel": 2, "claims": []string{"name"}})
+	open := e.send(t, tester.http, "POST", "/api/hosted/open", map[string]any{"clientSecret": created["clientSecret"], "publishableKey": pk})
 	require.Equal(t, http.StatusOK, open.Status, string(open.Body))
 	liveFlow := open.JSON(t)["flowToken"].(string)
 	require.Contains(t, open.JSON(t)["session"].(map[string]any)["blocker"], "cuenta de prueba")
@@ -169,8 +163,7 @@ func TestATestPersonCannotShareLiveOrInvite(t *testing.T) {
 func TestWidgetSignInWithATestKeyActsOnTestPeople(t *testing.T) {
 	t.Parallel()
 	e, _, pk := sessionEnv(t)
-	var partner int64
-	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	partner := dbGet[int64](t, e.db, `SELECT id FROM api_keys WHERE key_id = $1`, pk)
 	pkTest, err := (&postgres.Store{DB: e.db}).InsertPartnerKey(t.Context(), e.db, partner, perfilseguro.KeyPublishable, false, "prueba")
 	require.NoError(t, err)
 	p := newPerson()
@@ -182,8 +175,7 @@ func TestWidgetSignInWithATestKeyActsOnTestPeople(t *testing.T) {
 	require.Equal(t, true, out["isNewUser"], "no test person had that e-mail")
 	testID := int64(out["userId"].(float64))
 	require.NotEqual(t, liveID, testID)
-	var mode int64
-	require.NoError(t, e.db.Get(&mode, `SELECT coalesce(test_partner_id, 0) FROM users WHERE id = $1`, testID))
+	mode := dbGet[int64](t, e.db, `SELECT coalesce(test_partner_id, 0) FROM users WHERE id = $1`, testID)
 	require.Equal(t, partner, mode)
 	require.ElementsMatch(t, []int64{partner}, e.otpModes(t, p.Email), "the code goes to the inbox, not to the live person's e-mail")
 
@@ -198,14 +190,11 @@ func TestWidgetSignInWithATestKeyActsOnTestPeople(t *testing.T) {
 // destination. A refused request stores nothing; the test budget is not the live one.
 func TestAPartnersWidgetCodesAreCappedPerPartnerModeAndDestination(t *testing.T) {
 	t.Parallel()
-	limits := api.DefaultLimits
-	limits.WidgetSendPerPartner, limits.WidgetSendPerDestination = 2, 1
-	e := setup(t, func(d *api.Deps) { d.Limits = &limits })
+	e := setup(t, withLimits(func(l *api.Limits) { l.WidgetSendPerPartner, l.WidgetSendPerDestination = 2, 1 }))
 	origin := "https://topes.example"
 	pk := "pk_live_0000000000000000000000b1"
 	e.addPartner(t, pk, origin, true, "widget_auth")
-	var partner int64
-	require.NoError(t, e.db.Get(&partner, `SELECT id FROM api_keys WHERE key_id = $1`, pk))
+	partner := dbGet[int64](t, e.db, `SELECT id FROM api_keys WHERE key_id = $1`, pk)
 	pkTest, err := (&postgres.Store{DB: e.db}).InsertPartnerKey(t.Context(), e.db, partner, perfilseguro.KeyPublishable, false, "prueba")
 	require.NoError(t, err)
 	login := func(key, email string) int {

@@ -57,12 +57,17 @@ func toUserJSON(u perfilseguro.User) UserJSON {
 
 var errBadUserID = perfilseguro.FieldError("id", "ID de usuario no válido")
 
-func pathUserID(c interface{ PathParam(string) string }) (int64, error) {
+// pathID is the positive integer in the path's {id}; refusal is the error when it is not one.
+func pathID(c interface{ PathParam(string) string }, refusal error) (int64, error) {
 	id, err := strconv.ParseInt(c.PathParam("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, errBadUserID
+		return 0, refusal
 	}
 	return id, nil
+}
+
+func pathUserID(c interface{ PathParam(string) string }) (int64, error) {
+	return pathID(c, errBadUserID)
 }
 
 // getUser returns a user to its signed-in owner or to an administrator.

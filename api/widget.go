@@ -44,11 +44,8 @@ type WidgetLoginResponse struct {
 func (s *Server) widgetLogin(c fuego.ContextWithBody[LoginRequest]) (WidgetLoginResponse, error) {
 	r := c.Request()
 	ctx := r.Context()
-	req, err := decodeJSON[LoginRequest](r)
+	req, err := decodeValid[LoginRequest](r)
 	if err != nil {
-		return WidgetLoginResponse{}, err
-	}
-	if err := req.validate(); err != nil {
 		return WidgetLoginResponse{}, err
 	}
 	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email, s.widgetSendLimits(ctx, req)...); err != nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
+	"net/url"
 	"os"
 	"sort"
 	"strconv"
@@ -73,9 +74,9 @@ type Config struct {
 	// AdmissionControl (ADMISSION_CONTROL, on by default) refuses requests at once with 503 when
 	// the API is past capacity (api/admission.go); off only to measure the API without it.
 	AdmissionControl bool
-	// AdmissionCeiling (ADMISSION_LATENCY_CEILING, 100 ms by default) bounds the average answer
-	// time: past it the admission limit shrinks even if the machine could take more. Capacity
-	// needs no setting (package admission learns it); this is the answer time promised.
+	// AdmissionCeiling (ADMISSION_LATENCY_CEILING, unset by default) bounds the average answer
+	// time: past it the admission limit shrinks where that costs no throughput. Capacity needs no
+	// setting (package admission learns it); this is an answer time an operator may promise.
 	AdmissionCeiling time.Duration
 	WorkerConc       int          // WORKER_CONCURRENCY
 	MetricsAddr      string       // METRICS_ADDR: optional separate listener for /metrics
@@ -245,6 +246,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	c.DatabaseReplicaURL = get("DATABASE_REPLICA_URL", "")
 	c.DatabaseListenURL = get("DATABASE_LISTEN_URL", c.DatabaseURL)
+	if !validOnboardingURL(c.OnboardingURL) {
+		return c, fmt.Errorf("ONBOARDING_URL must be a path of this site (such as /register) or an https:// address, not %q", c.OnboardingURL)
+	}
 	var err error
 	if c.ShutdownGrace, err = time.ParseDuration(get("SHUTDOWN_GRACE", "25s")); err != nil {
 		return c, fmt.Errorf("SHUTDOWN_GRACE: %w", err)
@@ -551,4 +555,14 @@ func mask(v string) string {
 	default:
 		return "****"
 	}
+}
+
+// validOnboardingURL: where the landing's buttons may send people, a path of this site or an
+// https page (never javascript: or a scheme-relative //host, which a path check would let by).
+func validOnboardingURL(v string) bool {
+	if strings.HasPrefix(v, "/") {
+		return !strings.HasPrefix(v, "//") && !strings.ContainsAny(v, "\\ \t\n\r")
+	}
+	u, err := url.Parse(v)
+	return err == nil && u.Scheme == "https" && u.Host != ""
 }

@@ -245,3 +245,17 @@ func TestAdmissionLatencyCeiling(t *testing.T) {
 	_, err = Load(envOf(map[string]string{"ADMISSION_LATENCY_TARGET": "10ms"}))
 	require.ErrorContains(t, err, "ADMISSION_LATENCY_TARGET is gone")
 }
+
+// ONBOARDING_URL is a path of this site or an https page; anything else is refused at start.
+func TestOnboardingURLIsAPathOrAnHTTPSPage(t *testing.T) {
+	t.Parallel()
+	for _, ok := range []string{"/register", "/register?plan=anual#inicio", "https://alta.example.mx/empezar"} {
+		c, err := Load(envOf(map[string]string{"ONBOARDING_URL": ok}))
+		require.NoError(t, err, ok)
+		require.Equal(t, ok, c.OnboardingURL)
+	}
+	for _, bad := range []string{"javascript:alert(1)", "//otro.example/x", "http://alta.example.mx", "https://", "register", "/\\otro.example", "/a b"} {
+		_, err := Load(envOf(map[string]string{"ONBOARDING_URL": bad}))
+		require.ErrorContains(t, err, "ONBOARDING_URL must be a path of this site", bad)
+	}
+}

@@ -16,14 +16,20 @@ const (
 	rfcDigest     = "X9yH0Ajrdm1Oij4tWso9UzzKJvPoDxwmuEcO3XAdRC0"
 )
 
+// requireParsesAs checks that an encoded Disclosure parses back to want.
+func requireParsesAs(t *testing.T, encoded string, want disclosure) {
+	t.Helper()
+	d, err := parseDisclosure(encoded)
+	require.NoError(t, err)
+	require.Equal(t, want, d)
+}
+
 func TestDisclosureMatchesRFC9901Example(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, rfcDisclosure, encodeDisclosureJSON([]byte(rfcJSON)))
 	require.Equal(t, rfcDigest, digest(rfcDisclosure))
 
-	d, err := parseDisclosure(rfcDisclosure)
-	require.NoError(t, err)
-	require.Equal(t, disclosure{name: "family_name", value: "Möbius"}, d)
+	requireParsesAs(t, rfcDisclosure, disclosure{name: "family_name", value: "Möbius"})
 }
 
 func TestDisclosureWithFixedSalt(t *testing.T) {
@@ -35,9 +41,7 @@ func TestDisclosureWithFixedSalt(t *testing.T) {
 	// The digest covers the exact string, so a different JSON spelling has a different digest.
 	require.NotEqual(t, rfcDigest, digest(own))
 
-	d, err := parseDisclosure(own)
-	require.NoError(t, err)
-	require.Equal(t, disclosure{name: "family_name", value: "Möbius"}, d)
+	requireParsesAs(t, own, disclosure{name: "family_name", value: "Möbius"})
 }
 
 func TestDisclosureKeepsHTMLCharacters(t *testing.T) {

@@ -20,9 +20,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
+	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 func freePort(t *testing.T) int { return bintest.FreePort(t) }
@@ -296,4 +298,42 @@ func nextRegistration() map[string]string {
 func isRoot() bool {
 	u, err := user.Current()
 	return err == nil && u.Uid == "0"
+}
+
+// redisGapRig starts a database, a Redis the test can stop and start, the API and a worker, with
+// PAYMENTS set to payments; env is ready for the scheduler the test starts once Redis is back.
+func redisGapRig(t *testing.T, payments string) (*sqlx.DB, *redisServer, map[string]string, *apiClient) {
+	db, dsn := pgtest.New(t)
+	redis := startRedis(t)
+	env := map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redis.url(), "PAYMENTS": payments}
+	api := startAPI(t, env)
+	env["PUBLIC_BASE_URL"] = api.base
+	run(t, "worker", env)
+	return db, redis, env, api.browser()
+}
+
+// reconcileAfterRedisGap ages the events stored in table while Redis was down past the
+// reconciler's one-minute grace (the grace spares events whose job may still be queued; these
+// jobs were lost with Redis, so it is not waited out), brings Redis back and starts the
+// scheduler, whose reconciler queues them again on its next tick.
+func reconcileAfterRedisGap(t *testing.T, db *sqlx.DB, redis *redisServer, env map[string]string, table string) {
+	t.Helper()
+	_, err := db.Exec(`UPDATE ` + table + ` SET received_at = received_at - interval '2 minutes' WHERE processed_at IS NULL`)
+	require.NoError(t, err)
+	redis.start()
+	run(t, "scheduler", env)
+}
+
+// consentedPerson registers a person in browser, verifies their code and records their consent
+// to the biometric check; it returns their user id as the API gave it.
+func consentedPerson(t *testing.T, browser *apiClient) any {
+	t.Helper()
+	status, reg := browser.post("/api/register", nextRegistration())
+	require.Equal(t, http.StatusCreated, status, reg)
+	status, me := browser.post("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
+	require.Equal(t, http.StatusOK, status, me)
+	uid := me["userId"]
+	status, out := browser.post(fmt.Sprintf("/api/users/%v/consents", uid), map[string]any{"purpose": "biometric"})
+	require.Equal(t, http.StatusCreated, status, out)
+	return uid
 }

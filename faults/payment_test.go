@@ -1,15 +1,12 @@
 package faults
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // A card payment whose Stripe event arrives while Redis is down is not lost: the API stores the
@@ -22,21 +19,9 @@ func TestAPaymentEventArrivingWhileRedisIsDownIsAppliedAfterwards(t *testing.T) 
 		t.Skip("waits for the reconciler's one-minute cycle")
 	}
 	t.Parallel()
-	db, dsn := pgtest.New(t)
-	redis := startRedis(t)
-	env := map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redis.url(), "PAYMENTS": "on"}
-	api := startAPI(t, env)
-	env["PUBLIC_BASE_URL"] = api.base
-	run(t, "worker", env)
-
-	browser := api.browser()
-	_, reg := browser.post("/api/register", nextRegistration())
-	status, me := browser.post("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
-	require.Equal(t, http.StatusOK, status, me)
-	uid := me["userId"]
-	status, out := browser.post(fmt.Sprintf("/api/users/%v/consents", uid), map[string]any{"purpose": "biometric"})
-	require.Equal(t, http.StatusCreated, status, out)
-	status, out = browser.post("/api/start-verification", map[string]any{"userId": uid})
+	db, redis, env, browser := redisGapRig(t, "on")
+	uid := consentedPerson(t, browser)
+	status, out := browser.post("/api/start-verification", map[string]any{"userId": uid})
 	require.Equal(t, http.StatusPaymentRequired, status, out)
 	status, out = browser.post("/api/payments/checkout", map[string]any{"plan": "one_year"})
 	require.Equal(t, http.StatusOK, status, out)
@@ -54,9 +39,7 @@ func TestAPaymentEventArrivingWhileRedisIsDownIsAppliedAfterwards(t *testing.T) 
 	require.Equal(t, 1, unprocessed, "the event was stored although Redis is down")
 	require.NoError(t, db.Get(&paymentStatus, `SELECT status FROM payments WHERE user_id = $1`, uid))
 	require.Equal(t, "open", paymentStatus)
-
-	redis.start()
-	run(t, "scheduler", env)
+	reconcileAfterRedisGap(t, db, redis, env, "payment_webhooks")
 	require.Eventually(t, func() bool {
 		db.Get(&paymentStatus, `SELECT status FROM payments WHERE user_id = $1`, uid)
 		return paymentStatus == "paid"

@@ -1,15 +1,12 @@
 package faults
 
 import (
-	"fmt"
 	"net/http"
 	"net/url"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // A webhook that arrives while Redis is down is stored, and processed once Redis is back
@@ -19,25 +16,11 @@ func TestWebhookArrivingWhileRedisIsDownIsProcessedAfterwards(t *testing.T) {
 		t.Skip("waits for the reconciler's one-minute cycle")
 	}
 	t.Parallel()
-	db, dsn := pgtest.New(t)
-	redis := startRedis(t)
-	// Payments off (PAYMENTS=off): this test is about the biometric webhook, not the plan.
-	env := map[string]string{"DATABASE_URL": dsn, "REDIS_URL": redis.url(), "PAYMENTS": "off"}
-	api := startAPI(t, env)
-	env["PUBLIC_BASE_URL"] = api.base
-	run(t, "worker", env)
-
-	browser := api.browser()
-	call := func(path string, body any) map[string]any {
-		status, out := browser.post(path, body)
-		require.Less(t, status, 300, "%s: %v", path, out)
-		return out
-	}
-	reg := call("/api/register", nextRegistration())
-	me := call("/api/verify-code", map[string]any{"sessionToken": reg["sessionToken"], "code": reg["verificationCode"]})
-	uid := me["userId"]
-	call(fmt.Sprintf("/api/users/%v/consents", uid), map[string]any{"purpose": "biometric"})
-	start := call("/api/start-verification", map[string]any{"userId": uid})
+	// Payments off: this test is about the biometric webhook, not the plan.
+	db, redis, env, browser := redisGapRig(t, "off")
+	uid := consentedPerson(t, browser)
+	status, start := browser.post("/api/start-verification", map[string]any{"userId": uid})
+	require.Equal(t, http.StatusOK, status, start)
 	pageURL, _ := start["verificationUrl"].(string)
 	require.NotEmpty(t, pageURL, start)
 
@@ -50,9 +33,7 @@ func TestWebhookArrivingWhileRedisIsDownIsProcessedAfterwards(t *testing.T) {
 	require.Equal(t, 1, stored)
 	require.NoError(t, db.Get(&level, `SELECT verification_level FROM users WHERE id = $1`, uid))
 	require.Equal(t, 1, level)
-
-	redis.start()
-	run(t, "scheduler", env)
+	reconcileAfterRedisGap(t, db, redis, env, "provider_webhooks")
 	require.Eventually(t, func() bool {
 		db.Get(&level, `SELECT verification_level FROM users WHERE id = $1`, uid)
 		return level == 3

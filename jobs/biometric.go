@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -28,15 +27,11 @@ type StartBiometricSessionPayload struct {
 // NewStartBiometricSessionTask builds the session start on the critical queue (the user waits
 // for the URL); a short deadline, because a URL that arrives minutes late is of no use.
 func NewStartBiometricSessionTask(verificationID int64) (*asynq.Task, error) {
-	b, err := json.Marshal(StartBiometricSessionPayload{VerificationID: verificationID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeStartBiometricSession, b,
+	return newTask(TypeStartBiometricSession, StartBiometricSessionPayload{VerificationID: verificationID},
 		asynq.Queue(QueueCritical), asynq.MaxRetry(3), asynq.Timeout(30*time.Second),
 		asynq.Deadline(time.Now().Add(3*time.Minute)),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeStartBiometricSession, verificationID)),
-		asynq.Retention(10*time.Minute)), nil
+		asynq.Retention(10*time.Minute))
 }
 
 // ProcessBiometricWebhookPayload names the stored webhook to process.
@@ -44,16 +39,9 @@ type ProcessBiometricWebhookPayload struct {
 	WebhookID int64 `json:"webhookId"`
 }
 
-// NewProcessBiometricWebhookTask builds the processing of one stored webhook; the TaskID
-// stops the API and the reconciler from queueing it twice at once.
+// NewProcessBiometricWebhookTask builds the processing of one stored webhook, once at a time.
 func NewProcessBiometricWebhookTask(webhookID int64) (*asynq.Task, error) {
-	b, err := json.Marshal(ProcessBiometricWebhookPayload{WebhookID: webhookID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeProcessBiometricWebhook, b,
-		asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(time.Minute),
-		asynq.TaskID(fmt.Sprintf("%s:%d", TypeProcessBiometricWebhook, webhookID))), nil
+	return newStoredWebhookTask(TypeProcessBiometricWebhook, webhookID, ProcessBiometricWebhookPayload{WebhookID: webhookID})
 }
 
 // SyncBiometricSessionPayload names the provider session to ask about.
@@ -63,13 +51,9 @@ type SyncBiometricSessionPayload struct {
 
 // NewSyncBiometricSessionTask builds one provider lookup on the low queue (housekeeping).
 func NewSyncBiometricSessionTask(sessionID string) (*asynq.Task, error) {
-	b, err := json.Marshal(SyncBiometricSessionPayload{SessionID: sessionID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSyncBiometricSession, b,
+	return newTask(TypeSyncBiometricSession, SyncBiometricSessionPayload{SessionID: sessionID},
 		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(time.Minute),
-		asynq.TaskID(fmt.Sprintf("%s:%s", TypeSyncBiometricSession, sessionID))), nil
+		asynq.TaskID(fmt.Sprintf("%s:%s", TypeSyncBiometricSession, sessionID)))
 }
 
 // ReconcileBiometricPayload names the scheduler tick that caused the run.
@@ -79,11 +63,5 @@ type ReconcileBiometricPayload struct {
 
 // NewReconcileBiometricTask builds the periodic reconciliation; one per tick.
 func NewReconcileBiometricTask(tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(ReconcileBiometricPayload{Tick: tick})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeReconcileBiometric, b,
-		asynq.Queue(QueueLow), asynq.MaxRetry(1), asynq.Timeout(2*time.Minute),
-		asynq.TaskID(TypeReconcileBiometric+":"+tick), asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeReconcileBiometric, tick, ReconcileBiometricPayload{Tick: tick}, 1, 2*time.Minute)
 }

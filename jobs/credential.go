@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -19,13 +18,9 @@ type IssueCredentialPayload struct {
 // NewIssueCredentialTask builds the signing on the critical queue (a person is waiting); its
 // TaskID makes a second enqueue of the same credential a no-op.
 func NewIssueCredentialTask(id int64) (*asynq.Task, error) {
-	b, err := json.Marshal(IssueCredentialPayload{CredentialID: id})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeIssueCredential, b, asynq.Queue(QueueCritical), asynq.MaxRetry(10),
+	return newTask(TypeIssueCredential, IssueCredentialPayload{CredentialID: id}, asynq.Queue(QueueCritical), asynq.MaxRetry(10),
 		asynq.Timeout(30*time.Second), asynq.TaskID(fmt.Sprintf("%s:%d", TypeIssueCredential, id)),
-		asynq.Retention(time.Hour)), nil
+		asynq.Retention(time.Hour))
 }
 
 // TypeBuildStatusList signs the status list again from the credentials' revocations.
@@ -40,13 +35,9 @@ type BuildStatusListPayload struct {
 // NewBuildStatusListTask builds one rebuild; a repeated reason (a scheduler tick) is a no-op.
 // Rebuilding is idempotent: the list always comes from Postgres.
 func NewBuildStatusListTask(listID int, reason string) (*asynq.Task, error) {
-	b, err := json.Marshal(BuildStatusListPayload{ListID: listID, Reason: reason})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeBuildStatusList, b, asynq.Queue(QueueDefault), asynq.MaxRetry(10),
+	return newTask(TypeBuildStatusList, BuildStatusListPayload{ListID: listID, Reason: reason}, asynq.Queue(QueueDefault), asynq.MaxRetry(10),
 		asynq.Timeout(time.Minute), asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeBuildStatusList, listID, reason)),
-		asynq.Retention(10*time.Minute)), nil
+		asynq.Retention(10*time.Minute))
 }
 
 // StatusListURL is where a status list is served: the "uri" of every credential's status claim.

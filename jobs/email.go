@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -22,13 +21,9 @@ type SendEmailVerificationPayload struct {
 // NewSendEmailVerificationTask builds the delivery on the default queue; the TaskID stops
 // double sends of one token and the deadline stops retries once the link has expired.
 func NewSendEmailVerificationTask(p SendEmailVerificationPayload) (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSendEmailVerification, b,
+	return newTask(TypeSendEmailVerification, p,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(20), asynq.Timeout(30*time.Second),
 		asynq.Deadline(p.ExpiresAt),
 		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendEmailVerification, p.TokenID)),
-		asynq.Retention(time.Hour)), nil
+		asynq.Retention(time.Hour))
 }

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -18,13 +17,5 @@ type HeartbeatPayload struct {
 
 // NewHeartbeatTask builds a heartbeat for one tick; its TaskID makes a second enqueue of the same tick a no-op.
 func NewHeartbeatTask(tick, source string) (*asynq.Task, error) {
-	b, err := json.Marshal(HeartbeatPayload{Tick: tick, Source: source})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeHeartbeat, b,
-		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(30*time.Second),
-		asynq.TaskID(TypeHeartbeat+":"+tick),
-		// Kept after completion so the TaskID stays taken for a late second scheduler.
-		asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeHeartbeat, tick, HeartbeatPayload{Tick: tick, Source: source}, 3, 30*time.Second)
 }

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -26,15 +25,11 @@ type SendInvitationPayload struct {
 // NewSendInvitationTask builds the delivery on the default queue; the TaskID stops double
 // sends per channel and the deadline stops retries once the invitation has expired.
 func NewSendInvitationTask(p SendInvitationPayload) (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSendInvitation, b,
+	return newTask(TypeSendInvitation, p,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(20), asynq.Timeout(30*time.Second),
 		asynq.Deadline(p.ExpiresAt),
 		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeSendInvitation, p.InvitationID, p.Via)),
-		asynq.Retention(time.Hour)), nil
+		asynq.Retention(time.Hour))
 }
 
 // ExpireInvitationsPayload names the scheduler tick that caused the run.
@@ -45,12 +40,5 @@ type ExpireInvitationsPayload struct {
 // NewExpireInvitationsTask builds the expiry run for one tick; its TaskID makes a second
 // enqueue of the same tick a no-op.
 func NewExpireInvitationsTask(tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(ExpireInvitationsPayload{Tick: tick})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeExpireInvitations, b,
-		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
-		asynq.TaskID(TypeExpireInvitations+":"+tick),
-		asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeExpireInvitations, tick, ExpireInvitationsPayload{Tick: tick}, 3, 10*time.Minute)
 }

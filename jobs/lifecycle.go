@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -18,11 +17,5 @@ type ExpireProfilesPayload struct {
 // NewExpireProfilesTask builds the expiry run for one tick; its TaskID makes a second enqueue of
 // the same tick (another scheduler) a no-op.
 func NewExpireProfilesTask(tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(ExpireProfilesPayload{Tick: tick})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeExpireProfiles, b,
-		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
-		asynq.TaskID(TypeExpireProfiles+":"+tick), asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeExpireProfiles, tick, ExpireProfilesPayload{Tick: tick}, 3, 10*time.Minute)
 }

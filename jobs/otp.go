@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -38,13 +37,9 @@ type SendOTPPayload struct {
 // NewSendOTPTask builds the delivery on the critical queue; the TaskID stops double sends and
 // the deadline stops retries once the code has expired.
 func NewSendOTPTask(p SendOTPPayload) (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSendOTP, b,
+	return newTask(TypeSendOTP, p,
 		asynq.Queue(QueueCritical), asynq.MaxRetry(25), asynq.Timeout(30*time.Second),
 		asynq.Deadline(p.ExpiresAt),
 		asynq.TaskID(fmt.Sprintf("%s:%s:%d:%s", TypeSendOTP, p.Channel, p.CodeID, p.Via)),
-		asynq.Retention(15*time.Minute)), nil
+		asynq.Retention(15*time.Minute))
 }

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -23,26 +22,22 @@ type PartnerNotifyPayload struct {
 
 // NewPartnerNotifyTask builds one delivery attempt; the TaskID makes a second dispatch of the same attempt a no-op.
 func NewPartnerNotifyTask(deliveryID int64, attempt int) (*asynq.Task, error) {
-	b, err := json.Marshal(PartnerNotifyPayload{DeliveryID: deliveryID, Attempt: attempt})
-	if err != nil {
-		return nil, err
-	}
 	// Retries are scheduled by the outbox (next_attempt_at), not by asynq.
-	return newTask(TypePartnerNotify, b, asynq.Queue(QueueDefault), asynq.MaxRetry(0),
+	return newTask(TypePartnerNotify, PartnerNotifyPayload{DeliveryID: deliveryID, Attempt: attempt}, asynq.Queue(QueueDefault), asynq.MaxRetry(0),
 		asynq.Timeout(20*time.Second), asynq.TaskID(fmt.Sprintf("%s:%d:%d", TypePartnerNotify, deliveryID, attempt)),
-		asynq.Retention(time.Hour)), nil
+		asynq.Retention(time.Hour))
 }
 
 // NewPartnerDispatchTask is the periodic sweep of due notifications for one tick.
 func NewPartnerDispatchTask(tick string) (*asynq.Task, error) {
 	return newTask(TypePartnerDispatch, nil, asynq.Queue(QueueLow), asynq.MaxRetry(1),
-		asynq.TaskID(TypePartnerDispatch+":"+tick), asynq.Retention(10*time.Minute)), nil
+		asynq.TaskID(TypePartnerDispatch+":"+tick), asynq.Retention(10*time.Minute))
 }
 
 // NewPartnerFlushUsageTask moves batched partner request counts into Postgres for one tick.
 func NewPartnerFlushUsageTask(tick string) (*asynq.Task, error) {
 	return newTask(TypePartnerFlushUsage, nil, asynq.Queue(QueueLow), asynq.MaxRetry(3),
-		asynq.TaskID(TypePartnerFlushUsage+":"+tick), asynq.Retention(10*time.Minute)), nil
+		asynq.TaskID(TypePartnerFlushUsage+":"+tick), asynq.Retention(10*time.Minute))
 }
 
 // PartnerUsageKey is the Redis hash of partner id → requests not yet flushed to Postgres.

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -32,11 +31,7 @@ type PaymentPayload struct {
 }
 
 func paymentTask(typ string, id int64, opts ...asynq.Option) (*asynq.Task, error) {
-	b, err := json.Marshal(PaymentPayload{PaymentID: id})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(typ, b, append([]asynq.Option{asynq.TaskID(fmt.Sprintf("%s:%d", typ, id))}, opts...)...), nil
+	return newTask(typ, PaymentPayload{PaymentID: id}, append([]asynq.Option{asynq.TaskID(fmt.Sprintf("%s:%d", typ, id))}, opts...)...)
 }
 
 // NewCreateCheckoutTask builds the checkout creation on the critical queue (the person waits
@@ -49,12 +44,8 @@ func NewCreateCheckoutTask(paymentID int64) (*asynq.Task, error) {
 // NewSyncPaymentTask builds one provider lookup (reconciler, housekeeping); one per payment
 // and tick.
 func NewSyncPaymentTask(paymentID int64, tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(PaymentPayload{PaymentID: paymentID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSyncPayment, b, asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(time.Minute),
-		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeSyncPayment, paymentID, tick))), nil
+	return newTask(TypeSyncPayment, PaymentPayload{PaymentID: paymentID}, asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(time.Minute),
+		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeSyncPayment, paymentID, tick)))
 }
 
 // NewRefundPaymentTask builds a refund; its TaskID (and the provider's idempotency key) keep
@@ -69,16 +60,9 @@ type ProcessPaymentWebhookPayload struct {
 	WebhookID int64 `json:"webhookId"`
 }
 
-// NewProcessPaymentWebhookTask builds the processing of one stored event; the TaskID stops the
-// API and the reconciler from queueing it twice at once.
+// NewProcessPaymentWebhookTask builds the processing of one stored event, once at a time.
 func NewProcessPaymentWebhookTask(webhookID int64) (*asynq.Task, error) {
-	b, err := json.Marshal(ProcessPaymentWebhookPayload{WebhookID: webhookID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeProcessPaymentWebhook, b,
-		asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(time.Minute),
-		asynq.TaskID(fmt.Sprintf("%s:%d", TypeProcessPaymentWebhook, webhookID))), nil
+	return newStoredWebhookTask(TypeProcessPaymentWebhook, webhookID, ProcessPaymentWebhookPayload{WebhookID: webhookID})
 }
 
 // ExpireCheckoutPayload names the provider session to close.
@@ -88,12 +72,8 @@ type ExpireCheckoutPayload struct {
 
 // NewExpireCheckoutTask builds the closing of a replaced checkout page.
 func NewExpireCheckoutTask(sessionID string) (*asynq.Task, error) {
-	b, err := json.Marshal(ExpireCheckoutPayload{SessionID: sessionID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeExpireCheckout, b, asynq.Queue(QueueLow), asynq.MaxRetry(5), asynq.Timeout(time.Minute),
-		asynq.TaskID(TypeExpireCheckout+":"+sessionID)), nil
+	return newTask(TypeExpireCheckout, ExpireCheckoutPayload{SessionID: sessionID}, asynq.Queue(QueueLow), asynq.MaxRetry(5), asynq.Timeout(time.Minute),
+		asynq.TaskID(TypeExpireCheckout+":"+sessionID))
 }
 
 // Payment notices.
@@ -111,12 +91,8 @@ type PaymentNoticePayload struct {
 
 // NewPaymentNoticeTask builds one notice; the TaskID keeps it to one per payment and kind.
 func NewPaymentNoticeTask(paymentID int64, kind string) (*asynq.Task, error) {
-	b, err := json.Marshal(PaymentNoticePayload{PaymentID: paymentID, Kind: kind})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypePaymentNotice, b, asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(30*time.Second),
-		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypePaymentNotice, paymentID, kind)), asynq.Retention(24*time.Hour)), nil
+	return newTask(TypePaymentNotice, PaymentNoticePayload{PaymentID: paymentID, Kind: kind}, asynq.Queue(QueueDefault), asynq.MaxRetry(15), asynq.Timeout(30*time.Second),
+		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypePaymentNotice, paymentID, kind)), asynq.Retention(24*time.Hour))
 }
 
 // ReconcilePaymentsPayload names the scheduler tick that caused the run.
@@ -126,11 +102,5 @@ type ReconcilePaymentsPayload struct {
 
 // NewReconcilePaymentsTask builds the periodic reconciliation; one per tick.
 func NewReconcilePaymentsTask(tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(ReconcilePaymentsPayload{Tick: tick})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeReconcilePayments, b,
-		asynq.Queue(QueueLow), asynq.MaxRetry(1), asynq.Timeout(2*time.Minute),
-		asynq.TaskID(TypeReconcilePayments+":"+tick), asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeReconcilePayments, tick, ReconcilePaymentsPayload{Tick: tick}, 1, 2*time.Minute)
 }

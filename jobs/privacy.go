@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -21,13 +20,9 @@ type BuildDataExportPayload struct {
 // NewBuildDataExportTask builds the export job; the TaskID makes a duplicate a no-op and the
 // deadline stops retries once the link would have expired.
 func NewBuildDataExportTask(p BuildDataExportPayload) (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeBuildDataExport, b,
+	return newTask(TypeBuildDataExport, p,
 		asynq.Queue(QueueDefault), asynq.MaxRetry(10), asynq.Timeout(2*time.Minute), asynq.Deadline(p.ExpiresAt),
-		asynq.TaskID(fmt.Sprintf("%s:%d", TypeBuildDataExport, p.ExportID)), asynq.Retention(time.Hour)), nil
+		asynq.TaskID(fmt.Sprintf("%s:%d", TypeBuildDataExport, p.ExportID)), asynq.Retention(time.Hour))
 }
 
 // TypeApplyRetention deletes what the privacy notice keeps for a limited time.
@@ -40,11 +35,5 @@ type ApplyRetentionPayload struct {
 
 // NewApplyRetentionTask builds the retention run for one tick (one per tick across schedulers).
 func NewApplyRetentionTask(tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(ApplyRetentionPayload{Tick: tick})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeApplyRetention, b,
-		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
-		asynq.TaskID(TypeApplyRetention+":"+tick), asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeApplyRetention, tick, ApplyRetentionPayload{Tick: tick}, 3, 10*time.Minute)
 }

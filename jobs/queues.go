@@ -4,6 +4,7 @@ package jobs
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -63,8 +64,16 @@ func (f FencedEnqueuer) EnqueueContext(ctx context.Context, task *asynq.Task, op
 	return info, nil
 }
 
-// newTask is asynq.NewTask with an empty header map, which tracing.Enqueuer fills with the trace
-// context of the code that enqueues it (asynq keeps headers with the task across retries).
-func newTask(typename string, payload []byte, opts ...asynq.Option) *asynq.Task {
-	return asynq.NewTaskWithHeaders(typename, payload, map[string]string{}, opts...)
+// newTask builds a task whose payload is the JSON of payload (none for nil), with an empty header
+// map, which tracing.Enqueuer fills with the trace context of the code that enqueues it (asynq
+// keeps headers with the task across retries).
+func newTask(typename string, payload any, opts ...asynq.Option) (*asynq.Task, error) {
+	var b []byte
+	if payload != nil {
+		var err error
+		if b, err = json.Marshal(payload); err != nil {
+			return nil, fmt.Errorf("%s payload: %w", typename, err)
+		}
+	}
+	return asynq.NewTaskWithHeaders(typename, b, map[string]string{}, opts...), nil
 }

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -18,13 +17,7 @@ type RecordRemindersPayload struct {
 
 // NewRecordRemindersTask builds the reminder run for one tick (one per tick across schedulers).
 func NewRecordRemindersTask(tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(RecordRemindersPayload{Tick: tick})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeRecordReminders, b,
-		asynq.Queue(QueueLow), asynq.MaxRetry(3), asynq.Timeout(10*time.Minute),
-		asynq.TaskID(TypeRecordReminders+":"+tick), asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeRecordReminders, tick, RecordRemindersPayload{Tick: tick}, 3, 10*time.Minute)
 }
 
 // TypeSendReminder delivers one recorded reminder (expiry_reminders row) on its channel.
@@ -39,11 +32,7 @@ type SendReminderPayload struct {
 // NewSendReminderTask builds a delivery; its TaskID makes the re-queue of a reminder that is
 // still waiting or retrying (the next run of profile:remind) a no-op.
 func NewSendReminderTask(reminderID int64) (*asynq.Task, error) {
-	b, err := json.Marshal(SendReminderPayload{ReminderID: reminderID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSendReminder, b,
+	return newTask(TypeSendReminder, SendReminderPayload{ReminderID: reminderID},
 		asynq.Queue(QueueDefault), asynq.MaxRetry(12), asynq.Timeout(30*time.Second),
-		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendReminder, reminderID)), asynq.Retention(6*time.Hour)), nil
+		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendReminder, reminderID)), asynq.Retention(6*time.Hour))
 }

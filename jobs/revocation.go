@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -22,11 +21,7 @@ type SendLiftNoticePayload struct {
 // transaction, so the handler retries while the event is not visible yet, and the TaskID makes a
 // second enqueue of one lift a no-op.
 func NewSendLiftNoticeTask(eventID int64) (*asynq.Task, error) {
-	b, err := json.Marshal(SendLiftNoticePayload{EventID: eventID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSendLiftNotice, b,
+	return newTask(TypeSendLiftNotice, SendLiftNoticePayload{EventID: eventID},
 		asynq.Queue(QueueDefault), asynq.MaxRetry(12), asynq.Timeout(30*time.Second),
-		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendLiftNotice, eventID)), asynq.Retention(6*time.Hour)), nil
+		asynq.TaskID(fmt.Sprintf("%s:%d", TypeSendLiftNotice, eventID)), asynq.Retention(6*time.Hour))
 }

@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -53,11 +52,7 @@ func NewVerifyLogTask(entries ...VerifyLogEntry) (*asynq.Task, error) {
 			return nil, errors.New("verify log: missing request id")
 		}
 	}
-	b, err := json.Marshal(VerifyLogPayload{Entries: entries})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeVerifyLog, b,
+	return newTask(TypeVerifyLog, VerifyLogPayload{Entries: entries},
 		asynq.Queue(QueueLow), asynq.MaxRetry(20), asynq.Timeout(30*time.Second),
-		asynq.TaskID(TypeVerifyLog+":"+entries[0].RequestID)), nil
+		asynq.TaskID(TypeVerifyLog+":"+entries[0].RequestID))
 }

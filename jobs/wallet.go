@@ -3,7 +3,6 @@ package jobs
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -36,12 +35,8 @@ func NewBuildGooglePassTask(userID int64) (*asynq.Task, error) {
 }
 
 func newWalletTask(typ string, userID int64) (*asynq.Task, error) {
-	b, err := json.Marshal(WalletPayload{UserID: userID})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(typ, b,
-		asynq.Queue(QueueDefault), asynq.MaxRetry(10), asynq.Timeout(time.Minute)), nil
+	return newTask(typ, WalletPayload{UserID: userID},
+		asynq.Queue(QueueDefault), asynq.MaxRetry(10), asynq.Timeout(time.Minute))
 }
 
 // passLayoutVersion changes whenever the look or content of a built pass changes, so every
@@ -122,11 +117,7 @@ type PushPassUpdatePayload struct {
 // NewPushPassUpdateTask builds the pushes for one build of a pass; the TaskID makes a second
 // enqueue of the same build a no-op. Retried with asynq's backoff while APNs is unreachable.
 func NewPushPassUpdateTask(p PushPassUpdatePayload) (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypePushPassUpdate, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
+	return newTask(TypePushPassUpdate, p, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
-		asynq.TaskID(fmt.Sprintf("%s:%d:%s:%s", TypePushPassUpdate, p.UserID, p.DataHash, p.SerialNumber))), nil
+		asynq.TaskID(fmt.Sprintf("%s:%d:%s:%s", TypePushPassUpdate, p.UserID, p.DataHash, p.SerialNumber)))
 }

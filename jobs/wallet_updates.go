@@ -1,7 +1,6 @@
 package jobs
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -20,13 +19,9 @@ type UpdateGoogleObjectPayload struct {
 // NewUpdateGoogleObjectTask builds the update of one build; a second enqueue of it is a no-op.
 // Retried with asynq's backoff while Google is unreachable.
 func NewUpdateGoogleObjectTask(p UpdateGoogleObjectPayload) (*asynq.Task, error) {
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeUpdateGoogleObject, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
+	return newTask(TypeUpdateGoogleObject, p, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
-		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeUpdateGoogleObject, p.UserID, p.DataHash))), nil
+		asynq.TaskID(fmt.Sprintf("%s:%d:%s", TypeUpdateGoogleObject, p.UserID, p.DataHash)))
 }
 
 // TypeVoidDeletedPasses voids a deleted account's wallet passes (wallet_tombstones): a signed
@@ -40,13 +35,9 @@ type VoidDeletedPassesPayload struct {
 
 // NewVoidDeletedPassesTask builds the voiding of one deleted account's passes.
 func NewVoidDeletedPassesTask(serial string) (*asynq.Task, error) {
-	b, err := json.Marshal(VoidDeletedPassesPayload{SerialNumber: serial})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeVoidDeletedPasses, b, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
+	return newTask(TypeVoidDeletedPasses, VoidDeletedPassesPayload{SerialNumber: serial}, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
-		asynq.TaskID(TypeVoidDeletedPasses+":"+serial)), nil
+		asynq.TaskID(TypeVoidDeletedPasses+":"+serial))
 }
 
 // TypeSweepWallet re-queues wallet work a lost enqueue left undone (voiding deleted accounts'
@@ -60,10 +51,5 @@ type SweepWalletPayload struct {
 
 // NewSweepWalletTask builds the sweep for one tick (one per tick across schedulers).
 func NewSweepWalletTask(tick string) (*asynq.Task, error) {
-	b, err := json.Marshal(SweepWalletPayload{Tick: tick})
-	if err != nil {
-		return nil, err
-	}
-	return newTask(TypeSweepWallet, b, asynq.Queue(QueueLow), asynq.MaxRetry(3),
-		asynq.Timeout(10*time.Minute), asynq.TaskID(TypeSweepWallet+":"+tick), asynq.Retention(2*time.Hour)), nil
+	return newTickTask(TypeSweepWallet, tick, SweepWalletPayload{Tick: tick}, 3, 10*time.Minute)
 }

@@ -10,17 +10,7 @@ import (
 const CookieName = "ps_webauthn"
 
 // ValidSessionKey reports whether v looks like a key SessionKey made (64 hex characters).
-func ValidSessionKey(v string) bool {
-	if len(v) != 64 {
-		return false
-	}
-	for _, c := range v {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
-}
+func ValidSessionKey(v string) bool { return secure.IsToken(v, 32) }
 
 // SessionKey is the browser's ceremony key: the one its cookie already holds, or a new random
 // one sent with w (HttpOnly, SameSite=Lax, Secure when secure, for ChallengeLifetime). Keeping

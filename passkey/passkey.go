@@ -125,10 +125,7 @@ func (u waUser) WebAuthnCredentials() []webauthn.Credential { return u.creds }
 
 // BeginRegistration starts adding a passkey to owner, from the browser holding sessionKey.
 func (s *Service) BeginRegistration(ctx context.Context, owner Owner, sessionKey string) (Options, error) {
-	if err := checkOwner(owner); err != nil {
-		return Options{}, err
-	}
-	existing, err := s.records(ctx, owner)
+	existing, err := s.ownerRecords(ctx, owner)
 	if err != nil {
 		return Options{}, err
 	}
@@ -168,13 +165,11 @@ func (s *Service) FinishRegistration(ctx context.Context, owner Owner, sessionKe
 	if err != nil {
 		return Credential{}, err
 	}
-	existing, err := s.records(ctx, owner)
+	cred, err := s.checkWithRecords(ctx, owner, func(u waUser) (*webauthn.Credential, error) {
+		return s.wa.CreateCredential(u, sd, parsed)
+	})
 	if err != nil {
 		return Credential{}, err
-	}
-	cred, err := s.wa.CreateCredential(waUser{o: owner, creds: existing}, sd, parsed)
-	if err != nil {
-		return Credential{}, classify(err)
 	}
 	return s.insert(ctx, owner, cred, name)
 }
@@ -194,11 +189,7 @@ func (s *Service) BeginLogin(ctx context.Context, kind, sessionKey string) (Opti
 
 // FinishLogin checks a discoverable sign-in and returns whose passkey signed it.
 func (s *Service) FinishLogin(ctx context.Context, kind, sessionKey string, answer []byte) (Owner, Credential, error) {
-	parsed, err := protocol.ParseCredentialRequestResponseBytes(answer)
-	if err != nil {
-		return Owner{}, Credential{}, classify(err)
-	}
-	sd, err := s.consume(ctx, sessionKey, "login", kind, nil, parsed.Response.CollectedClientData.Challenge)
+	parsed, sd, err := s.assertionAnswer(ctx, sessionKey, "login", kind, nil, answer)
 	if err != nil {
 		return Owner{}, Credential{}, err
 	}
@@ -222,10 +213,7 @@ func (s *Service) FinishLogin(ctx context.Context, kind, sessionKey string, answ
 // BeginAssertion starts a fresh re-authentication of owner (before a sensitive action): the
 // browser may only use one of owner's passkeys.
 func (s *Service) BeginAssertion(ctx context.Context, owner Owner, sessionKey string) (Options, error) {
-	if err := checkOwner(owner); err != nil {
-		return Options{}, err
-	}
-	creds, err := s.records(ctx, owner)
+	creds, err := s.ownerRecords(ctx, owner)
 	if err != nil {
 		return Options{}, err
 	}
@@ -244,11 +232,7 @@ func (s *Service) FinishAssertion(ctx context.Context, owner Owner, sessionKey s
 	if err := checkOwner(owner); err != nil {
 		return Credential{}, err
 	}
-	parsed, err := protocol.ParseCredentialRequestResponseBytes(answer)
-	if err != nil {
-		return Credential{}, classify(err)
-	}
-	sd, err := s.consume(ctx, sessionKey, "assert", owner.Kind, &owner.ID, parsed.Response.CollectedClientData.Challenge)
+	parsed, sd, err := s.assertionAnswer(ctx, sessionKey, "assert", owner.Kind, &owner.ID, answer)
 	if err != nil {
 		return Credential{}, err
 	}
@@ -262,13 +246,11 @@ func (s *Service) FinishAssertion(ctx context.Context, owner Owner, sessionKey s
 	if row.OwnerID != owner.ID {
 		return Credential{}, ErrOtherAccount
 	}
-	creds, err := s.records(ctx, owner)
+	cred, err := s.checkWithRecords(ctx, owner, func(u waUser) (*webauthn.Credential, error) {
+		return s.wa.ValidateLogin(u, sd, parsed)
+	})
 	if err != nil {
 		return Credential{}, err
-	}
-	cred, err := s.wa.ValidateLogin(waUser{o: owner, creds: creds}, sd, parsed)
-	if err != nil {
-		return Credential{}, classify(err)
 	}
 	return s.markUsed(ctx, owner.Kind, row, cred)
 }
@@ -338,6 +320,43 @@ func (s *Service) nameFor(ctx context.Context, owner Owner, name string) (string
 		return "", fmt.Errorf("passkey: count for %s %d: %w", owner.Kind, owner.ID, err)
 	}
 	return fmt.Sprintf("Llave de acceso %d", n+1), nil
+}
+
+// assertionAnswer parses a browser's answer to a sign-in or re-authentication (purpose) and
+// consumes the ceremony it answers, so that one challenge is never used twice.
+func (s *Service) assertionAnswer(ctx context.Context, sessionKey, purpose, kind string, ownerID *int64,
+	answer []byte) (*protocol.ParsedCredentialAssertionData, webauthn.SessionData, error) {
+	parsed, err := protocol.ParseCredentialRequestResponseBytes(answer)
+	if err != nil {
+		return nil, webauthn.SessionData{}, classify(err)
+	}
+	sd, err := s.consume(ctx, sessionKey, purpose, kind, ownerID, parsed.Response.CollectedClientData.Challenge)
+	if err != nil {
+		return nil, webauthn.SessionData{}, err
+	}
+	return parsed, sd, nil
+}
+
+// ownerRecords checks owner and reads the passkeys it holds, as WebAuthn credentials.
+func (s *Service) ownerRecords(ctx context.Context, owner Owner) ([]webauthn.Credential, error) {
+	if err := checkOwner(owner); err != nil {
+		return nil, err
+	}
+	return s.records(ctx, owner)
+}
+
+// checkWithRecords runs a WebAuthn check of a browser's answer against owner's saved passkeys;
+// a refused answer becomes its domain error (classify).
+func (s *Service) checkWithRecords(ctx context.Context, owner Owner, check func(waUser) (*webauthn.Credential, error)) (*webauthn.Credential, error) {
+	existing, err := s.records(ctx, owner)
+	if err != nil {
+		return nil, err
+	}
+	cred, err := check(waUser{o: owner, creds: existing})
+	if err != nil {
+		return nil, classify(err)
+	}
+	return cred, nil
 }
 
 func checkOwner(o Owner) error {

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -118,12 +117,10 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 			Email     *string `db:"email"`
 			Phone     *string `db:"phone_number"`
 		}
-		err := tx.GetContext(ctx, &who, `SELECT id_validado, email, phone_number FROM users WHERE id = $1 FOR UPDATE`, id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrUserNotFound
-		}
+		err := getOne(ctx, tx, &who, ErrUserNotFound, fmt.Sprintf("delete user %d", id),
+			`SELECT id_validado, email, phone_number FROM users WHERE id = $1 FOR UPDATE`, id)
 		if err != nil {
-			return fmt.Errorf("delete user %d: %w", id, err)
+			return err
 		}
 		steps := []struct {
 			q    string

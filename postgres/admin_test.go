@@ -1,25 +1,20 @@
 package postgres_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 func ptr[T any](v T) *T { return &v }
 
 func TestAdminSessionsExpireIdleAndRevoke(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, _, s := setup(t)
 	now := time.Date(2026, 5, 1, 10, 0, 0, 0, time.UTC)
 	a, err := s.EnsureAdmin(ctx, "ana@example.com", "Ana", perfilseguro.RoleAdministrator)
 	require.NoError(t, err)
@@ -56,9 +51,7 @@ func TestAdminSessionsExpireIdleAndRevoke(t *testing.T) {
 
 func TestListUsersSearchesAndPages(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, _, s := setup(t)
 	now := time.Now()
 	ana, err := s.CreateUserAsAdmin(ctx, postgres.AdminUser{Nombre: "Ana López", Email: ptr("ana@example.mx"), Origen: "CasaLista", Vigencia: 5}, now)
 	require.NoError(t, err)
@@ -89,9 +82,7 @@ func TestListUsersSearchesAndPages(t *testing.T) {
 
 func TestUpdateUserAsAdminRefusesSomeoneElsesEmail(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, _, s := setup(t)
 	a, err := s.CreateUserAsAdmin(ctx, postgres.AdminUser{Nombre: "Ana", Email: ptr("ana@x.mx"), Origen: "Otro", Vigencia: 1}, time.Now())
 	require.NoError(t, err)
 	b, err := s.CreateUserAsAdmin(ctx, postgres.AdminUser{Nombre: "Beto", Email: ptr("beto@x.mx"), Origen: "Otro", Vigencia: 1}, time.Now())
@@ -110,16 +101,8 @@ func TestUpdateUserAsAdminRefusesSomeoneElsesEmail(t *testing.T) {
 
 func TestDeleteUserLeavesNoPersonalData(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
-	var id int64
-	var pid string
-	require.NoError(t, s.InTx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		id, pid, err = s.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Dora Díaz", Email: ptr("dora@x.mx"), Phone: ptr("+525512345678")})
-		return err
-	}))
+	ctx, db, s := setup(t)
+	id, pid := insertPerson(t, s, postgres.NewUser{Nombre: "Dora Díaz", Email: ptr("dora@x.mx"), Phone: ptr("+525512345678")})
 	other, err := s.CreateUserAsAdmin(ctx, postgres.AdminUser{Nombre: "Inviter", Origen: "Otro", Vigencia: 1}, time.Now())
 	require.NoError(t, err)
 	for _, q := range []string{

@@ -53,21 +53,12 @@ func (s *Store) CreateAdmin(ctx context.Context, a perfilseguro.NewAdmin, enrolT
 		if err != nil {
 			return fmt.Errorf("insert admin: %w", err)
 		}
-		return insertEnrolment(ctx, tx, id, enrolTokenHash, expires)
+		return adminEnrolments.insert(ctx, tx, id, enrolTokenHash, expires)
 	})
 	if err != nil {
 		return Admin{}, err
 	}
 	return s.AdminByID(ctx, id)
-}
-
-func insertEnrolment(ctx context.Context, q sqlx.ExecerContext, adminID int64, tokenHash string, expires time.Time) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO admin_enrolments (token_hash, admin_id, expires_at) VALUES ($1, $2, $3)`,
-		tokenHash, adminID, expires)
-	if err != nil {
-		return fmt.Errorf("insert admin enrolment: %w", err)
-	}
-	return nil
 }
 
 // NewAdminEnrolment issues another enrolment link to an active administrator (a lost passkey);
@@ -80,7 +71,7 @@ func (s *Store) NewAdminEnrolment(ctx context.Context, adminID int64, tokenHash 
 	if a.DisabledAt != nil {
 		return ErrAdminAlreadyOff
 	}
-	return insertEnrolment(ctx, s.q(ctx), adminID, tokenHash, expires)
+	return adminEnrolments.insert(ctx, s.q(ctx), adminID, tokenHash, expires)
 }
 
 // EnsureAdmin returns the administrator with this e-mail, creating them with name and role if
@@ -105,11 +96,8 @@ func (s *Store) AdminByEmail(ctx context.Context, email string) (Admin, error) {
 
 func (s *Store) getAdmin(ctx context.Context, where string, args ...any) (Admin, error) {
 	var a Admin
-	if err := s.q(ctx).GetContext(ctx, &a, selectAdmin+where, args...); err != nil {
-		if isNoRows(err) {
-			return Admin{}, ErrAdminNotFound
-		}
-		return Admin{}, fmt.Errorf("admin: %w", err)
+	if err := getOne(ctx, s.q(ctx), &a, ErrAdminNotFound, "admin", selectAdmin+where, args...); err != nil {
+		return Admin{}, err
 	}
 	return a, nil
 }
@@ -152,19 +140,8 @@ func (s *Store) ConsumeAdminEnrolment(ctx context.Context, tx sqlx.QueryerContex
 
 // lockActiveAdministrators locks the active administradores and counts those other than id.
 func lockActiveAdministrators(ctx context.Context, tx *sqlx.Tx, id int64) (int, error) {
-	var ids []int64
-	err := tx.SelectContext(ctx, &ids, `SELECT id FROM admins WHERE role = 'administrador' AND disabled_at IS NULL
+	return lockOthers(ctx, tx, id, "administrators", `SELECT id FROM admins WHERE role = 'administrador' AND disabled_at IS NULL
 		ORDER BY id FOR UPDATE`)
-	if err != nil {
-		return 0, fmt.Errorf("lock administrators: %w", err)
-	}
-	others := 0
-	for _, x := range ids {
-		if x != id {
-			others++
-		}
-	}
-	return others, nil
 }
 
 // SetAdminRole changes an administrator's role and returns the account before and after;

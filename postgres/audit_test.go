@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,14 +8,11 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 func TestAuditEventsAreAppendOnly(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, db, s := setup(t)
 	id := int64(7)
 	require.NoError(t, postgres.AppendAudit(ctx, db, postgres.AuditEvent{ActorKind: postgres.ActorAdmin, ActorID: &id,
 		ActorLabel: "ana@example.com", Action: "user.update", TargetKind: "user", TargetID: "42", IP: "203.0.113.9",
@@ -47,9 +43,7 @@ func TestAuditEventsAreAppendOnly(t *testing.T) {
 
 func TestRetentionErasesOldAuditEventsOnly(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, db, s := setup(t)
 	now := time.Date(2028, 6, 1, 12, 0, 0, 0, time.UTC)
 	keep := perfilseguro.RetentionOf(perfilseguro.RetainAuditTrail)
 	require.Equal(t, 2*365*24*time.Hour, keep)
@@ -66,9 +60,7 @@ func TestRetentionErasesOldAuditEventsOnly(t *testing.T) {
 
 func TestAuditFilters(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, db, s := setup(t)
 	base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	one, two := int64(1), int64(2)
 	for i, e := range []postgres.AuditEvent{
@@ -104,9 +96,7 @@ func TestAuditFilters(t *testing.T) {
 
 func TestTheLastActiveAdministradorStays(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, _, s := setup(t)
 	now := time.Now()
 	ana, err := s.CreateAdmin(ctx, perfilseguro.NewAdmin{Email: "ana@example.com", Name: "Ana", Role: perfilseguro.RoleAdministrator}, "h1", now.Add(time.Hour))
 	require.NoError(t, err)

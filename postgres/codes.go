@@ -184,15 +184,7 @@ func (s *Store) IssueSignInCode(ctx context.Context, c SignInCode) ([]SignInAtte
 	default:
 		return nil, nil
 	}
-	st, err := s.prepared(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	var found []SignInAttempt
-	if err := st.SelectContext(ctx, &found, args...); err != nil {
-		return nil, fmt.Errorf("issue sign-in code: %w", err)
-	}
-	return found, nil
+	return selectRows[SignInAttempt](ctx, s, "issue sign-in code", q, args...)
 }
 
 // AccountsByContact finds the users holding the e-mail or the phone (an empty value matches
@@ -211,15 +203,7 @@ func (s *Store) AccountsByContact(ctx context.Context, email, phoneE164 string, 
 	default:
 		return nil, nil
 	}
-	st, err := s.prepared(ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	var found []Account
-	if err := st.SelectContext(ctx, &found, args...); err != nil {
-		return nil, fmt.Errorf("accounts by contact: %w", err)
-	}
-	return found, nil
+	return selectRows[Account](ctx, s, "accounts by contact", q, args...)
 }
 
 // ActiveCode is a code that may still be used.
@@ -263,12 +247,7 @@ func (s *Store) RecordWrongAttempt(ctx context.Context, c ActiveCode) (int, erro
 func (s *Store) ConsumeCode(ctx context.Context, tx *sqlx.Tx, c ActiveCode) (bool, error) {
 	q := `UPDATE ` + codeTable(c.Channel) + ` SET is_used = true
 		WHERE id = $1 AND NOT is_used AND expires_at > now() AND attempts < $2`
-	res, err := tx.ExecContext(ctx, q, c.ID, MaxCodeAttempts)
-	if err != nil {
-		return false, fmt.Errorf("consume code: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	return changedOne(ctx, tx, "consume code", q, c.ID, MaxCodeAttempts)
 }
 
 // CodeForDelivery is what the delivery job needs to know about a stored code.

@@ -1,33 +1,24 @@
 package postgres_test
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // The sign-in statement: account lookup, resend cooldown and the new code in one round trip.
 func TestIssueSignInCodeStoresOneCodeOnlyForOneAccountOutsideTheCooldown(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
+	ctx, _, store := setup(t)
 	newUser := func() (id int64, email, phone string) {
 		n := rand.IntN(90_000_000) + 10_000_000
 		email, phone = fmt.Sprintf("sc%d@example.com", n), fmt.Sprintf("+5255%d", n)
-		require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
-			var err error
-			id, _, err = store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Sara Cruz", Email: &email, Phone: &phone})
-			return err
-		}))
+		id, _ = insertPerson(t, store, postgres.NewUser{Nombre: "Sara Cruz", Email: &email, Phone: &phone})
 		return
 	}
 	a, emailA, phoneA := newUser()
@@ -130,15 +121,10 @@ func TestIssueSignInCodeStoresOneCodeOnlyForOneAccountOutsideTheCooldown(t *test
 // its first run started; another request within the minute still meets it.
 func TestIssueSignInCodeRunTwiceStoresTheSameCodeAgain(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
+	ctx, db, store := setup(t)
 	n := rand.IntN(90_000_000) + 10_000_000
 	email, phone := fmt.Sprintf("rt%d@example.com", n), fmt.Sprintf("+5255%d", n)
-	require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
-		_, _, err := store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Rita Torres", Email: &email, Phone: &phone})
-		return err
-	}))
+	insertPerson(t, store, postgres.NewUser{Nombre: "Rita Torres", Email: &email, Phone: &phone})
 	cooling := time.Now().Add(-time.Minute)
 	for _, c := range []struct {
 		name         string

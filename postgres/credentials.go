@@ -76,14 +76,9 @@ func (s *Store) HeldCredentials(ctx context.Context, userID int64, now time.Time
 // CredentialByID finds a credential.
 func (s *Store) CredentialByID(ctx context.Context, id int64) (Credential, error) {
 	var c Credential
-	err := s.DB.GetContext(ctx, &c, `SELECT `+credentialColumns+` FROM credentials WHERE id = $1`, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return c, ErrCredentialNotFound
-	}
-	if err != nil {
-		return c, fmt.Errorf("credential %d: %w", id, err)
-	}
-	return c, nil
+	err := getOne(ctx, s.DB, &c, ErrCredentialNotFound, fmt.Sprintf("credential %d", id),
+		`SELECT `+credentialColumns+` FROM credentials WHERE id = $1`, id)
+	return c, err
 }
 
 // SaveIssuedCredential stores the signed credential once (a second run of the job changes
@@ -142,12 +137,10 @@ func (s *Store) StatusList(ctx context.Context, listID int) (string, time.Time, 
 		Token   string    `db:"token"`
 		BuiltAt time.Time `db:"built_at"`
 	}
-	err := s.DB.GetContext(ctx, &row, `SELECT token, built_at FROM credential_status_lists WHERE list_id = $1`, listID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", time.Time{}, ErrCredentialNotFound
-	}
+	err := getOne(ctx, s.DB, &row, ErrCredentialNotFound, fmt.Sprintf("status list %d", listID),
+		`SELECT token, built_at FROM credential_status_lists WHERE list_id = $1`, listID)
 	if err != nil {
-		return "", time.Time{}, fmt.Errorf("status list %d: %w", listID, err)
+		return "", time.Time{}, err
 	}
 	return row.Token, row.BuiltAt, nil
 }

@@ -31,6 +31,13 @@ func replyPair(t *testing.T, timeout time.Duration) (client net.Conn, server net
 	return c, s
 }
 
+// send writes msg (a query's first byte, say) to c.
+func send(t *testing.T, c net.Conn, msg string) {
+	t.Helper()
+	_, err := c.Write([]byte(msg))
+	require.NoError(t, err)
+}
+
 // readErrAfter reads one byte from c and returns the error and how long the read took.
 func readErrAfter(c net.Conn) (error, time.Duration) {
 	start := time.Now()
@@ -50,8 +57,7 @@ func TestReplyConnFailsWhenTheReplyNeverComes(t *testing.T) {
 	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	c, _ := replyPair(t, timeout)
-	_, err := c.Write([]byte("Q"))
-	require.NoError(t, err)
+	send(t, c, "Q")
 	err, took := readErrAfter(c)
 	requireTimeout(t, err)
 	require.GreaterOrEqual(t, took, timeout-50*time.Millisecond)
@@ -62,8 +68,7 @@ func TestReplyConnAcceptsAReplyThatTrickles(t *testing.T) {
 	t.Parallel()
 	const timeout = 300 * time.Millisecond
 	c, s := replyPair(t, timeout)
-	_, err := c.Write([]byte("Q"))
-	require.NoError(t, err)
+	send(t, c, "Q")
 	const n = 8 // 8 × timeout/2 = 4 timeouts in all
 	go func() {
 		for range n {
@@ -97,11 +102,10 @@ func TestReplyConnLeavesAnIdleConnectionAlone(t *testing.T) {
 		t.Parallel()
 		c, s := replyPair(t, timeout)
 		for range 2 {
-			_, err := c.Write([]byte("Q"))
-			require.NoError(t, err)
+			send(t, c, "Q")
 			go s.Write([]byte("R"))
 			b := make([]byte, 1)
-			_, err = c.Read(b)
+			_, err := c.Read(b)
 			require.NoError(t, err)
 			time.Sleep(3 * timeout) // in the pool, nothing reads meanwhile
 		}
@@ -115,16 +119,14 @@ func TestReplyConnLetsTheCallersDeadlineWin(t *testing.T) {
 		t.Parallel()
 		c, _ := replyPair(t, timeout)
 		require.NoError(t, c.SetDeadline(time.Now().Add(3*timeout)))
-		_, err := c.Write([]byte("startup"))
-		require.NoError(t, err)
+		send(t, c, "startup")
 		err, took := readErrAfter(c)
 		requireTimeout(t, err)
 		require.GreaterOrEqual(t, took, 3*timeout-50*time.Millisecond, "not cut at the reply bound")
 
 		// Cleared: the reply bound applies again.
 		require.NoError(t, c.SetDeadline(time.Time{}))
-		_, err = c.Write([]byte("Q"))
-		require.NoError(t, err)
+		send(t, c, "Q")
 		err, took = readErrAfter(c)
 		requireTimeout(t, err)
 		require.Less(t, took, timeout+time.Second)
@@ -132,8 +134,7 @@ func TestReplyConnLetsTheCallersDeadlineWin(t *testing.T) {
 	t.Run("shorter", func(t *testing.T) {
 		t.Parallel()
 		c, _ := replyPair(t, timeout)
-		_, err := c.Write([]byte("Q"))
-		require.NoError(t, err)
+		send(t, c, "Q")
 		require.NoError(t, c.SetReadDeadline(time.Now().Add(timeout/4)))
 		err, took := readErrAfter(c)
 		requireTimeout(t, err)
@@ -143,8 +144,7 @@ func TestReplyConnLetsTheCallersDeadlineWin(t *testing.T) {
 		t.Parallel()
 		c, _ := replyPair(t, timeout)
 		require.NoError(t, c.SetDeadline(time.Now().Add(time.Hour)))
-		_, err := c.Write([]byte("Q"))
-		require.NoError(t, err)
+		send(t, c, "Q")
 		go func() {
 			time.Sleep(timeout / 2)
 			c.SetDeadline(time.Time{})

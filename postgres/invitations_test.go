@@ -20,24 +20,14 @@ import (
 // inviter creates a user to own invitations.
 func inviter(t testing.TB, db *sqlx.DB) int64 {
 	t.Helper()
-	var id int64
 	phone := fmt.Sprintf("+5255%08d", time.Now().UnixNano()%100_000_000)
-	store := postgres.Store{DB: db}
-	err := store.InTx(context.Background(), func(tx *sqlx.Tx) error {
-		var err error
-		id, _, err = store.InsertUser(context.Background(), tx, postgres.NewUser{Nombre: "Ana", Phone: &phone})
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	id, _ := insertPerson(t, &postgres.Store{DB: db}, postgres.NewUser{Nombre: "Ana", Phone: &phone})
 	return id
 }
 
 func TestExpireInvitationsInBatchesFlipsOnlyPastDuePending(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	store := postgres.Store{DB: db}
+	_, db, store := setup(t)
 	owner := inviter(t, db)
 	_, err := db.Exec(`INSERT INTO invitations (inviter_id, invitee_email, invitee_name, invitation_code, unique_token, type, status, expires_at)
 		SELECT $1, 'x@example.com', 'X', 'C' || g, 'T' || g, 'client', s, now() + make_interval(mins => m)
@@ -60,9 +50,7 @@ func TestExpireInvitationsInBatchesFlipsOnlyPastDuePending(t *testing.T) {
 
 func TestCancelAndAcceptOnlyWhilePending(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	store := postgres.Store{DB: db}
-	ctx := context.Background()
+	ctx, db, store := setup(t)
 	owner := inviter(t, db)
 	var id int64
 	require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {

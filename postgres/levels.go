@@ -34,14 +34,7 @@ type EmailTokenDelivery struct {
 func (s *Store) EmailTokenForDelivery(ctx context.Context, id int64) (*EmailTokenDelivery, error) {
 	const q = `SELECT t.id, t.user_id, u.nombre, u.email, t.is_used, t.expires_at, coalesce(u.test_partner_id, 0) AS mode
 		FROM email_verification_tokens t JOIN users u ON u.id = t.user_id WHERE t.id = $1`
-	var d EmailTokenDelivery
-	if err := s.DB.GetContext(ctx, &d, q, id); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("email token for delivery: %w", err)
-	}
-	return &d, nil
+	return getOptional[EmailTokenDelivery](ctx, s.DB, "email token for delivery", q, id)
 }
 
 // Outcomes of following an e-mail verification link.

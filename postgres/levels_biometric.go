@@ -54,14 +54,7 @@ func (s *Store) SessionProvider(ctx context.Context, sessionID string) (string, 
 func (s *Store) VerificationSessionByID(ctx context.Context, id int64) (*VerificationSession, error) {
 	const q = `SELECT id, user_id, provider, session_id, verification_url, verification_status, start_error, completed_at, created_at
 		FROM verification_sessions WHERE id = $1`
-	var v VerificationSession
-	if err := s.DB.GetContext(ctx, &v, q, id); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("verification session %d: %w", id, err)
-	}
-	return &v, nil
+	return getOptional[VerificationSession](ctx, s.DB, fmt.Sprintf("verification session %d", id), q, id)
 }
 
 // SetVerificationStarted stores the provider session once; false when it was already stored.
@@ -73,12 +66,7 @@ func (s *Store) SetVerificationStarted(ctx context.Context, id int64, sess perfi
 	if len(raw) == 0 {
 		raw = nil
 	}
-	res, err := s.DB.ExecContext(ctx, q, id, sess.SessionID, sess.URL, raw, perfilseguro.BiometricNotStarted)
-	if err != nil {
-		return false, fmt.Errorf("store provider session: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	return changedOne(ctx, s.DB, "store provider session", q, id, sess.SessionID, sess.URL, raw, perfilseguro.BiometricNotStarted)
 }
 
 // SetVerificationStartError records why the provider session could not be created; final marks
@@ -119,35 +107,10 @@ func (s *Store) InsertWebhook(ctx context.Context, provider, bodySHA256 string, 
 	return id, processed, nil
 }
 
-// insertOnce runs q, an INSERT … ON CONFLICT DO NOTHING that returns (id, processed) of the new
-// row or, failing that, of the existing one.
-func (s *Store) insertOnce(ctx context.Context, q string, args ...any) (id int64, processed bool, err error) {
-	var row struct {
-		ID        int64 `db:"id"`
-		Processed bool  `db:"processed"`
-	}
-	// A concurrent identical insert can commit after this statement's snapshot: then neither
-	// branch sees a row, and a second try does.
-	for range 2 {
-		err = s.DB.GetContext(ctx, &row, q, args...)
-		if !isNoRows(err) {
-			break
-		}
-	}
-	return row.ID, row.Processed, err
-}
-
 // WebhookByID reads a stored webhook (nil when it does not exist).
 func (s *Store) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
 	const q = `SELECT id, provider, session_id, body, received_at, processed_at, attempts FROM provider_webhooks WHERE id = $1`
-	var w Webhook
-	if err := s.DB.GetContext(ctx, &w, q, id); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("webhook %d: %w", id, err)
-	}
-	return &w, nil
+	return getOptional[Webhook](ctx, s.DB, fmt.Sprintf("webhook %d", id), q, id)
 }
 
 // MarkWebhookProcessed records that a webhook has been applied (note explains a skipped one).

@@ -12,22 +12,15 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 // lvUser creates a user at the given verification level.
 func lvUser(t *testing.T, store *postgres.Store, level int) int64 {
 	t.Helper()
-	ctx := context.Background()
 	n := rand.IntN(90_000_000) + 10_000_000
 	email, phone := fmt.Sprintf("lv%d@example.com", n), fmt.Sprintf("+5255%d", n)
-	var id int64
-	require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		id, _, err = store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Luis Vega", Email: &email, Phone: &phone})
-		return err
-	}))
+	id, _ := insertPerson(t, store, postgres.NewUser{Nombre: "Luis Vega", Email: &email, Phone: &phone})
 	_, err := store.DB.Exec(`UPDATE users SET verification_level = $2, is_phone_verified = $3 WHERE id = $1`, id, level, level >= 1)
 	require.NoError(t, err)
 	return id
@@ -46,9 +39,7 @@ func lvToken(t *testing.T, store *postgres.Store, userID int64, expires time.Tim
 
 func TestEmailTokenWorksOnceAndGrantsLevel2(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	ctx := context.Background()
+	ctx, _, store := setup(t)
 	id := lvUser(t, store, 1)
 	token := lvToken(t, store, id, time.Now().Add(24*time.Hour))
 
@@ -73,9 +64,7 @@ func TestEmailTokenWorksOnceAndGrantsLevel2(t *testing.T) {
 
 func TestEmailTokenExpiresAndNeedsLevel1(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	ctx := context.Background()
+	ctx, db, store := setup(t)
 
 	id := lvUser(t, store, 1)
 	old := lvToken(t, store, id, time.Now().Add(-time.Second))
@@ -109,9 +98,7 @@ func TestEmailTokenExpiresAndNeedsLevel1(t *testing.T) {
 
 func TestApplyDecisionGrantsLevel3OnlyOnceAndNeverUndoesApproval(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	ctx := context.Background()
+	ctx, db, store := setup(t)
 	id := lvUser(t, store, 2)
 	var vid int64
 	require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) (err error) {

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -60,12 +59,10 @@ func (s *Store) Revoke(ctx context.Context, rv Revocation) (perfilseguro.User, e
 	}
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var revoked *time.Time
-		err := tx.GetContext(ctx, &revoked, `SELECT revoked_at FROM users WHERE id = $1 FOR UPDATE`, userID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrUserNotFound
-		}
+		err := getOne(ctx, tx, &revoked, ErrUserNotFound, fmt.Sprintf("revoke %d", userID),
+			`SELECT revoked_at FROM users WHERE id = $1 FOR UPDATE`, userID)
 		if err != nil {
-			return fmt.Errorf("revoke %d: %w", userID, err)
+			return err
 		}
 		if revoked != nil {
 			return ErrAlreadyRevoked
@@ -117,12 +114,10 @@ func (s *Store) LiftRevocation(ctx context.Context, l RevocationLift) (perfilseg
 	var u perfilseguro.User
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var revoked *time.Time
-		err := tx.GetContext(ctx, &revoked, `SELECT revoked_at FROM users WHERE id = $1 FOR UPDATE`, l.UserID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrUserNotFound
-		}
+		err := getOne(ctx, tx, &revoked, ErrUserNotFound, fmt.Sprintf("lift revocation %d", l.UserID),
+			`SELECT revoked_at FROM users WHERE id = $1 FOR UPDATE`, l.UserID)
 		if err != nil {
-			return fmt.Errorf("lift revocation %d: %w", l.UserID, err)
+			return err
 		}
 		if revoked == nil {
 			return ErrNotRevoked
@@ -178,15 +173,10 @@ var ErrLiftNotFound = errors.New("lift event not found")
 // LiftByID reads the 'lifted' event eventID; ErrLiftNotFound when there is none.
 func (s *Store) LiftByID(ctx context.Context, eventID int64) (LiftNotice, error) {
 	var n LiftNotice
-	err := s.DB.GetContext(ctx, &n, `SELECT id, user_id, reason, created_at, notified_at FROM profile_events
+	err := getOne(ctx, s.DB, &n, ErrLiftNotFound, fmt.Sprintf("lift event %d", eventID),
+		`SELECT id, user_id, reason, created_at, notified_at FROM profile_events
 		WHERE id = $1 AND kind = 'lifted'`, eventID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return n, ErrLiftNotFound
-	}
-	if err != nil {
-		return n, fmt.Errorf("lift event %d: %w", eventID, err)
-	}
-	return n, nil
+	return n, err
 }
 
 // MarkLiftNotified records that the person was told of the lift eventID.

@@ -11,7 +11,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // validatedUser inserts a level-3 user validated at validated for vigencia years, optionally
@@ -28,11 +27,11 @@ func validatedUser(t *testing.T, db *sqlx.DB, profileID string, validated time.T
 // lifecycleSetup gives a test a database, its store and a partner with a notification webhook.
 func lifecycleSetup(t *testing.T, keyID string) (*sqlx.DB, *postgres.Store, int64) {
 	t.Helper()
-	db, _ := pgtest.New(t)
+	_, db, store := setup(t)
 	var partner int64
 	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
 		VALUES ($1, 'CasaLista', 'https://casalista.example', 'https://casalista.example/hook', 'whsec') RETURNING id`, keyID))
-	return db, &postgres.Store{DB: db}, partner
+	return db, store, partner
 }
 
 // partnerEvents lists the outbox's events for a partner, oldest first, as event → payload.

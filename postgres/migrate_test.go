@@ -13,9 +13,7 @@ import (
 func TestMigrateOnEmptyDatabaseThenAgainChangesNothing(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := postgres.Open(ctx, pgtest.Empty(t))
-	require.NoError(t, err)
-	defer db.Close()
+	db := emptyDB(t)
 
 	require.NoError(t, postgres.Migrate(ctx, db))
 	var tables []string

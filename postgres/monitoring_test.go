@@ -1,30 +1,22 @@
 package postgres_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 func TestOperationalStateMovesWithWhatHappens(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, db, s := setup(t)
 	st, err := s.OperationalState(ctx)
 	require.NoError(t, err)
 	require.Equal(t, postgres.OperationalState{}, st, "an empty database: nothing counted, nothing ever received")
 
-	exec := func(q string, args ...any) {
-		t.Helper()
-		_, err := db.ExecContext(ctx, q, args...)
-		require.NoError(t, err)
-	}
+	exec := execer(t, db)
 	now := time.Now()
 	// Two sign-ups this hour (one validated just now), one yesterday, one test person.
 	var ana int64

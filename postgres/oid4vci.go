@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -58,12 +57,9 @@ func (s *Store) InsertCredentialOffer(ctx context.Context, tx *sqlx.Tx, o NewCre
 func (s *Store) OpenOfferByHandle(ctx context.Context, handleHash string, now time.Time) (string, error) {
 	const q = `SELECT tx_code_channel FROM credential_offers WHERE handle_hash = $1 AND closed_at IS NULL AND expires_at > $2`
 	var channel string
-	err := s.DB.GetContext(ctx, &channel, q, handleHash, now)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", ErrOfferNotFound
-	}
+	err := getOne(ctx, s.DB, &channel, ErrOfferNotFound, "credential offer by handle", q, handleHash, now)
 	if err != nil {
-		return "", fmt.Errorf("credential offer by handle: %w", err)
+		return "", err
 	}
 	return channel, nil
 }
@@ -94,14 +90,8 @@ func (s *Store) OfferByCode(ctx context.Context, codeHash string) (OfferGrant, e
 		LEFT JOIN email_verification_codes m ON o.tx_code_channel = 'email' AND m.id = o.tx_code_id
 		WHERE o.code_hash = $1`
 	var g OfferGrant
-	err := s.DB.GetContext(ctx, &g, q, codeHash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return g, ErrOfferNotFound
-	}
-	if err != nil {
-		return g, fmt.Errorf("credential offer by code: %w", err)
-	}
-	return g, nil
+	err := getOne(ctx, s.DB, &g, ErrOfferNotFound, "credential offer by code", q, codeHash)
+	return g, err
 }
 
 // NewAccessToken is the access token an offer is redeemed for.
@@ -156,14 +146,8 @@ func (s *Store) AccessTokenByHash(ctx context.Context, tokenHash string, now tim
 	const q = `SELECT id, user_id, jkt, spent_at IS NOT NULL AS spent FROM credential_access_tokens
 		WHERE token_hash = $1 AND expires_at > $2`
 	var t AccessToken
-	err := s.DB.GetContext(ctx, &t, q, tokenHash, now)
-	if errors.Is(err, sql.ErrNoRows) {
-		return t, ErrOfferNotFound
-	}
-	if err != nil {
-		return t, fmt.Errorf("access token: %w", err)
-	}
-	return t, nil
+	err := getOne(ctx, s.DB, &t, ErrOfferNotFound, "access token", q, tokenHash, now)
+	return t, err
 }
 
 // ClaimAccessToken spends a token before its credential is reserved, so that two concurrent
@@ -204,12 +188,9 @@ func (s *Store) DeferredCredentialID(ctx context.Context, tokenID int64, transac
 	const q = `SELECT credential_id FROM credential_access_tokens
 		WHERE id = $1 AND transaction_hash = $2 AND credential_id IS NOT NULL`
 	var id int64
-	err := s.DB.GetContext(ctx, &id, q, tokenID, transactionHash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, ErrOfferNotFound
-	}
+	err := getOne(ctx, s.DB, &id, ErrOfferNotFound, "deferred credential", q, tokenID, transactionHash)
 	if err != nil {
-		return 0, fmt.Errorf("deferred credential: %w", err)
+		return 0, err
 	}
 	return id, nil
 }

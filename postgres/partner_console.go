@@ -2,8 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
@@ -50,13 +48,11 @@ func (s *Store) CreateConsoleKey(ctx context.Context, partnerID int64, kind perf
 func (s *Store) RevokeConsoleKey(ctx context.Context, partnerID, keyID int64, at time.Time, e AuditEvent) (PartnerKey, error) {
 	var k PartnerKey
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &k, `UPDATE partner_keys SET revoked_at = $3 WHERE id = $1 AND partner_id = $2 AND revoked_at IS NULL
+		err := getOne(ctx, tx, &k, ErrKeyNotFound, fmt.Sprintf("revoke partner key %d", keyID),
+			`UPDATE partner_keys SET revoked_at = $3 WHERE id = $1 AND partner_id = $2 AND revoked_at IS NULL
 			RETURNING `+partnerKeyColumns, keyID, partnerID, at)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrKeyNotFound
-		}
 		if err != nil {
-			return fmt.Errorf("revoke partner key %d: %w", keyID, err)
+			return err
 		}
 		return auditIn(ctx, tx, e, "partner_key", keyID, map[string]Change{"hint": {Before: k.Hint}})
 	})
@@ -76,14 +72,9 @@ const webhookColumns = `webhook_url, webhook_secret IS NOT NULL AS has_secret, w
 // PartnerWebhook reads a partner's webhook settings (ErrPartnerNotFound when none).
 func (s *Store) PartnerWebhook(ctx context.Context, partnerID int64) (WebhookSettings, error) {
 	var w WebhookSettings
-	err := s.DB.GetContext(ctx, &w, `SELECT `+webhookColumns+` FROM api_keys WHERE id = $1`, partnerID)
-	if isNoRows(err) {
-		return w, ErrPartnerNotFound
-	}
-	if err != nil {
-		return w, fmt.Errorf("partner webhook %d: %w", partnerID, err)
-	}
-	return w, nil
+	err := getOne(ctx, s.DB, &w, ErrPartnerNotFound, fmt.Sprintf("partner webhook %d", partnerID),
+		`SELECT `+webhookColumns+` FROM api_keys WHERE id = $1`, partnerID)
+	return w, err
 }
 
 // SetConsoleWebhookURL stores (or, with "", removes) the partner's webhook URL. The signing secret
@@ -91,12 +82,10 @@ func (s *Store) PartnerWebhook(ctx context.Context, partnerID int64) (WebhookSet
 func (s *Store) SetConsoleWebhookURL(ctx context.Context, partnerID int64, hookURL, newSecret string, e AuditEvent) (w WebhookSettings, created bool, err error) {
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var before WebhookSettings
-		err := tx.GetContext(ctx, &before, `SELECT `+webhookColumns+` FROM api_keys WHERE id = $1 FOR UPDATE`, partnerID)
-		if isNoRows(err) {
-			return ErrPartnerNotFound
-		}
+		err := getOne(ctx, tx, &before, ErrPartnerNotFound, fmt.Sprintf("partner webhook %d", partnerID),
+			`SELECT `+webhookColumns+` FROM api_keys WHERE id = $1 FOR UPDATE`, partnerID)
 		if err != nil {
-			return fmt.Errorf("partner webhook %d: %w", partnerID, err)
+			return err
 		}
 		created = hookURL != "" && !before.HasSecret
 		secret := ""
@@ -125,15 +114,13 @@ func (s *Store) SetConsoleWebhookURL(ctx context.Context, partnerID int64, hookU
 func (s *Store) RotateWebhookSecret(ctx context.Context, partnerID int64, secret string, overlapUntil time.Time, e AuditEvent) (WebhookSettings, error) {
 	var w WebhookSettings
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &w, `UPDATE api_keys SET webhook_secret_previous = webhook_secret,
+		err := getOne(ctx, tx, &w, ErrPartnerNotFound, "rotate partner webhook secret",
+			`UPDATE api_keys SET webhook_secret_previous = webhook_secret,
 				webhook_secret_previous_until = CASE WHEN webhook_secret IS NULL THEN NULL ELSE $3::timestamptz END,
 				webhook_secret = $2
 			WHERE id = $1 RETURNING `+webhookColumns, partnerID, secret, overlapUntil)
-		if isNoRows(err) {
-			return ErrPartnerNotFound
-		}
 		if err != nil {
-			return fmt.Errorf("rotate partner webhook secret: %w", err)
+			return err
 		}
 		var changes map[string]Change
 		if w.PreviousUntil != nil {
@@ -163,12 +150,10 @@ func (s *Store) WebhookPreviousSecret(ctx context.Context, partnerID int64, now 
 // before and after; ErrOriginTaken when another partner has it.
 func (s *Store) SetPartnerOrigin(ctx context.Context, partnerID int64, origin string, e AuditEvent) (before, after string, err error) {
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &before, `SELECT domain FROM api_keys WHERE id = $1 FOR UPDATE`, partnerID)
-		if isNoRows(err) {
-			return ErrPartnerNotFound
-		}
+		err := getOne(ctx, tx, &before, ErrPartnerNotFound, fmt.Sprintf("partner origin %d", partnerID),
+			`SELECT domain FROM api_keys WHERE id = $1 FOR UPDATE`, partnerID)
 		if err != nil {
-			return fmt.Errorf("partner origin %d: %w", partnerID, err)
+			return err
 		}
 		var taken bool
 		if err := tx.GetContext(ctx, &taken, `SELECT EXISTS (SELECT 1 FROM api_keys WHERE domain = $2 AND id <> $1)`, partnerID, origin); err != nil {
@@ -220,24 +205,20 @@ func (s *Store) ResendDelivery(ctx context.Context, partnerID, id int64, now tim
 	var d DeliveryLogEntry
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var ok bool
-		err := tx.GetContext(ctx, &ok, `SELECT is_active AND webhook_url IS NOT NULL FROM api_keys WHERE id = $1`, partnerID)
-		if isNoRows(err) {
-			return ErrPartnerNotFound
-		}
+		err := getOne(ctx, tx, &ok, ErrPartnerNotFound, fmt.Sprintf("partner webhook %d", partnerID),
+			`SELECT is_active AND webhook_url IS NOT NULL FROM api_keys WHERE id = $1`, partnerID)
 		if err != nil {
-			return fmt.Errorf("partner webhook %d: %w", partnerID, err)
+			return err
 		}
 		if !ok {
 			return ErrNoWebhook
 		}
-		err = tx.GetContext(ctx, &d, `UPDATE partner_deliveries SET delivered_at = NULL, next_attempt_at = $3
+		err = getOne(ctx, tx, &d, ErrDeliveryNotFound, fmt.Sprintf("resend delivery %d", id),
+			`UPDATE partner_deliveries SET delivered_at = NULL, next_attempt_at = $3
 			WHERE id = $1 AND partner_id = $2
 			RETURNING id, event, attempts, created_at, status_code, last_error, delivered_at, next_attempt_at`, id, partnerID, now)
-		if isNoRows(err) {
-			return ErrDeliveryNotFound
-		}
 		if err != nil {
-			return fmt.Errorf("resend delivery %d: %w", id, err)
+			return err
 		}
 		return auditIn(ctx, tx, e, "partner_delivery", id, map[string]Change{"event": {After: d.Event}})
 	})

@@ -6,13 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pressly/goose/v3"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
-	"github.com/perfilseguro/perfilseguro/sql/migrations"
 )
 
 // The upgrade to 0021 keeps the audit trail and every passkey, and from then on a passkey has
@@ -20,14 +17,8 @@ import (
 func TestUpgradeTo0021KeepsTheTrailAndOneOwnerPerPasskey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := postgres.Open(ctx, pgtest.Empty(t))
-	require.NoError(t, err)
-	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db.DB, migrations.FS)
-	require.NoError(t, err)
-	_, err = provider.UpTo(ctx, 20)
-	require.NoError(t, err)
-	_, err = db.Exec(`INSERT INTO audit_events (actor_kind, action) VALUES ('system', 'retention.run')`)
+	db := migratedTo(t, 20)
+	_, err := db.Exec(`INSERT INTO audit_events (actor_kind, action) VALUES ('system', 'retention.run')`)
 	require.NoError(t, err)
 	var uid int64
 	require.NoError(t, db.Get(&uid, `INSERT INTO users (nombre, id_validado) VALUES ('Ana', 'PS-1111-2222-33') RETURNING id`))
@@ -67,11 +58,8 @@ func partnerUserEvent(action string) postgres.AuditEvent {
 // A change and its audit event commit together: a refused change leaves no event.
 func TestConsoleChangesAndTheirAuditEventsCommitTogether(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	p, err := store.CreatePartner(ctx, postgres.NewPartner{PartnerName: "CasaLista", Domain: "https://casalista.mx", Permissions: []string{"widget_auth"}})
-	require.NoError(t, err)
+	ctx, db, store := setup(t)
+	p := casaLista(t, store)
 	expires := time.Now().Add(perfilseguro.PartnerEnrolLifetime)
 	ana, err := store.CreatePartnerUser(ctx, perfilseguro.NewPartnerUser{PartnerID: p.ID, Email: "ana@casalista.mx", Name: "Ana",
 		Role: perfilseguro.PartnerRoleOwner}, "h1", expires, partnerUserEvent("partner_console.user.invite"))
@@ -93,11 +81,8 @@ func TestConsoleChangesAndTheirAuditEventsCommitTogether(t *testing.T) {
 
 func TestARotationKeepsOnlyTheSecretItReplaced(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	p, err := store.CreatePartner(ctx, postgres.NewPartner{PartnerName: "CasaLista", Domain: "https://casalista.mx", Permissions: []string{"widget_auth"}})
-	require.NoError(t, err)
+	ctx, _, store := setup(t)
+	p := casaLista(t, store)
 	now := time.Now()
 	w, err := store.RotateWebhookSecret(ctx, p.ID, "whsec_1", now.Add(24*time.Hour), partnerUserEvent("partner_console.webhook.rotate"))
 	require.NoError(t, err)
@@ -117,13 +102,10 @@ func TestARotationKeepsOnlyTheSecretItReplaced(t *testing.T) {
 
 func TestUsageHasOneRowPerMonthNewestFirst(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	p, err := store.CreatePartner(ctx, postgres.NewPartner{PartnerName: "CasaLista", Domain: "https://casalista.mx", Permissions: []string{"widget_auth"}})
-	require.NoError(t, err)
+	ctx, db, store := setup(t)
+	p := casaLista(t, store)
 	now := time.Date(2026, 3, 15, 12, 0, 0, 0, perfilseguro.MexicoCity())
-	_, err = db.Exec(`INSERT INTO partner_sessions (id, partner_id, livemode, reference, required_level, claims, secret_hash, status, shared, created_at, expires_at)
+	_, err := db.Exec(`INSERT INTO partner_sessions (id, partner_id, livemode, reference, required_level, claims, secret_hash, status, shared, created_at, expires_at)
 		VALUES ('vs_1', $1, true, 'a', 2, '{level}', 'h1', 'completed', '{"level":3}', $2, $2),
 		       ('vs_2', $1, true, 'b', 2, '{level}', 'h2', 'created', NULL, $3, $3),
 		       ('vs_3', $1, false, 'c', 2, '{level}', 'h3', 'created', NULL, $2, $2)`,

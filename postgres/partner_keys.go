@@ -107,13 +107,11 @@ func (s *Store) PartnerKeys(ctx context.Context, partnerID int64) ([]PartnerKey,
 // RevokePartnerKey revokes one of the partner's live keys (ErrKeyNotFound otherwise).
 func (s *Store) RevokePartnerKey(ctx context.Context, partnerID, keyID int64, at time.Time) (PartnerKey, error) {
 	var k PartnerKey
-	err := s.DB.GetContext(ctx, &k, `UPDATE partner_keys SET revoked_at = $3 WHERE id = $1 AND partner_id = $2 AND revoked_at IS NULL
+	err := getOne(ctx, s.DB, &k, ErrKeyNotFound, fmt.Sprintf("revoke partner key %d", keyID),
+		`UPDATE partner_keys SET revoked_at = $3 WHERE id = $1 AND partner_id = $2 AND revoked_at IS NULL
 		RETURNING `+partnerKeyColumns, keyID, partnerID, at)
-	if errors.Is(err, sql.ErrNoRows) {
-		return PartnerKey{}, ErrKeyNotFound
-	}
 	if err != nil {
-		return PartnerKey{}, fmt.Errorf("revoke partner key %d: %w", keyID, err)
+		return PartnerKey{}, err
 	}
 	return k, nil
 }

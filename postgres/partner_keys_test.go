@@ -5,27 +5,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pressly/goose/v3"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
-	"github.com/perfilseguro/perfilseguro/sql/migrations"
 )
 
 func TestUpgradeMakesAnExistingPartnersKeyItsLivePublishableKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db, err := postgres.Open(ctx, pgtest.Empty(t))
-	require.NoError(t, err)
-	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db.DB, migrations.FS)
-	require.NoError(t, err)
-	_, err = provider.UpTo(ctx, 19)
-	require.NoError(t, err)
+	db := migratedTo(t, 19)
 	const legacy = "pk_0123456789abcdef01234567"
-	_, err = db.Exec(`INSERT INTO api_keys (key_id, partner_name, domain) VALUES ($1, 'CasaLista', 'https://casalista.mx')`, legacy)
+	_, err := db.Exec(`INSERT INTO api_keys (key_id, partner_name, domain) VALUES ($1, 'CasaLista', 'https://casalista.mx')`, legacy)
 	require.NoError(t, err)
 
 	require.NoError(t, postgres.Migrate(ctx, db))
@@ -44,11 +35,8 @@ func TestUpgradeMakesAnExistingPartnersKeyItsLivePublishableKey(t *testing.T) {
 
 func TestPartnerKeysRotateAndRevoke(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	p, err := store.CreatePartner(ctx, postgres.NewPartner{PartnerName: "CasaLista", Domain: "https://casalista.mx", Permissions: []string{"widget_auth"}})
-	require.NoError(t, err)
+	ctx, db, store := setup(t)
+	p := casaLista(t, store)
 
 	// A second live secret key works beside the first (rotation), until the first is revoked.
 	second, err := store.InsertPartnerKey(ctx, db, p.ID, perfilseguro.KeySecret, true, "ops")

@@ -147,18 +147,15 @@ type HostedSession struct {
 // nothing more).
 func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, partnerID int64, live bool, now time.Time) (HostedSession, error) {
 	var h HostedSession
-	err := s.DB.GetContext(ctx, &h, `WITH opened AS (
+	err := getOne(ctx, s.DB, &h, ErrSessionClosed, "open verification session", `WITH opened AS (
 			UPDATE partner_sessions SET status = 'in_progress', opened_at = $3, flow_hash = $2
 			WHERE secret_hash = $1 AND status = 'created' AND flow_hash IS NULL AND expires_at > $3
 				AND partner_id = $4 AND livemode = $5
 			RETURNING `+sessionColumns+`)
 		SELECT o.*, a.partner_name, a.domain, a.key_id FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
 		secretHash, flowHash, now, partnerID, live)
-	if errors.Is(err, sql.ErrNoRows) {
-		return HostedSession{}, ErrSessionClosed
-	}
 	if err != nil {
-		return HostedSession{}, fmt.Errorf("open verification session: %w", err)
+		return HostedSession{}, err
 	}
 	return h, nil
 }
@@ -166,13 +163,11 @@ func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, pa
 // FlowSession reads the session a hosted flow holds (ErrSessionNotFound when none).
 func (s *Store) FlowSession(ctx context.Context, flowHash string) (HostedSession, error) {
 	var h HostedSession
-	err := s.DB.GetContext(ctx, &h, `SELECT v.*, a.partner_name, a.domain, a.key_id FROM (SELECT `+sessionColumns+`
+	err := getOne(ctx, s.DB, &h, ErrSessionNotFound, "flow session",
+		`SELECT v.*, a.partner_name, a.domain, a.key_id FROM (SELECT `+sessionColumns+`
 		FROM partner_sessions WHERE flow_hash = $1) v JOIN api_keys a ON a.id = v.partner_id`, flowHash)
-	if errors.Is(err, sql.ErrNoRows) {
-		return HostedSession{}, ErrSessionNotFound
-	}
 	if err != nil {
-		return HostedSession{}, fmt.Errorf("flow session: %w", err)
+		return HostedSession{}, err
 	}
 	return h, nil
 }
@@ -200,14 +195,12 @@ func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVe
 		if d.Share {
 			status, event, shared, proof = perfilseguro.SessionCompleted, EventSessionCompleted, d.Shared, d.Proof
 		}
-		err := tx.GetContext(ctx, &v, `UPDATE partner_sessions SET status = $3, user_id = NULLIF($2, 0), shared = $4, proof = NULLIF($5, ''), ended_at = $6
+		err := getOne(ctx, tx, &v, ErrSessionClosed, "decide verification session",
+			`UPDATE partner_sessions SET status = $3, user_id = NULLIF($2, 0), shared = $4, proof = NULLIF($5, ''), ended_at = $6
 			WHERE flow_hash = $1 AND status = 'in_progress' AND expires_at > $6 RETURNING `+sessionColumns,
 			d.FlowHash, d.UserID, status, shared, proof, d.Now)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrSessionClosed
-		}
 		if err != nil {
-			return fmt.Errorf("decide verification session: %w", err)
+			return err
 		}
 		if d.Share {
 			// One current grant per partner, person and mode: a new session's claims replace the old.
@@ -299,16 +292,8 @@ const grantColumns = `g.id, g.partner_id, a.partner_name, a.domain, g.livemode, 
 
 // CurrentGrant is the person's live grant to a partner in a mode; nil when none.
 func (s *Store) CurrentGrant(ctx context.Context, partnerID int64, live bool, userID int64) (*Grant, error) {
-	var g Grant
-	err := s.DB.GetContext(ctx, &g, `SELECT `+grantColumns+` FROM partner_grants g JOIN api_keys a ON a.id = g.partner_id
+	return getOptional[Grant](ctx, s.DB, "current grant", `SELECT `+grantColumns+` FROM partner_grants g JOIN api_keys a ON a.id = g.partner_id
 		WHERE g.partner_id = $1 AND g.livemode = $2 AND g.user_id = $3 AND g.revoked_at IS NULL`, partnerID, live, userID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("current grant: %w", err)
-	}
-	return &g, nil
 }
 
 // UserGrants lists what a person shared with each partner (live mode), newest first, revoked included.
@@ -331,14 +316,12 @@ func (s *Store) RevokeGrant(ctx context.Context, userID, grantID int64, now time
 	var g Grant
 	var deliveryID int64
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		err := tx.GetContext(ctx, &g, `WITH r AS (UPDATE partner_grants SET revoked_at = $3
+		err := getOne(ctx, tx, &g, ErrGrantNotFound, fmt.Sprintf("revoke grant %d", grantID),
+			`WITH r AS (UPDATE partner_grants SET revoked_at = $3
 				WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING *)
 			SELECT `+grantColumns+` FROM r g JOIN api_keys a ON a.id = g.partner_id`, grantID, userID, now)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrGrantNotFound
-		}
 		if err != nil {
-			return fmt.Errorf("revoke grant %d: %w", grantID, err)
+			return err
 		}
 		err = tx.GetContext(ctx, &deliveryID, `INSERT INTO partner_deliveries (partner_id, user_id, event, payload)
 			SELECT k.id, $2, $3, jsonb_build_object('event', $3::text, 'profileId', u.id_validado, 'livemode', $4::boolean, 'revokedAt', $5::timestamptz)

@@ -83,7 +83,7 @@ func (s *Store) CreatePartnerUser(ctx context.Context, u perfilseguro.NewPartner
 		if err != nil {
 			return fmt.Errorf("insert partner user: %w", err)
 		}
-		if err := insertPartnerEnrolment(ctx, tx, id, enrolTokenHash, expires); err != nil {
+		if err := partnerEnrolments.insert(ctx, tx, id, enrolTokenHash, expires); err != nil {
 			return err
 		}
 		return auditIn(ctx, tx, e, "partner_user", id, map[string]Change{
@@ -95,28 +95,16 @@ func (s *Store) CreatePartnerUser(ctx context.Context, u perfilseguro.NewPartner
 	return s.PartnerUserByID(ctx, u.PartnerID, id)
 }
 
-func insertPartnerEnrolment(ctx context.Context, q sqlx.ExecerContext, userID int64, tokenHash string, expires time.Time) error {
-	_, err := q.ExecContext(ctx, `INSERT INTO partner_user_enrolments (token_hash, partner_user_id, expires_at) VALUES ($1, $2, $3)`,
-		tokenHash, userID, expires)
-	if err != nil {
-		return fmt.Errorf("insert partner enrolment: %w", err)
-	}
-	return nil
-}
-
 // NewPartnerUserEnrolment issues another enrolment link to an active user of the partner (a lost
 // or new device); links issued before stay valid until used or expired.
 func (s *Store) NewPartnerUserEnrolment(ctx context.Context, partnerID, userID int64, tokenHash string, expires time.Time,
 	e AuditEvent) (PartnerUser, error) {
-	u, err := s.PartnerUserByID(ctx, partnerID, userID)
+	u, err := s.activePartnerUser(ctx, partnerID, userID)
 	if err != nil {
 		return PartnerUser{}, err
 	}
-	if u.DisabledAt != nil {
-		return PartnerUser{}, ErrPartnerUserOff
-	}
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := insertPartnerEnrolment(ctx, tx, userID, tokenHash, expires); err != nil {
+		if err := partnerEnrolments.insert(ctx, tx, userID, tokenHash, expires); err != nil {
 			return err
 		}
 		return auditIn(ctx, tx, e, "partner_user", userID, nil)
@@ -128,13 +116,21 @@ func (s *Store) NewPartnerUserEnrolment(ctx context.Context, partnerID, userID i
 // is ErrPartnerUserNotFound.
 func (s *Store) PartnerUserByID(ctx context.Context, partnerID, id int64) (PartnerUser, error) {
 	var u PartnerUser
-	if err := s.DB.GetContext(ctx, &u, selectPartnerUser+`WHERE u.id = $1 AND u.partner_id = $2`, id, partnerID); err != nil {
-		if isNoRows(err) {
-			return PartnerUser{}, ErrPartnerUserNotFound
-		}
-		return PartnerUser{}, fmt.Errorf("partner user %d: %w", id, err)
+	if err := getOne(ctx, s.DB, &u, ErrPartnerUserNotFound, fmt.Sprintf("partner user %d", id),
+		selectPartnerUser+`WHERE u.id = $1 AND u.partner_id = $2`, id, partnerID); err != nil {
+		return PartnerUser{}, err
 	}
 	return u, nil
+}
+
+// activePartnerUser finds one of the partner's users who can still act on the account:
+// ErrPartnerUserOff, with the account, when they are disabled.
+func (s *Store) activePartnerUser(ctx context.Context, partnerID, id int64) (PartnerUser, error) {
+	u, err := s.PartnerUserByID(ctx, partnerID, id)
+	if err == nil && u.DisabledAt != nil {
+		err = ErrPartnerUserOff
+	}
+	return u, err
 }
 
 // PartnerUsers lists a partner's users, active ones first, then by name.
@@ -150,19 +146,8 @@ func (s *Store) PartnerUsers(ctx context.Context, partnerID int64) ([]PartnerUse
 
 // lockActiveOwners locks the partner's active propietarios and counts those other than id.
 func lockActiveOwners(ctx context.Context, tx *sqlx.Tx, partnerID, id int64) (int, error) {
-	var ids []int64
-	err := tx.SelectContext(ctx, &ids, `SELECT id FROM partner_users WHERE partner_id = $1 AND role = $2 AND disabled_at IS NULL
+	return lockOthers(ctx, tx, id, "partner owners", `SELECT id FROM partner_users WHERE partner_id = $1 AND role = $2 AND disabled_at IS NULL
 		ORDER BY id FOR UPDATE`, partnerID, perfilseguro.PartnerRoleOwner)
-	if err != nil {
-		return 0, fmt.Errorf("lock partner owners: %w", err)
-	}
-	others := 0
-	for _, x := range ids {
-		if x != id {
-			others++
-		}
-	}
-	return others, nil
 }
 
 // SetPartnerUserRole changes a partner user's role and returns the account before and after;
@@ -171,12 +156,9 @@ func (s *Store) SetPartnerUserRole(ctx context.Context, partnerID, id int64, rol
 	if !perfilseguro.ValidPartnerRole(role) {
 		return before, after, perfilseguro.FieldError("role", perfilseguro.MsgPartnerRole)
 	}
-	before, err = s.PartnerUserByID(ctx, partnerID, id)
+	before, err = s.activePartnerUser(ctx, partnerID, id)
 	if err != nil {
 		return before, after, err
-	}
-	if before.DisabledAt != nil {
-		return before, after, ErrPartnerUserOff
 	}
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
 		others, err := lockActiveOwners(ctx, tx, partnerID, id)
@@ -205,12 +187,9 @@ func (s *Store) SetPartnerUserRole(ctx context.Context, partnerID, id int64, rol
 // DisablePartnerUser disables a partner user for good and ends their console sessions;
 // ErrLastPartnerOwner when they are the partner's last active propietario.
 func (s *Store) DisablePartnerUser(ctx context.Context, partnerID, id int64, now time.Time, e AuditEvent) (PartnerUser, error) {
-	u, err := s.PartnerUserByID(ctx, partnerID, id)
+	u, err := s.activePartnerUser(ctx, partnerID, id)
 	if err != nil {
 		return PartnerUser{}, err
-	}
-	if u.DisabledAt != nil {
-		return PartnerUser{}, ErrPartnerUserOff
 	}
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
 		others, err := lockActiveOwners(ctx, tx, partnerID, id)
@@ -250,14 +229,12 @@ type PartnerEnrolment struct {
 // link belongs to, or ErrPartnerEnrolmentNotUsable.
 func (s *Store) PartnerEnrolmentByToken(ctx context.Context, tokenHash string, now time.Time) (PartnerEnrolment, error) {
 	var en PartnerEnrolment
-	err := s.DB.GetContext(ctx, &en, `SELECT pu.*, a.partner_name FROM (`+selectPartnerUser+`) pu
+	err := getOne(ctx, s.DB, &en, ErrPartnerEnrolmentNotUsable, "partner enrolment",
+		`SELECT pu.*, a.partner_name FROM (`+selectPartnerUser+`) pu
 		JOIN partner_user_enrolments en ON en.partner_user_id = pu.id JOIN api_keys a ON a.id = pu.partner_id
 		WHERE en.token_hash = $1 AND en.used_at IS NULL AND en.expires_at > $2 AND pu.disabled_at IS NULL`, tokenHash, now)
-	if isNoRows(err) {
-		return PartnerEnrolment{}, ErrPartnerEnrolmentNotUsable
-	}
 	if err != nil {
-		return PartnerEnrolment{}, fmt.Errorf("partner enrolment: %w", err)
+		return PartnerEnrolment{}, err
 	}
 	return en, nil
 }
@@ -269,11 +246,8 @@ func (s *Store) ConsumePartnerEnrolment(ctx context.Context, tokenHash string, n
 		WHERE en.token_hash = $1 AND en.used_at IS NULL AND en.expires_at > $2 AND u.id = en.partner_user_id AND u.disabled_at IS NULL
 		RETURNING en.partner_user_id`
 	var id int64
-	if err := s.DB.GetContext(ctx, &id, q, tokenHash, now); err != nil {
-		if isNoRows(err) {
-			return 0, ErrPartnerEnrolmentNotUsable
-		}
-		return 0, fmt.Errorf("consume partner enrolment: %w", err)
+	if err := getOne(ctx, s.DB, &id, ErrPartnerEnrolmentNotUsable, "consume partner enrolment", q, tokenHash, now); err != nil {
+		return 0, err
 	}
 	return id, nil
 }
@@ -282,13 +256,11 @@ func (s *Store) ConsumePartnerEnrolment(ctx context.Context, tokenHash string, n
 // (a passkey names its owner; the caller checks that the account is active).
 func (s *Store) PartnerUserForSignIn(ctx context.Context, id int64) (PartnerEnrolment, error) {
 	var u PartnerEnrolment
-	err := s.DB.GetContext(ctx, &u, `SELECT pu.*, a.partner_name FROM (`+selectPartnerUser+`) pu
+	err := getOne(ctx, s.DB, &u, ErrPartnerUserNotFound, fmt.Sprintf("partner user %d", id),
+		`SELECT pu.*, a.partner_name FROM (`+selectPartnerUser+`) pu
 		JOIN api_keys a ON a.id = pu.partner_id WHERE pu.id = $1`, id)
-	if isNoRows(err) {
-		return PartnerEnrolment{}, ErrPartnerUserNotFound
-	}
 	if err != nil {
-		return PartnerEnrolment{}, fmt.Errorf("partner user %d: %w", id, err)
+		return PartnerEnrolment{}, err
 	}
 	return u, nil
 }

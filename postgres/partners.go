@@ -202,12 +202,10 @@ func (s *Store) Partners(ctx context.Context) ([]Partner, error) {
 // PartnerByRef finds a partner by numeric id or key id.
 func (s *Store) PartnerByRef(ctx context.Context, ref string) (Partner, error) {
 	var r partnerRow
-	err := s.q(ctx).GetContext(ctx, &r, selectPartner+`WHERE key_id = $1 OR id::text = $1`, strings.TrimSpace(ref))
-	if isNoRows(err) {
-		return Partner{}, ErrPartnerNotFound
-	}
+	err := getOne(ctx, s.q(ctx), &r, ErrPartnerNotFound, "find partner",
+		selectPartner+`WHERE key_id = $1 OR id::text = $1`, strings.TrimSpace(ref))
 	if err != nil {
-		return Partner{}, fmt.Errorf("find partner: %w", err)
+		return Partner{}, err
 	}
 	return r.partner(), nil
 }
@@ -215,13 +213,11 @@ func (s *Store) PartnerByRef(ctx context.Context, ref string) (Partner, error) {
 // DeactivatePartner turns a partner off (its origin stops being authorized) and returns it.
 func (s *Store) DeactivatePartner(ctx context.Context, id int64) (Partner, error) {
 	var r partnerRow
-	err := s.q(ctx).GetContext(ctx, &r, `UPDATE api_keys SET is_active = false WHERE id = $1 RETURNING `+
-		`id, key_id, partner_name, domain, is_active, permissions, requests_count, last_used_at, created_at, created_by, notes`, id)
-	if isNoRows(err) {
-		return Partner{}, ErrPartnerNotFound
-	}
+	err := getOne(ctx, s.q(ctx), &r, ErrPartnerNotFound, fmt.Sprintf("deactivate partner %d", id),
+		`UPDATE api_keys SET is_active = false WHERE id = $1 RETURNING `+
+			`id, key_id, partner_name, domain, is_active, permissions, requests_count, last_used_at, created_at, created_by, notes`, id)
 	if err != nil {
-		return Partner{}, fmt.Errorf("deactivate partner %d: %w", id, err)
+		return Partner{}, err
 	}
 	return r.partner(), nil
 }

@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -9,7 +8,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 func TestNormalizeOriginGivesTheBrowserOriginForm(t *testing.T) {
@@ -55,9 +53,7 @@ func TestPartnerRules(t *testing.T) {
 
 func TestPartnerLifecycle(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, _, s := setup(t)
 
 	np := postgres.NewPartner{PartnerName: "CasaLista", Domain: "https://casalista.mx", Notes: "piloto"}
 	require.NoError(t, np.Normalize())

@@ -160,14 +160,7 @@ type WalletPass struct {
 // WalletPassOf returns a user's stored pass of a kind, or nil when none was built.
 func (s *Store) WalletPassOf(ctx context.Context, userID int64, kind string) (*WalletPass, error) {
 	const q = `SELECT data_hash, content, save_url, built_at FROM wallet_passes WHERE user_id = $1 AND kind = $2`
-	var p WalletPass
-	if err := s.DB.GetContext(ctx, &p, q, userID, kind); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("wallet pass: %w", err)
-	}
-	return &p, nil
+	return getOptional[WalletPass](ctx, s.DB, "wallet pass", q, userID, kind)
 }
 
 // WalletPassHash returns the data hash of a user's stored pass, or "" when none was built.

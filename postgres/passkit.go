@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -29,12 +28,10 @@ func (s *Store) EnsureApplePassToken(ctx context.Context, t ApplePassToken) (App
 		return ApplePassToken{}, fmt.Errorf("apple pass token: %w", err)
 	}
 	var got ApplePassToken
-	err := s.DB.GetContext(ctx, &got, `SELECT user_id, serial_number, token_hash, token_sealed FROM apple_pass_tokens WHERE user_id = $1`, t.UserID)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ApplePassToken{}, ErrUserNotFound
-	}
+	err := getOne(ctx, s.DB, &got, ErrUserNotFound, "apple pass token",
+		`SELECT user_id, serial_number, token_hash, token_sealed FROM apple_pass_tokens WHERE user_id = $1`, t.UserID)
 	if err != nil {
-		return ApplePassToken{}, fmt.Errorf("apple pass token: %w", err)
+		return ApplePassToken{}, err
 	}
 	return got, nil
 }
@@ -58,14 +55,8 @@ func (s *Store) ApplePassBySerial(ctx context.Context, serial string) (ApplePass
 		COALESCE(w.built_at, t.voided_at) AS built_at FROM apple_pass_tokens t
 		LEFT JOIN wallet_passes w ON w.user_id = t.user_id AND w.kind = 'apple' WHERE t.serial_number = $1`
 	var p ApplePassBySerial
-	err := s.DB.GetContext(ctx, &p, q, serial)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, ErrPassNotFound
-	}
-	if err != nil {
-		return p, fmt.Errorf("apple pass %s: %w", serial, err)
-	}
-	return p, nil
+	err := getOne(ctx, s.DB, &p, ErrPassNotFound, fmt.Sprintf("apple pass %s", serial), q, serial)
+	return p, err
 }
 
 // RegisterPassDevice records that a device installed a pass; created is false when the device
@@ -169,14 +160,8 @@ func (s *Store) WalletTombstone(ctx context.Context, serial string) (WalletTombs
 		t.voided_at AS apple_voided_at FROM wallet_tombstones w LEFT JOIN apple_pass_tokens t ON t.serial_number = w.serial_number AND t.user_id IS NULL
 		WHERE w.serial_number = $1`
 	var ts WalletTombstone
-	err := s.DB.GetContext(ctx, &ts, q, serial)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ts, ErrTombstoneNotFound
-	}
-	if err != nil {
-		return ts, fmt.Errorf("wallet tombstone %s: %w", serial, err)
-	}
-	return ts, nil
+	err := getOne(ctx, s.DB, &ts, ErrTombstoneNotFound, fmt.Sprintf("wallet tombstone %s", serial), q, serial)
+	return ts, err
 }
 
 // SaveVoidedApplePass stores the voided pass of a deleted account, for its devices to fetch.

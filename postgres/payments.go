@@ -127,26 +127,13 @@ func (s *Store) StartPaymentAttempt(ctx context.Context, tx *sqlx.Tx, userID int
 
 // PaymentByID reads one payment (nil when it does not exist).
 func (s *Store) PaymentByID(ctx context.Context, id int64) (*Payment, error) {
-	var p Payment
-	if err := s.q(ctx).GetContext(ctx, &p, `SELECT `+paymentColumns+` FROM payments WHERE id = $1`, id); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("payment %d: %w", id, err)
-	}
-	return &p, nil
+	return getOptional[Payment](ctx, s.q(ctx), fmt.Sprintf("payment %d", id), `SELECT `+paymentColumns+` FROM payments WHERE id = $1`, id)
 }
 
 // PaymentBySession reads the payment of a checkout session (nil when none is ours).
 func (s *Store) PaymentBySession(ctx context.Context, sessionID string) (*Payment, error) {
-	var p Payment
-	if err := s.q(ctx).GetContext(ctx, &p, `SELECT `+paymentColumns+` FROM payments WHERE checkout_session_id = $1`, sessionID); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("payment of session %s: %w", sessionID, err)
-	}
-	return &p, nil
+	return getOptional[Payment](ctx, s.q(ctx), "payment of session "+sessionID,
+		`SELECT `+paymentColumns+` FROM payments WHERE checkout_session_id = $1`, sessionID)
 }
 
 // PaymentsOfUser lists a person's payments, the newest first.
@@ -180,12 +167,7 @@ func (s *Store) SetCheckoutCreated(ctx context.Context, id int64, cs perfilsegur
 	if !cs.ExpiresAt.IsZero() {
 		exp = &cs.ExpiresAt
 	}
-	res, err := s.q(ctx).ExecContext(ctx, q, id, cs.ID, cs.URL, exp)
-	if err != nil {
-		return false, fmt.Errorf("store checkout session: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	return changedOne(ctx, s.q(ctx), "store checkout session", q, id, cs.ID, cs.URL, exp)
 }
 
 // SetCheckoutStartError records why the checkout could not be created; final ends the attempt.
@@ -308,12 +290,7 @@ func (s *Store) ApplyRefund(ctx context.Context, tx *sqlx.Tx, paymentIntentID st
 func (s *Store) MarkRefundRequested(ctx context.Context, id int64) (bool, error) {
 	const q = `UPDATE payments SET refund_requested_at = now(), updated_at = now()
 		WHERE id = $1 AND status = 'paid' AND refund_requested_at IS NULL`
-	res, err := s.q(ctx).ExecContext(ctx, q, id)
-	if err != nil {
-		return false, fmt.Errorf("request refund: %w", err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	return changedOne(ctx, s.q(ctx), "request refund", q, id)
 }
 
 // WithdrawRefundRequest lets an administrator ask again: the refund could not be queued or the
@@ -364,12 +341,7 @@ func (s *Store) ClaimPaymentNotice(ctx context.Context, id int64, kind string) (
 		return false, fmt.Errorf("unknown payment notice %q", kind)
 	}
 	q := `UPDATE payments SET ` + col + ` = now() WHERE id = $1 AND ` + col + ` IS NULL AND status IN ('paid', 'refunded')`
-	res, err := s.q(ctx).ExecContext(ctx, q, id)
-	if err != nil {
-		return false, fmt.Errorf("claim %s: %w", kind, err)
-	}
-	n, _ := res.RowsAffected()
-	return n == 1, nil
+	return changedOne(ctx, s.q(ctx), "claim "+kind, q, id)
 }
 
 // UnclaimPaymentNotice undoes a claim whose sending failed, so a retry sends it.
@@ -416,16 +388,9 @@ func (s *Store) InsertPaymentWebhook(ctx context.Context, ev perfilseguro.Paymen
 
 // PaymentWebhookByID reads a stored payment webhook (nil when it does not exist).
 func (s *Store) PaymentWebhookByID(ctx context.Context, id int64) (*PaymentWebhook, error) {
-	var w PaymentWebhook
 	const q = `SELECT id, event_id, event_type, session_id, payment_intent_id, full_refund, body, received_at,
 		processed_at, attempts FROM payment_webhooks WHERE id = $1`
-	if err := s.q(ctx).GetContext(ctx, &w, q, id); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("payment webhook %d: %w", id, err)
-	}
-	return &w, nil
+	return getOptional[PaymentWebhook](ctx, s.q(ctx), fmt.Sprintf("payment webhook %d", id), q, id)
 }
 
 // MarkPaymentWebhookProcessed records that an event was applied (note explains a skipped one).

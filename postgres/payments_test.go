@@ -10,7 +10,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // openPayment records an attempt for a new person and gives it a checkout session.
@@ -46,8 +45,7 @@ func apply(t *testing.T, s *postgres.Store, st perfilseguro.CheckoutState) postg
 
 func TestAPaymentOnlyMovesForwardWhateverOrderTheEventsArriveIn(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	_, _, s := setup(t)
 	_, p := openPayment(t, s, perfilseguro.PlanOneYear)
 	sid := *p.CheckoutSessionID
 	voucher := &perfilseguro.OXXOVoucher{Number: "12345678901234", ExpiresAt: time.Now().Add(72 * time.Hour), URL: "https://v.example"}
@@ -83,9 +81,7 @@ func TestAPaymentOnlyMovesForwardWhateverOrderTheEventsArriveIn(t *testing.T) {
 
 func TestTheApprovalSpendsOnePaymentAndSetsItsValidity(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, db, s := setup(t)
 	userID, p := openPayment(t, s, perfilseguro.PlanFiveYears)
 	ok, err := s.HasUnusedPayment(ctx, userID)
 	require.NoError(t, err)
@@ -128,9 +124,7 @@ func TestTheApprovalSpendsOnePaymentAndSetsItsValidity(t *testing.T) {
 
 func TestAnAttemptForAnotherPlanReplacesTheOneInProgress(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	s := &postgres.Store{DB: db}
+	ctx, _, s := setup(t)
 	userID, first := openPayment(t, s, perfilseguro.PlanOneYear)
 	five, _ := perfilseguro.PlanByCode(perfilseguro.PlanFiveYears)
 	one, _ := perfilseguro.PlanByCode(perfilseguro.PlanOneYear)

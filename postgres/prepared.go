@@ -56,6 +56,24 @@ func (s *Store) getPrepared(ctx context.Context, tx *sqlx.Tx, dest any, query st
 	return st.GetContext(ctx, dest, args...)
 }
 
+// selectPrepared scans the rows of a prepared query on the pool into dest (a slice).
+func (s *Store) selectPrepared(ctx context.Context, dest any, query string, args ...any) error {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return err
+	}
+	return st.SelectContext(ctx, dest, args...)
+}
+
+// selectRows scans the rows of a prepared query on the pool; what names the query in its error.
+func selectRows[T any](ctx context.Context, s *Store, what, query string, args ...any) ([]T, error) {
+	var found []T
+	if err := s.selectPrepared(ctx, &found, query, args...); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return found, nil
+}
+
 // execPrepared runs a prepared statement, in tx or on the pool (tx nil).
 func (s *Store) execPrepared(ctx context.Context, tx *sqlx.Tx, query string, args ...any) (sql.Result, error) {
 	st, err := s.stmtIn(ctx, tx, query)

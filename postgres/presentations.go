@@ -86,14 +86,9 @@ func (s *Store) InsertPresentationRequest(ctx context.Context, n NewPresentation
 // PresentationRequestByID finds a request; id must be a UUID (the caller checks its syntax).
 func (s *Store) PresentationRequestByID(ctx context.Context, id string) (PresentationRequest, error) {
 	var p PresentationRequest
-	err := s.DB.GetContext(ctx, &p, `SELECT `+presentationColumns+` FROM presentation_requests WHERE id = $1`, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return p, ErrPresentationNotFound
-	}
-	if err != nil {
-		return p, fmt.Errorf("presentation request %s: %w", id, err)
-	}
-	return p, nil
+	err := getOne(ctx, s.DB, &p, ErrPresentationNotFound, fmt.Sprintf("presentation request %s", id),
+		`SELECT `+presentationColumns+` FROM presentation_requests WHERE id = $1`, id)
+	return p, err
 }
 
 // CompletePresentation stores the disclosed claims of a pending request and, in the same
@@ -104,14 +99,12 @@ func (s *Store) CompletePresentation(ctx context.Context, id string, claims json
 	var deliveryID int64
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var partnerID int64
-		err := tx.GetContext(ctx, &partnerID, `UPDATE presentation_requests
+		err := getOne(ctx, tx, &partnerID, ErrPresentationClosed, fmt.Sprintf("complete presentation %s", id),
+			`UPDATE presentation_requests
 			SET status = 'completed', claims = $2, completed_at = $3, response_key = ''
 			WHERE id = $1 AND status = 'pending' AND expires_at > $3 RETURNING partner_id`, id, []byte(claims), now)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrPresentationClosed
-		}
 		if err != nil {
-			return fmt.Errorf("complete presentation %s: %w", id, err)
+			return err
 		}
 		// No user_id: the notification is about a presentation, and nothing links it to an account.
 		err = tx.GetContext(ctx, &deliveryID, `INSERT INTO partner_deliveries (partner_id, event, payload)
@@ -168,12 +161,10 @@ func (s *Store) closePresentation(ctx context.Context, q, id string, args ...any
 // credential holds that entry.
 func (s *Store) CredentialRevoked(ctx context.Context, listID, idx int) (bool, error) {
 	var revoked bool
-	err := s.DB.GetContext(ctx, &revoked, `SELECT revoked_at IS NOT NULL FROM credentials WHERE list_id = $1 AND status_idx = $2`, listID, idx)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, ErrCredentialNotFound
-	}
+	err := getOne(ctx, s.DB, &revoked, ErrCredentialNotFound, fmt.Sprintf("credential status %d/%d", listID, idx),
+		`SELECT revoked_at IS NOT NULL FROM credentials WHERE list_id = $1 AND status_idx = $2`, listID, idx)
 	if err != nil {
-		return false, fmt.Errorf("credential status %d/%d: %w", listID, idx, err)
+		return false, err
 	}
 	return revoked, nil
 }

@@ -363,11 +363,8 @@ func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage
 			FROM webauthn_credentials WHERE user_id = $1) k)
 	) WHERE EXISTS (SELECT 1 FROM users WHERE id = $1)`
 	var doc json.RawMessage
-	if err := s.q(ctx).GetContext(ctx, &doc, q, userID); err != nil {
-		if isNoRows(err) {
-			return nil, ErrUserNotFound
-		}
-		return nil, fmt.Errorf("personal data of %d: %w", userID, err)
+	if err := getOne(ctx, s.q(ctx), &doc, ErrUserNotFound, fmt.Sprintf("personal data of %d", userID), q, userID); err != nil {
+		return nil, err
 	}
 	return doc, nil
 }

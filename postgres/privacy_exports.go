@@ -67,14 +67,7 @@ func (s *Store) DataExportsOf(ctx context.Context, userID int64) ([]DataExport, 
 
 // DataExportByID reads one export (nil when it does not exist).
 func (s *Store) DataExportByID(ctx context.Context, id int64) (*DataExport, error) {
-	var e DataExport
-	if err := s.DB.GetContext(ctx, &e, `SELECT `+exportColumns+` FROM data_exports WHERE id = $1`, id); err != nil {
-		if isNoRows(err) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("data export %d: %w", id, err)
-	}
-	return &e, nil
+	return getOptional[DataExport](ctx, s.DB, fmt.Sprintf("data export %d", id), `SELECT `+exportColumns+` FROM data_exports WHERE id = $1`, id)
 }
 
 // StoreExportArchive keeps a built archive, once: a queued export becomes ready. The ARCO

@@ -9,23 +9,16 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // TestRetentionDeletesWhatTheNoticeKeepsForALimitedTime runs the retention on a clock moved
 // past each period: each kind of record goes when its own period ends, and not before.
 func TestRetentionDeletesWhatTheNoticeKeepsForALimitedTime(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	ctx := context.Background()
+	ctx, db, store := setup(t)
 	start := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	user := validatedUser(t, db, "PS-1111-2222-33", start, 1, nil)
-	exec := func(q string, args ...any) {
-		t.Helper()
-		_, err := db.Exec(q, args...)
-		require.NoError(t, err)
-	}
+	exec := execer(t, db)
 	exec(`INSERT INTO provider_webhooks (provider, body_sha256, session_id, body, received_at, processed_at) VALUES ('didit', repeat('1', 64), 's1', '{}', $1, $1)`, start)
 	exec(`INSERT INTO provider_webhooks (provider, body_sha256, session_id, body, received_at) VALUES ('didit', repeat('2', 64), 's2', '{}', $1)`, start) // never processed
 	exec(`INSERT INTO verification_logs (user_id, id_validado, scanned_at, granted, request_id) VALUES ($1, 'PS-1111-2222-33', $2, true, 'l1')`, user, start)
@@ -130,8 +123,7 @@ func TestBusinessDeadlinesSkipWeekendsAndRestDays(t *testing.T) {
 // the deletion's setting not even that.
 func TestDeletionBlanksTheDeletedPersonsOldValuesInTheAuditTrail(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
+	_, db, store := setup(t)
 	user := validatedUser(t, db, "PS-2222-3333-44", time.Now(), 1, nil)
 	_, err := db.Exec(`INSERT INTO audit_events (actor_kind, actor_label, action, target_kind, target_id, ip, changes)
 		VALUES ('admin', 'ops@perfilseguro.mx', 'user.update', 'user', $1::text, '198.51.100.1',

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -73,15 +72,10 @@ func (s *Store) UnsentReminders(ctx context.Context, limit int) ([]int64, error)
 // ReminderByID finds a reminder.
 func (s *Store) ReminderByID(ctx context.Context, id int64) (ExpiryReminder, error) {
 	var r ExpiryReminder
-	err := s.DB.GetContext(ctx, &r, `SELECT id, user_id, valid_until, days_before, channel, sent_at, failed_at
+	err := getOne(ctx, s.DB, &r, ErrReminderNotFound, fmt.Sprintf("reminder %d", id),
+		`SELECT id, user_id, valid_until, days_before, channel, sent_at, failed_at
 		FROM expiry_reminders WHERE id = $1`, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return r, ErrReminderNotFound
-	}
-	if err != nil {
-		return r, fmt.Errorf("reminder %d: %w", id, err)
-	}
-	return r, nil
+	return r, err
 }
 
 // MarkReminderSent records the delivery of a reminder.

@@ -2,15 +2,11 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 )
-
-func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
 
 // InsertSessionToken stores a registration session token (its hash).
 func (s *Store) InsertSessionToken(ctx context.Context, tx *sqlx.Tx, userID int64, tokenHash string, expires time.Time) error {

@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -10,16 +9,13 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // E-mail and phone are unique per mode: live people, and each partner's test people. Every
 // lookup by them stays in one mode; a test person has no public profile.
 func TestTestPeopleShareContactsWithLivePeopleButNoLookup(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
+	ctx, db, store := setup(t)
 	var a, b int64
 	require.NoError(t, db.Get(&a, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_aaaaaaaaaaaaaaaaaaaaaaaa', 'Alfa', 'https://a.example') RETURNING id`))
 	require.NoError(t, db.Get(&b, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_bbbbbbbbbbbbbbbbbbbbbbbb', 'Beta', 'https://b.example') RETURNING id`))
@@ -80,18 +76,11 @@ func TestTestPeopleShareContactsWithLivePeopleButNoLookup(t *testing.T) {
 // Test people are deleted whole 30 days after they were made; live people and newer test people stay.
 func TestRetentionDeletesTestPeopleAfter30Days(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
+	ctx, db, store := setup(t)
 	var partner int64
 	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain) VALUES ('pk_cccccccccccccccccccccccc', 'Gama', 'https://c.example') RETURNING id`))
 	mk := func(email string, mode int64, age time.Duration) int64 {
-		var id int64
-		require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
-			var err error
-			id, _, err = store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Ana", Email: &email, TestPartner: mode})
-			return err
-		}))
+		id, _ := insertPerson(t, store, postgres.NewUser{Nombre: "Ana", Email: &email, TestPartner: mode})
 		_, err := db.Exec(`UPDATE users SET created_at = now() - make_interval(secs => $2) WHERE id = $1`, id, age.Seconds())
 		require.NoError(t, err)
 		_, err = db.Exec(`INSERT INTO dev_messages (channel, recipient, body_text, test_partner_id) VALUES ('email', $1, 'código', NULLIF($2, 0))`, email, mode)

@@ -191,11 +191,8 @@ func (s *Store) VerificationStatusOf(ctx context.Context, userID int64) (Verific
 		 ORDER BY vs.created_at DESC LIMIT 1) AS last_biometric_status
 		FROM users u WHERE u.id = $1`
 	var v VerificationStatus
-	if err := s.q(ctx).GetContext(ctx, &v, q, userID); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return v, ErrUserNotFound
-		}
-		return v, fmt.Errorf("verification status: %w", err)
+	if err := getOne(ctx, s.q(ctx), &v, ErrUserNotFound, "verification status", q, userID); err != nil {
+		return v, err
 	}
 	return v, nil
 }

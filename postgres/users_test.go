@@ -1,29 +1,20 @@
 package postgres_test
 
 import (
-	"context"
 	"testing"
 
-	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
 
 // The check before a sign-up: the account holding the e-mail comes first, then the phone's.
 func TestRegisteredUserIDPrefersTheEmailsAccount(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db, _ := pgtest.New(t)
-	store := &postgres.Store{DB: db}
-	insert := func(email, phone string) (id int64) {
-		require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
-			var err error
-			id, _, err = store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Rosa Díaz", Email: &email, Phone: &phone})
-			return err
-		}))
+	ctx, _, store := setup(t)
+	insert := func(email, phone string) int64 {
+		id, _ := insertPerson(t, store, postgres.NewUser{Nombre: "Rosa Díaz", Email: &email, Phone: &phone})
 		return id
 	}
 	a := insert("rosa@example.com", "+525511110000")

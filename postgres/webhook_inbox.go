@@ -43,3 +43,22 @@ func (t webhookInbox) unprocessedIDs(ctx context.Context, db *sqlx.DB, olderThan
 	}
 	return ids, nil
 }
+
+// insertOnce stores a webhook in its inbox once (a provider's retry finds the row it left): it
+// runs q, an INSERT … ON CONFLICT DO NOTHING that returns (id, processed) of the new row or,
+// failing that, of the existing one.
+func (s *Store) insertOnce(ctx context.Context, q string, args ...any) (id int64, processed bool, err error) {
+	var row struct {
+		ID        int64 `db:"id"`
+		Processed bool  `db:"processed"`
+	}
+	// A concurrent identical insert can commit after this statement's snapshot: then neither
+	// branch sees a row, and a second try does.
+	for range 2 {
+		err = s.DB.GetContext(ctx, &row, q, args...)
+		if !isNoRows(err) {
+			break
+		}
+	}
+	return row.ID, row.Processed, err
+}

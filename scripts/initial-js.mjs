@@ -46,6 +46,13 @@ const roots = [
   ...html.matchAll(/<script[^>]* src="([^"]+\.js)"/g),
   ...html.matchAll(/<link rel="modulepreload"[^>]* href="([^"]+\.js)"/g),
 ].map((m) => m[1])
+// Since issue 38 the entry and its modulepreloads are listed in a JSON block that index.html's
+// inline scripts load them from (web/vite.config.ts, route-preload).
+const firstPaint = /<script type="application\/json" id="first-paint">(.*?)<\/script>/s.exec(html)
+if (firstPaint) {
+  const data = JSON.parse(firstPaint[1])
+  roots.unshift(data.entry, ...data.common)
+}
 if (roots.length === 0) throw new Error('no script in index.html')
 
 if (route) {

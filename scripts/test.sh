@@ -21,6 +21,8 @@ export E2E_PORT=${E2E_PORT:-8089} E2E_DATABASE=${E2E_DATABASE:-perfilseguro_e2e}
 
 results=()
 failed=0
+go_test_log=$(mktemp)
+trap 'rm -f "$go_test_log"' EXIT
 
 # step runs one named command, prints a banner and records how it went.
 step() {
@@ -43,6 +45,12 @@ step() {
 skip() { results+=("SKIP  $1 ($2)"); }
 
 summary() {
+	# CI keeps only the head and tail of the output: repeat what failed in go test at the end.
+	if [ -s "$go_test_log" ] && grep -qE '^(FAIL|--- FAIL|WARNING: DATA RACE|panic:)' "$go_test_log"; then
+		printf '\n==> what failed in go-test (the whole output is above)\n'
+		grep -E '^(FAIL\s|--- FAIL|\s+--- FAIL|panic:|\s+testing.go:[0-9]+: race detected)|_test\.go:[0-9]+:' "$go_test_log" | head -n 60
+		grep -m1 -A40 '^WARNING: DATA RACE' "$go_test_log"
+	fi
 	printf '\n==> Summary\n'
 	printf '  %s\n' "${results[@]}"
 	if [ "$failed" -eq 0 ]; then printf 'make test: all steps passed\n'; else printf 'make test: FAILED\n'; fi
@@ -83,10 +91,11 @@ step build build
 built=$?
 step go-vet go vet ./...
 # The alerting rules are valid and each alert fires (and stays quiet) as its unit tests say.
-step alerts bash -c 'promtool check rules deploy/prometheus/alerts.yml && promtool test rules deploy/prometheus/alerts_test.yml'
+step alerts bash -c 'promtool check rules deploy/prometheus/alerts.yml && promtool test rules deploy/prometheus/alerts_test.yml deploy/prometheus/alerts_days_test.yml'
 # The web app's generated API types must match the API's OpenAPI document.
 step api-types scripts/api-types.sh --check
-step go-test go test -race -count=1 -p 1 ./...
+# Each package's tests one at a time (shared Postgres, Redis and timing), the binaries built at once.
+step go-test bash -c 'scripts/go-test.sh -race 2>&1 | tee "$0"; exit "${PIPESTATUS[0]}"' "$go_test_log"
 # Every fuzz target for a short run (make fuzz runs them longer).
 step fuzz-short env FUZZTIME=${FUZZTIME:-3s} scripts/fuzz.sh
 # The scale rig's short form: Sentinel and Cluster failover and a rolling restart under load, and

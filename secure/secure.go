@@ -34,6 +34,35 @@ func NewToken(nbytes int) string {
 	return hex.EncodeToString(b)
 }
 
+// RandomString returns n characters drawn uniformly from alphabet (one byte each) from a
+// cryptographic source: invitation codes, simulated provider ids.
+func RandomString(alphabet string, n int) string {
+	b := make([]byte, n)
+	max := big.NewInt(int64(len(alphabet)))
+	for i := range b {
+		k, err := rand.Int(rand.Reader, max)
+		if err != nil {
+			panic(err)
+		}
+		b[i] = alphabet[k.Int64()]
+	}
+	return string(b)
+}
+
+// IsToken reports whether v looks like a token NewToken(nbytes) made: 2*nbytes lowercase hex
+// characters. Check it before a lookup, so that junk never reaches the database.
+func IsToken(v string, nbytes int) bool {
+	if len(v) != 2*nbytes {
+		return false
+	}
+	for _, c := range v {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 // HashToken is the stored form of a high-entropy token (SHA-256 hex, 64 characters).
 func HashToken(token string) string {
 	h := sha256.Sum256([]byte(token))

@@ -2,6 +2,7 @@ package secure
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -49,4 +50,13 @@ func TestSealerRoundTripsAndRejectsOtherKeys(t *testing.T) {
 	require.Error(t, err)
 	_, err = s.Open("not-base64!")
 	require.Error(t, err)
+}
+
+func TestIsTokenAcceptsOnlyWhatNewTokenMakes(t *testing.T) {
+	require.True(t, IsToken(NewToken(32), 32))
+	require.True(t, IsToken(NewToken(16), 16))
+	require.False(t, IsToken(NewToken(16), 32), "too short")
+	require.False(t, IsToken(strings.Repeat("A1", 32), 32), "upper case is not ours")
+	require.False(t, IsToken(strings.Repeat("g1", 32), 32), "not hex")
+	require.False(t, IsToken("", 32))
 }

@@ -22,7 +22,7 @@ func StartServer(r *http.Request) (context.Context, trace.Span) {
 
 // Route names the request's span by its route pattern ("POST /api/register"), never by its raw
 // path, which may hold a profile ID or a token; unmatched requests stay named by method.
-func Route(ctx context.Context, method, pattern string, status int) {
+func Route(ctx context.Context, pattern string, status int) {
 	if !Enabled() {
 		return
 	}

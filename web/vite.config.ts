@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath, URL } from 'node:url'
 import tailwindcss from '@tailwindcss/vite'
 import react from '@vitejs/plugin-react'
-import { defineConfig, type Plugin, type Rollup } from 'vite'
+import { createServer, defineConfig, type Plugin, type Rollup } from 'vite'
 import { VitePWA } from 'vite-plugin-pwa'
 
 // The Go server (perfilseguro dev) answers /api on :8080; the dev server
@@ -28,16 +28,42 @@ const redocBundle = {
 }
 
 // Each screen but the not-found page is a lazy chunk (src/app/router.tsx), which the entry would
-// only request once it has run: one more round trip before the page can paint. This inline
-// script, run before the entry, starts those downloads at once for the page being opened: the
-// route's chunk, the chunks it imports statically and its CSS (issue 38). The Go server allows the
-// script by its hash (api/csp.go). Paths: exact, or a prefix ending in '/'.
+// only request once it has run: one more round trip before the page can paint. The page's scripts
+// therefore start from index.html (issue 38): a JSON block (#first-paint) lists the entry, the
+// chunks it imports statically (Vite's modulepreloads, taken out of the HTML) and, for the pages
+// most opened first, the route's chunk, the chunks it imports statically and its CSS. An inline
+// script in <head>, ahead of the stylesheet (an inline script after it waits until it has loaded),
+// preloads them at once; with a prerendered screen (below) the script at the end of <body> does,
+// once that screen has painted. The script at the end of <body> runs the entry. The Go server
+// allows both scripts by their hashes (api/csp.go). Paths: exact, or a prefix ending in '/'.
 const preloadedRoutes: Record<string, string> = {
   '/': 'src/app/routes/landing.tsx',
   '/login': 'src/app/routes/login.tsx',
   '/register': 'src/app/routes/register.tsx',
   '/verify/': 'src/app/routes/verify-profile.tsx',
 }
+
+// The start of both inline scripts: the data, this page's files, whether it shows a prerendered
+// screen (a shell path, no query string (?plan= names the chosen plan), nobody signed in: the
+// header would differ) and preload().
+const firstPaintPrelude =
+  `  var data = JSON.parse(document.getElementById('first-paint').textContent)\n` +
+  `  var p = location.pathname, shell = false\n` +
+  `  var files = [data.entry].concat(data.common, data.routes[p] || data.routes[p.slice(0, p.lastIndexOf('/') + 1)] || [])\n` +
+  `  try {\n` +
+  `    shell = data.shells.indexOf(p) >= 0 && !location.search && !window.localStorage.getItem('userId')\n` +
+  `  } catch (e) {}\n` +
+  `  function preload() {\n` +
+  `    files.forEach(function (href) {\n` +
+  `      var l = document.createElement('link')\n` +
+  `      if (/\\.css$/.test(href)) { l.rel = 'preload'; l.as = 'style' } else l.rel = 'modulepreload'\n` +
+  `      l.crossOrigin = ''\n` +
+  `      l.href = href\n` +
+  `      document.head.appendChild(l)\n` +
+  `    })\n` +
+  `  }\n`
+const headScript = `(function () {\n${firstPaintPrelude}  if (!shell) preload()\n})()\n`
+
 const routePreload: Plugin = {
   name: 'route-preload',
   apply: 'build',
@@ -48,34 +74,187 @@ const routePreload: Plugin = {
       if (!bundle) return html
       const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === 'chunk')
       const entry = chunks.find((c) => c.isEntry)
-      const inHtml = new Set([entry?.fileName, ...(entry?.imports ?? [])])
-      const files: Record<string, string[]> = {}
+      if (!entry) throw new Error('route-preload: no entry chunk')
+      const inEntry = new Set([entry.fileName, ...entry.imports])
+      const routes: Record<string, string[]> = {}
       for (const [path, source] of Object.entries(preloadedRoutes)) {
         const route = chunks.find((c) => c.facadeModuleId?.endsWith(`/${source}`))
         if (!route) throw new Error(`route-preload: no chunk for ${source}`)
         const seen = new Set<string>()
         const visit = (fileName: string) => {
-          if (seen.has(fileName) || inHtml.has(fileName)) return
+          if (seen.has(fileName) || inEntry.has(fileName)) return
           seen.add(fileName)
           const chunk = bundle[fileName] as Rollup.OutputChunk
           chunk.viteMetadata?.importedCss.forEach((css) => seen.add(css))
           chunk.imports.forEach(visit)
         }
         visit(route.fileName)
-        files[path] = [...seen].map((f) => `/${f}`)
+        routes[path] = [...seen].map((f) => `/${f}`)
       }
-      const script =
-        `(function (r, p) {\n` +
-        `  var files = r[p] || r[p.slice(0, p.lastIndexOf('/') + 1)] || []\n` +
-        `  files.forEach(function (href) {\n` +
-        `    var l = document.createElement('link')\n` +
-        `    if (/\\.css$/.test(href)) { l.rel = 'preload'; l.as = 'style' } else l.rel = 'modulepreload'\n` +
-        `    l.crossOrigin = ''\n` +
-        `    l.href = href\n` +
-        `    document.head.appendChild(l)\n` +
-        `  })\n` +
-        `})(${JSON.stringify(files)}, location.pathname)\n`
-      return [{ tag: 'script', children: script, injectTo: 'head' as const }]
+      const data = { entry: `/${entry.fileName}`, common: entry.imports.map((f) => `/${f}`), routes, shells: shellPaths }
+      // Vite's tags for the entry and its imports go: the scripts above load them.
+      const tags = [
+        `<script type="module" crossorigin src="/${entry.fileName}"></script>`,
+        ...entry.imports.map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`),
+      ]
+      for (const tag of tags) {
+        if (!html.includes(tag)) throw new Error(`route-preload: ${tag} not in index.html`)
+        html = html.replace(`    ${tag}\n`, '').replace(tag, '')
+      }
+      const stylesheet = html.indexOf('<link rel="stylesheet"')
+      if (stylesheet < 0) throw new Error('route-preload: no stylesheet in index.html')
+      const json = JSON.stringify(data).replaceAll('<', '\\u003c')
+      return (
+        `${html.slice(0, stylesheet)}<script type="application/json" id="first-paint">${json}</script>\n` +
+        `    <script>${headScript}</script>\n    ${html.slice(stylesheet)}`
+      )
+    },
+  },
+}
+
+// The first paint of /login and /register (issue 38): a person on a phone saw nothing until ~140 kB
+// of JavaScript had arrived and run (Lighthouse mobile LCP ~2.5 s, the card's subtitle). The build
+// renders these two screens with the app's own components (react-dom/server, in jsdom, as React's
+// first render in the browser: signed out, no data loaded yet) into <template>s of index.html, one
+// per theme (the theme toggle's icon differs). A small inline script at the end of <body> copies the
+// one for the opened page and the theme into #root, so the screen paints with the stylesheet, before
+// any JavaScript. main.tsx then hydrates the copy once the screen's chunk is here (React keeps the
+// painted markup: no loading fallback in between, nothing moves). Until then the copy is inert and
+// aria-hidden: typing into it would be lost. It is not used for a signed-in person (the header
+// differs), a query string (?plan= shows the chosen plan) or any other path. The Go server allows the
+// script by its hash (api/csp.go), as the others.
+const shellPaths = ['/login', '/register']
+const shellThemes = ['light', 'dark']
+const shellSource = `
+import { createElement as h } from 'react'
+import { renderToString } from 'react-dom/server'
+import { createMemoryRouter, RouterProvider } from 'react-router-dom'
+import { QueryClient } from '@tanstack/react-query'
+import { AppProvider } from '/src/app/provider.tsx'
+import { preloadRoute, routes } from '/src/app/router.tsx'
+
+export async function render(path) {
+  await preloadRoute(path)
+  const router = createMemoryRouter(routes, { initialEntries: [path] })
+  const client = new QueryClient()
+  try {
+    return renderToString(h(AppProvider, { client }, h(RouterProvider, { router })))
+  } finally {
+    // The queries the screen started hold 5-minute garbage-collection timers, which kept the
+    // build's process alive for five minutes after it had finished.
+    client.clear()
+  }
+}
+`
+// The script at the end of <body>: copies this page's prerendered screen, if it has one, into #root
+// and runs the entry. With a screen, the page's scripts are preloaded and the entry runs once the
+// screen has painted (its first-contentful-paint entry; a frame where the browser has no paint
+// timing; after a second at the latest, e.g. in a background tab): the paint needs only the HTML and
+// the stylesheet, which then have the connection to themselves, and ~350 kB of JavaScript evaluated
+// in one task before it would hold it back on a slow phone. Without one, the entry runs at once (the
+// stylesheet above has loaded by then, as a module script in <head> would also have waited for it).
+const bodyScript =
+  `(function () {\n${firstPaintPrelude}` +
+  `  var root = document.getElementById('root'), started = false\n` +
+  `  var copy = shell && document.getElementById('shell:' + p + ':' + document.documentElement.getAttribute('data-theme'))\n` +
+  `  function start() {\n` +
+  `    if (started) return\n` +
+  `    started = true\n` +
+  `    if (shell) preload()\n` +
+  `    var s = document.createElement('script')\n` +
+  `    s.type = 'module'\n` +
+  `    s.crossOrigin = ''\n` +
+  `    s.src = data.entry\n` +
+  `    document.head.appendChild(s)\n` +
+  `  }\n` +
+  `  if (!copy || !root || root.firstChild) return start()\n` +
+  `  root.appendChild(copy.content.cloneNode(true))\n` +
+  `  var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes\n` +
+  `  if (types && types.indexOf('paint') >= 0)\n` +
+  `    new PerformanceObserver(function (list) {\n` +
+  `      if (list.getEntriesByName('first-contentful-paint').length) setTimeout(start)\n` +
+  `    }).observe({ type: 'paint', buffered: true })\n` +
+  `  else requestAnimationFrame(function () { setTimeout(start) })\n` +
+  `  setTimeout(start, 1000)\n` +
+  `})()\n`
+
+/** renderShells renders each shell path in each theme: `<template id="shell:/login:light">…</template>`. */
+async function renderShells(root: string): Promise<string> {
+  // jsdom (the vitest environment) ships no types: the little used here.
+  type JSDOMWindow = Record<string, unknown> & {
+    document: { documentElement: { setAttribute(name: string, value: string): void } }
+    localStorage: { setItem(key: string, value: string): void }
+  }
+  type JSDOMClass = new (html: string, options: { url: string }) => { window: JSDOMWindow }
+  const { JSDOM } = (await import('jsdom' as string)) as { JSDOM: JSDOMClass }
+  const dom = new JSDOM('<!doctype html><html lang="es-MX" data-theme="light"><head></head><body></body></html>', {
+    url: 'http://localhost/',
+  })
+  const win = dom.window
+  // What the components read while rendering, as a browser has it (WebAuthn too: the passkey button).
+  win.matchMedia = () => ({ matches: false, addEventListener() {}, removeEventListener() {} })
+  win.PublicKeyCredential = function PublicKeyCredential() {}
+  const globals: Record<string, unknown> = {
+    window: win,
+    document: dom.window.document,
+    navigator: dom.window.navigator,
+    localStorage: dom.window.localStorage,
+    sessionStorage: dom.window.sessionStorage,
+    location: dom.window.location,
+    matchMedia: win.matchMedia,
+    PublicKeyCredential: win.PublicKeyCredential,
+  }
+  const g = globalThis as Record<string, unknown>
+  const before = Object.fromEntries(Object.keys(globals).map((k) => [k, Object.getOwnPropertyDescriptor(g, k)]))
+  for (const [k, value] of Object.entries(globals)) Object.defineProperty(g, k, { value, configurable: true, writable: true })
+  const server = await createServer({
+    configFile: false,
+    root,
+    logLevel: 'error',
+    appType: 'custom',
+    server: { middlewareMode: true, hmr: false, ws: false },
+    optimizeDeps: { noDiscovery: true, include: [] },
+    resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+    plugins: [
+      {
+        name: 'screen-shell-entry',
+        resolveId: (id) => (id === 'virtual:screen-shell' ? '\0virtual:screen-shell.js' : undefined),
+        load: (id) => (id === '\0virtual:screen-shell.js' ? shellSource : undefined),
+      },
+    ],
+  })
+  try {
+    const { render } = (await server.ssrLoadModule('virtual:screen-shell')) as { render: (path: string) => Promise<string> }
+    const templates: string[] = []
+    for (const path of shellPaths)
+      for (const theme of shellThemes) {
+        // As index.html's first script leaves it: the theme chosen, on <html> and (src/lib/theme.ts) saved.
+        dom.window.localStorage.setItem('theme', theme)
+        dom.window.document.documentElement.setAttribute('data-theme', theme)
+        const markup = await render(path)
+        if (!markup.includes('<h1') || /<script/i.test(markup)) throw new Error(`screen-shell: unexpected markup for ${path}`)
+        templates.push(`<template id="shell:${path}:${theme}"><div inert aria-hidden="true">${markup}</div></template>`)
+      }
+    return templates.join('\n    ')
+  } finally {
+    await server.close()
+    for (const [k, d] of Object.entries(before)) {
+      if (d) Object.defineProperty(g, k, d)
+      else delete g[k]
+    }
+  }
+}
+
+const screenShell: Plugin = {
+  name: 'screen-shell',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    async handler(html) {
+      const rootTag = '<div id="root"></div>'
+      if (!html.includes(rootTag)) throw new Error('screen-shell: no empty #root in index.html')
+      const templates = await renderShells(fileURLToPath(new URL('.', import.meta.url)))
+      return html.replace(rootTag, `${rootTag}\n    ${templates}\n    <script>${bodyScript}</script>`)
     },
   },
 }
@@ -86,6 +265,7 @@ export default defineConfig({
     tailwindcss(),
     redocBundle,
     routePreload,
+    screenShell,
     // The credential verifier (/verify) works offline after one visit: Workbox precaches the app
     // and keeps the issuer's keys and the latest status list (network first, so an online check
     // always uses a fresh list). The page registers the worker itself; no other page does.

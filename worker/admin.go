@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -16,7 +15,7 @@ import (
 )
 
 func (w *Worker) routesAdmin() {
-	w.mux.HandleFunc(jobs.TypeSendLiftNotice, w.handleSendLiftNotice)
+	w.mux.HandleFunc(jobs.TypeSendLiftNotice, decoded("lift notice", func(p jobs.SendLiftNoticePayload) bool { return p.EventID > 0 }, w.handleSendLiftNotice))
 }
 
 // handleSendLiftNotice tells the person, once, that an administrador lifted the revocation of
@@ -24,11 +23,7 @@ func (w *Worker) routesAdmin() {
 // through the test inbox (sendersFor). A lift not visible yet is retried (it is queued inside its
 // transaction); a lift already told, about a deleted account, or followed by a new revocation
 // sends nothing.
-func (w *Worker) handleSendLiftNotice(ctx context.Context, t *asynq.Task) error {
-	var p jobs.SendLiftNoticePayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.EventID <= 0 {
-		return fmt.Errorf("lift notice payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleSendLiftNotice(ctx context.Context, p jobs.SendLiftNoticePayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	lift, err := store.LiftByID(ctx, p.EventID)
 	if errors.Is(err, postgres.ErrLiftNotFound) && lastAttempt(ctx) {
@@ -40,11 +35,8 @@ func (w *Worker) handleSendLiftNotice(ctx context.Context, t *asynq.Task) error 
 	if lift.NotifiedAt != nil {
 		return nil
 	}
-	u, err := store.UserByID(ctx, lift.UserID)
-	if errors.Is(err, postgres.ErrUserNotFound) {
-		return nil
-	}
-	if err != nil {
+	u, ok, err := userOrGone(ctx, store, lift.UserID)
+	if !ok {
 		return err
 	}
 	if u.RevokedAt != nil {

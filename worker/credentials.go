@@ -29,32 +29,24 @@ func (w *Worker) routesCredentials() {
 	if w.deps.Credentials.Issuer == nil {
 		return
 	}
-	w.mux.HandleFunc(jobs.TypeIssueCredential, w.handleIssueCredential)
-	w.mux.HandleFunc(jobs.TypeBuildStatusList, w.handleBuildStatusList)
+	w.mux.HandleFunc(jobs.TypeIssueCredential, decoded("credential",
+		func(p jobs.IssueCredentialPayload) bool { return p.CredentialID > 0 }, w.handleIssueCredential))
+	w.mux.HandleFunc(jobs.TypeBuildStatusList, decoded("status list",
+		func(p jobs.BuildStatusListPayload) bool { return p.ListID > 0 }, w.handleBuildStatusList))
 }
 
 // handleIssueCredential signs a reserved credential from the person's current record, once.
-func (w *Worker) handleIssueCredential(ctx context.Context, t *asynq.Task) error {
-	var p jobs.IssueCredentialPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.CredentialID <= 0 {
-		return fmt.Errorf("credential payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleIssueCredential(ctx context.Context, p jobs.IssueCredentialPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	c, err := store.CredentialByID(ctx, p.CredentialID)
-	if errors.Is(err, postgres.ErrCredentialNotFound) {
-		return nil
-	}
-	if err != nil {
+	if stop, err := gone(err, postgres.ErrCredentialNotFound); stop {
 		return err
 	}
 	if c.SDJWT != nil || c.RevokedAt != nil || c.UserID == nil {
 		return nil // issued already, revoked, or the account is gone
 	}
-	u, err := store.UserByID(ctx, *c.UserID)
-	if errors.Is(err, postgres.ErrUserNotFound) {
-		return nil
-	}
-	if err != nil {
+	u, ok, err := userOrGone(ctx, store, *c.UserID)
+	if !ok {
 		return err
 	}
 	if u.FechaValidacion == nil {
@@ -104,11 +96,7 @@ func scoresOf(p postgres.PublicProfile) map[string]float64 {
 }
 
 // handleBuildStatusList signs the status list again from the revocations in Postgres.
-func (w *Worker) handleBuildStatusList(ctx context.Context, t *asynq.Task) error {
-	var p jobs.BuildStatusListPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.ListID <= 0 {
-		return fmt.Errorf("status list payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleBuildStatusList(ctx context.Context, p jobs.BuildStatusListPayload) error {
 	return w.buildStatusList(ctx, p.ListID)
 }
 

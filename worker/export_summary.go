@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -106,6 +107,12 @@ func arcoNames(codes ...string) map[string]string {
 }
 
 // Field helpers: the common kinds of key.
+// invitationType and invitationStatus describe an invitation the person sent or accepted alike.
+var (
+	invitationType   = exportField{Key: "tipo", Label: "Tipo", Description: "client (cliente) o broker.", Codes: invitationTypeNames}
+	invitationStatus = exportField{Key: "estado", Label: "Estado", Description: "pending, accepted, expired o cancelled.", Codes: invitationStatusNames}
+)
+
 func when(key, label, description string) exportField {
 	return exportField{Key: key, Label: label, Description: description + " Fecha y hora con su zona horaria (ISO 8601)."}
 }
@@ -201,8 +208,7 @@ var exportSections = []exportSection{
 		{Key: "nombre", Label: "Nombre", Description: "El nombre de la persona invitada."},
 		{Key: "correo", Label: "Correo", Description: "Su correo electrónico."},
 		{Key: "telefono", Label: "Teléfono", Description: "Su teléfono."},
-		{Key: "tipo", Label: "Tipo", Description: "client (cliente) o broker.", Codes: invitationTypeNames},
-		{Key: "estado", Label: "Estado", Description: "pending, accepted, expired o cancelled.", Codes: invitationStatusNames},
+		invitationType, invitationStatus,
 		{Key: "empresa", Label: "Empresa", Description: "La empresa que indicaste."},
 		{Key: "mensaje", Label: "Mensaje", Description: "Tu mensaje personal."},
 		when("vence", "Vence el", "Hasta cuándo se puede aceptar."),
@@ -211,8 +217,7 @@ var exportSections = []exportSection{
 	}},
 	{"invitaciones_recibidas", "Invitaciones que aceptaste", "Las invitaciones con las que llegaste.", []exportField{
 		{Key: "de", Label: "De", Description: "Quién te invitó."},
-		{Key: "tipo", Label: "Tipo", Description: "client (cliente) o broker.", Codes: invitationTypeNames},
-		{Key: "estado", Label: "Estado", Description: "pending, accepted, expired o cancelled.", Codes: invitationStatusNames},
+		invitationType, invitationStatus,
 		when("aceptada_en", "Aceptada el", "Cuándo la aceptaste."),
 		when("creada_en", "Enviada el", "Cuándo te la enviaron."),
 	}},
@@ -306,20 +311,24 @@ var exportTopKeys = map[string]string{
 	"datos":               "Todo lo que tenemos sobre ti, por sección.",
 }
 
+// sectionByKey finds the section of a key of datos.json.
 func sectionByKey(key string) (exportSection, bool) {
-	for _, s := range exportSections {
-		if s.Key == key {
-			return s, true
-		}
+	i := slices.IndexFunc(exportSections, func(s exportSection) bool { return s.Key == key })
+	if i < 0 {
+		return exportSection{}, false
 	}
-	return exportSection{}, false
+	return exportSections[i], true
 }
 
+// known reports whether the section describes key.
+func (s exportSection) known(key string) bool {
+	return slices.ContainsFunc(s.Fields, func(f exportField) bool { return f.Key == key })
+}
+
+// field describes one key of the section's records.
 func (s exportSection) field(key string) exportField {
-	for _, f := range s.Fields {
-		if f.Key == key {
-			return f
-		}
+	if i := slices.IndexFunc(s.Fields, func(f exportField) bool { return f.Key == key }); i >= 0 {
+		return s.Fields[i]
 	}
 	// A key added to the query before its label: readable words, never the bare column name.
 	return exportField{Key: key, Label: strings.ToUpper(key[:1]) + strings.ReplaceAll(key[1:], "_", " ")}
@@ -501,7 +510,7 @@ func partOf(sec exportSection, p exportPart, value any) summaryPart {
 		// Keys the records hold beyond the known ones, in a stable order.
 		var extra []string
 		for k := range records[0] {
-			if !containsKey(sec.Fields, k) {
+			if !sec.known(k) {
 				extra = append(extra, k)
 			}
 		}
@@ -539,15 +548,6 @@ func partOf(sec exportSection, p exportPart, value any) summaryPart {
 		part.Records = append(part.Records, items)
 	}
 	return part
-}
-
-func containsKey(fields []exportField, key string) bool {
-	for _, f := range fields {
-		if f.Key == key {
-			return true
-		}
-	}
-	return false
 }
 
 var exportSummary = template.Must(template.New("summary").Parse(`<!doctype html>

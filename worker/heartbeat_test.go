@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/scheduler"
 	"github.com/perfilseguro/perfilseguro/worker"
@@ -19,9 +18,7 @@ import (
 func TestHeartbeatFromSchedulerReachesPostgres(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	client := asynq.NewClient(opt)
-	defer client.Close()
+	opt, client := newQueue(t)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -42,8 +39,7 @@ func TestHeartbeatFromSchedulerReachesPostgres(t *testing.T) {
 func TestHeartbeatIsIdempotentAndRejectsBadPayload(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db})
+	w := newTestWorker(t, worker.Deps{DB: db})
 	task, err := jobs.NewHeartbeatTask("heartbeat:2026-01-01T00:00:00Z", "api")
 	require.NoError(t, err)
 	require.NoError(t, w.Handler().ProcessTask(context.Background(), task))
@@ -58,8 +54,7 @@ func TestHeartbeatIsIdempotentAndRejectsBadPayload(t *testing.T) {
 
 func TestPanicInHandlerBecomesError(t *testing.T) {
 	t.Parallel()
-	opt, _ := redistest.New(t)
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: nil}) // nil DB makes the handler panic
+	w := newTestWorker(t, worker.Deps{DB: nil}) // nil DB makes the handler panic
 	task, _ := jobs.NewHeartbeatTask("x", "api")
 	err := w.Handler().ProcessTask(context.Background(), task)
 	require.ErrorContains(t, err, "panic in system:heartbeat")

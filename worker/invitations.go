@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -16,7 +15,9 @@ import (
 )
 
 func (w *Worker) routesInvitations() {
-	w.mux.HandleFunc(jobs.TypeSendInvitation, w.handleSendInvitation)
+	w.mux.HandleFunc(jobs.TypeSendInvitation, decoded("invitation", func(p jobs.SendInvitationPayload) bool {
+		return p.InvitationID != 0 && (p.Via == jobs.ViaEmail || p.Via == jobs.ViaWhatsApp)
+	}, w.handleSendInvitation))
 	w.mux.HandleFunc(jobs.TypeExpireInvitations, w.handleExpireInvitations)
 }
 
@@ -26,12 +27,7 @@ var errInvitationNotYetVisible = errors.New("invitation row not visible yet")
 
 // handleSendInvitation delivers one invitation on one channel. Invitations that are no longer
 // pending are not sent; a channel already delivered is not sent again.
-func (w *Worker) handleSendInvitation(ctx context.Context, t *asynq.Task) error {
-	var p jobs.SendInvitationPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.InvitationID == 0 ||
-		(p.Via != jobs.ViaEmail && p.Via != jobs.ViaWhatsApp) {
-		return fmt.Errorf("invitation payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleSendInvitation(ctx context.Context, p jobs.SendInvitationPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	inv, err := store.InvitationByID(ctx, p.InvitationID)
 	if errors.Is(err, postgres.ErrInvitationNotFound) {

@@ -13,34 +13,16 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
-// mailbox records e-mails in full (the shared recorder keeps only a summary).
-type mailbox struct {
-	recorder
-	mails []perfilseguro.Email
-}
-
-func (m *mailbox) SendEmail(ctx context.Context, e perfilseguro.Email) error {
-	if err := m.record(e.To); err != nil {
-		return err
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.mails = append(m.mails, e)
-	return nil
-}
-
 // invitationWorker is a worker whose e-mail and WhatsApp go to the given fakes.
 func invitationWorker(t *testing.T, db *sqlx.DB, mail perfilseguro.EmailSender, wa perfilseguro.WhatsAppSender) *worker.Worker {
-	opt, _ := redistest.New(t)
-	return worker.New(opt, 1, time.Second, worker.Deps{DB: db, WhatsApp: wa, SMS: &recorder{}, Email: mail,
-		Sealer: secure.NewSealer(secret), PublicBaseURL: "https://perfilseguro.test"})
+	return newTestWorker(t, worker.Deps{DB: db, WhatsApp: wa, SMS: &recorder{}, Email: mail,
+		Sealer: sealer, PublicBaseURL: "https://perfilseguro.test"})
 }
 
 // storedInvitation creates an inviter and a pending invitation, and returns its id.

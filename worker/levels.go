@@ -35,9 +35,13 @@ func (w *Worker) routesLevels() {
 	if d.StuckMaxAge == 0 {
 		d.StuckMaxAge = 7 * 24 * time.Hour
 	}
-	w.mux.HandleFunc(jobs.TypeSendEmailVerification, w.handleSendEmailVerification)
-	w.mux.HandleFunc(jobs.TypeStartBiometricSession, w.handleStartBiometricSession)
-	w.mux.HandleFunc(jobs.TypeProcessBiometricWebhook, w.handleProcessBiometricWebhook)
-	w.mux.HandleFunc(jobs.TypeSyncBiometricSession, w.handleSyncBiometricSession)
+	w.mux.HandleFunc(jobs.TypeSendEmailVerification, decoded("email verification",
+		func(p jobs.SendEmailVerificationPayload) bool { return p.TokenID != 0 && p.SealedToken != "" }, w.handleSendEmailVerification))
+	w.mux.HandleFunc(jobs.TypeStartBiometricSession, decoded("start session",
+		func(p jobs.StartBiometricSessionPayload) bool { return p.VerificationID != 0 }, w.handleStartBiometricSession))
+	w.mux.HandleFunc(jobs.TypeProcessBiometricWebhook, decoded("webhook",
+		func(p jobs.ProcessBiometricWebhookPayload) bool { return p.WebhookID != 0 }, w.handleProcessBiometricWebhook))
+	w.mux.HandleFunc(jobs.TypeSyncBiometricSession, decoded("sync session",
+		func(p jobs.SyncBiometricSessionPayload) bool { return p.SessionID != "" }, w.handleSyncBiometricSession))
 	w.mux.HandleFunc(jobs.TypeReconcileBiometric, w.handleReconcileBiometric)
 }

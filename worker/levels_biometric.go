@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -25,18 +24,11 @@ var errNoBiometricProvider = errors.New("no biometric provider configured")
 
 // handleStartBiometricSession creates the provider session of a pending attempt and stores its
 // id, hosted URL and raw answer. An attempt that already has a session is left alone.
-func (w *Worker) handleStartBiometricSession(ctx context.Context, t *asynq.Task) error {
-	var p jobs.StartBiometricSessionPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.VerificationID == 0 {
-		return fmt.Errorf("start session payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleStartBiometricSession(ctx context.Context, p jobs.StartBiometricSessionPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	v, err := store.VerificationSessionByID(ctx, p.VerificationID)
-	if err != nil {
+	if v, err = visible(v, err, errSessionNotYetVisible); err != nil {
 		return err
-	}
-	if v == nil {
-		return errSessionNotYetVisible
 	}
 	provider := w.biometricFor(v.Provider)
 	if provider == nil {
@@ -67,18 +59,11 @@ func (w *Worker) handleStartBiometricSession(ctx context.Context, t *asynq.Task)
 
 // handleProcessBiometricWebhook applies one stored webhook: it reads the session's current
 // decision from the provider (never trusting the event's order) and marks the row processed.
-func (w *Worker) handleProcessBiometricWebhook(ctx context.Context, t *asynq.Task) error {
-	var p jobs.ProcessBiometricWebhookPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.WebhookID == 0 {
-		return fmt.Errorf("webhook payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleProcessBiometricWebhook(ctx context.Context, p jobs.ProcessBiometricWebhookPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	wh, err := store.WebhookByID(ctx, p.WebhookID)
-	if err != nil {
+	if wh, err = storedWebhook(wh, err, "webhook", p.WebhookID); err != nil {
 		return err
-	}
-	if wh == nil {
-		return fmt.Errorf("webhook %d does not exist: %w", p.WebhookID, asynq.SkipRetry)
 	}
 	if wh.ProcessedAt != nil {
 		return nil // a replay or a second enqueue: already applied
@@ -102,11 +87,7 @@ func (w *Worker) handleProcessBiometricWebhook(ctx context.Context, t *asynq.Tas
 }
 
 // handleSyncBiometricSession asks the provider about one session the reconciler found stuck.
-func (w *Worker) handleSyncBiometricSession(ctx context.Context, t *asynq.Task) error {
-	var p jobs.SyncBiometricSessionPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.SessionID == "" {
-		return fmt.Errorf("sync session payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleSyncBiometricSession(ctx context.Context, p jobs.SyncBiometricSessionPayload) error {
 	return w.syncSession(ctx, p.SessionID, 0)
 }
 
@@ -127,14 +108,10 @@ func (w *Worker) syncSession(ctx context.Context, sessionID string, webhookID in
 		return errNoBiometricProvider
 	}
 	d, err := provider.GetDecision(ctx, sessionID)
-	if errors.Is(err, perfilseguro.ErrPermanent) {
-		if webhookID != 0 {
-			_ = store.MarkWebhookProcessed(ctx, w.deps.DB, webhookID, "el proveedor no reconoce la sesión: "+err.Error())
-		}
-		return fmt.Errorf("decision of %s: %w: %w", sessionID, err, asynq.SkipRetry)
-	}
 	if err != nil {
-		return fmt.Errorf("decision of %s: %w", sessionID, err)
+		return unreadableSession(err, "decision of "+sessionID, webhookID, func(id int64, note string) error {
+			return store.MarkWebhookProcessed(ctx, w.deps.DB, id, note)
+		})
 	}
 	if d.SessionID == "" {
 		d.SessionID = sessionID
@@ -211,20 +188,13 @@ func (w *Worker) handleReconcileBiometric(ctx context.Context, _ *asynq.Task) er
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, id := range ids {
-		task, err := jobs.NewProcessBiometricWebhookTask(id)
-		errs = append(errs, jobs.Enqueue(ctx, w.deps.Enqueuer, task, err))
-	}
+	errs := enqueueEach(ctx, w.deps.Enqueuer, ids, jobs.NewProcessBiometricWebhookTask)
 	stuck := []string{}
 	if d.Biometric != nil {
 		if stuck, err = store.StuckSessionIDs(ctx, d.StuckAfter, d.StuckMaxAge, 100); err != nil {
 			return err
 		}
-		for _, id := range stuck {
-			task, err := jobs.NewSyncBiometricSessionTask(id)
-			errs = append(errs, jobs.Enqueue(ctx, w.deps.Enqueuer, task, err))
-		}
+		errs = append(errs, enqueueEach(ctx, w.deps.Enqueuer, stuck, jobs.NewSyncBiometricSessionTask)...)
 	}
 	if len(ids) > 0 || len(stuck) > 0 {
 		w.deps.Logger.Info("biometric reconcile", "webhooks_requeued", len(ids), "sessions_checked", len(stuck))

@@ -3,7 +3,6 @@ package worker
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -23,21 +22,14 @@ var errTokenNotYetVisible = errors.New("email token row not visible yet")
 
 // handleSendEmailVerification e-mails the level-2 link. Tokens that are used, expired or were
 // never committed are not sent.
-func (w *Worker) handleSendEmailVerification(ctx context.Context, t *asynq.Task) error {
-	var p jobs.SendEmailVerificationPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.TokenID == 0 || p.SealedToken == "" {
-		return fmt.Errorf("email verification payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleSendEmailVerification(ctx context.Context, p jobs.SendEmailVerificationPayload) error {
 	if time.Now().After(p.ExpiresAt) {
 		return fmt.Errorf("email token %d expired before delivery: %w", p.TokenID, asynq.SkipRetry)
 	}
 	store := postgres.Store{DB: w.deps.DB}
 	row, err := store.EmailTokenForDelivery(ctx, p.TokenID)
-	if err != nil {
+	if row, err = visible(row, err, errTokenNotYetVisible); err != nil {
 		return err
-	}
-	if row == nil {
-		return errTokenNotYetVisible
 	}
 	if row.IsUsed {
 		return nil

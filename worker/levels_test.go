@@ -19,7 +19,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/didit"
@@ -28,19 +27,6 @@ import (
 )
 
 const lvSecret = "levels-test-secret"
-
-// lvMail is a fake EmailSender that keeps every message.
-type lvMail struct {
-	mu   sync.Mutex
-	sent []perfilseguro.Email
-}
-
-func (m *lvMail) SendEmail(_ context.Context, msg perfilseguro.Email) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.sent = append(m.sent, msg)
-	return nil
-}
 
 // lvProvider is a fake biometric provider: decisions are Didit decision bodies per session,
 // read through didit.ParseDecision as the real client does.
@@ -85,38 +71,11 @@ func (p *lvProvider) decide(id, diditStatus, vendor string) {
 		"id_verifications":[{"status":"Approved"}]}`
 }
 
-// lvQueue is a fake Enqueuer that records task types, or fails.
-type lvQueue struct {
-	mu    sync.Mutex
-	tasks []*asynq.Task
-	err   error
-}
-
-func (q *lvQueue) EnqueueContext(_ context.Context, t *asynq.Task, _ ...asynq.Option) (*asynq.TaskInfo, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.err != nil {
-		return nil, q.err
-	}
-	q.tasks = append(q.tasks, t)
-	return &asynq.TaskInfo{}, nil
-}
-
-func (q *lvQueue) types() []string {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	var out []string
-	for _, t := range q.tasks {
-		out = append(out, t.Type())
-	}
-	return out
-}
-
 // lvFixture is one test's database, fakes and worker.
 type lvFixture struct {
 	db       *sqlx.DB
 	store    *postgres.Store
-	mail     *lvMail
+	mail     *mailbox
 	provider *lvProvider
 	queue    *lvQueue
 	w        *worker.Worker
@@ -125,9 +84,8 @@ type lvFixture struct {
 func lvSetup(t *testing.T) *lvFixture {
 	t.Helper()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	f := &lvFixture{db: db, store: &postgres.Store{DB: db}, mail: &lvMail{}, provider: &lvProvider{}, queue: &lvQueue{}}
-	f.w = worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: f.queue, Email: f.mail,
+	f := &lvFixture{db: db, store: &postgres.Store{DB: db}, mail: &mailbox{}, provider: &lvProvider{}, queue: &lvQueue{}}
+	f.w = newTestWorker(t, worker.Deps{DB: db, Enqueuer: f.queue, Email: f.mail,
 		Sealer: secure.NewSealer(lvSecret), PublicBaseURL: "https://perfilseguro.test",
 		Levels: worker.LevelsDeps{Biometric: f.provider, WebhookGrace: time.Nanosecond}})
 	return f
@@ -207,8 +165,8 @@ func TestEmailVerificationJobSendsTheLinkOnce(t *testing.T) {
 	payload := jobs.SendEmailVerificationPayload{TokenID: tokenID, SealedToken: secure.NewSealer(lvSecret).Seal(token), ExpiresAt: expires}
 
 	require.NoError(t, f.run(t, lvTask(jobs.NewSendEmailVerificationTask(payload))))
-	require.Len(t, f.mail.sent, 1)
-	msg := f.mail.sent[0]
+	require.Len(t, f.mail.mails, 1)
+	msg := f.mail.mails[0]
 	u, _ := f.store.UserByID(ctx, uid)
 	require.Equal(t, *u.Email, msg.To)
 	require.Equal(t, "Verifica tu correo electrónico · Perfil Seguro", msg.Subject)
@@ -222,7 +180,7 @@ func TestEmailVerificationJobSendsTheLinkOnce(t *testing.T) {
 	_, err := f.db.Exec(`UPDATE email_verification_tokens SET is_used = true WHERE id = $1`, tokenID)
 	require.NoError(t, err)
 	require.NoError(t, f.run(t, lvTask(jobs.NewSendEmailVerificationTask(payload))))
-	require.Len(t, f.mail.sent, 1)
+	require.Len(t, f.mail.mails, 1)
 
 	// An expired link is never sent; a row not yet committed is retried.
 	expired := payload

@@ -10,9 +10,7 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
-	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
@@ -21,14 +19,12 @@ import (
 func TestExpiryIsRecordedWhenTheValidityEndsAndThePassesAreVoided(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	queue := asynq.NewClient(opt)
-	t.Cleanup(func() { queue.Close() })
+	opt, queue := newQueue(t)
 	validated := time.Date(2025, 11, 22, 12, 0, 0, 0, time.UTC)
 	id := insertUser(t, db, 3, &validated, 1)
 	now := validated.AddDate(1, 0, 0).Add(-time.Second)
 	fake := &countingPasses{}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx", Sealer: secure.NewSealer("test-secret"),
+	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx", Sealer: sealer,
 		Passes: worker.PassesDeps{Apple: fake, Google: fake}, Now: func() time.Time { return now }})
 	ctx := context.Background()
 	run := func() {

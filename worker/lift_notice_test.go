@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
@@ -45,9 +44,8 @@ func liftedPerson(t *testing.T, db *sqlx.DB, email string, testPartner int64) (u
 func TestTheLiftNoticeTellsThePersonOnceByEmail(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	mail, sms := &recorder{}, &recorder{}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Email: mail, SMS: sms, WhatsApp: &recorder{},
+	w := newTestWorker(t, worker.Deps{DB: db, Email: mail, SMS: sms, WhatsApp: &recorder{},
 		PublicBaseURL: "https://perfilseguro.example"})
 	_, event := liftedPerson(t, db, "rebeca.lift@example.com", 0)
 	task, err := jobs.NewSendLiftNoticeTask(event)
@@ -70,14 +68,10 @@ func TestTheLiftNoticeTellsThePersonOnceByEmail(t *testing.T) {
 func TestTheLiftNoticeReachesTestPeopleInTheInboxAndOthersBySMS(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	mail, sms := &recorder{}, &recorder{}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Email: mail, SMS: sms, WhatsApp: &recorder{},
+	w := newTestWorker(t, worker.Deps{DB: db, Email: mail, SMS: sms, WhatsApp: &recorder{},
 		TestInbox: func(p int64) worker.TestInbox { return devsim.Inbox{DB: db, TestPartner: p} }})
-	var partner int64
-	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, permissions, is_active)
-		VALUES ($1, 'CasaLista', 'https://casalista.example', '{widget_auth}', true) RETURNING id`,
-		fmt.Sprintf("pk_%024x", time.Now().UnixNano())))
+	partner := widgetPartner(t, db)
 
 	// A partner's test person: the development inbox, tagged with the partner; never a provider.
 	_, event := liftedPerson(t, db, "prueba.lift@example.com", partner)

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -37,11 +36,7 @@ const commitWait = 500 * time.Millisecond
 // worker died, not a second hand-out of the job after a Redis failover (every run claims; the
 // unclaimed first attempt of earlier versions could send twice then). The claim is released
 // when the send fails, for the retry.
-func (w *Worker) handleSendOTP(ctx context.Context, t *asynq.Task) error {
-	var p jobs.SendOTPPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.CodeID == 0 || p.Destination == "" {
-		return fmt.Errorf("otp payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleSendOTP(ctx context.Context, p jobs.SendOTPPayload) error {
 	if time.Now().After(p.ExpiresAt) {
 		return fmt.Errorf("code %d expired before delivery: %w", p.CodeID, asynq.SkipRetry)
 	}

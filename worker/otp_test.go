@@ -19,7 +19,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/sms"
@@ -27,44 +26,6 @@ import (
 	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
-
-// recorder is a fake provider that records what it was asked to send.
-type recorder struct {
-	mu   sync.Mutex
-	sent []string
-	err  error
-}
-
-func (r *recorder) record(s string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.err != nil {
-		return r.err
-	}
-	r.sent = append(r.sent, s)
-	return nil
-}
-func (r *recorder) SendOTP(_ context.Context, to, code string) error {
-	return r.record(to + "|" + code)
-}
-func (r *recorder) SendInvitation(_ context.Context, to string, _ perfilseguro.InvitationMessage) error {
-	return r.record(to)
-}
-func (r *recorder) SendRenewalReminder(_ context.Context, to string, m perfilseguro.RenewalReminder) error {
-	return r.record(fmt.Sprintf("%s|%s|%d|%s", to, m.ProfileID, m.DaysLeft, m.Link))
-}
-func (r *recorder) SendPaymentNotice(_ context.Context, to string, n perfilseguro.PaymentNotice) error {
-	return r.record(fmt.Sprintf("%s|%s|%t|%s", to, n.Amount, n.Expired, n.Link))
-}
-func (r *recorder) SendSMS(_ context.Context, to, body string) error {
-	return r.record(to + "|" + body)
-}
-func (r *recorder) SendEmail(_ context.Context, m perfilseguro.Email) error {
-	return r.record(m.To + "|" + m.Subject + "|" + m.Text)
-}
-func (r *recorder) count() int { r.mu.Lock(); defer r.mu.Unlock(); return len(r.sent) }
-
-const secret = "test-secret"
 
 // storedCode creates a user and a stored code, and returns the delivery task for it.
 func storedCode(t *testing.T, db *sqlx.DB, code string) (*asynq.Task, int64) {
@@ -82,14 +43,21 @@ func storedCode(t *testing.T, db *sqlx.DB, code string) (*asynq.Task, int64) {
 		return err
 	}))
 	task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,
-		Destination: phone, SealedCode: secure.NewSealer(secret).Seal(code), ExpiresAt: time.Now().Add(10 * time.Minute)})
+		Destination: phone, SealedCode: sealer.Seal(code), ExpiresAt: time.Now().Add(10 * time.Minute)})
 	require.NoError(t, err)
 	return task, codeID
 }
 
 func newWorker(t *testing.T, db *sqlx.DB, wa perfilseguro.WhatsAppSender, s perfilseguro.SMSSender) *worker.Worker {
-	opt, _ := redistest.New(t)
-	return worker.New(opt, 1, time.Second, worker.Deps{DB: db, WhatsApp: wa, SMS: s, Email: &recorder{}, Sealer: secure.NewSealer(secret)})
+	return newTestWorker(t, worker.Deps{DB: db, WhatsApp: wa, SMS: s, Email: &recorder{}, Sealer: sealer})
+}
+
+// otpSetup gives a test a database and a worker whose WhatsApp messages wa records.
+func otpSetup(t *testing.T) (*sqlx.DB, *recorder, *worker.Worker) {
+	t.Helper()
+	db, _ := pgtest.New(t)
+	wa := &recorder{}
+	return db, wa, newWorker(t, db, wa, &recorder{})
 }
 
 func TestOTPGoesByWhatsAppOnceEvenWhenRetried(t *testing.T) {
@@ -115,9 +83,7 @@ func TestOTPGoesByWhatsAppOnceEvenWhenRetried(t *testing.T) {
 func TestRepeatedEnqueueIsDeduplicated(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	client := asynq.NewClient(opt)
-	defer client.Close()
+	opt, client := newQueue(t)
 	task, _ := storedCode(t, db, "111222")
 	require.NoError(t, jobs.Enqueue(context.Background(), client, task, nil))
 	require.NoError(t, jobs.Enqueue(context.Background(), client, task, nil), "conflict counts as enqueued")
@@ -185,9 +151,7 @@ func TestTransientProviderFailureIsRetried(t *testing.T) {
 
 func TestUsedOrExpiredCodesAreNotSent(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	wa := &recorder{}
-	w := newWorker(t, db, wa, &recorder{})
+	db, wa, w := otpSetup(t)
 	task, codeID := storedCode(t, db, "555111")
 	_, err := db.Exec(`UPDATE verification_codes SET is_used = true WHERE id = $1`, codeID)
 	require.NoError(t, err)
@@ -201,9 +165,7 @@ func TestUsedOrExpiredCodesAreNotSent(t *testing.T) {
 
 func TestAJobFasterThanItsCommitWaitsForTheCode(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	wa := &recorder{}
-	w := newWorker(t, db, wa, &recorder{})
+	db, wa, w := otpSetup(t)
 	store := postgres.Store{DB: db}
 	ctx := context.Background()
 	phone := fmt.Sprintf("+5256%08d", time.Now().UnixNano()%100_000_000)
@@ -216,7 +178,7 @@ func TestAJobFasterThanItsCommitWaitsForTheCode(t *testing.T) {
 		Purpose: "register", Hash: "h", ExpiresAt: time.Now().Add(10 * time.Minute)})
 	require.NoError(t, err)
 	task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,
-		Destination: phone, SealedCode: secure.NewSealer(secret).Seal("246810"), ExpiresAt: time.Now().Add(10 * time.Minute)})
+		Destination: phone, SealedCode: sealer.Seal("246810"), ExpiresAt: time.Now().Add(10 * time.Minute)})
 	require.NoError(t, err)
 
 	// The job starts while the registration's transaction is still open; it commits 100 ms later.
@@ -226,7 +188,7 @@ func TestAJobFasterThanItsCommitWaitsForTheCode(t *testing.T) {
 
 	// A code that never commits: the job gives up after a short wait and asks to be retried.
 	orphan, _ := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID + 1000, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,
-		Destination: phone, SealedCode: secure.NewSealer(secret).Seal("246810"), ExpiresAt: time.Now().Add(10 * time.Minute)})
+		Destination: phone, SealedCode: sealer.Seal("246810"), ExpiresAt: time.Now().Add(10 * time.Minute)})
 	err = w.Handler().ProcessTask(ctx, orphan)
 	require.Error(t, err)
 	require.NotErrorIs(t, err, asynq.SkipRetry)
@@ -235,9 +197,7 @@ func TestAJobFasterThanItsCommitWaitsForTheCode(t *testing.T) {
 
 func TestAClaimLeftByADeadWorkerExpiresAndTheRetrySends(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	wa := &recorder{}
-	w := newWorker(t, db, wa, &recorder{})
+	db, wa, w := otpSetup(t)
 	task, codeID := storedCode(t, db, "135790")
 
 	// Another run claimed the code a moment ago (it may be sending right now): do not send, but
@@ -268,9 +228,7 @@ func TestAClaimLeftByADeadWorkerExpiresAndTheRetrySends(t *testing.T) {
 // the acknowledgement) does not send it again.
 func TestADeliveredCodeIsNeverSentAgainByALaterRunOfItsJob(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	wa := &recorder{}
-	w := newWorker(t, db, wa, &recorder{})
+	db, wa, w := otpSetup(t)
 	task, codeID := storedCode(t, db, "314159")
 	var p jobs.SendOTPPayload
 	require.NoError(t, json.Unmarshal(task.Payload(), &p))
@@ -300,9 +258,7 @@ func TestADeliveredCodeIsNeverSentAgainByALaterRunOfItsJob(t *testing.T) {
 // twenty codes sent at once are all marked delivered, the last ones by the stop itself.
 func TestDeliveredMarksAreWrittenInBatchesAndOnStop(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.New(t)
-	wa := &recorder{}
-	w := newWorker(t, db, wa, &recorder{})
+	db, wa, w := otpSetup(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	stopped := make(chan struct{})
 	go func() { w.Run(ctx); close(stopped) }()

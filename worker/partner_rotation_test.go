@@ -13,7 +13,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
@@ -23,7 +22,6 @@ import (
 func TestNotificationsAreSignedWithTheReplacedSecretDuringTheOverlap(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	var mu sync.Mutex
 	var sigs []string
 	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -38,7 +36,7 @@ func TestNotificationsAreSignedWithTheReplacedSecretDuringTheOverlap(t *testing.
 		webhook_secret_previous, webhook_secret_previous_until)
 		VALUES ('pk_rot', 'CasaLista', 'https://casalista.example', $1, 'whsec_nuevo', 'whsec_viejo', now() + interval '1 hour') RETURNING id`, partner.URL))
 	payload := []byte(`{"event":"verification_session.completed","id":"vs_1"}`)
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db})
+	w := newTestWorker(t, worker.Deps{DB: db})
 	send := func() string {
 		var id int64
 		require.NoError(t, db.Get(&id, `INSERT INTO partner_deliveries (partner_id, event, payload) VALUES ($1, 'verification_session.completed', $2) RETURNING id`,

@@ -3,8 +3,6 @@ package worker
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -18,7 +16,8 @@ import (
 )
 
 func (w *Worker) routesPartners() {
-	w.mux.HandleFunc(jobs.TypePartnerNotify, w.handlePartnerNotify)
+	w.mux.HandleFunc(jobs.TypePartnerNotify, decoded("partner notify",
+		func(p jobs.PartnerNotifyPayload) bool { return p.DeliveryID != 0 }, w.handlePartnerNotify))
 	w.mux.HandleFunc(jobs.TypePartnerDispatch, w.handlePartnerDispatch)
 	w.mux.HandleFunc(jobs.TypePartnerFlushUsage, w.handlePartnerFlushUsage)
 }
@@ -53,11 +52,7 @@ func (w *Worker) handlePartnerDispatch(ctx context.Context, _ *asynq.Task) error
 }
 
 // handlePartnerNotify POSTs one notification, signed, and logs the attempt.
-func (w *Worker) handlePartnerNotify(ctx context.Context, t *asynq.Task) error {
-	var p jobs.PartnerNotifyPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.DeliveryID == 0 {
-		return fmt.Errorf("partner notify payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handlePartnerNotify(ctx context.Context, p jobs.PartnerNotifyPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	d, err := store.DeliveryByID(ctx, p.DeliveryID)
 	if err != nil {

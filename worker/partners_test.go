@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/jmoiron/sqlx"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
@@ -21,12 +22,23 @@ import (
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
+// partnerWorker is a worker that queues its tasks, and counts partners' requests, on a Redis of
+// its own (opt).
+func partnerWorker(t *testing.T, db *sqlx.DB) (*worker.Worker, asynq.RedisClientOpt) {
+	t.Helper()
+	opt, ropts := redistest.New(t)
+	client := asynq.NewClient(opt)
+	rc := redis.NewClient(ropts)
+	t.Cleanup(func() {
+		client.Close()
+		rc.Close()
+	})
+	return worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: client, Redis: rc}), opt
+}
+
 func TestPartnerIsNotifiedSignedAndRetriedOn5xx(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, ropts := redistest.New(t)
-	client := asynq.NewClient(opt)
-	defer client.Close()
 
 	var calls atomic.Int32
 	var gotBody []byte
@@ -53,7 +65,7 @@ func TestPartnerIsNotifiedSignedAndRetriedOn5xx(t *testing.T) {
 	require.NoError(t, db.Get(&pending, `SELECT count(*) FROM partner_deliveries WHERE delivered_at IS NULL`))
 	require.Equal(t, 1, pending)
 
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: client, Redis: redis.NewClient(ropts)})
+	w, opt := partnerWorker(t, db)
 	ctx := context.Background()
 	dispatch, _ := jobs.NewPartnerDispatchTask("t1")
 	require.NoError(t, w.Handler().ProcessTask(ctx, dispatch))
@@ -120,9 +132,6 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 func TestDispatchExpiresSessionsAndSendsTheirNotificationOnce(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, ropts := redistest.New(t)
-	client := asynq.NewClient(opt)
-	defer client.Close()
 	var bodies []string
 	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, _ := io.ReadAll(r.Body)
@@ -137,7 +146,7 @@ func TestDispatchExpiresSessionsAndSendsTheirNotificationOnce(t *testing.T) {
 		       ('vs_000000000000000000000002', $1, true, 'caso-2', 3, '{name}', 'h2', now() + interval '1 hour')`, pid)
 	require.NoError(t, err)
 
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: client, Redis: redis.NewClient(ropts)})
+	w, opt := partnerWorker(t, db)
 	ctx := context.Background()
 	for _, tick := range []string{"t1", "t2"} { // a second tick finds nothing new
 		dispatch, _ := jobs.NewPartnerDispatchTask(tick)

@@ -25,9 +25,10 @@ type PassesDeps struct {
 }
 
 func (w *Worker) routesPasses() {
-	w.mux.HandleFunc(jobs.TypeVerifyLog, w.handleVerifyLog)
+	w.mux.HandleFunc(jobs.TypeVerifyLog, decoded("verify log", func(p jobs.VerifyLogPayload) bool { return len(p.Entries) > 0 }, w.handleVerifyLog))
 	if w.deps.Passes.Pusher != nil {
-		w.mux.HandleFunc(jobs.TypePushPassUpdate, w.handlePushPassUpdate)
+		w.mux.HandleFunc(jobs.TypePushPassUpdate, decoded("push",
+			func(p jobs.PushPassUpdatePayload) bool { return p.UserID > 0 || p.SerialNumber != "" }, w.handlePushPassUpdate))
 	}
 	if w.deps.Passes.Apple != nil {
 		w.mux.HandleFunc(jobs.TypeBuildApplePass, w.handleBuildApplePass)
@@ -36,18 +37,16 @@ func (w *Worker) routesPasses() {
 		w.mux.HandleFunc(jobs.TypeBuildGooglePass, w.handleBuildGooglePass)
 	}
 	if w.deps.Passes.GoogleObjects != nil {
-		w.mux.HandleFunc(jobs.TypeUpdateGoogleObject, w.handleUpdateGoogleObject)
+		w.mux.HandleFunc(jobs.TypeUpdateGoogleObject, decoded("google object",
+			func(p jobs.UpdateGoogleObjectPayload) bool { return p.UserID > 0 }, w.handleUpdateGoogleObject))
 	}
-	w.mux.HandleFunc(jobs.TypeVoidDeletedPasses, w.handleVoidDeletedPasses)
+	w.mux.HandleFunc(jobs.TypeVoidDeletedPasses, decoded("void",
+		func(p jobs.VoidDeletedPassesPayload) bool { return p.SerialNumber != "" }, w.handleVoidDeletedPasses))
 	w.mux.HandleFunc(jobs.TypeSweepWallet, w.handleSweepWallet)
 }
 
 // handleVerifyLog writes public lookups to verification_logs; a replay writes nothing new.
-func (w *Worker) handleVerifyLog(ctx context.Context, t *asynq.Task) error {
-	var p jobs.VerifyLogPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || len(p.Entries) == 0 {
-		return fmt.Errorf("verify log payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleVerifyLog(ctx context.Context, p jobs.VerifyLogPayload) error {
 	logs := make([]postgres.VerificationLog, 0, len(p.Entries))
 	for _, e := range p.Entries {
 		if e.RequestID == "" || e.ScannedAt.IsZero() {
@@ -176,11 +175,7 @@ func (w *Worker) buildPass(ctx context.Context, t *asynq.Task, kind string,
 // handlePushPassUpdate sends one push per device that installed the user's pass. A device APNs
 // no longer knows (410) is forgotten; a refusal a retry cannot fix is logged; anything else is
 // retried with backoff (devices already told get a second, harmless push).
-func (w *Worker) handlePushPassUpdate(ctx context.Context, t *asynq.Task) error {
-	var p jobs.PushPassUpdatePayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || (p.UserID <= 0 && p.SerialNumber == "") {
-		return fmt.Errorf("push payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handlePushPassUpdate(ctx context.Context, p jobs.PushPassUpdatePayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	var tokens []string
 	var err error

@@ -15,7 +15,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/applewallet"
 	"github.com/perfilseguro/perfilseguro/secure"
@@ -53,10 +52,9 @@ func insertUser(t testing.TB, db *sqlx.DB, level int, validated *time.Time, vige
 func newPassWorker(t *testing.T) (*worker.Worker, *countingPasses, *sqlx.DB) {
 	t.Helper()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	fake := &countingPasses{}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, PublicBaseURL: "https://perfilseguro.mx",
-		Sealer: secure.NewSealer("test-secret"), Passes: worker.PassesDeps{Apple: fake, Google: fake}})
+	w := newTestWorker(t, worker.Deps{DB: db, PublicBaseURL: "https://perfilseguro.mx",
+		Sealer: sealer, Passes: worker.PassesDeps{Apple: fake, Google: fake}})
 	return w, fake, db
 }
 
@@ -157,8 +155,7 @@ func TestVerifyLogRejectsBadPayloads(t *testing.T) {
 func TestBuildErrorsAreRetried(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Sealer: secure.NewSealer("test-secret"), Passes: worker.PassesDeps{Apple: failingBuilder{}}})
+	w := newTestWorker(t, worker.Deps{DB: db, Sealer: sealer, Passes: worker.PassesDeps{Apple: failingBuilder{}}})
 	now := time.Now()
 	task, _ := jobs.NewBuildApplePassTask(insertUser(t, db, 3, &now, 1))
 	err := w.Handler().ProcessTask(context.Background(), task)
@@ -176,12 +173,11 @@ func (failingBuilder) BuildPass(perfilseguro.PassData) ([]byte, error) {
 // (the development ECDSA chain); each iteration changes the data so the pass is really rebuilt.
 func BenchmarkBuildApplePass(b *testing.B) {
 	db, _ := pgtest.New(b)
-	opt, _ := redistest.New(b)
 	cfg, err := applewallet.DevConfig(b.TempDir())
 	require.NoError(b, err)
 	builder, err := applewallet.New(cfg)
 	require.NoError(b, err)
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, PublicBaseURL: "https://perfilseguro.mx",
+	w := newTestWorker(b, worker.Deps{DB: db, PublicBaseURL: "https://perfilseguro.mx",
 		Sealer: secure.NewSealer("bench-secret"), Passes: worker.PassesDeps{Apple: builder}})
 	now := time.Now()
 	id := insertUser(b, db, 3, &now, 1)

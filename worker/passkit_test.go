@@ -11,7 +11,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
@@ -24,7 +23,6 @@ func (s scriptedPusher) PushPassUpdate(_ context.Context, token string) error { 
 func TestPassPushesRetryOnlyWhatARetryCanFix(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	now := time.Now()
 	id := insertUser(t, db, 3, &now, 1)
 	_, err := db.Exec(`INSERT INTO apple_pass_tokens (user_id, serial_number, token_hash, token_sealed)
@@ -37,7 +35,7 @@ func TestPassPushesRetryOnlyWhatARetryCanFix(t *testing.T) {
 	}
 	pusher := scriptedPusher{"gone": fmt.Errorf("410: %w", perfilseguro.ErrPushTokenGone),
 		"refused": fmt.Errorf("400 BadDeviceToken: %w", perfilseguro.ErrPermanent), "down": errors.New("503")}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Passes: worker.PassesDeps{Pusher: pusher}})
+	w := newTestWorker(t, worker.Deps{DB: db, Passes: worker.PassesDeps{Pusher: pusher}})
 	task, err := jobs.NewPushPassUpdateTask(jobs.PushPassUpdatePayload{UserID: id, DataHash: "h"})
 	require.NoError(t, err)
 

@@ -51,11 +51,14 @@ func (w *Worker) routesPayments() {
 		return
 	}
 	w.mux.HandleFunc(jobs.TypeCreateCheckout, w.handleCreateCheckout)
-	w.mux.HandleFunc(jobs.TypeProcessPaymentWebhook, w.handleProcessPaymentWebhook)
+	w.mux.HandleFunc(jobs.TypeProcessPaymentWebhook, decoded("payment webhook",
+		func(p jobs.ProcessPaymentWebhookPayload) bool { return p.WebhookID > 0 }, w.handleProcessPaymentWebhook))
 	w.mux.HandleFunc(jobs.TypeSyncPayment, w.handleSyncPayment)
 	w.mux.HandleFunc(jobs.TypeRefundPayment, w.handleRefundPayment)
-	w.mux.HandleFunc(jobs.TypeExpireCheckout, w.handleExpireCheckout)
-	w.mux.HandleFunc(jobs.TypePaymentNotice, w.handlePaymentNotice)
+	w.mux.HandleFunc(jobs.TypeExpireCheckout, decoded("expire checkout",
+		func(p jobs.ExpireCheckoutPayload) bool { return p.SessionID != "" }, w.handleExpireCheckout))
+	w.mux.HandleFunc(jobs.TypePaymentNotice, decoded("payment notice",
+		func(np jobs.PaymentNoticePayload) bool { return np.PaymentID > 0 }, w.handlePaymentNotice))
 }
 
 // paymentsFor is the provider that takes a payment recorded under this name: the stand-in for
@@ -78,42 +81,34 @@ func (w *Worker) paymentsOfSession(ctx context.Context, store postgres.Store, se
 	return w.paymentsFor(p.Provider), nil
 }
 
-func paymentPayload(t *asynq.Task) (int64, error) {
-	var p jobs.PaymentPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.PaymentID <= 0 {
-		return 0, fmt.Errorf("payment payload: %w", asynq.SkipRetry)
+// taskPayment reads the payment a task names, nil while it is not there (yet).
+func (w *Worker) taskPayment(ctx context.Context, t *asynq.Task) (postgres.Store, *postgres.Payment, error) {
+	var tp jobs.PaymentPayload
+	if err := json.Unmarshal(t.Payload(), &tp); err != nil || tp.PaymentID <= 0 {
+		return postgres.Store{}, nil, fmt.Errorf("payment payload: %w", asynq.SkipRetry)
 	}
-	return p.PaymentID, nil
+	store := postgres.Store{DB: w.deps.DB}
+	p, err := store.PaymentByID(ctx, tp.PaymentID)
+	return store, p, err
 }
 
 // handleCreateCheckout creates the hosted checkout page of a 'creating' attempt. The attempt's
 // idempotency key goes to the provider, so a retry after a lost answer gets the same session.
 func (w *Worker) handleCreateCheckout(ctx context.Context, t *asynq.Task) error {
-	id, err := paymentPayload(t)
-	if err != nil {
+	store, p, err := w.taskPayment(ctx, t)
+	if p, err = visible(p, err, errPaymentNotYetVisible); err != nil {
 		return err
-	}
-	store := postgres.Store{DB: w.deps.DB}
-	p, err := store.PaymentByID(ctx, id)
-	if err != nil {
-		return err
-	}
-	if p == nil {
-		return errPaymentNotYetVisible
 	}
 	if p.Status != postgres.PaymentCreating || p.UserID == nil {
 		return nil
 	}
-	u, err := store.UserByID(ctx, *p.UserID)
-	if errors.Is(err, postgres.ErrUserNotFound) {
-		return nil
-	}
-	if err != nil {
+	u, ok, err := userOrGone(ctx, store, *p.UserID)
+	if !ok {
 		return err
 	}
 	plan, ok := perfilseguro.PlanByCode(p.Plan)
 	if !ok {
-		return fmt.Errorf("payment %d: unknown plan %q: %w", id, p.Plan, asynq.SkipRetry)
+		return fmt.Errorf("payment %d: unknown plan %q: %w", p.ID, p.Plan, asynq.SkipRetry)
 	}
 	plan.Years, plan.Centavos = p.Years, p.AmountCentavos // what the person was shown when they chose
 	req := perfilseguro.CheckoutRequest{PaymentID: p.ID, UserID: u.ID, Plan: plan,
@@ -127,15 +122,15 @@ func (w *Worker) handleCreateCheckout(ctx context.Context, t *asynq.Task) error 
 	cs, err := w.paymentsFor(p.Provider).CreateCheckout(ctx, req)
 	if err != nil {
 		permanent := errors.Is(err, perfilseguro.ErrPermanent)
-		if serr := store.SetCheckoutStartError(ctx, id, err.Error(), permanent || lastAttempt(ctx)); serr != nil {
+		if serr := store.SetCheckoutStartError(ctx, p.ID, err.Error(), permanent || lastAttempt(ctx)); serr != nil {
 			return fmt.Errorf("create checkout: %w (and recording it: %v)", err, serr)
 		}
 		if permanent {
-			return fmt.Errorf("create checkout for payment %d: %w: %w", id, err, asynq.SkipRetry)
+			return fmt.Errorf("create checkout for payment %d: %w: %w", p.ID, err, asynq.SkipRetry)
 		}
-		return fmt.Errorf("create checkout for payment %d: %w", id, err)
+		return fmt.Errorf("create checkout for payment %d: %w", p.ID, err)
 	}
-	stored, err := store.SetCheckoutCreated(ctx, id, cs)
+	stored, err := store.SetCheckoutCreated(ctx, p.ID, cs)
 	if err != nil {
 		return err
 	}
@@ -149,18 +144,11 @@ func (w *Worker) handleCreateCheckout(ctx context.Context, t *asynq.Task) error 
 // handleProcessPaymentWebhook applies one stored event. Checkout events are applied by reading
 // the session's current state from the provider (never trusting the events' order); a full
 // refund is applied from the verified event itself.
-func (w *Worker) handleProcessPaymentWebhook(ctx context.Context, t *asynq.Task) error {
-	var p jobs.ProcessPaymentWebhookPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.WebhookID <= 0 {
-		return fmt.Errorf("payment webhook payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleProcessPaymentWebhook(ctx context.Context, p jobs.ProcessPaymentWebhookPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	wh, err := store.PaymentWebhookByID(ctx, p.WebhookID)
-	if err != nil {
+	if wh, err = storedWebhook(wh, err, "payment webhook", p.WebhookID); err != nil {
 		return err
-	}
-	if wh == nil {
-		return fmt.Errorf("payment webhook %d does not exist: %w", p.WebhookID, asynq.SkipRetry)
 	}
 	if wh.ProcessedAt != nil {
 		return nil // a replay or a second enqueue: already applied
@@ -212,14 +200,10 @@ func (w *Worker) syncCheckout(ctx context.Context, sessionID string, webhookID i
 		return err
 	}
 	st, err := provider.GetCheckout(ctx, sessionID)
-	if errors.Is(err, perfilseguro.ErrPermanent) {
-		if webhookID != 0 {
-			_ = store.MarkPaymentWebhookProcessed(ctx, w.deps.DB, webhookID, "el proveedor no reconoce la sesión: "+err.Error())
-		}
-		return fmt.Errorf("checkout %s: %w: %w", sessionID, err, asynq.SkipRetry)
-	}
 	if err != nil {
-		return fmt.Errorf("checkout %s: %w", sessionID, err)
+		return unreadableSession(err, "checkout "+sessionID, webhookID, func(id int64, note string) error {
+			return store.MarkPaymentWebhookProcessed(ctx, w.deps.DB, id, note)
+		})
 	}
 	if st.SessionID == "" {
 		st.SessionID = sessionID
@@ -277,20 +261,15 @@ func (w *Worker) enqueuePaymentNotices(ctx context.Context, ch postgres.PaymentC
 // creation job was lost is queued again (same idempotency key: no second session), any other
 // is read from the provider.
 func (w *Worker) handleSyncPayment(ctx context.Context, t *asynq.Task) error {
-	id, err := paymentPayload(t)
-	if err != nil {
-		return err
-	}
-	store := postgres.Store{DB: w.deps.DB}
-	p, err := store.PaymentByID(ctx, id)
+	store, p, err := w.taskPayment(ctx, t)
 	if err != nil || p == nil {
 		return err
 	}
 	switch {
 	case p.Status == postgres.PaymentCreating && time.Since(p.CreatedAt) > 15*time.Minute:
-		return store.SetCheckoutStartError(ctx, id, "la creación del pago no terminó a tiempo", true)
+		return store.SetCheckoutStartError(ctx, p.ID, "la creación del pago no terminó a tiempo", true)
 	case p.Status == postgres.PaymentCreating:
-		task, err := jobs.NewCreateCheckoutTask(id)
+		task, err := jobs.NewCreateCheckoutTask(p.ID)
 		return jobs.Enqueue(ctx, w.deps.Enqueuer, task, err)
 	case p.CheckoutSessionID != nil:
 		return w.syncCheckout(ctx, *p.CheckoutSessionID, 0)
@@ -301,12 +280,7 @@ func (w *Worker) handleSyncPayment(ctx context.Context, t *asynq.Task) error {
 // handleRefundPayment asks the provider to refund a paid payment; the refund is recorded when
 // its charge.refunded event comes back. The key makes a retried request one refund.
 func (w *Worker) handleRefundPayment(ctx context.Context, t *asynq.Task) error {
-	id, err := paymentPayload(t)
-	if err != nil {
-		return err
-	}
-	store := postgres.Store{DB: w.deps.DB}
-	p, err := store.PaymentByID(ctx, id)
+	store, p, err := w.taskPayment(ctx, t)
 	if err != nil || p == nil {
 		return err
 	}
@@ -317,20 +291,16 @@ func (w *Worker) handleRefundPayment(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		if errors.Is(err, perfilseguro.ErrPermanent) || lastAttempt(ctx) {
 			// Let an administrator ask again.
-			_ = store.WithdrawRefundRequest(ctx, id)
-			return fmt.Errorf("refund payment %d: %w: %w", id, err, asynq.SkipRetry)
+			_ = store.WithdrawRefundRequest(ctx, p.ID)
+			return fmt.Errorf("refund payment %d: %w: %w", p.ID, err, asynq.SkipRetry)
 		}
-		return fmt.Errorf("refund payment %d: %w", id, err)
+		return fmt.Errorf("refund payment %d: %w", p.ID, err)
 	}
-	return store.SetRefundID(ctx, id, r.ID)
+	return store.SetRefundID(ctx, p.ID, r.ID)
 }
 
 // handleExpireCheckout closes the page of a replaced attempt; one already closed is fine.
-func (w *Worker) handleExpireCheckout(ctx context.Context, t *asynq.Task) error {
-	var p jobs.ExpireCheckoutPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.SessionID == "" {
-		return fmt.Errorf("expire checkout payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleExpireCheckout(ctx context.Context, p jobs.ExpireCheckoutPayload) error {
 	provider, err := w.paymentsOfSession(ctx, postgres.Store{DB: w.deps.DB}, p.SessionID)
 	if err != nil {
 		return err
@@ -344,11 +314,7 @@ func (w *Worker) handleExpireCheckout(ctx context.Context, t *asynq.Task) error 
 
 // handlePaymentNotice sends one notice about a payment, once (the receipt and the paid notice
 // are claimed in Postgres; a failed send releases the claim for the retry).
-func (w *Worker) handlePaymentNotice(ctx context.Context, t *asynq.Task) error {
-	var np jobs.PaymentNoticePayload
-	if err := json.Unmarshal(t.Payload(), &np); err != nil || np.PaymentID <= 0 {
-		return fmt.Errorf("payment notice payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handlePaymentNotice(ctx context.Context, np jobs.PaymentNoticePayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	p, err := store.PaymentByID(ctx, np.PaymentID)
 	if err != nil || p == nil || p.UserID == nil {
@@ -359,11 +325,8 @@ func (w *Worker) handlePaymentNotice(ctx context.Context, t *asynq.Task) error {
 		// the payment still reads as before. A retry sees it (or, if it rolled back, never sends).
 		return fmt.Errorf("payment %d is %s, not yet as the %s notice expects: %w", p.ID, p.Status, np.Kind, errPaymentNotYetVisible)
 	}
-	u, err := store.UserByID(ctx, *p.UserID)
-	if errors.Is(err, postgres.ErrUserNotFound) {
-		return nil
-	}
-	if err != nil {
+	u, ok, err := userOrGone(ctx, store, *p.UserID)
+	if !ok {
 		return err
 	}
 	plan, _ := perfilseguro.PlanByCode(p.Plan)
@@ -440,11 +403,7 @@ func (w *Worker) handleReconcilePayments(ctx context.Context, t *asynq.Task) err
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, id := range ids {
-		task, err := jobs.NewProcessPaymentWebhookTask(id)
-		errs = append(errs, jobs.Enqueue(ctx, w.deps.Enqueuer, task, err))
-	}
+	errs := enqueueEach(ctx, w.deps.Enqueuer, ids, jobs.NewProcessPaymentWebhookTask)
 	unsettled, err := store.UnsettledPayments(ctx, d.SettleGrace, 100)
 	if err != nil {
 		return err

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
@@ -15,10 +14,7 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
-	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
@@ -67,25 +63,18 @@ func (f *fakePayments) Refund(_ context.Context, _, key string) (perfilseguro.Re
 
 func (f *fakePayments) ExpireCheckout(context.Context, string) error { return nil }
 
+// payFixture is a fixture with a payment provider whose answers the test sets, and a person.
 type payFixture struct {
-	db    *sqlx.DB
-	w     *worker.Worker
-	pay   *fakePayments
-	mail  *recorder
-	wa    *recorder
-	queue *lvQueue
-	user  int64
+	*fixture
+	pay  *fakePayments
+	user int64
 }
 
 func paySetup(t *testing.T) *payFixture {
 	t.Helper()
-	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	f := &payFixture{db: db, pay: &fakePayments{}, mail: &recorder{}, wa: &recorder{}, queue: &lvQueue{}}
-	f.w = worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: f.queue, Email: f.mail, WhatsApp: f.wa,
-		PublicBaseURL: "https://perfilseguro.mx", Sealer: secure.NewSealer("test-secret"),
-		Payments: worker.PaymentDeps{Provider: f.pay}})
-	require.NoError(t, db.Get(&f.user, `INSERT INTO users (nombre, email, phone_number, id_validado)
+	f := &payFixture{pay: &fakePayments{}}
+	f.fixture = newFixture(t, worker.Deps{Payments: worker.PaymentDeps{Provider: f.pay}})
+	require.NoError(t, f.db.Get(&f.user, `INSERT INTO users (nombre, email, phone_number, id_validado)
 		VALUES ('Ana López', 'ana.pago@ejemplo.mx', '+525512340000', $1) RETURNING id`, perfilseguro.NewProfileID()))
 	return f
 }

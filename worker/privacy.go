@@ -21,7 +21,8 @@ import (
 )
 
 func (w *Worker) routesPrivacy() {
-	w.mux.HandleFunc(jobs.TypeBuildDataExport, w.handleBuildDataExport)
+	w.mux.HandleFunc(jobs.TypeBuildDataExport, decoded("data export",
+		func(p jobs.BuildDataExportPayload) bool { return p.ExportID > 0 }, w.handleBuildDataExport))
 	w.mux.HandleFunc(jobs.TypeApplyRetention, w.handleApplyRetention)
 }
 
@@ -32,18 +33,11 @@ var errExportNotYetVisible = errors.New("data export row not visible yet")
 // link is used or expires, and e-mails the single-use link. A retry after the archive was stored
 // only sends the e-mail; an export that can never be built is marked failed (nothing kept, and
 // the person may ask again the same day).
-func (w *Worker) handleBuildDataExport(ctx context.Context, t *asynq.Task) error {
-	var p jobs.BuildDataExportPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.ExportID <= 0 {
-		return fmt.Errorf("data export payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleBuildDataExport(ctx context.Context, p jobs.BuildDataExportPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	exp, err := store.DataExportByID(ctx, p.ExportID)
-	if err != nil {
+	if exp, err = visible(exp, err, errExportNotYetVisible); err != nil {
 		return err
-	}
-	if exp == nil {
-		return errExportNotYetVisible
 	}
 	now := w.now()
 	if exp.Status != postgres.ExportQueued && exp.Status != postgres.ExportReady || !now.Before(exp.ExpiresAt) {

@@ -12,7 +12,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
@@ -31,9 +30,7 @@ func (m *refusingMail) SendEmail(context.Context, perfilseguro.Email) error {
 func TestAnExportThatCannotBeDeliveredLeavesNothing(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	client := asynq.NewClient(opt)
-	t.Cleanup(func() { client.Close() })
+	opt, client := newQueue(t)
 	sealer := secure.NewSealer(lvSecret)
 	var user int64
 	require.NoError(t, db.Get(&user, `INSERT INTO users (nombre, email, id_validado) VALUES ('Ana López', 'ana@example.com', 'PS-1000-2000-30') RETURNING id`))

@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -21,7 +20,7 @@ const reminderBatch = 1000
 
 func (w *Worker) routesReminders() {
 	w.mux.HandleFunc(jobs.TypeRecordReminders, w.handleRecordReminders)
-	w.mux.HandleFunc(jobs.TypeSendReminder, w.handleSendReminder)
+	w.mux.HandleFunc(jobs.TypeSendReminder, decoded("reminder", func(p jobs.SendReminderPayload) bool { return p.ReminderID > 0 }, w.handleSendReminder))
 }
 
 // handleRecordReminders records the reminders due now (once each, in Postgres first) and queues
@@ -50,27 +49,17 @@ func (w *Worker) handleRecordReminders(ctx context.Context, _ *asynq.Task) error
 
 // handleSendReminder delivers one reminder, once: a reminder already sent, about a validity that
 // changed (renewed, revoked, expired) or to a contact that is gone is not sent.
-func (w *Worker) handleSendReminder(ctx context.Context, t *asynq.Task) error {
-	var p jobs.SendReminderPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.ReminderID <= 0 {
-		return fmt.Errorf("reminder payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleSendReminder(ctx context.Context, p jobs.SendReminderPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	r, err := store.ReminderByID(ctx, p.ReminderID)
-	if errors.Is(err, postgres.ErrReminderNotFound) {
-		return nil // the account was deleted
-	}
-	if err != nil {
-		return err
+	if stop, err := gone(err, postgres.ErrReminderNotFound); stop {
+		return err // nil when the account was deleted
 	}
 	if r.SentAt != nil || r.FailedAt != nil {
 		return nil
 	}
-	u, err := store.UserByID(ctx, r.UserID)
-	if errors.Is(err, postgres.ErrUserNotFound) {
-		return nil
-	}
-	if err != nil {
+	u, ok, err := userOrGone(ctx, store, r.UserID)
+	if !ok {
 		return err
 	}
 	now := w.now()
@@ -139,11 +128,4 @@ func reminderEmail(to string, r perfilseguro.RenewalReminder) perfilseguro.Email
 <p>Si ya la renovaste, ignora este mensaje.</p>`,
 		html.EscapeString(r.Name), html.EscapeString(r.ProfileID), date, days, link, link, link)
 	return perfilseguro.Email{To: to, Subject: "Tu validación en Perfil Seguro vence en " + days, Text: text, HTML: page}
-}
-
-// lastAttempt reports whether asynq will not retry the running task after this attempt.
-func lastAttempt(ctx context.Context) bool {
-	retried, ok1 := asynq.GetRetryCount(ctx)
-	maxRetry, ok2 := asynq.GetMaxRetry(ctx)
-	return ok1 && ok2 && retried >= maxRetry
 }

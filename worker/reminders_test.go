@@ -9,35 +9,24 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/jmoiron/sqlx"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
-	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
-	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
 // reminderFixture runs the reminder jobs on a controllable clock, with recording providers and a
 // queue whose tasks the test runs by hand.
 type reminderFixture struct {
-	db    *sqlx.DB
-	w     *worker.Worker
-	mail  *recorder
-	wa    *recorder
-	queue *lvQueue
-	now   time.Time
+	*fixture
+	now time.Time
 }
 
 func reminderSetup(t *testing.T) *reminderFixture {
 	t.Helper()
-	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
-	f := &reminderFixture{db: db, mail: &recorder{}, wa: &recorder{}, queue: &lvQueue{}}
-	f.w = worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: f.queue, Email: f.mail, WhatsApp: f.wa,
-		PublicBaseURL: "https://perfilseguro.mx", Sealer: secure.NewSealer("test-secret"), Now: func() time.Time { return f.now }})
+	f := &reminderFixture{}
+	f.fixture = newFixture(t, worker.Deps{Now: func() time.Time { return f.now }})
 	return f
 }
 

@@ -13,7 +13,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/provider/devsim"
@@ -21,16 +20,24 @@ import (
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
+// widgetPartner creates a partner, with a key of its own, allowed the widget (whose test people
+// some tests use), and returns its id.
+func widgetPartner(t *testing.T, db *sqlx.DB) int64 {
+	t.Helper()
+	var id int64
+	require.NoError(t, db.Get(&id, `INSERT INTO api_keys (key_id, partner_name, domain, permissions, is_active)
+		VALUES ($1, 'CasaLista', 'https://casalista.example', '{widget_auth}', true) RETURNING id`,
+		fmt.Sprintf("pk_%024x", time.Now().UnixNano())))
+	return id
+}
+
 // testPersonCode makes a partner, its test person with phone, and a stored code for them; it
 // returns the code's delivery task as the API builds it (TestPartner: the person's mode).
 func testPersonCode(t *testing.T, db *sqlx.DB, phone, code string) (*asynq.Task, int64) {
 	t.Helper()
 	ctx := context.Background()
 	store := postgres.Store{DB: db}
-	var partner int64
-	require.NoError(t, db.Get(&partner, `INSERT INTO api_keys (key_id, partner_name, domain, permissions, is_active)
-		VALUES ($1, 'CasaLista', 'https://casalista.example', '{widget_auth}', true) RETURNING id`,
-		fmt.Sprintf("pk_%024x", time.Now().UnixNano())))
+	partner := widgetPartner(t, db)
 	var codeID, mode int64
 	require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) error {
 		uid, _, err := store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Ana Prueba", Phone: &phone, TestPartner: partner})
@@ -43,7 +50,7 @@ func testPersonCode(t *testing.T, db *sqlx.DB, phone, code string) (*asynq.Task,
 	}))
 	require.Equal(t, partner, mode, "InsertCode tells the person's mode")
 	task, err := jobs.NewSendOTPTask(jobs.SendOTPPayload{CodeID: codeID, Channel: postgres.ChannelPhone, Via: jobs.ViaWhatsApp,
-		Destination: phone, SealedCode: secure.NewSealer(secret).Seal(code), ExpiresAt: time.Now().Add(10 * time.Minute),
+		Destination: phone, SealedCode: sealer.Seal(code), ExpiresAt: time.Now().Add(10 * time.Minute),
 		TestPartner: mode})
 	require.NoError(t, err)
 	return task, partner
@@ -54,9 +61,8 @@ func testPersonCode(t *testing.T, db *sqlx.DB, phone, code string) (*asynq.Task,
 func TestATestPersonsCodeGoesToTheInboxNotToWhatsApp(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	wa, sm := &recorder{}, &recorder{}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, WhatsApp: wa, SMS: sm, Email: &recorder{}, Sealer: secure.NewSealer(secret),
+	w := newTestWorker(t, worker.Deps{DB: db, WhatsApp: wa, SMS: sm, Email: &recorder{}, Sealer: sealer,
 		TestInbox: func(p int64) worker.TestInbox { return devsim.Inbox{DB: db, TestPartner: p} }})
 	phone := fmt.Sprintf("+5255%08d", time.Now().UnixNano()%100_000_000)
 	task, partner := testPersonCode(t, db, phone, "731905")

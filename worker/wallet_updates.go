@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -24,18 +23,11 @@ const (
 
 // handleUpdateGoogleObject brings a person's saved Google Wallet object to one build of their
 // pass. An object nobody saved is nothing to do; a newer build has its own job.
-func (w *Worker) handleUpdateGoogleObject(ctx context.Context, t *asynq.Task) error {
-	var p jobs.UpdateGoogleObjectPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.UserID <= 0 {
-		return fmt.Errorf("google object payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleUpdateGoogleObject(ctx context.Context, p jobs.UpdateGoogleObjectPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
-	u, err := store.UserByID(ctx, p.UserID)
-	if errors.Is(err, postgres.ErrUserNotFound) {
-		return nil // deleted: wallet:void_deleted voids the object
-	}
-	if err != nil {
-		return err
+	u, ok, err := userOrGone(ctx, store, p.UserID)
+	if !ok {
+		return err // nil when deleted: wallet:void_deleted voids the object
 	}
 	data, ok := jobs.PassDataFor(u, w.deps.PublicBaseURL)
 	if !ok || jobs.PassDataHash(data) != p.DataHash {
@@ -61,17 +53,10 @@ func (w *Worker) updateGoogleObject(ctx context.Context, data perfilseguro.PassD
 // handleVoidDeletedPasses voids a deleted account's passes: a voided Apple pass that shows no one
 // (signed with the pass's own token, so its devices may fetch it) is stored and pushed, and the
 // saved Google object is made inactive. Each part is skipped when done, so a retry repeats none.
-func (w *Worker) handleVoidDeletedPasses(ctx context.Context, t *asynq.Task) error {
-	var p jobs.VoidDeletedPassesPayload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.SerialNumber == "" {
-		return fmt.Errorf("void payload: %w", asynq.SkipRetry)
-	}
+func (w *Worker) handleVoidDeletedPasses(ctx context.Context, p jobs.VoidDeletedPassesPayload) error {
 	store := postgres.Store{DB: w.deps.DB}
 	ts, err := store.WalletTombstone(ctx, p.SerialNumber)
-	if errors.Is(err, postgres.ErrTombstoneNotFound) {
-		return nil
-	}
-	if err != nil {
+	if stop, err := gone(err, postgres.ErrTombstoneNotFound); stop {
 		return err
 	}
 	if ts.VoidedAt != nil {
@@ -123,11 +108,7 @@ func (w *Worker) handleSweepWallet(ctx context.Context, _ *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
-	for _, serial := range serials {
-		task, err := jobs.NewVoidDeletedPassesTask(serial)
-		errs = append(errs, jobs.Enqueue(ctx, w.deps.Enqueuer, task, err))
-	}
+	errs := enqueueEach(ctx, w.deps.Enqueuer, serials, jobs.NewVoidDeletedPassesTask)
 	stale, err := store.StaleWalletPasses(ctx, now.Add(-sweepGrace), sweepBatch)
 	if err != nil {
 		return err

@@ -12,9 +12,7 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
-	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
-	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/worker"
 )
 
@@ -37,10 +35,9 @@ func (s *scriptedObjects) UpdatePass(_ context.Context, p perfilseguro.PassData)
 func TestGoogleObjectsFollowTheirPassAndRetryOnlyWhatCanBeFixed(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	queue, objects, passes := &lvQueue{}, &scriptedObjects{}, &countingPasses{}
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx",
-		Sealer: secure.NewSealer("test-secret"), Passes: worker.PassesDeps{Apple: passes, Google: passes, GoogleObjects: objects}})
+	w := newTestWorker(t, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx",
+		Sealer: sealer, Passes: worker.PassesDeps{Apple: passes, Google: passes, GoogleObjects: objects}})
 	ctx := context.Background()
 	validated := time.Now().AddDate(0, -2, 0)
 	id := insertUser(t, db, 3, &validated, 1)
@@ -100,11 +97,10 @@ func fmtErr(wrapped error) error { return errors.Join(errors.New("googlewallet: 
 func TestWalletSweepRequeuesLostWorkAndForgetsOldTombstones(t *testing.T) {
 	t.Parallel()
 	db, _ := pgtest.New(t)
-	opt, _ := redistest.New(t)
 	queue := &lvQueue{}
 	now := time.Now()
-	w := worker.New(opt, 1, time.Second, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx",
-		Sealer: secure.NewSealer("test-secret"), Now: func() time.Time { return now }})
+	w := newTestWorker(t, worker.Deps{DB: db, Enqueuer: queue, PublicBaseURL: "https://perfilseguro.mx",
+		Sealer: sealer, Now: func() time.Time { return now }})
 	ctx := context.Background()
 	validated := now.AddDate(0, -3, 0)
 

@@ -123,7 +123,7 @@ func New(redis asynq.RedisConnOpt, concurrency int, grace time.Duration, deps De
 
 func (w *Worker) routes() {
 	w.mux.HandleFunc(jobs.TypeHeartbeat, w.handleHeartbeat)
-	w.mux.HandleFunc(jobs.TypeSendOTP, w.handleSendOTP)
+	w.mux.HandleFunc(jobs.TypeSendOTP, decoded("otp", func(p jobs.SendOTPPayload) bool { return p.CodeID != 0 && p.Destination != "" }, w.handleSendOTP))
 	w.routesLevels()
 	w.routesPasses()
 	w.routesInvitations()
@@ -217,6 +217,55 @@ func (w *Worker) recoverPanics(next asynq.Handler) asynq.Handler {
 		}()
 		return next.ProcessTask(ctx, t)
 	})
+}
+
+// gone sorts the error of reading the row a job is about: the row is gone (notFound), which ends
+// the job with nothing left to do (stop, no error), or the read failed (stop with the error).
+func gone(err, notFound error) (stop bool, _ error) {
+	if errors.Is(err, notFound) {
+		return true, nil
+	}
+	return err != nil, err
+}
+
+// unreadableSession is a job's error when the provider could not give a session's state (what
+// names it): a session it does not know (ErrPermanent) never will be read, so the webhook that
+// named it, when webhookID is set, is marked processed with why (markWebhook) and the job ends;
+// any other failure is retried.
+func unreadableSession(err error, what string, webhookID int64, markWebhook func(id int64, note string) error) error {
+	if !errors.Is(err, perfilseguro.ErrPermanent) {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if webhookID != 0 {
+		_ = markWebhook(webhookID, "el proveedor no reconoce la sesión: "+err.Error())
+	}
+	return fmt.Errorf("%s: %w: %w", what, err, asynq.SkipRetry)
+}
+
+// lastAttempt reports whether asynq will not retry the running task after this attempt.
+func lastAttempt(ctx context.Context) bool {
+	retried, ok1 := asynq.GetRetryCount(ctx)
+	maxRetry, ok2 := asynq.GetMaxRetry(ctx)
+	return ok1 && ok2 && retried >= maxRetry
+}
+
+// userOrGone reads a person for a job; ok is false, with no error, when the account is gone
+// (nobody is left to tell or to build for), and false with the error when the read failed.
+func userOrGone(ctx context.Context, store postgres.Store, id int64) (perfilseguro.User, bool, error) {
+	u, err := store.UserByID(ctx, id)
+	stop, err := gone(err, postgres.ErrUserNotFound)
+	return u, !stop, err
+}
+
+// enqueueEach queues the task build makes of each id and goes on past a failed enqueue (the
+// sweep's next tick queues it again); it returns every enqueue's error, for errors.Join.
+func enqueueEach[ID any](ctx context.Context, q jobs.Enqueuer, ids []ID, build func(ID) (*asynq.Task, error)) []error {
+	errs := make([]error, 0, len(ids))
+	for _, id := range ids {
+		task, err := build(id)
+		errs = append(errs, jobs.Enqueue(ctx, q, task, err))
+	}
+	return errs
 }
 
 // asynqLogger routes asynq's own messages to slog.

@@ -1,4 +1,5 @@
-// Package benchdata seeds the users the public-verification benchmarks look up.
+// Package benchdata is what the benchmarks share: the users the public-verification benchmarks
+// look up, their knobs, the verification logs they leave queued, and where their reports go.
 package benchdata
 
 import (
@@ -8,7 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/jmoiron/sqlx"
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/jobs"
 )
 
 // Seed writes n users like production: a third at level 3 with a biometric session, the rest
@@ -58,4 +63,34 @@ func EnvInt(key string, def int) int {
 		return n
 	}
 	return def
+}
+
+// PendingLogs is how many tasks wait on the low queue, where the public lookups' verification
+// logs go (0 when the queue cannot be read).
+func PendingLogs(t testing.TB, opt asynq.RedisConnOpt) int {
+	t.Helper()
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	info, err := insp.GetQueueInfo(jobs.QueueLow)
+	if err != nil {
+		return 0
+	}
+	return info.Pending
+}
+
+// AppendReport adds a report to BENCHMARKS.md (or to the file BENCH_OUT names, created when
+// missing) and returns the path it wrote to; the default path is relative to a benchmark package
+// two levels below the repository root (bench/<name>), where go test runs it.
+func AppendReport(t testing.TB, report string) string {
+	t.Helper()
+	path := os.Getenv("BENCH_OUT")
+	if path == "" {
+		path = "../../BENCHMARKS.md"
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
+	require.NoError(t, err)
+	defer f.Close()
+	_, err = f.WriteString(report)
+	require.NoError(t, err)
+	return path
 }

@@ -3,7 +3,6 @@ package load
 import (
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"sort"
 	"strconv"
@@ -15,15 +14,6 @@ import (
 	"github.com/prometheus/common/model"
 	"github.com/stretchr/testify/require"
 )
-
-// freeAddr is a loopback address nobody listens on yet.
-func freeAddr(b testing.TB) string {
-	b.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(b, err)
-	defer l.Close()
-	return l.Addr().String()
-}
 
 // loginHistogram reads the cumulative counts of the API's own request-duration histogram for
 // POST /api/login from its /metrics, by bucket upper bound (seconds).

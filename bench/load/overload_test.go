@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/bench/benchdata"
 )
 
 // TestOverload is `make bench-overload` (issue 27): sign-ups past capacity, measured from outside.
@@ -129,15 +131,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 	}
 	report := overloadReport(how, capacity, secs, load, rows)
 	fmt.Print(report)
-	path := os.Getenv("BENCH_OUT")
-	if path == "" {
-		path = "../../BENCHMARKS.md"
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
-	require.NoError(t, err)
-	defer f.Close()
-	_, err = f.WriteString(report)
-	require.NoError(t, err)
+	benchdata.AppendReport(t, report)
 	for _, row := range rows {
 		require.Equal(t, len(row.res.admitted), row.exactlyOne, "every admitted sign-up gets exactly one code (%gx, admission %s)", row.factor, row.admission)
 		require.Zero(t, row.shedWithCode, "a refused sign-up sends nothing")

@@ -15,6 +15,7 @@ import (
 	"github.com/lib/pq"
 	"github.com/stretchr/testify/require"
 
+	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 	"github.com/perfilseguro/perfilseguro/provider/stripe"
 )
 
@@ -84,7 +85,7 @@ func startBareHook(b *testing.B, dsn string) string {
 	bin := filepath.Join(b.TempDir(), "barehook")
 	out, err := exec.Command("go", "build", "-o", bin, "./barehook").CombinedOutput()
 	require.NoError(b, err, "%s", out)
-	addr := freeAddr(b)
+	addr := bintest.FreeAddr(b)
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+dsn, "ADDR="+addr, "SECRET="+devWebhookSecret)
 	require.NoError(b, cmd.Start())
@@ -139,44 +140,29 @@ func burst(b *testing.B, client *http.Client, base string, first, n, retries, co
 	lat := make([]time.Duration, 0, len(order))
 	sent := make(map[int]time.Time, n)
 	failures := 0
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				body := stripe.EventJSON(fmt.Sprintf("evt_bench_%d", i), "checkout.session.completed", time.Now(),
-					[]byte(fmt.Sprintf(`{"id":"cs_bench_%d","object":"checkout.session"}`, i+1)))
-				req, _ := http.NewRequest(http.MethodPost, base+"/api/webhooks/payments", bytes.NewReader(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set(stripe.SignatureHeader, stripe.SignWebhook(devWebhookSecret, body, time.Now()))
-				t0 := time.Now()
-				res, err := client.Do(req)
-				d := time.Since(t0)
-				ok := err == nil && res.StatusCode == http.StatusOK
-				if err == nil {
-					res.Body.Close()
-				}
-				mu.Lock()
-				lat = append(lat, d)
-				if _, seen := sent[i]; !seen {
-					sent[i] = t0
-				}
-				if !ok {
-					failures++
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, i := range order {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	elapsed := time.Since(start)
+	elapsed := fanOut(order, concurrency, func(i int) {
+		body := stripe.EventJSON(fmt.Sprintf("evt_bench_%d", i), "checkout.session.completed", time.Now(),
+			[]byte(fmt.Sprintf(`{"id":"cs_bench_%d","object":"checkout.session"}`, i+1)))
+		req, _ := http.NewRequest(http.MethodPost, base+"/api/webhooks/payments", bytes.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set(stripe.SignatureHeader, stripe.SignWebhook(devWebhookSecret, body, time.Now()))
+		t0 := time.Now()
+		res, err := client.Do(req)
+		d := time.Since(t0)
+		ok := err == nil && res.StatusCode == http.StatusOK
+		if err == nil {
+			res.Body.Close()
+		}
+		mu.Lock()
+		lat = append(lat, d)
+		if _, seen := sent[i]; !seen {
+			sent[i] = t0
+		}
+		if !ok {
+			failures++
+		}
+		mu.Unlock()
+	})
 	require.Zero(b, failures, "every delivery to %s is answered 200", base)
 	return lat, sent, elapsed
 }

@@ -47,7 +47,7 @@ func newProcessRigAs(b testing.TB, how setup, workerConcurrency int, extraEnv ..
 	r := &rig{db: db, dsn: dsn}
 	graph := r.fakeWhatsApp()
 	b.Cleanup(graph.Close)
-	addr, metricsAddr := freeAddr(b), freeAddr(b)
+	addr, metricsAddr := bintest.FreeAddr(b), bintest.FreeAddr(b)
 	r.url = "http://" + addr
 	r.metrics = "http://" + metricsAddr + "/metrics"
 	env := append(os.Environ(), "APP_ENV=test", "SHUTDOWN_GRACE=2s", "DATABASE_URL="+procDSN,

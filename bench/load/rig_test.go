@@ -22,6 +22,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 	"github.com/perfilseguro/perfilseguro/config"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres"
@@ -69,7 +70,7 @@ func newRig(b *testing.B) *rig {
 	require.NoError(b, err)
 	apiSrv := httptest.NewServer(srv.Handler())
 	r.url = apiSrv.URL
-	metricsAddr := freeAddr(b)
+	metricsAddr := bintest.FreeAddr(b)
 	r.metrics = "http://" + metricsAddr + "/metrics"
 	wa := whatsapp.New(whatsapp.Config{BaseURL: graph.URL, APIVersion: "v21.0", PhoneNumberID: "1", AccessToken: "t", OTPTemplate: "codigo"})
 	w := worker.New(opt, 20, 5*time.Second, worker.Deps{DB: workerDB, Enqueuer: queue, Logger: quiet, WhatsApp: wa,
@@ -150,3 +151,26 @@ func sortDurations(d []time.Duration) []time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// fanOut calls do with each of indexes, concurrency calls at a time, and returns how long they
+// all took.
+func fanOut(indexes []int, concurrency int, do func(i int)) time.Duration {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				do(i)
+			}
+		}()
+	}
+	for _, i := range indexes {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return time.Since(start)
+}

@@ -58,43 +58,32 @@ func signInBatch(b *testing.B, r *rig, client *http.Client, first, n, concurrenc
 	var mu sync.Mutex
 	sentAt := make(map[string]time.Time, n)
 	errors := 0
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range concurrency {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				phone := fmt.Sprintf("+5230%08d", i)
-				body := fmt.Sprintf(`{"phoneNumber":"%s"}`, phone)
-				req, _ := http.NewRequest("POST", r.url+"/api/login", bytes.NewBufferString(body))
-				req.Header.Set("Content-Type", "application/json")
-				req.Header.Set("Origin", r.url)
-				t0 := time.Now()
-				res, err := client.Do(req)
-				d := time.Since(t0)
-				mu.Lock()
-				if err != nil || res.StatusCode != http.StatusOK {
-					errors++
-				} else {
-					apiLat = append(apiLat, d)
-					sentAt["521"+strings.TrimPrefix(phone, "+52")] = t0.Add(d)
-				}
-				mu.Unlock()
-				if res != nil {
-					io.Copy(io.Discard, res.Body) // read to the end, or the connection is not reused
-					res.Body.Close()
-				}
-			}
-		}()
+	users := make([]int, n)
+	for k := range users {
+		users[k] = first + k
 	}
-	for i := first; i < first+n; i++ {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	elapsed = time.Since(start)
+	elapsed = fanOut(users, concurrency, func(i int) {
+		phone := fmt.Sprintf("+5230%08d", i)
+		body := fmt.Sprintf(`{"phoneNumber":"%s"}`, phone)
+		req, _ := http.NewRequest("POST", r.url+"/api/login", bytes.NewBufferString(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", r.url)
+		t0 := time.Now()
+		res, err := client.Do(req)
+		d := time.Since(t0)
+		mu.Lock()
+		if err != nil || res.StatusCode != http.StatusOK {
+			errors++
+		} else {
+			apiLat = append(apiLat, d)
+			sentAt["521"+strings.TrimPrefix(phone, "+52")] = t0.Add(d)
+		}
+		mu.Unlock()
+		if res != nil {
+			io.Copy(io.Discard, res.Body) // read to the end, or the connection is not reused
+			res.Body.Close()
+		}
+	})
 	require.Zero(b, errors, "every sign-in succeeds")
 
 	// Wait until every message reached the provider.

@@ -116,7 +116,7 @@ func TestVerifyLoad(t *testing.T) {
 	runs := interleave(t, []string{"baseline: net/http + 1 SELECT", "GET /api/verify/{profileId}"},
 		[]http.Handler{baseline, srv.Handler()}, ids, conc, dur)
 	pprof.StopCPUProfile()
-	queued := pendingLogs(t, opt)
+	queued := benchdata.PendingLogs(t, opt)
 	built, buildSecs := buildPasses(t, db, opt, passes)
 	for _, r := range runs {
 		t.Logf("%-32s %8d req %8.0f req/s  p50 %-10v p99 %-10v max %-10v non-2xx/404 %d", r.name, r.requests, r.rps, r.p50, r.p99, r.max, r.bad)
@@ -201,17 +201,6 @@ func loader(url string, ids []string, conc int) func(time.Duration, bool) ([][]t
 		wg.Wait()
 		return lat, bad.Load()
 	}
-}
-
-func pendingLogs(t *testing.T, opt asynq.RedisClientOpt) int {
-	t.Helper()
-	insp := asynq.NewInspector(opt)
-	defer insp.Close()
-	info, err := insp.GetQueueInfo(jobs.QueueLow)
-	if err != nil {
-		return 0
-	}
-	return info.Pending
 }
 
 // buildPasses enqueues n Apple pass builds and times one worker process (default concurrency) doing them.

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -104,23 +103,18 @@ func TestConsultationsFromOutside(t *testing.T) {
 		require.Equal(t, http.StatusOK, res.StatusCode, "%s: %s", tg.name, body)
 	}
 	now := strconv.FormatInt(time.Now().UnixMicro(), 10)
-	loadBefore, busy := loadAverage(), otherProcesses()
-	results := alternate(t, targets, rounds, secs, func(url string, d int) round {
+	r := againstBare(t, targets, rounds, secs, func(url string, d int) round {
 		return wrkRun(t, conns, script, url, d, people, now)
 	})
-	rps := func(r round) float64 { return r.rps }
-	p99 := func(r round) time.Duration { return r.p99 }
-	bareRPS, apiRPS := mean(results[0], rps), mean(results[1], rps)
 	var sb strings.Builder
 	sb.WriteString(benchHeading("Consultas a tu perfil from outside the process"))
 	fmt.Fprintf(&sb, "`make bench-consultations`: %d lookups in `verification_logs` (%d people looked up %d times each over 30 days, "+
 		"a third by a partner; %d others 20 times each); wrk with %d connections asks for a random watched person's first page or a page "+
-		"further back in the month, with their session cookie; %d rounds of %d s per target, alternating. %d cores (%s); load average "+
-		"before %s; other processes using the CPU at the start: %s.\n\n",
-		rows, watched, perPerson, users-watched, conns, rounds, secs, runtime.NumCPU(), cpuName(), loadBefore, busy)
-	roundsTable(&sb, targets, results)
+		"further back in the month, with their session cookie; %d rounds of %d s per target, alternating. %s\n\n",
+		rows, watched, perPerson, users-watched, conns, rounds, secs, r.machine)
+	roundsTable(&sb, targets, r.results)
 	fmt.Fprintf(&sb, "\nMean requests/s: API %.0f, bare %.0f, ratio **%.2f×**; median p99: API %v, bare %v.\n",
-		apiRPS, bareRPS, apiRPS/bareRPS, medianDur(results[1], p99), medianDur(results[0], p99))
-	path := appendReport(t, sb.String())
-	t.Logf("ratio %.2f×; appended to %s", apiRPS/bareRPS, path)
+		r.apiRPS, r.bareRPS, r.ratio(), medianP99(r.results[1]), medianP99(r.results[0]))
+	path := benchdata.AppendReport(t, sb.String())
+	t.Logf("ratio %.2f×; appended to %s", r.ratio(), path)
 }

@@ -31,6 +31,7 @@ type openRound struct {
 	target   string
 	requests int
 	success  float64 // share of 2xx answers
+	answered float64 // share of 2xx answers and of 404s (the made-up IDs): the lookups answered as they should be
 	p50, p99 time.Duration
 	max      time.Duration
 	refused  int // 503 answers (the API's admission control)
@@ -94,6 +95,9 @@ func openLoop(t *testing.T, dir, idsFile string, bare, api struct{ name, url str
 			require.NoError(t, json.Unmarshal(stdout, &r), "%s", stdout)
 			o := openRound{fraction: frac, rate: rate, target: tg.name, requests: r.Requests, success: r.Success,
 				p50: r.Latencies.P50, p99: r.Latencies.P99, max: r.Latencies.Max, refused: r.StatusCodes["503"]}
+			if r.Requests > 0 {
+				o.answered = r.Success + float64(r.StatusCodes["404"])/float64(r.Requests)
+			}
 			t.Logf("open loop %3.0f%% (%d/s) %-42s p50 %-9v p99 %-9v max %-9v success %.4f 503 %d", frac*100, rate, tg.name,
 				o.p50, o.p99, o.max, o.success, o.refused)
 			out = append(out, o)
@@ -108,18 +112,24 @@ func writeOpenLoop(sb *strings.Builder, rounds []openRound) {
 	}
 	sb.WriteString("\nOpen loop (vegeta in its own process, constant rate, keep-alive, same run, servers alternating at each rate; " +
 		"rates are fractions of the bare program's mean closed-loop requests/s above):\n\n")
-	sb.WriteString("| Rate | Target | Requests | 2xx | p50 | p99 | max | 503 |\n|---|---|---:|---:|---:|---:|---:|---:|\n")
+	sb.WriteString("| Rate | Target | Requests | 2xx | Answered (2xx, or 404 for a made-up ID) | p50 | p99 | max | 503 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rounds {
-		fmt.Fprintf(sb, "| %.0f %% (%d/s) | %s | %d | %.2f %% | %v | %v | %v | %d |\n", r.fraction*100, r.rate, r.target, r.requests,
-			r.success*100, r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), r.max.Round(10*time.Microsecond), r.refused)
+		fmt.Fprintf(sb, "| %.0f %% (%d/s) | %s | %d | %.2f %% | %.3f %% | %v | %v | %v | %d |\n", r.fraction*100, r.rate, r.target, r.requests,
+			r.success*100, r.answered*100, r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), r.max.Round(10*time.Microsecond), r.refused)
 	}
-	verdict := "met"
+	verdict, admitted := "met", "met"
 	for i := 0; i+1 < len(rounds); i += 2 {
-		if rounds[i+1].p99 > rounds[i].p99 {
-			verdict = fmt.Sprintf("**not met** at %.0f %%", rounds[i].fraction*100)
+		bare, api := rounds[i], rounds[i+1]
+		if api.p99 > bare.p99 {
+			verdict = fmt.Sprintf("**not met** at %.0f %%", bare.fraction*100)
+		}
+		if api.fraction < 1 && (api.answered < 0.999 || api.p99 > bare.p99) {
+			admitted = fmt.Sprintf("**not met** at %.0f %% (%.3f %% answered, p99 %v against %v)", api.fraction*100,
+				api.answered*100, api.p99.Round(10*time.Microsecond), bare.p99.Round(10*time.Microsecond))
 		}
 	}
 	fmt.Fprintf(sb, "\nTarget (the API's open-loop p99 at no rate above the bare program's): %s.\n", verdict)
+	fmt.Fprintf(sb, "Target (issue 37: at 50 %% and 90 %%, at least 99.9 %% of the lookups answered and the p99 at or below the bare program's): %s.\n", admitted)
 }
 
 func readFile(t *testing.T, path string) string {

@@ -2,9 +2,9 @@ package verify_test
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -28,10 +28,8 @@ func startBareAndAPI(t *testing.T, dsn, bareName string) (bare, api benchTarget)
 	t.Helper()
 	dir := t.TempDir()
 	opt, _ := redistest.New(t)
-	bin := filepath.Join(dir, "bare")
-	out, err := exec.Command("go", "build", "-o", bin, "./bare").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	bareAddr, apiAddr, metricsAddr := freeAddr(t), freeAddr(t), freeAddr(t)
+	bin := buildBare(t, dir)
+	bareAddr, apiAddr, metricsAddr := bintest.FreeAddr(t), bintest.FreeAddr(t), bintest.FreeAddr(t)
 	start(t, bin, []string{"DATABASE_URL=" + dsn, "ADDR=" + bareAddr}, filepath.Join(dir, "bare.log"))
 	start(t, bintest.Path(t), apiEnv(dsn, redistest.URL(opt), apiAddr, metricsAddr), filepath.Join(dir, "api.log"))
 	bare = benchTarget{bareName, "http://" + bareAddr, ""}
@@ -39,6 +37,15 @@ func startBareAndAPI(t *testing.T, dsn, bareName string) (bare, api benchTarget)
 	waitReady(t, bare.url+"/readyz")
 	waitReady(t, api.url+"/readyz")
 	return bare, api
+}
+
+// buildBare builds the bare baseline server (./bare) into dir and returns its path.
+func buildBare(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "bare")
+	out, err := exec.Command("go", "build", "-o", bin, "./bare").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return bin
 }
 
 // wrkRun runs wrk with a Lua script against url for secs seconds and parses its answer.
@@ -88,17 +95,21 @@ func benchHeading(what string) string {
 	return fmt.Sprintf("\n## %s, %s, commit %s\n\n", what, time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
 }
 
-// appendReport adds a report to BENCHMARKS.md (or to BENCH_OUT).
-func appendReport(t *testing.T, report string) string {
-	t.Helper()
-	path := os.Getenv("BENCH_OUT")
-	if path == "" {
-		path = "../../BENCHMARKS.md"
-	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
-	require.NoError(t, err)
-	defer f.Close()
-	_, err = f.WriteString(report)
-	require.NoError(t, err)
-	return path
+// comparison is the outcome of alternating rounds against the bare server (targets[0]) and the
+// API (targets[1]), with the machine as it was before they ran.
+type comparison struct {
+	results         [][]round
+	bareRPS, apiRPS float64
+	machine         string // cores, CPU, load average and other busy processes, one sentence
+}
+
+// ratio is the API's mean requests/s over the bare server's.
+func (c comparison) ratio() float64 { return c.apiRPS / c.bareRPS }
+
+// againstBare notes the machine's state, then runs the alternating rounds.
+func againstBare(t *testing.T, targets []benchTarget, rounds, secs int, run func(url string, secs int) round) comparison {
+	machine := fmt.Sprintf("%d cores (%s); load average before %s; other processes using the CPU at the start: %s.",
+		runtime.NumCPU(), cpuName(), loadAverage(), otherProcesses())
+	results := alternate(t, targets, rounds, secs, run)
+	return comparison{results: results, bareRPS: meanRPS(results[0]), apiRPS: meanRPS(results[1]), machine: machine}
 }

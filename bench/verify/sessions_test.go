@@ -6,10 +6,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -111,24 +109,19 @@ func TestPartnerSessionsFromOutside(t *testing.T) {
 		wrkRun(t, conns, script, api.url, 6, idsFile, benchSecretKey)
 		<-done
 	}
-	loadBefore, busy := loadAverage(), otherProcesses()
-	results := alternate(t, targets, rounds, secs, func(url string, d int) round {
+	r := againstBare(t, targets, rounds, secs, func(url string, d int) round {
 		return wrkRun(t, conns, script, url, d, idsFile, benchSecretKey)
 	})
-	rps := func(r round) float64 { return r.rps }
-	p99 := func(r round) time.Duration { return r.p99 }
-	bareRPS, apiRPS := mean(results[0], rps), mean(results[1], rps)
 	var sb strings.Builder
 	sb.WriteString(benchHeading("Partner API: reading a verification session from outside the process"))
 	fmt.Fprintf(&sb, "`make bench-sessions`: %d sessions of two partners; wrk with %d connections reads a random session of the first "+
-		"with its live secret key (`Authorization: Bearer sk_live_…`), closed loop; %d rounds of %d s per target, alternating. "+
-		"%d cores (%s); load average before %s; other processes using the CPU at the start: %s.\n\n",
-		sessions, conns, rounds, secs, runtime.NumCPU(), cpuName(), loadBefore, busy)
-	roundsTable(&sb, targets, results)
-	ratio := apiRPS / bareRPS
+		"with its live secret key (`Authorization: Bearer sk_live_…`), closed loop; %d rounds of %d s per target, alternating. %s\n\n",
+		sessions, conns, rounds, secs, r.machine)
+	roundsTable(&sb, targets, r.results)
+	ratio := r.ratio()
 	fmt.Fprintf(&sb, "\nMean requests/s: API %.0f, bare %.0f, ratio **%.2f×** (target ≥ 0.8×, the key check included); median p99: API %v, bare %v.\n",
-		apiRPS, bareRPS, ratio, medianDur(results[1], p99), medianDur(results[0], p99))
-	path := appendReport(t, sb.String())
+		r.apiRPS, r.bareRPS, ratio, medianP99(r.results[1]), medianP99(r.results[0]))
+	path := benchdata.AppendReport(t, sb.String())
 	t.Logf("ratio %.2f×; appended to %s", ratio, path)
 	require.GreaterOrEqual(t, ratio, 0.8, "the partner API reads sessions at under 0.8× the bare server's rate")
 }

@@ -16,7 +16,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -30,12 +29,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/bench/benchdata"
 	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
-	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 )
@@ -98,12 +95,10 @@ func TestVerifyFromOutside(t *testing.T) {
 	require.NoError(t, os.WriteFile(script, []byte(wrkScript), 0o644))
 	opt, _ := redistest.New(t)
 
-	bare := filepath.Join(dir, "bare")
-	out, err := exec.Command("go", "build", "-o", bare, "./bare").CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	bareAddr, apiAddr, metricsAddr := freeAddr(t), freeAddr(t), freeAddr(t)
+	bare := buildBare(t, dir)
+	bareAddr, apiAddr, metricsAddr := bintest.FreeAddr(t), bintest.FreeAddr(t), bintest.FreeAddr(t)
 	start(t, bare, []string{"DATABASE_URL=" + dsn, "ADDR=" + bareAddr}, filepath.Join(dir, "bare.log"))
-	fixedAddr := freeAddr(t)
+	fixedAddr := bintest.FreeAddr(t)
 	start(t, bare, []string{"FIXED_BODY=1", "ADDR=" + fixedAddr}, filepath.Join(dir, "fixed.log"))
 	// The API as the Procfile's `web: ./bin/perfilseguro api` runs it in production, with made-up
 	// provider settings (the API process never calls a provider) and the public-lookup limits raised
@@ -112,9 +107,9 @@ func TestVerifyFromOutside(t *testing.T) {
 	start(t, bintest.Path(t), apiEnv(dsn, redistest.URL(opt), apiAddr, metricsAddr), apiLog)
 	// The same API exporting traces (issue 39): a tenth of the lookups sampled, sent over OTLP/HTTP
 	// to the local viewer (`perfilseguro traces`) running as a process of its own.
-	otlpAddr, tracedAddr := freeAddr(t), freeAddr(t)
+	otlpAddr, tracedAddr := bintest.FreeAddr(t), bintest.FreeAddr(t)
 	startSub(t, bintest.Path(t), "traces", []string{}, filepath.Join(dir, "traces.log"), "-addr", otlpAddr)
-	start(t, bintest.Path(t), append(apiEnv(dsn, redistest.URL(opt), tracedAddr, freeAddr(t)),
+	start(t, bintest.Path(t), append(apiEnv(dsn, redistest.URL(opt), tracedAddr, bintest.FreeAddr(t)),
 		"OTEL_EXPORTER_OTLP_ENDPOINT=http://"+otlpAddr, "OTEL_TRACES_SAMPLER=parentbased_traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.1"),
 		filepath.Join(dir, "api-traced.log"))
 	targets := []struct{ name, url string }{
@@ -127,8 +122,8 @@ func TestVerifyFromOutside(t *testing.T) {
 	// BENCH_BASELINE_BIN: an earlier build of the binary (a path ending in /perfilseguro), run as
 	// a fifth target in the same rounds, so a change's cost is read without the machine's drift.
 	if bin := os.Getenv("BENCH_BASELINE_BIN"); bin != "" {
-		baseAddr := freeAddr(t)
-		start(t, bin, apiEnv(dsn, redistest.URL(opt), baseAddr, freeAddr(t)), filepath.Join(dir, "api-baseline.log"))
+		baseAddr := bintest.FreeAddr(t)
+		start(t, bin, apiEnv(dsn, redistest.URL(opt), baseAddr, bintest.FreeAddr(t)), filepath.Join(dir, "api-baseline.log"))
 		targets = append(targets, struct{ name, url string }{"perfilseguro api, earlier build (BENCH_BASELINE_BIN)", "http://" + baseAddr})
 		servers = append(servers, len(targets)-1)
 	}
@@ -173,7 +168,7 @@ func TestVerifyFromOutside(t *testing.T) {
 	// refusing while the machine was too busy to answer in time: counted and reported.
 	require.Zero(t, statuses["429"]+statuses["500"], "the API was limited or failed: %v", statuses)
 	logLines := countLines(t, apiLog)
-	queued := pendingLogs(t, opt)
+	queued := benchdata.PendingLogs(t, opt)
 	open := openLoop(t, dir, idsFile, targets[0], targets[1], mean(results[0], func(r round) float64 { return r.rps }))
 	writeReport(t, users, conns, threads, secs, rounds, targets, results, open, loadBefore, busy, logLines, queued, int(statuses["503"]))
 }
@@ -205,14 +200,6 @@ func issuerKeyPEM() string {
 		panic(err)
 	}
 	return string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	defer ln.Close()
-	return ln.Addr().String()
 }
 
 // start runs a server process with its output in logFile, stopped with SIGTERM at the end.
@@ -348,17 +335,6 @@ func countLines(t *testing.T, path string) int {
 	return bytes.Count(b, []byte("\n"))
 }
 
-func pendingLogs(t *testing.T, opt asynq.RedisClientOpt) int {
-	t.Helper()
-	insp := asynq.NewInspector(opt)
-	defer insp.Close()
-	info, err := insp.GetQueueInfo(jobs.QueueLow)
-	if err != nil {
-		return 0
-	}
-	return info.Pending
-}
-
 func loadAverage() string {
 	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
@@ -405,6 +381,14 @@ func mean(rs []round, f func(round) float64) float64 {
 	return sum / float64(len(rs))
 }
 
+// meanRPS is the mean requests/s of a target's rounds.
+func meanRPS(rs []round) float64 { return mean(rs, func(r round) float64 { return r.rps }) }
+
+// medianP99 is the median of a target's rounds' p99 latencies.
+func medianP99(rs []round) time.Duration {
+	return medianDur(rs, func(r round) time.Duration { return r.p99 })
+}
+
 func medianDur(rs []round, f func(round) time.Duration) time.Duration {
 	d := make([]time.Duration, len(rs))
 	for i, r := range rs {
@@ -442,10 +426,8 @@ func writeReport(t *testing.T, users, conns, threads, secs, rounds int, targets 
 			fmt.Fprintf(&sb, "| %s | %d | %.0f | %v | %v | %v | %d |\n", name, r+1, x.rps, x.p50, x.p99, x.max, x.non2xx)
 		}
 	}
-	rps := func(r round) float64 { return r.rps }
-	p99 := func(r round) time.Duration { return r.p99 }
-	bareRPS, apiRPS, httpRPS := mean(results[0], rps), mean(results[1], rps), mean(results[2], rps)
-	bareP99, apiP99 := medianDur(results[0], p99), medianDur(results[1], p99)
+	bareRPS, apiRPS, httpRPS := meanRPS(results[0]), meanRPS(results[1]), meanRPS(results[2])
+	bareP99, apiP99 := medianP99(results[0]), medianP99(results[1])
 	// Issue 27: closed loop judges throughput; the p99s are compared in the open loop at equal
 	// rates, since here each server's p99 is taken at its own load.
 	verdict := "met"
@@ -457,11 +439,11 @@ func writeReport(t *testing.T, users, conns, threads, secs, rounds int, targets 
 		"Admission control refused %d of the API's closed-loop requests (503). "+
 		"The API wrote %d log lines to its log file and handed the lookups to `verify:log` in %d batched tasks (no worker ran).\n",
 		apiRPS, bareRPS, apiRPS/bareRPS, apiP99, bareP99, verdict, httpRPS, apiRPS/httpRPS, refused, logLines, queued)
-	tracedRPS, tracedP99 := mean(results[3], rps), medianDur(results[3], p99)
+	tracedRPS, tracedP99 := meanRPS(results[3]), medianP99(results[3])
 	fmt.Fprintf(&sb, "\nWith traces exported (issue 39: OpenTelemetry, `OTEL_TRACES_SAMPLER=parentbased_traceidratio`, 0.1, over OTLP/HTTP to `perfilseguro traces` in its own process on the same cores), the same API served %.0f requests/s, **%.2f×** the API without traces (median p99 %v).\n",
 		tracedRPS, tracedRPS/apiRPS, tracedP99)
 	if len(targets) > 4 {
-		baseRPS, baseP99 := mean(results[4], rps), medianDur(results[4], p99)
+		baseRPS, baseP99 := meanRPS(results[4]), medianP99(results[4])
 		fmt.Fprintf(&sb, "\nThe earlier build given as `BENCH_BASELINE_BIN` served %.0f requests/s (median p99 %v) in the same rounds: this API without traces is at **%.2f×** of it.\n",
 			baseRPS, baseP99, apiRPS/baseRPS)
 	}

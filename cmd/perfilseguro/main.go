@@ -29,7 +29,7 @@ Usage:
   perfilseguro openapi     print the API's OpenAPI 3.1 document (no database needed)
   perfilseguro traces [-addr 127.0.0.1:4318]   a local trace viewer: receives OTLP/HTTP, shows each trace as a tree
 
-Configuration comes from environment variables; see README.md.
+Configuration comes from environment variables; see docs/configuration.md (every variable).
 `
 
 func main() {

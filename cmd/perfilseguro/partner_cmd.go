@@ -38,84 +38,76 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprint(stderr, partnerUsage)
 		return errUsageShown
 	}
-	cfg, err := config.FromEnv()
-	if err != nil {
-		return err
-	}
-	db, err := postgres.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	store := &postgres.Store{DB: db}
-	switch args[0] {
-	case "add":
-		fs := flag.NewFlagSet("partner add", flag.ContinueOnError)
-		fs.SetOutput(stderr)
-		var np postgres.NewPartner
-		var perms, webhook string
-		fs.StringVar(&webhook, "webhook", "", "URL that receives the partner's notifications (optional)")
-		fs.StringVar(&np.PartnerName, "name", "", "partner name (at least 3 characters)")
-		fs.StringVar(&np.Domain, "domain", "", "origin the widget is embedded on, e.g. https://www.casalista.mx")
-		fs.StringVar(&perms, "permissions", postgres.PermissionWidgetAuth, "comma-separated permissions")
-		fs.StringVar(&np.CreatedBy, "created-by", "", "who adds it (optional)")
-		fs.StringVar(&np.Notes, "notes", "", "notes (optional)")
-		if err := fs.Parse(args[1:]); err != nil {
-			return errUsageShown
-		}
-		np.Permissions = strings.Split(perms, ",")
-		if err := np.Normalize(); err != nil {
-			return fieldsText(err)
-		}
-		if u, err := url.Parse(webhook); webhook != "" && (err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http")) {
-			return fmt.Errorf("webhook: %q is not an http(s) URL", webhook)
-		}
-		p, err := store.CreatePartner(ctx, np)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "partner %d added: %s (%s), key %s, permissions %s\n",
-			p.ID, p.PartnerName, p.Domain, p.KeyID, strings.Join(p.Permissions, ","))
-		fmt.Fprintf(stdout, "publishable keys (for the partner's pages):\n  live %s\n  test %s\n", p.Keys.PublishableLive, p.Keys.PublishableTest)
-		fmt.Fprintf(stdout, "secret keys (for the partner's servers; shown only now, stored hashed):\n  live %s\n  test %s\n", p.Keys.SecretLive, p.Keys.SecretTest)
-		if webhook != "" {
-			secret := "whsec_" + secure.NewToken(24)
-			if _, err := store.SetPartnerWebhook(ctx, p.ID, webhook, secret); err != nil {
+	return withStore(ctx, func(_ config.Config, store *postgres.Store) error {
+		switch args[0] {
+		case "add":
+			fs := flag.NewFlagSet("partner add", flag.ContinueOnError)
+			fs.SetOutput(stderr)
+			var np postgres.NewPartner
+			var perms, webhook string
+			fs.StringVar(&webhook, "webhook", "", "URL that receives the partner's notifications (optional)")
+			fs.StringVar(&np.PartnerName, "name", "", "partner name (at least 3 characters)")
+			fs.StringVar(&np.Domain, "domain", "", "origin the widget is embedded on, e.g. https://www.casalista.mx")
+			fs.StringVar(&perms, "permissions", postgres.PermissionWidgetAuth, "comma-separated permissions")
+			fs.StringVar(&np.CreatedBy, "created-by", "", "who adds it (optional)")
+			fs.StringVar(&np.Notes, "notes", "", "notes (optional)")
+			if err := fs.Parse(args[1:]); err != nil {
+				return errUsageShown
+			}
+			np.Permissions = strings.Split(perms, ",")
+			if err := np.Normalize(); err != nil {
+				return fieldsText(err)
+			}
+			if u, err := url.Parse(webhook); webhook != "" && (err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http")) {
+				return fmt.Errorf("webhook: %q is not an http(s) URL", webhook)
+			}
+			p, err := store.CreatePartner(ctx, np)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "webhook %s, signing secret (shown only now):\n  %s\n", webhook, secret)
-		}
-		return nil
-	case "list":
-		partners, err := store.Partners(ctx)
-		if err != nil {
-			return err
-		}
-		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tKEY\tNAME\tDOMAIN\tACTIVE\tPERMISSIONS\tREQUESTS")
-		for _, p := range partners {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%t\t%s\t%d\n", p.ID, p.KeyID, p.PartnerName, p.Domain, p.IsActive,
-				strings.Join(p.Permissions, ","), p.RequestsCount)
-		}
-		return tw.Flush()
-	case "disable":
-		if len(args) != 2 {
+			fmt.Fprintf(stdout, "partner %d added: %s (%s), key %s, permissions %s\n",
+				p.ID, p.PartnerName, p.Domain, p.KeyID, strings.Join(p.Permissions, ","))
+			fmt.Fprintf(stdout, "publishable keys (for the partner's pages):\n  live %s\n  test %s\n", p.Keys.PublishableLive, p.Keys.PublishableTest)
+			fmt.Fprintf(stdout, "secret keys (for the partner's servers; shown only now, stored hashed):\n  live %s\n  test %s\n", p.Keys.SecretLive, p.Keys.SecretTest)
+			if webhook != "" {
+				secret := "whsec_" + secure.NewToken(24)
+				if _, err := store.SetPartnerWebhook(ctx, p.ID, webhook, secret); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "webhook %s, signing secret (shown only now):\n  %s\n", webhook, secret)
+			}
+			return nil
+		case "list":
+			partners, err := store.Partners(ctx)
+			if err != nil {
+				return err
+			}
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			fmt.Fprintln(tw, "ID\tKEY\tNAME\tDOMAIN\tACTIVE\tPERMISSIONS\tREQUESTS")
+			for _, p := range partners {
+				fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%t\t%s\t%d\n", p.ID, p.KeyID, p.PartnerName, p.Domain, p.IsActive,
+					strings.Join(p.Permissions, ","), p.RequestsCount)
+			}
+			return tw.Flush()
+		case "disable":
+			if len(args) != 2 {
+				fmt.Fprint(stderr, partnerUsage)
+				return errUsageShown
+			}
+			p, err := store.PartnerByRef(ctx, args[1])
+			if err != nil {
+				return err
+			}
+			if p, err = store.DeactivatePartner(ctx, p.ID); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "partner %d (%s, %s) disabled\n", p.ID, p.PartnerName, p.Domain)
+			return nil
+		default:
 			fmt.Fprint(stderr, partnerUsage)
 			return errUsageShown
 		}
-		p, err := store.PartnerByRef(ctx, args[1])
-		if err != nil {
-			return err
-		}
-		if p, err = store.DeactivatePartner(ctx, p.ID); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "partner %d (%s, %s) disabled\n", p.ID, p.PartnerName, p.Domain)
-		return nil
-	default:
-		fmt.Fprint(stderr, partnerUsage)
-		return errUsageShown
-	}
+	})
 }
 
 // fieldsText lists every field message of a validation error (the API shows only the first one).

@@ -1,44 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
-import { newPerson } from './helpers';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { codeFor, newPerson, sql } from './helpers';
 
 // Issue 9 (web quality): axe-core finds no serious or critical issue on any screen of SPEC §2,
 // and the registration and sign-in forms work with the keyboard alone (Tab, typing, Enter).
 
-const database = process.env.E2E_DATABASE ?? 'perfilseguro_e2e';
-const databaseURL = `postgres://postgres@127.0.0.1:5432/${database}?sslmode=disable`;
 const ADMIN_PASSWORD = 'admin-dev-only';
-
-/** sql runs a statement on the e2e database and returns its unaligned output (:'p1'... are the params). */
-function sql(statement: string, ...params: string[]): string {
-  const vars = params.flatMap((p, i) => ['-v', `p${i + 1}=${p}`]);
-  return execFileSync('psql', [databaseURL, '-X', '-q', '-tA', '-v', 'ON_ERROR_STOP=1', ...vars], {
-    input: statement,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
-    .toString()
-    .trim();
-}
-
-/** codeFor waits for the newest 6-digit code sent to `to` in the development inbox, skipping `exclude`. */
-async function codeFor(request: APIRequestContext, to: string, exclude: string[] = []): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
-        for (const m of ((await res.json()) as { text: string }[] | null) ?? []) {
-          const found = /(?<!\d)(\d{6})(?!\d)/.exec(m.text)?.[1];
-          if (found && !exclude.includes(found)) return (code = found);
-        }
-        return undefined;
-      },
-      { message: `a code sent to ${to}`, timeout: 15_000, intervals: [200, 400, 800] },
-    )
-    .toBeDefined();
-  return code!;
-}
 
 /** tabTo presses Tab (at most 40 times) until `target` has the keyboard focus. */
 async function tabTo(page: Page, target: Locator): Promise<void> {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { newPerson, readLatestCode, type Person } from './helpers';
+import { codeFor, newPerson, readLatestCode, type Person } from './helpers';
 
 // Issue 3: registration, sign-in by phone or e-mail, code verification, profile and logout,
 // against the real binary (codes are delivered by the worker to the development inbox).
@@ -28,27 +28,6 @@ async function inboxFor(request: APIRequestContext, to: string): Promise<InboxJS
   return ((await res.json()) as InboxJSON[] | null) ?? [];
 }
 
-/** codeFor waits for the newest 6-digit code sent to `to` (phone or e-mail) that is not in `exclude`. */
-async function codeFor(request: APIRequestContext, to: string, exclude: string[] = []): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        for (const m of await inboxFor(request, to)) {
-          const found = /(?<!\d)(\d{6})(?!\d)/.exec(m.text)?.[1];
-          if (found && !exclude.includes(found)) {
-            code = found;
-            return code;
-          }
-        }
-        return undefined;
-      },
-      { message: `a code sent to ${to}`, timeout: 15_000, intervals: [200, 400, 800] },
-    )
-    .toBeDefined();
-  return code!;
-}
-
 /**
  * signUpByAPI registers and verifies a person through the real endpoints in a request context of
  * its own (no cookie reaches the browser), so the account exists with its phone verified.
@@ -61,6 +40,21 @@ async function signUpByAPI(request: APIRequestContext, p: Person): Promise<numbe
   const ver = await request.post('/api/verify-code', { data: { sessionToken, code } });
   expect(ver.status(), await ver.text()).toBe(200);
   return ((await ver.json()) as { userId: number }).userId;
+}
+
+/** signedUpByAPI signs somebody up (signUpByAPI) and returns them with the code that sign-up used. */
+async function signedUpByAPI(request: APIRequestContext): Promise<{ p: Person; used: string }> {
+  const p = somebody();
+  await signUpByAPI(request, p);
+  return { p, used: await codeFor(request, p.e164) };
+}
+
+/** requestSignInCode asks /login for a code to p's phone and waits for /verify-code. */
+async function requestSignInCode(page: Page, p: Person) {
+  await page.goto('/login');
+  await page.getByRole('textbox', { name: 'Teléfono WhatsApp' }).pressSequentially(p.phone);
+  await page.getByRole('button', { name: 'Enviar código' }).click();
+  await expect(page).toHaveURL(/\/verify-code$/);
 }
 
 /** header is the site header (role banner). */
@@ -162,9 +156,7 @@ test("an account with no verified phone shows 'Pendiente de verificación' and t
 });
 
 test('sign-in with the WhatsApp phone only', async ({ page, request }) => {
-  const p = somebody();
-  await signUpByAPI(request, p);
-  const used = await codeFor(request, p.e164);
+  const { p, used } = await signedUpByAPI(request);
 
   await page.goto('/login');
   await expect(page.getByRole('heading', { name: 'Iniciar Sesión' })).toBeVisible();
@@ -241,10 +233,7 @@ test("a wrong code shows 'Código de verificación incorrecto' on registration a
   // Sign-in path: server message in the error toast, still on /verify-code.
   await page.getByRole('button', { name: 'Cerrar sesión' }).click();
   await expect(page).toHaveURL(/\/$/);
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Teléfono WhatsApp' }).pressSequentially(p.phone);
-  await page.getByRole('button', { name: 'Enviar código' }).click();
-  await expect(page).toHaveURL(/\/verify-code$/);
+  await requestSignInCode(page, p);
   const loginCode = await codeFor(request, p.e164, [code]);
   await page.getByLabel('Código de verificación').fill(`${(Number(loginCode[0]) + 1) % 10}${loginCode.slice(1)}`);
   await page.getByRole('button', { name: 'Verificar Código' }).click();
@@ -258,13 +247,8 @@ test('/verify-code without a pending sign-in goes back to /login', async ({ page
 });
 
 test('logout returns the header to the signed-out state and ends the server session', async ({ page, request }) => {
-  const p = somebody();
-  await signUpByAPI(request, p);
-  const used = await codeFor(request, p.e164);
-  await page.goto('/login');
-  await page.getByRole('textbox', { name: 'Teléfono WhatsApp' }).pressSequentially(p.phone);
-  await page.getByRole('button', { name: 'Enviar código' }).click();
-  await expect(page).toHaveURL(/\/verify-code$/);
+  const { p, used } = await signedUpByAPI(request);
+  await requestSignInCode(page, p);
   await page.getByLabel('Código de verificación').fill(await codeFor(request, p.e164, [used]));
   await page.getByRole('button', { name: 'Verificar Código' }).click();
   await expect(page).toHaveURL(/\/profile$/);
@@ -283,9 +267,7 @@ test('logout returns the header to the signed-out state and ends the server sess
 });
 
 test('registering a phone that already has an account goes through the conflict flow to the verify step', async ({ page, request }) => {
-  const owner = somebody();
-  await signUpByAPI(request, owner);
-  const used = await codeFor(request, owner.e164);
+  const { p: owner, used } = await signedUpByAPI(request);
 
   // Same phone, another e-mail: 409, then a new code via the widget login, then the verify step.
   const again: Person = { ...somebody(), phone: owner.phone, e164: owner.e164 };
@@ -314,9 +296,7 @@ test('registering a phone that already has an account goes through the conflict 
 });
 
 test('registering the same e-mail and phone again also reaches the verify step and the new code works', async ({ page, request }) => {
-  const owner = somebody();
-  await signUpByAPI(request, owner);
-  const used = await codeFor(request, owner.e164);
+  const { p: owner, used } = await signedUpByAPI(request);
 
   await fillRegistration(page, owner);
   await expect(page.getByRole('button', { name: 'Verificar código' })).toBeVisible();

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Options for readLatestCode. */
@@ -154,6 +155,15 @@ export async function registerInUI(page: Page, p: Person): Promise<void> {
  * without a plan), enters the code the worker delivered, and lands on /profile.
  */
 export async function completeRegistration(page: Page, p: Person): Promise<void> {
+  await submitRegistration(page, p);
+  await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
+}
+
+/**
+ * submitRegistration fills the registration form already open on page and enters the code the
+ * worker delivered; where the page goes next is the caller's to check (/profile, or back to a flow).
+ */
+export async function submitRegistration(page: Page, p: Person): Promise<void> {
   await page.getByLabel('Nombre completo').fill(p.name);
   await page.getByLabel('Correo electrónico').fill(p.email);
   await page.getByLabel('Número de WhatsApp').fill(p.phone);
@@ -161,7 +171,6 @@ export async function completeRegistration(page: Page, p: Person): Promise<void>
   const [, code] = await waitForMessage(page.request, p.e164, /(?<!\d)(\d{6})(?!\d)/);
   await page.getByLabel('Código de verificación').fill(code);
   await page.getByRole('button', { name: 'Verificar código' }).click();
-  await expect(page).toHaveURL(/\/profile$/, { timeout: 10_000 });
 }
 
 /** The paid plans as Mi Perfil's plan card names them. */
@@ -191,7 +200,14 @@ export async function payByCard(page: Page, plan: PaidPlan = ONE_YEAR): Promise<
 /** reachLevel3 registers, follows the e-mail link, pays the 1-year plan and approves in the development biometric provider. */
 export async function reachLevel3(page: Page, p: Person): Promise<void> {
   await registerInUI(page, p);
+  await completeLevels2And3(page, p);
+}
 
+/**
+ * completeLevels2And3 takes a level-1 person on Mi Perfil through the rest: follows the e-mail
+ * link, pays the 1-year plan and approves in the development biometric provider.
+ */
+export async function completeLevels2And3(page: Page, p: Person): Promise<void> {
   await page.getByTestId('email-verification-card').getByRole('button', { name: 'Enviar enlace de verificación' }).click();
   const [link] = await waitForMessage(page.request, p.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
   await page.goto(link);
@@ -268,4 +284,41 @@ export async function reachLevel3ByAPI(request: APIRequestContext, baseURL: stri
     .poll(async () => (await (await request.get(`/api/users/${userId}/verification-status`)).json()).verificationLevel, { timeout: 20_000 })
     .toBe(3);
   return userId;
+}
+
+// The server's database (playwright.config.ts: E2E_DATABASE overrides the name).
+const e2eDatabaseURL = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
+
+/**
+ * sql runs a statement on the e2e database and returns its unaligned output. :'p1', :'p2'… are the
+ * params: psql interpolates them only in statements it reads, hence stdin rather than -c.
+ */
+export function sql(statement: string, ...params: string[]): string {
+  const vars = params.flatMap((p, i) => ['-v', `p${i + 1}=${p}`]);
+  return execFileSync('psql', [e2eDatabaseURL, '-X', '-q', '-tA', '-v', 'ON_ERROR_STOP=1', ...vars], {
+    input: statement,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+    .toString()
+    .trim();
+}
+
+/**
+ * codeFor waits for the newest 6-digit code the worker delivered to `to` (phone or e-mail) that is
+ * not in `exclude`, read from the development inbox's JSON (newest first).
+ */
+export async function codeFor(request: APIRequestContext, to: string, exclude: string[] = []): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
+        const messages = ((await res.json()) as { text: string }[] | null) ?? [];
+        code = messages.map((m) => /(?<!\d)(\d{6})(?!\d)/.exec(m.text)?.[1]).find((c) => c && !exclude.includes(c));
+        return code;
+      },
+      { message: `a code sent to ${to}`, timeout: 15_000, intervals: [200, 400, 800] },
+    )
+    .toBeDefined();
+  return code!;
 }

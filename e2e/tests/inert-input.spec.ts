@@ -1,23 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import { expect, test, type Page } from '@playwright/test';
+import { sql } from './helpers';
 
 // Issue 9 (bad input, security): script injection typed into stored text fields is shown as
 // text, never run, on the screens that print it (the public page, the admin table, the
 // invitation a guest opens, the inviter's list); and the screens raise no Content-Security-Policy
 // violation while doing so.
 
-const database = process.env.E2E_DATABASE ?? 'perfilseguro_e2e';
-const databaseURL = `postgres://postgres@127.0.0.1:5432/${database}?sslmode=disable`;
-
-function sql(statement: string, ...params: string[]): string {
-  const vars = params.flatMap((p, i) => ['-v', `p${i + 1}=${p}`]);
-  return execFileSync('psql', [databaseURL, '-X', '-q', '-tA', '-v', 'ON_ERROR_STOP=1', ...vars], {
-    input: statement,
-    stdio: ['pipe', 'pipe', 'pipe'],
-  })
-    .toString()
-    .trim();
-}
 
 /** Each payload sets window.__pwned if a browser ever runs it. */
 const payload = (tag: string) =>

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromiumArgs, chromiumPath } from '../chromium';
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { codeFor } from './helpers';
 
 // Issue 8 (web part): the /integration documentation, and its samples run as printed against
 // the running server: the JavaScript sample in Chromium from a second, authorized origin, and the
@@ -70,23 +71,6 @@ function newContact() {
   const digits = String(Math.floor(Math.random() * 90_000_000) + 10_000_000);
   const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
   return { email: `socio.${tag}@example.com`, phone: `+5255${digits}` };
-}
-
-/** codeFor waits for the newest 6-digit code the worker delivered to `to`. */
-async function codeFor(request: APIRequestContext, to: string, exclude: string[] = []): Promise<string> {
-  let code: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
-        const messages = ((await res.json()) as { text: string }[] | null) ?? [];
-        code = messages.map((m) => /(?<!\d)(\d{6})(?!\d)/.exec(m.text)?.[1]).find((c) => c && !exclude.includes(c));
-        return code;
-      },
-      { message: `a code sent to ${to}`, timeout: 15_000, intervals: [200, 400, 800] },
-    )
-    .toBeDefined();
-  return code!;
 }
 
 /** sampleText reads a printed sample from the 'Ejemplos' tab of the docs at apiBase. */

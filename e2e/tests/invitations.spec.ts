@@ -1,22 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { newPerson, registerInUI } from './helpers';
+import { newPerson, registerInUI, sql } from './helpers';
 
 // Issue 6: a level-3 user invites someone; the invitee accepts through the unique link from the
 // development inbox, lands on /profile, and the inviter sees the invitation as accepted.
 
 const screenshotDir = path.resolve(__dirname, '..', 'screenshots');
-// The server's database (playwright.config.ts: E2E_DATABASE overrides the name).
-const e2eDatabase = `postgres://postgres@127.0.0.1:5432/${process.env.E2E_DATABASE ?? 'perfilseguro_e2e'}?sslmode=disable`;
 const EXPIRED = 'Esta invitación ha expirado. Contacta a quien te invitó para solicitar una nueva.';
-
-/** sql runs a statement against the e2e database (used to promote users and to age invitations). */
-function sql(statement: string, ...params: string[]): void {
-  const vars = params.flatMap((p, i) => ['-v', `p${i + 1}=${p}`]);
-  // Through stdin: psql interpolates :'p1' only in statements it reads, not in -c.
-  execFileSync('psql', [e2eDatabase, '-v', 'ON_ERROR_STOP=1', ...vars], { input: statement, stdio: 'pipe' });
-}
 
 /**
  * signUpInviter registers through /register with the code from /dev/inbox, then promotes the

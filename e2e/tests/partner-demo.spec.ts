@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { chromiumArgs, chromiumPath } from '../chromium';
 import { expect, test, type Page } from '@playwright/test';
-import { approveOnSimulator, newPerson, payByCard, waitForMessage, type Person } from './helpers';
+import { completeLevels2And3, newPerson, submitRegistration, waitForMessage, type Person } from './helpers';
 
 // Issue 36: the demo partner "CasaLista (demo)" (examples/casalista, built by `make test` as
 // bin/casalista) on a second origin uses the drop-in with a test key against this suite's server.
@@ -82,25 +82,13 @@ test('a new person registers, completes level 3 in the popup and shares; the par
 
   // Registration, then back to the flow.
   await popup.getByRole('main').getByRole('link', { name: 'Registrarse' }).click();
-  await popup.getByLabel('Nombre completo').fill(person.name);
-  await popup.getByLabel('Correo electrónico').fill(person.email);
-  await popup.getByLabel('Número de WhatsApp').fill(person.phone);
-  await popup.getByRole('button', { name: 'Continuar' }).click();
-  const [, code] = await waitForMessage(popup.request, person.e164, /(?<!\d)(\d{6})(?!\d)/);
-  await popup.getByLabel('Código de verificación').fill(code);
-  await popup.getByRole('button', { name: 'Verificar código' }).click();
+  await submitRegistration(popup, person);
   await popup.waitForURL(/\/conectar$/, { timeout: 10_000 });
   await expect(popup.getByText('Primero verifica tu correo electrónico desde Mi Perfil.')).toBeVisible();
 
   // Level 2 and 3 on Mi Perfil, in the same popup.
   await popup.getByRole('link', { name: 'Ir a Mi Perfil' }).click();
-  await popup.getByTestId('email-verification-card').getByRole('button', { name: 'Enviar enlace de verificación' }).click();
-  const [link] = await waitForMessage(popup.request, person.email, /https?:\/\/\S+\/api\/verify-email\?token=[0-9a-f]{64}/);
-  await popup.goto(link);
-  await expect(popup.getByText('Nivel 2 Completado')).toBeVisible();
-  await payByCard(popup);
-  await approveOnSimulator(popup);
-  await expect(popup.getByTestId('verification-badge')).toHaveText('Verificación completa', { timeout: 20_000 });
+  await completeLevels2And3(popup, person);
   // A test key's person is the partner's test person: told so, and with no public page.
   await expect(popup.getByTestId('test-account')).toContainText('no es tu perfil real');
   await popup.screenshot({ path: path.join(screenshots, 'partner-demo-test-account.png'), fullPage: true });

@@ -24,17 +24,10 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/provider/applewallet"
+	"github.com/perfilseguro/perfilseguro/provider/internal/passtest"
 )
 
-var samplePass = perfilseguro.PassData{
-	UserID:     42,
-	Name:       "María José Núñez",
-	ProfileID:  "PS-1234-5678-90",
-	Level:      3,
-	ValidFrom:  time.Date(2025, 3, 7, 0, 0, 0, 0, time.UTC),
-	ValidUntil: time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC),
-	VerifyURL:  "https://perfilseguro.mx/verify/PS-1234-5678-90",
-}
+var samplePass = passtest.Sample
 
 // setup returns a builder signing with fresh development certificates and the directory holding them.
 func setup(t testing.TB) (*applewallet.Builder, string) {
@@ -66,12 +59,18 @@ func unzip(t *testing.T, pkpass []byte) (map[string][]byte, []string) {
 	return files, names
 }
 
+// buildFiles builds the pass p and returns the archive's files by name, and their names in order.
+func buildFiles(t *testing.T, b *applewallet.Builder, p perfilseguro.PassData) (map[string][]byte, []string) {
+	t.Helper()
+	pkpass, err := b.BuildPass(p)
+	require.NoError(t, err)
+	return unzip(t, pkpass)
+}
+
 func TestBuildPassManifestCoversEveryFile(t *testing.T) {
 	t.Parallel()
 	b, _ := setup(t)
-	pkpass, err := b.BuildPass(samplePass)
-	require.NoError(t, err)
-	files, names := unzip(t, pkpass)
+	files, names := buildFiles(t, b, samplePass)
 	require.Equal(t, []string{"pass.json", "icon.png", "icon@2x.png", "logo.png", "logo@2x.png", "manifest.json", "signature"}, names)
 
 	var manifest map[string]string
@@ -89,9 +88,7 @@ func TestBuildPassManifestCoversEveryFile(t *testing.T) {
 func TestBuildPassJSON(t *testing.T) {
 	t.Parallel()
 	b, _ := setup(t)
-	pkpass, err := b.BuildPass(samplePass)
-	require.NoError(t, err)
-	files, _ := unzip(t, pkpass)
+	files, _ := buildFiles(t, b, samplePass)
 
 	var doc struct {
 		FormatVersion      int    `json:"formatVersion"`
@@ -156,9 +153,7 @@ func TestBuildPassRejectsIncompleteData(t *testing.T) {
 func TestSignatureStructure(t *testing.T) {
 	t.Parallel()
 	b, dir := setup(t)
-	pkpass, err := b.BuildPass(samplePass)
-	require.NoError(t, err)
-	files, _ := unzip(t, pkpass)
+	files, _ := buildFiles(t, b, samplePass)
 
 	p7, err := pkcs7.Parse(files["signature"])
 	require.NoError(t, err)
@@ -202,14 +197,7 @@ func TestSignatureVerifiesWithOpenSSL(t *testing.T) {
 // TestRSAChainVerifiesWithOpenSSL signs with an RSA 2048 chain shaped like Apple's production one.
 func TestRSAChainVerifiesWithOpenSSL(t *testing.T) {
 	t.Parallel()
-	rootKey, rootCert, rootDER := rsaCert(t, "Test Root", nil, nil, true)
-	wwdrKey, wwdrCert, _ := rsaCert(t, "Test WWDR", rootCert, rootKey, true)
-	leafKey, leafCert, _ := rsaCert(t, "Pass Type ID: pass.mx.perfilseguro", wwdrCert, wwdrKey, false)
-	b, err := applewallet.New(applewallet.Config{
-		PassTypeIdentifier: "pass.mx.perfilseguro", TeamIdentifier: "ABCDE12345",
-		Certificate: leafCert, PrivateKey: leafKey, WWDR: wwdrCert,
-	})
-	require.NoError(t, err)
+	b, rootDER := rsaBuilder(t, "Test")
 	pkpass, err := b.BuildPass(samplePass)
 	require.NoError(t, err)
 	rootFile := filepath.Join(t.TempDir(), "root.pem")
@@ -284,6 +272,21 @@ func mustRead(t *testing.T, path string) []byte {
 }
 
 // rsaCert issues an RSA 2048 certificate; a nil parent makes it self-signed.
+// rsaBuilder returns a builder signing with a fresh RSA 2048 chain shaped like Apple's production
+// one (a root and a WWDR certificate named after prefix, then the pass type's), and the root's DER.
+func rsaBuilder(t testing.TB, prefix string) (*applewallet.Builder, []byte) {
+	t.Helper()
+	rootKey, rootCert, rootDER := rsaCert(t, prefix+" Root", nil, nil, true)
+	wwdrKey, wwdrCert, _ := rsaCert(t, prefix+" WWDR", rootCert, rootKey, true)
+	leafKey, leafCert, _ := rsaCert(t, "Pass Type ID: pass.mx.perfilseguro", wwdrCert, wwdrKey, false)
+	b, err := applewallet.New(applewallet.Config{
+		PassTypeIdentifier: "pass.mx.perfilseguro", TeamIdentifier: "ABCDE12345",
+		Certificate: leafCert, PrivateKey: leafKey, WWDR: wwdrCert,
+	})
+	require.NoError(t, err)
+	return b, rootDER
+}
+
 func rsaCert(t testing.TB, cn string, parent *x509.Certificate, parentKey *rsa.PrivateKey, ca bool) (*rsa.PrivateKey, *x509.Certificate, []byte) {
 	t.Helper()
 	key, err := rsa.GenerateKey(rand.Reader, 2048)
@@ -315,16 +318,9 @@ func rsaCert(t testing.TB, cn string, parent *x509.Certificate, parentKey *rsa.P
 // like Apple's production certificates.
 func BenchmarkBuildPass(b *testing.B) {
 	dev, _ := setup(b)
-	rootKey, rootCert, _ := rsaCert(b, "Bench Root", nil, nil, true)
-	wwdrKey, wwdrCert, _ := rsaCert(b, "Bench WWDR", rootCert, rootKey, true)
-	leafKey, leafCert, _ := rsaCert(b, "Pass Type ID: pass.mx.perfilseguro", wwdrCert, wwdrKey, false)
-	rsaBuilder, err := applewallet.New(applewallet.Config{
-		PassTypeIdentifier: "pass.mx.perfilseguro", TeamIdentifier: "ABCDE12345",
-		Certificate: leafCert, PrivateKey: leafKey, WWDR: wwdrCert,
-	})
-	require.NoError(b, err)
+	production, _ := rsaBuilder(b, "Bench")
 	b.Run("ecdsa-dev", func(b *testing.B) { benchmarkBuild(b, dev) })
-	b.Run("rsa2048", func(b *testing.B) { benchmarkBuild(b, rsaBuilder) })
+	b.Run("rsa2048", func(b *testing.B) { benchmarkBuild(b, production) })
 }
 
 func benchmarkBuild(b *testing.B, builder *applewallet.Builder) {
@@ -345,9 +341,7 @@ func TestAnEndedValidationVoidsThePass(t *testing.T) {
 	for status, word := range map[string]string{perfilseguro.PassExpired: "Expirado", perfilseguro.PassRevoked: "Revocado", perfilseguro.PassValid: ""} {
 		p := samplePass
 		p.Status = status
-		pkpass, err := b.BuildPass(p)
-		require.NoError(t, err)
-		files, _ := unzip(t, pkpass)
+		files, _ := buildFiles(t, b, p)
 		var doc struct {
 			Voided  bool `json:"voided"`
 			Generic struct {

@@ -84,36 +84,11 @@ func createDevBundle(path string) ([]byte, error) {
 // generateDevBundle creates root, intermediate and leaf and returns them PEM-encoded in bundle order.
 func generateDevBundle(now time.Time) ([]byte, error) {
 	notBefore, notAfter := now.Add(-time.Hour), now.AddDate(20, 0, 0)
-	rootKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	root, err := newDevCA("Perfil Seguro DEV Root", nil, notBefore, notAfter)
 	if err != nil {
 		return nil, err
 	}
-	root := &x509.Certificate{
-		Subject:               pkix.Name{CommonName: "Perfil Seguro DEV Root", Organization: []string{"Perfil Seguro"}},
-		NotBefore:             notBefore,
-		NotAfter:              notAfter,
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	rootDER, rootCert, err := issue(root, root, &rootKey.PublicKey, rootKey)
-	if err != nil {
-		return nil, err
-	}
-	wwdrKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return nil, err
-	}
-	wwdr := &x509.Certificate{
-		Subject:               pkix.Name{CommonName: "Perfil Seguro DEV WWDR", Organization: []string{"Perfil Seguro"}},
-		NotBefore:             notBefore,
-		NotAfter:              notAfter,
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-		MaxPathLenZero:        true,
-	}
-	wwdrDER, wwdrCert, err := issue(wwdr, rootCert, &wwdrKey.PublicKey, rootKey)
+	wwdr, err := newDevCA("Perfil Seguro DEV WWDR", &root, notBefore, notAfter)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +110,7 @@ func generateDevBundle(now time.Time) ([]byte, error) {
 		// Apple's Pass Type ID extended key usage, as in real pass certificates.
 		UnknownExtKeyUsage: []asn1.ObjectIdentifier{{1, 2, 840, 113635, 100, 4, 14}},
 	}
-	leafDER, _, err := issue(leaf, wwdrCert, &leafKey.PublicKey, wwdrKey)
+	leafDER, _, err := issue(leaf, wwdr.cert, &leafKey.PublicKey, wwdr.key)
 	if err != nil {
 		return nil, err
 	}
@@ -147,12 +122,47 @@ func generateDevBundle(now time.Time) ([]byte, error) {
 	for _, b := range []*pem.Block{
 		{Type: "CERTIFICATE", Bytes: leafDER},
 		{Type: "PRIVATE KEY", Bytes: keyDER},
-		{Type: "CERTIFICATE", Bytes: wwdrDER},
-		{Type: "CERTIFICATE", Bytes: rootDER},
+		{Type: "CERTIFICATE", Bytes: wwdr.der},
+		{Type: "CERTIFICATE", Bytes: root.der},
 	} {
 		out = append(out, pem.EncodeToMemory(b)...)
 	}
 	return out, nil
+}
+
+// devCA is a development certificate authority: its certificate (DER and parsed) and key.
+type devCA struct {
+	der  []byte
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+}
+
+// newDevCA makes a certificate authority named name with a fresh key, valid from notBefore to
+// notAfter: a self-signed root when parent is nil, else an intermediate that parent signs and
+// that may sign only end certificates (path length zero).
+func newDevCA(name string, parent *devCA, notBefore, notAfter time.Time) (devCA, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return devCA{}, err
+	}
+	tmpl := &x509.Certificate{
+		Subject:               pkix.Name{CommonName: name, Organization: []string{"Perfil Seguro"}},
+		NotBefore:             notBefore,
+		NotAfter:              notAfter,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		MaxPathLenZero:        parent != nil,
+	}
+	issuer, signer := tmpl, key
+	if parent != nil {
+		issuer, signer = parent.cert, parent.key
+	}
+	der, cert, err := issue(tmpl, issuer, &key.PublicKey, signer)
+	if err != nil {
+		return devCA{}, err
+	}
+	return devCA{der: der, cert: cert, key: key}, nil
 }
 
 // issue signs tmpl with a random serial number and returns the DER and the parsed certificate.

@@ -21,11 +21,9 @@ func TestEnsureDevCertificatesConcurrentFirstRun(t *testing.T) {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			got[i].cert, got[i].key, got[i].wwdr, errs[i] = applewallet.EnsureDevCertificates(dir)
-		}()
+		})
 	}
 	wg.Wait()
 	for i := range n {

@@ -129,15 +129,8 @@ func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
 
 // validate rejects pass data that would make an empty or unreadable pass.
 func validate(p perfilseguro.PassData) error {
-	switch {
-	case p.ProfileID == "":
-		return errors.New("applewallet: missing profile ID")
-	case p.Name == "" && p.Status != perfilseguro.PassDeleted:
-		return errors.New("applewallet: missing name")
-	case p.VerifyURL == "":
-		return errors.New("applewallet: missing verify URL")
-	case p.ValidUntil.IsZero():
-		return errors.New("applewallet: missing validity date")
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("applewallet: %w", err)
 	}
 	// The QR message is declared ISO-8859-1; a URL is ASCII, anything else is a bug upstream.
 	for i := 0; i < len(p.VerifyURL); i++ {

@@ -1,12 +1,8 @@
 package devsim
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"html/template"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -15,7 +11,6 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/provider/didit"
-	"github.com/perfilseguro/perfilseguro/provider/outbound"
 )
 
 // BiometricPage serves the simulator's hosted page (GET and POST BiometricPath + "{session}"):
@@ -104,30 +99,10 @@ func (p BiometricPage) now() time.Time {
 // decision carries the same body (the API stores a webhook once per body) with a fresh
 // X-Timestamp, so a late one is still within the 5-minute tolerance.
 func (p BiometricPage) sendWebhook(ctx context.Context, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.WebhookURL, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(didit.SignatureHeader, didit.SignWebhook(p.WebhookSecret, body))
-	req.Header.Set(didit.TimestampHeader, strconv.FormatInt(p.now().Unix(), 10))
-	hc := p.HTTP
-	if hc == nil {
-		hc = outbound.Client(10 * time.Second)
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		return retryable{fmt.Errorf("post webhook: %w", err)}
-	}
-	defer res.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(res.Body, 512))
-	switch {
-	case res.StatusCode/100 == 2:
-		return nil
-	case retryableStatus(res.StatusCode):
-		return retryable{errors.New("webhook answered " + res.Status + ": " + string(msg))}
-	}
-	return errors.New("webhook answered " + res.Status + ": " + string(msg))
+	return postWebhook(ctx, p.HTTP, p.WebhookURL, body, func(h http.Header) {
+		h.Set(didit.SignatureHeader, didit.SignWebhook(p.WebhookSecret, body))
+		h.Set(didit.TimestampHeader, strconv.FormatInt(p.now().Unix(), 10))
+	})
 }
 
 // returnURL is the callback with the parameters Didit appends (verificationSessionId, status).
@@ -150,20 +125,10 @@ func returnURL(s BiometricSession) string {
 	return u.String()
 }
 
-func (p BiometricPage) logger() *slog.Logger {
-	if p.Logger != nil {
-		return p.Logger
-	}
-	return slog.Default()
-}
+func (p BiometricPage) logger() *slog.Logger { return loggerOr(p.Logger) }
 
 func (p BiometricPage) render(w http.ResponseWriter, status int, d pageData) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	if err := biometricPage.Execute(w, d); err != nil {
-		p.logger().Error("devsim page", "error", err)
-	}
+	renderPage(w, status, biometricPage, d, p.logger(), "devsim page")
 }
 
 var biometricPage = template.Must(template.New("biometric").Parse(`<!doctype html>

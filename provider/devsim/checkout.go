@@ -1,16 +1,12 @@
 package devsim
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,8 +15,8 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
-	"github.com/perfilseguro/perfilseguro/provider/outbound"
 	"github.com/perfilseguro/perfilseguro/provider/stripe"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 // CheckoutPath is where the stand-in's hosted checkout page lives: CheckoutPath + "{session}",
@@ -448,52 +444,23 @@ func (c Checkout) send(ctx context.Context, eventID, eventType string, object js
 // signs it again, so it stays within the 5-minute tolerance). No answer, 5xx and 429 are also
 // retryable.
 func (c Checkout) deliver(ctx context.Context, eventType string, body []byte) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.WebhookURL, bytes.NewReader(body))
+	err := postWebhook(ctx, c.HTTP, c.WebhookURL, body, func(h http.Header) {
+		h.Set(stripe.SignatureHeader, stripe.SignWebhook(c.WebhookSecret, body, c.now()))
+	})
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrWebhookNotDelivered, eventType, err)
+		return fmt.Errorf("%w: %s: %w", ErrWebhookNotDelivered, eventType, err)
 	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(stripe.SignatureHeader, stripe.SignWebhook(c.WebhookSecret, body, c.now()))
-	hc := c.HTTP
-	if hc == nil {
-		hc = outbound.Client(10 * time.Second)
-	}
-	res, err := hc.Do(req)
-	if err != nil {
-		return retryable{fmt.Errorf("%w: %s: %v", ErrWebhookNotDelivered, eventType, err)}
-	}
-	defer res.Body.Close()
-	msg, _ := io.ReadAll(io.LimitReader(res.Body, 512))
-	switch {
-	case res.StatusCode/100 == 2:
-		return nil
-	case retryableStatus(res.StatusCode):
-		return retryable{fmt.Errorf("%w: %s: webhook answered %s: %s", ErrWebhookNotDelivered, eventType, res.Status, msg)}
-	}
-	return fmt.Errorf("%w: %s: webhook answered %s: %s", ErrWebhookNotDelivered, eventType, res.Status, msg)
+	return nil
 }
 
 const tokenAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 // randomToken returns n random letters and digits, the form of Stripe's object id suffixes.
 func randomToken(n int) string {
-	return randomFrom(tokenAlphabet, n)
+	return secure.RandomString(tokenAlphabet, n)
 }
 
 // voucherNumber returns an 18-digit OXXO reference, never starting with 0.
 func voucherNumber() string {
-	return randomFrom("123456789", 1) + randomFrom("0123456789", 17)
-}
-
-func randomFrom(alphabet string, n int) string {
-	b := make([]byte, n)
-	max := big.NewInt(int64(len(alphabet)))
-	for i := range b {
-		k, err := rand.Int(rand.Reader, max)
-		if err != nil {
-			panic(err)
-		}
-		b[i] = alphabet[k.Int64()]
-	}
-	return string(b)
+	return secure.RandomString("123456789", 1) + secure.RandomString("0123456789", 17)
 }

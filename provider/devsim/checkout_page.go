@@ -159,20 +159,10 @@ func checkoutStatusText(s CheckoutSession) string {
 	}
 }
 
-func (p CheckoutPage) logger() *slog.Logger {
-	if p.Logger != nil {
-		return p.Logger
-	}
-	return slog.Default()
-}
+func (p CheckoutPage) logger() *slog.Logger { return loggerOr(p.Logger) }
 
 func (p CheckoutPage) render(w http.ResponseWriter, status int, d checkoutPageData) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
-	if err := checkoutPage.Execute(w, d); err != nil {
-		p.logger().Error("devsim checkout page", "error", err)
-	}
+	renderPage(w, status, checkoutPage, d, p.logger(), "devsim checkout page")
 }
 
 var checkoutPage = template.Must(template.New("checkout").Parse(`<!doctype html>

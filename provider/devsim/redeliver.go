@@ -1,11 +1,16 @@
 package devsim
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/perfilseguro/perfilseguro/provider/outbound"
 )
 
 // The stand-ins deliver a webhook again, as their providers do, when our endpoint could not take
@@ -32,6 +37,33 @@ func isRetryable(err error) bool {
 // retryableStatus: the answers after which a provider delivers again.
 func retryableStatus(code int) bool {
 	return code >= 500 || code == http.StatusTooManyRequests
+}
+
+// postWebhook POSTs a JSON webhook body to url, with the headers sign sets, and answers nil for a
+// 2xx. No answer, 5xx and 429 are retryable; the answer's start is kept in the error.
+func postWebhook(ctx context.Context, hc *http.Client, url string, body []byte, sign func(http.Header)) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	sign(req.Header)
+	if hc == nil {
+		hc = outbound.Client(10 * time.Second)
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return retryable{fmt.Errorf("post webhook: %w", err)}
+	}
+	defer res.Body.Close()
+	msg, _ := io.ReadAll(io.LimitReader(res.Body, 512))
+	switch {
+	case res.StatusCode/100 == 2:
+		return nil
+	case retryableStatus(res.StatusCode):
+		return retryable{errors.New("webhook answered " + res.Status + ": " + string(msg))}
+	}
+	return errors.New("webhook answered " + res.Status + ": " + string(msg))
 }
 
 // deliverOrLater makes deliver once; when it failed but may succeed later, it goes on in the

@@ -3,11 +3,9 @@
 package didit
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -31,18 +29,14 @@ type Config struct {
 }
 
 // Client calls the Didit v3 session API; it implements perfilseguro.BiometricProvider.
-type Client struct {
-	cfg  Config
-	http *http.Client
-}
+type Client struct{ cfg Config }
 
 var _ perfilseguro.BiometricProvider = (*Client)(nil)
 
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
-	var hc *http.Client
-	cfg.BaseURL, hc = outbound.Endpoint("didit", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 20*time.Second)
-	return &Client{cfg: cfg, http: hc}
+	cfg.BaseURL, cfg.HTTPClient = outbound.Endpoint("didit", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 20*time.Second)
+	return &Client{cfg: cfg}
 }
 
 // VerifyWebhook checks a webhook with the configured secret; see the package function.
@@ -107,32 +101,12 @@ func (c *Client) GetDecision(ctx context.Context, sessionID string) (perfilsegur
 
 // do sends one API request and returns the body of a 2xx response.
 func (c *Client) do(ctx context.Context, method, path string, body []byte) ([]byte, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.cfg.BaseURL+path, rd)
+	req, err := outbound.JSONRequest(ctx, method, c.cfg.BaseURL+path, body)
 	if err != nil {
-		return nil, fmt.Errorf("build request: %w", err)
+		return nil, err
 	}
 	req.Header.Set("x-api-key", c.cfg.APIKey)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %w", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if err != nil {
-		return nil, fmt.Errorf("read response: %w", err)
-	}
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return raw, nil
-	}
-	return nil, classify(resp.StatusCode, raw)
+	return outbound.Send(c.cfg.HTTPClient, req, method+" "+path, 4<<20, classify)
 }
 
 // APIError is a non-2xx answer from Didit.

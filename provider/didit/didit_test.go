@@ -5,39 +5,23 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/provider/didit"
+	"github.com/perfilseguro/perfilseguro/provider/outbound/outboundtest"
 )
 
 const sessionID = "11111111-2222-3333-4444-555555555555"
 
-// captured is one request as the fake Didit API saw it.
-type captured struct {
-	Method, Path, APIKey, ContentType string
-	Body                              []byte
-}
-
 // setup starts a fake Didit API answering status/body and returns a client pointed at it.
-func setup(t *testing.T, status int, respBody string) (*didit.Client, *captured) {
+func setup(t *testing.T, status int, respBody string) (*didit.Client, *outboundtest.Request) {
 	t.Helper()
-	got := &captured{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		*got = captured{Method: r.Method, Path: r.URL.Path, APIKey: r.Header.Get("x-api-key"),
-			ContentType: r.Header.Get("Content-Type"), Body: b}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, respBody)
-	}))
-	t.Cleanup(srv.Close)
-	return didit.New(didit.Config{BaseURL: srv.URL, APIKey: "didit-key", WorkflowID: "wf-1234", WebhookSecret: "whsec"}), got
+	url, got := outboundtest.Server(t, status, respBody)
+	return didit.New(didit.Config{BaseURL: url, APIKey: "didit-key", WorkflowID: "wf-1234", WebhookSecret: "whsec"}), got
 }
 
 const createdBody = `{
@@ -62,8 +46,8 @@ func TestCreateSessionWireFormat(t *testing.T) {
 
 	require.Equal(t, http.MethodPost, got.Method)
 	require.Equal(t, "/v3/session/", got.Path)
-	require.Equal(t, "didit-key", got.APIKey)
-	require.Equal(t, "application/json", got.ContentType)
+	require.Equal(t, "didit-key", got.Header.Get("x-api-key"))
+	require.Equal(t, "application/json", got.Header.Get("Content-Type"))
 	require.JSONEq(t, `{
 		"workflow_id": "wf-1234",
 		"vendor_data": "42",
@@ -129,7 +113,7 @@ func TestGetDecisionWireFormatAndScores(t *testing.T) {
 
 	require.Equal(t, http.MethodGet, got.Method)
 	require.Equal(t, "/v3/session/"+sessionID+"/decision/", got.Path)
-	require.Equal(t, "didit-key", got.APIKey)
+	require.Equal(t, "didit-key", got.Header.Get("x-api-key"))
 	require.Empty(t, got.Body)
 
 	require.Equal(t, sessionID, d.SessionID)

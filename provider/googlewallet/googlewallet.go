@@ -137,15 +137,8 @@ func (s *Signer) checkConfig() error {
 
 // validate rejects pass data that would make an empty card.
 func validate(p perfilseguro.PassData) error {
-	switch {
-	case p.ProfileID == "":
-		return errors.New("googlewallet: missing profile ID")
-	case p.Name == "" && p.Status != perfilseguro.PassDeleted:
-		return errors.New("googlewallet: missing name")
-	case p.VerifyURL == "":
-		return errors.New("googlewallet: missing verify URL")
-	case p.ValidUntil.IsZero():
-		return errors.New("googlewallet: missing validity date")
+	if err := p.Validate(); err != nil {
+		return fmt.Errorf("googlewallet: %w", err)
 	}
 	return nil
 }

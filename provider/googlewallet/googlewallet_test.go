@@ -18,17 +18,10 @@ import (
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/provider/googlewallet"
+	"github.com/perfilseguro/perfilseguro/provider/internal/passtest"
 )
 
-var samplePass = perfilseguro.PassData{
-	UserID:     42,
-	Name:       "María José Núñez",
-	ProfileID:  "PS-1234-5678-90",
-	Level:      3,
-	ValidFrom:  time.Date(2025, 3, 7, 0, 0, 0, 0, time.UTC),
-	ValidUntil: time.Date(2026, 3, 7, 0, 0, 0, 0, time.UTC),
-	VerifyURL:  "https://perfilseguro.mx/verify/PS-1234-5678-90",
-}
+var samplePass = passtest.Sample
 
 var (
 	keysOnce sync.Once
@@ -234,11 +227,9 @@ func TestEnsureDevKeyConcurrentFirstRun(t *testing.T) {
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			got[i], errs[i] = googlewallet.EnsureDevKey(dir)
-		}()
+		})
 	}
 	wg.Wait()
 	for i := range n {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -30,18 +29,14 @@ type Config struct {
 }
 
 // Client sends SMS through Twilio; it implements perfilseguro.SMSSender.
-type Client struct {
-	cfg  Config
-	http *http.Client
-}
+type Client struct{ cfg Config }
 
 var _ perfilseguro.SMSSender = (*Client)(nil)
 
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
-	var hc *http.Client
-	cfg.BaseURL, hc = outbound.Endpoint("sms", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
-	return &Client{cfg: cfg, http: hc}
+	cfg.BaseURL, cfg.HTTPClient = outbound.Endpoint("sms", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
+	return &Client{cfg: cfg}
 }
 
 // SendSMS sends body to phoneE164. The body (which may hold a one-time code)
@@ -64,18 +59,11 @@ func (c *Client) SendSMS(ctx context.Context, phoneE164, body string) error {
 	req.SetBasicAuth(c.cfg.AccountSID, c.cfg.AuthToken)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-
-	resp, err := c.http.Do(req)
+	_, err = outbound.Send(c.cfg.HTTPClient, req, "post message", 1<<20, func(status int, raw []byte) error { return classify(status, raw, body) })
 	if err != nil {
-		// *url.Error carries the method and URL only, never the form body.
-		return fmt.Errorf("sms: post message: %w", err)
+		return fmt.Errorf("sms: %w", err)
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return nil
-	}
-	return fmt.Errorf("sms: %w", classify(resp.StatusCode, raw, body))
+	return nil
 }
 
 // APIError is a Twilio REST error response.
@@ -136,19 +124,7 @@ func classify(status int, raw []byte, secret string) error {
 	if apiErr.Message == "" {
 		apiErr.Message = http.StatusText(status)
 	}
-	switch {
-	case permanentCodes[apiErr.Code]:
-		return fmt.Errorf("%w: %w", perfilseguro.ErrPermanent, apiErr)
-	case retryCodes[apiErr.Code]:
-		return apiErr
-	case outbound.Transient(status),
-		status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusNotFound:
-		return apiErr
-	case status >= 400:
-		// Any other rejection of this request fails the same way again.
-		return fmt.Errorf("%w: %w", perfilseguro.ErrPermanent, apiErr)
-	}
-	return apiErr
+	return outbound.Classify(status, apiErr.Code, permanentCodes, retryCodes, apiErr)
 }
 
 // sixDigits matches a standalone 6-digit number: the shape of our one-time codes.

@@ -15,6 +15,7 @@ import (
 	stripego "github.com/stripe/stripe-go/v84"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/provider/outbound/outboundtest"
 	"github.com/perfilseguro/perfilseguro/provider/stripe"
 )
 
@@ -44,6 +45,16 @@ func (f *fakeStripe) last(t *testing.T) captured {
 	reqs := f.requests()
 	require.Len(t, reqs, 1, "stripe-go must not retry on its own")
 	return reqs[0]
+}
+
+// lastCall is the one request made, checked to be method on path with the secret key.
+func (f *fakeStripe) lastCall(t *testing.T, method, path string) captured {
+	t.Helper()
+	got := f.last(t)
+	require.Equal(t, method, got.Method)
+	require.Equal(t, path, got.Path)
+	require.Equal(t, "Bearer "+secretKey, got.Auth)
+	return got
 }
 
 // setup starts a fake Stripe API answering status/body and returns a client pointed at it.
@@ -121,10 +132,7 @@ func TestCreateCheckoutWireFormat(t *testing.T) {
 	s, err := c.CreateCheckout(context.Background(), checkoutRequest())
 	require.NoError(t, err)
 
-	got := f.last(t)
-	require.Equal(t, http.MethodPost, got.Method)
-	require.Equal(t, "/v1/checkout/sessions", got.Path)
-	require.Equal(t, "Bearer "+secretKey, got.Auth)
+	got := f.lastCall(t, http.MethodPost, "/v1/checkout/sessions")
 	require.Equal(t, "application/x-www-form-urlencoded", got.ContentType)
 	require.Equal(t, "checkout-77-1", got.IdempotencyKey)
 	require.Equal(t, url.Values{
@@ -244,9 +252,7 @@ func TestAPIErrorDetails(t *testing.T) {
 
 func TestNetworkErrorIsRetryable(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.NotFoundHandler())
-	srv.Close() // nothing listens there any more
-	c := stripe.New(stripe.Config{SecretKey: secretKey, BaseURL: srv.URL})
+	c := stripe.New(stripe.Config{SecretKey: secretKey, BaseURL: outboundtest.ClosedURL()})
 	_, err := c.CreateCheckout(context.Background(), checkoutRequest())
 	require.Error(t, err)
 	require.NotErrorIs(t, err, perfilseguro.ErrPermanent)
@@ -269,10 +275,7 @@ func TestRefundWireFormat(t *testing.T) {
 	r, err := c.Refund(context.Background(), "pi_3PqRsT2eZvKYlo2C1abcdefg", "refund-77")
 	require.NoError(t, err)
 
-	got := f.last(t)
-	require.Equal(t, http.MethodPost, got.Method)
-	require.Equal(t, "/v1/refunds", got.Path)
-	require.Equal(t, "Bearer "+secretKey, got.Auth)
+	got := f.lastCall(t, http.MethodPost, "/v1/refunds")
 	require.Equal(t, "refund-77", got.IdempotencyKey)
 	require.Equal(t, url.Values{"payment_intent": {"pi_3PqRsT2eZvKYlo2C1abcdefg"}}, got.Form)
 	require.Equal(t, perfilseguro.Refund{ID: "re_3PqRsT2eZvKYlo2C1a2b3c4d", Status: "pending"}, r)
@@ -293,10 +296,7 @@ func TestExpireCheckoutWireFormat(t *testing.T) {
 	c, f := setup(t, http.StatusOK, `{"id":"cs_test_a1b2c3","object":"checkout.session","status":"expired","payment_status":"unpaid","payment_intent":null,"url":null}`)
 	require.NoError(t, c.ExpireCheckout(context.Background(), "cs_test_a1b2c3"))
 
-	got := f.last(t)
-	require.Equal(t, http.MethodPost, got.Method)
-	require.Equal(t, "/v1/checkout/sessions/cs_test_a1b2c3/expire", got.Path)
-	require.Equal(t, "Bearer "+secretKey, got.Auth)
+	got := f.lastCall(t, http.MethodPost, "/v1/checkout/sessions/cs_test_a1b2c3/expire")
 	require.Empty(t, got.Form)
 }
 

@@ -155,10 +155,7 @@ func TestGetCheckout(t *testing.T) {
 			st, err := c.GetCheckout(context.Background(), tc.want.SessionID)
 			require.NoError(t, err)
 
-			got := f.last(t)
-			require.Equal(t, http.MethodGet, got.Method)
-			require.Equal(t, "/v1/checkout/sessions/"+tc.want.SessionID, got.Path)
-			require.Equal(t, "Bearer "+secretKey, got.Auth)
+			got := f.lastCall(t, http.MethodGet, "/v1/checkout/sessions/"+tc.want.SessionID)
 			// stripe-go numbers array parameters: expand[0] is Stripe's expand[].
 			require.Equal(t, []string{"payment_intent.payment_method"}, got.Query["expand[0]"])
 			require.Len(t, got.Query, 1)

@@ -4,11 +4,9 @@
 package whatsapp
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -41,24 +39,20 @@ type Config struct {
 }
 
 // Client sends WhatsApp template messages; it implements perfilseguro.WhatsAppSender.
-type Client struct {
-	cfg  Config
-	http *http.Client
-}
+type Client struct{ cfg Config }
 
 var _ perfilseguro.WhatsAppSender = (*Client)(nil)
 
 // New returns a Client, filling the defaults for empty Config fields.
 func New(cfg Config) *Client {
-	var hc *http.Client
-	cfg.BaseURL, hc = outbound.Endpoint("whatsapp", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
+	cfg.BaseURL, cfg.HTTPClient = outbound.Endpoint("whatsapp", cfg.BaseURL, DefaultBaseURL, cfg.HTTPClient, 15*time.Second)
 	if cfg.APIVersion == "" {
 		cfg.APIVersion = DefaultAPIVersion
 	}
 	if cfg.Language == "" {
 		cfg.Language = DefaultLanguage
 	}
-	return &Client{cfg: cfg, http: hc}
+	return &Client{cfg: cfg}
 }
 
 // WhatsAppRecipient maps an E.164 phone to the `to` value WhatsApp expects:
@@ -94,49 +88,37 @@ func (c *Client) SendOTP(ctx context.Context, phoneE164, code string) error {
 // SendInvitation sends the invitation template with body parameters
 // {{1}} invitee name, {{2}} inviter name, {{3}} company (may be empty), {{4}} link.
 func (c *Client) SendInvitation(ctx context.Context, phoneE164 string, inv perfilseguro.InvitationMessage) error {
-	msg := templateMessage(phoneE164, c.cfg.InvitationTemplate, c.cfg.Language,
-		component{Type: "body", Parameters: []parameter{
-			textParam(inv.InviteeName),
-			textParam(inv.InviterName),
-			textParam(inv.CompanyName),
-			textParam(inv.Link),
-		}},
-	)
-	if err := c.send(ctx, msg, ""); err != nil {
-		return fmt.Errorf("whatsapp invitation: %w", err)
-	}
-	return nil
+	return c.sendBodyTemplate(ctx, phoneE164, c.cfg.InvitationTemplate, "invitation",
+		inv.InviteeName, inv.InviterName, inv.CompanyName, inv.Link)
 }
 
 // SendRenewalReminder sends the reminder template with body parameters {{1}} name, {{2}} the
 // profile ID, {{3}} the end date (dd/mm/yyyy, Mexico City), {{4}} days left, {{5}} the link.
 func (c *Client) SendRenewalReminder(ctx context.Context, phoneE164 string, r perfilseguro.RenewalReminder) error {
-	msg := templateMessage(phoneE164, c.cfg.ReminderTemplate, c.cfg.Language,
-		component{Type: "body", Parameters: []parameter{
-			textParam(r.Name),
-			textParam(r.ProfileID),
-			textParam(perfilseguro.MexicoDate(r.ValidUntil)),
-			textParam(strconv.Itoa(r.DaysLeft)),
-			textParam(r.Link),
-		}},
-	)
-	if err := c.send(ctx, msg, ""); err != nil {
-		return fmt.Errorf("whatsapp reminder: %w", err)
-	}
-	return nil
+	return c.sendBodyTemplate(ctx, phoneE164, c.cfg.ReminderTemplate, "reminder",
+		r.Name, r.ProfileID, perfilseguro.MexicoDate(r.ValidUntil), strconv.Itoa(r.DaysLeft), r.Link)
 }
 
 // SendPaymentNotice sends PaymentTemplate ({{1}} name, {{2}} plan, {{3}} amount, {{4}} link) when
 // the payment arrived, or VoucherTemplate ({{1}} name, {{2}} plan, {{3}} link) when the voucher
 // expired unpaid.
 func (c *Client) SendPaymentNotice(ctx context.Context, phoneE164 string, n perfilseguro.PaymentNotice) error {
-	name, params := c.cfg.PaymentTemplate, []parameter{textParam(n.Name), textParam(n.PlanName), textParam(n.Amount), textParam(n.Link)}
 	if n.Expired {
-		name, params = c.cfg.VoucherTemplate, []parameter{textParam(n.Name), textParam(n.PlanName), textParam(n.Link)}
+		return c.sendBodyTemplate(ctx, phoneE164, c.cfg.VoucherTemplate, "payment notice", n.Name, n.PlanName, n.Link)
+	}
+	return c.sendBodyTemplate(ctx, phoneE164, c.cfg.PaymentTemplate, "payment notice", n.Name, n.PlanName, n.Amount, n.Link)
+}
+
+// sendBodyTemplate sends the template name whose body takes texts as its parameters, in order;
+// what names the message in errors.
+func (c *Client) sendBodyTemplate(ctx context.Context, phoneE164, name, what string, texts ...string) error {
+	params := make([]parameter, len(texts))
+	for i, text := range texts {
+		params[i] = textParam(text)
 	}
 	msg := templateMessage(phoneE164, name, c.cfg.Language, component{Type: "body", Parameters: params})
 	if err := c.send(ctx, msg, ""); err != nil {
-		return fmt.Errorf("whatsapp payment notice: %w", err)
+		return fmt.Errorf("whatsapp %s: %w", what, err)
 	}
 	return nil
 }
@@ -191,26 +173,15 @@ func (c *Client) send(ctx context.Context, msg message, secret string) error {
 		return fmt.Errorf("encode request: %w", err)
 	}
 	url := fmt.Sprintf("%s/%s/%s/messages", c.cfg.BaseURL, c.cfg.APIVersion, c.cfg.PhoneNumberID)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	req, err := outbound.JSONRequest(ctx, http.MethodPost, url, body)
 	if err != nil {
-		return fmt.Errorf("build request: %w", err)
+		return err
 	}
 	req.Header.Set("Authorization", "Bearer "+c.cfg.AccessToken)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-
-	resp, err := c.http.Do(req)
-	if err != nil {
-		// Network failures are transient; a *url.Error holds only the method and
-		// URL, never the request body, so the code cannot leak through it.
-		return fmt.Errorf("post messages: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
-		return nil
-	}
-	return classify(resp.StatusCode, raw, secret)
+	// A network failure's *url.Error holds only the method and URL, never the request body, so
+	// the code cannot leak through it.
+	_, err = outbound.Send(c.cfg.HTTPClient, req, "post messages", 1<<20, func(status int, raw []byte) error { return classify(status, raw, secret) })
+	return err
 }
 
 // APIError is a Graph API error response (`{"error": {...}}`).
@@ -278,19 +249,7 @@ func classify(status int, raw []byte, secret string) error {
 	if apiErr.Message == "" {
 		apiErr.Message = http.StatusText(status)
 	}
-	switch {
-	case permanentCodes[apiErr.Code]:
-		return fmt.Errorf("%w: %w", perfilseguro.ErrPermanent, apiErr)
-	case retryCodes[apiErr.Code]:
-		return apiErr
-	case outbound.Transient(status),
-		status == http.StatusUnauthorized, status == http.StatusForbidden, status == http.StatusNotFound:
-		return apiErr
-	case status >= 400:
-		// Any other rejection of the request body fails the same way again.
-		return fmt.Errorf("%w: %w", perfilseguro.ErrPermanent, apiErr)
-	}
-	return apiErr
+	return outbound.Classify(status, apiErr.Code, permanentCodes, retryCodes, apiErr)
 }
 
 // scrub removes the secret from s so an OTP code never reaches logs.

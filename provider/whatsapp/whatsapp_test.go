@@ -2,43 +2,29 @@ package whatsapp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/provider/outbound/outboundtest"
 	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
 )
 
 const testCode = "493817"
 
-// captured is one request as the fake Graph API saw it.
-type captured struct {
-	Method, Path, Auth, ContentType string
-	Body                            string
-}
-
 // setup starts a fake Graph API answering status/body and returns a client pointed at it.
-func setup(t *testing.T, status int, respBody string) (*whatsapp.Client, *captured) {
+func setup(t *testing.T, status int, respBody string) (*whatsapp.Client, *outboundtest.Request) {
 	t.Helper()
-	got := &captured{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		*got = captured{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization"),
-			ContentType: r.Header.Get("Content-Type"), Body: string(b)}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		_, _ = io.WriteString(w, respBody)
-	}))
-	t.Cleanup(srv.Close)
+	url, got := outboundtest.Server(t, status, respBody)
 	c := whatsapp.New(whatsapp.Config{
-		BaseURL:            srv.URL,
+		BaseURL:            url,
 		APIVersion:         "v21.0",
 		PhoneNumberID:      "106540352242922",
 		AccessToken:        "EAAtoken",
@@ -50,6 +36,19 @@ func setup(t *testing.T, status int, respBody string) (*whatsapp.Client, *captur
 		Language:           "es_MX",
 	})
 	return c, got
+}
+
+// bodyTemplate is the request body that sends the template name, in es_MX, to the WhatsApp
+// number to, with texts as its body's parameters in order.
+func bodyTemplate(to, name string, texts ...string) string {
+	params := make([]string, len(texts))
+	for i, text := range texts {
+		quoted, _ := json.Marshal(text)
+		params[i] = `{"type": "text", "text": ` + string(quoted) + `}`
+	}
+	return `{"messaging_product": "whatsapp", "recipient_type": "individual", "to": "` + to + `", "type": "template",
+		"template": {"name": "` + name + `", "language": {"code": "es_MX"},
+			"components": [{"type": "body", "parameters": [` + strings.Join(params, ", ") + `]}]}}`
 }
 
 const okBody = `{"messaging_product":"whatsapp","contacts":[{"input":"5215512345678","wa_id":"5215512345678"}],"messages":[{"id":"wamid.HBgLMTY1MDM4Nzk0MzkVAgARGBJDQjZCMzlEQUE4OTJBMTE4RTUA"}]}`
@@ -75,8 +74,8 @@ func TestSendOTPWireFormat(t *testing.T) {
 
 	require.Equal(t, http.MethodPost, got.Method)
 	require.Equal(t, "/v21.0/106540352242922/messages", got.Path)
-	require.Equal(t, "Bearer EAAtoken", got.Auth)
-	require.Equal(t, "application/json", got.ContentType)
+	require.Equal(t, "Bearer EAAtoken", got.Header.Get("Authorization"))
+	require.Equal(t, "application/json", got.Header.Get("Content-Type"))
 	require.JSONEq(t, `{
 		"messaging_product": "whatsapp",
 		"recipient_type": "individual",
@@ -91,7 +90,7 @@ func TestSendOTPWireFormat(t *testing.T) {
 				 "parameters": [{"type": "text", "text": "493817"}]}
 			]
 		}
-	}`, got.Body)
+	}`, string(got.Body))
 }
 
 func TestSendInvitationWireFormat(t *testing.T) {
@@ -104,24 +103,8 @@ func TestSendInvitationWireFormat(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.Equal(t, "/v21.0/106540352242922/messages", got.Path)
-	require.JSONEq(t, `{
-		"messaging_product": "whatsapp",
-		"recipient_type": "individual",
-		"to": "14155550123",
-		"type": "template",
-		"template": {
-			"name": "invitacion_perfil_seguro",
-			"language": {"code": "es_MX"},
-			"components": [
-				{"type": "body", "parameters": [
-					{"type": "text", "text": "José Pérez"},
-					{"type": "text", "text": "María Fernanda López"},
-					{"type": "text", "text": ""},
-					{"type": "text", "text": "https://perfilseguro.mx/invitacion/abc123"}
-				]}
-			]
-		}
-	}`, got.Body)
+	require.JSONEq(t, bodyTemplate("14155550123", "invitacion_perfil_seguro",
+		"José Pérez", "María Fernanda López", "", "https://perfilseguro.mx/invitacion/abc123"), string(got.Body))
 }
 
 func TestSendRenewalReminderWireFormat(t *testing.T) {
@@ -132,25 +115,8 @@ func TestSendRenewalReminderWireFormat(t *testing.T) {
 		ValidUntil: time.Date(2026, 12, 1, 3, 0, 0, 0, time.UTC), // still 30/11 in Mexico City
 	})
 	require.NoError(t, err)
-	require.JSONEq(t, `{
-		"messaging_product": "whatsapp",
-		"recipient_type": "individual",
-		"to": "5215512345678",
-		"type": "template",
-		"template": {
-			"name": "recordatorio_vigencia",
-			"language": {"code": "es_MX"},
-			"components": [
-				{"type": "body", "parameters": [
-					{"type": "text", "text": "Ana López"},
-					{"type": "text", "text": "PS-1234-5678-90"},
-					{"type": "text", "text": "30/11/2026"},
-					{"type": "text", "text": "7"},
-					{"type": "text", "text": "https://perfilseguro.mx/profile"}
-				]}
-			]
-		}
-	}`, got.Body)
+	require.JSONEq(t, bodyTemplate("5215512345678", "recordatorio_vigencia",
+		"Ana López", "PS-1234-5678-90", "30/11/2026", "7", "https://perfilseguro.mx/profile"), string(got.Body))
 }
 
 func TestSendPaymentNoticeWireFormat(t *testing.T) {
@@ -159,19 +125,13 @@ func TestSendPaymentNoticeWireFormat(t *testing.T) {
 	n := perfilseguro.PaymentNotice{Name: "Ana López", PlanName: "Validación 1 año", Amount: "$299.00 MXN",
 		Link: "https://perfilseguro.mx/profile"}
 	require.NoError(t, c.SendPaymentNotice(context.Background(), "+525512345678", n))
-	require.JSONEq(t, `{"messaging_product": "whatsapp", "recipient_type": "individual", "to": "5215512345678",
-		"type": "template", "template": {"name": "pago_recibido", "language": {"code": "es_MX"},
-			"components": [{"type": "body", "parameters": [
-				{"type": "text", "text": "Ana López"}, {"type": "text", "text": "Validación 1 año"},
-				{"type": "text", "text": "$299.00 MXN"}, {"type": "text", "text": "https://perfilseguro.mx/profile"}]}]}}`, got.Body)
+	require.JSONEq(t, bodyTemplate("5215512345678", "pago_recibido",
+		"Ana López", "Validación 1 año", "$299.00 MXN", "https://perfilseguro.mx/profile"), string(got.Body))
 
 	n.Expired = true
 	require.NoError(t, c.SendPaymentNotice(context.Background(), "+525512345678", n))
-	require.JSONEq(t, `{"messaging_product": "whatsapp", "recipient_type": "individual", "to": "5215512345678",
-		"type": "template", "template": {"name": "ficha_oxxo_vencida", "language": {"code": "es_MX"},
-			"components": [{"type": "body", "parameters": [
-				{"type": "text", "text": "Ana López"}, {"type": "text", "text": "Validación 1 año"},
-				{"type": "text", "text": "https://perfilseguro.mx/profile"}]}]}}`, got.Body)
+	require.JSONEq(t, bodyTemplate("5215512345678", "ficha_oxxo_vencida",
+		"Ana López", "Validación 1 año", "https://perfilseguro.mx/profile"), string(got.Body))
 }
 
 func graphError(code int, msg string) string {
@@ -180,53 +140,30 @@ func graphError(code int, msg string) string {
 
 func TestErrorClassification(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name      string
-		status    int
-		body      string
-		permanent bool
-		mentions  string
-	}{
-		{"not a whatsapp user", 400, graphError(131026, "Message undeliverable"), true, "131026"},
-		{"template missing", 404, graphError(132001, "Template name does not exist in the translation"), true, "132001"},
-		{"template params", 400, graphError(132000, "Number of parameters does not match the expected number of params"), true, "132000"},
-		{"not in allowed list", 400, graphError(131030, "Recipient phone number not in allowed list"), true, "131030"},
-		{"invalid parameter", 400, graphError(100, "Invalid parameter"), true, "100"},
-		{"param echoes the code", 400, graphError(131009, "Parameter value is not valid: "+testCode), true, "131009"},
-		{"server error", 500, graphError(131000, "Something went wrong "+testCode), false, "131000"},
-		{"bare 502", 502, "<html>bad gateway</html>", false, "502"},
-		{"rate limited", 429, graphError(130429, "Rate limit hit"), false, "130429"},
-		{"expired token", 401, graphError(190, "Error validating access token"), false, "190"},
-		{"token error with 400", 400, graphError(190, "Error validating access token"), false, "190"},
+	cases := []outboundtest.Refusal{
+		{Name: "not a whatsapp user", Status: 400, Body: graphError(131026, "Message undeliverable"), Permanent: true, Mentions: "131026"},
+		{Name: "template missing", Status: 404, Body: graphError(132001, "Template name does not exist in the translation"), Permanent: true, Mentions: "132001"},
+		{Name: "template params", Status: 400, Body: graphError(132000, "Number of parameters does not match the expected number of params"), Permanent: true, Mentions: "132000"},
+		{Name: "not in allowed list", Status: 400, Body: graphError(131030, "Recipient phone number not in allowed list"), Permanent: true, Mentions: "131030"},
+		{Name: "invalid parameter", Status: 400, Body: graphError(100, "Invalid parameter"), Permanent: true, Mentions: "100"},
+		{Name: "param echoes the code", Status: 400, Body: graphError(131009, "Parameter value is not valid: "+testCode), Permanent: true, Mentions: "131009"},
+		{Name: "server error", Status: 500, Body: graphError(131000, "Something went wrong "+testCode), Permanent: false, Mentions: "131000"},
+		{Name: "bare 502", Status: 502, Body: "<html>bad gateway</html>", Permanent: false, Mentions: "502"},
+		{Name: "rate limited", Status: 429, Body: graphError(130429, "Rate limit hit"), Permanent: false, Mentions: "130429"},
+		{Name: "expired token", Status: 401, Body: graphError(190, "Error validating access token"), Permanent: false, Mentions: "190"},
+		{Name: "token error with 400", Status: 400, Body: graphError(190, "Error validating access token"), Permanent: false, Mentions: "190"},
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			c, _ := setup(t, tc.status, tc.body)
-			err := c.SendOTP(context.Background(), "+525512345678", testCode)
-			require.Error(t, err)
-			require.Equal(t, tc.permanent, errors.Is(err, perfilseguro.ErrPermanent), err.Error())
-			require.Contains(t, err.Error(), tc.mentions)
-			require.NotContains(t, err.Error(), testCode, "the OTP code must never appear in errors")
-
-			var apiErr *whatsapp.APIError
-			require.ErrorAs(t, err, &apiErr)
-			require.Equal(t, tc.status, apiErr.HTTPStatus)
-		})
-	}
+	outboundtest.RequireRefusals(t, cases, testCode, func(t *testing.T, r outboundtest.Refusal) error {
+		c, _ := setup(t, r.Status, r.Body)
+		return c.SendOTP(context.Background(), "+525512345678", testCode)
+	}, func(e *whatsapp.APIError) int { return e.HTTPStatus })
 }
 
 func TestNetworkErrorIsTransient(t *testing.T) {
 	t.Parallel()
-	srv := httptest.NewServer(http.NotFoundHandler())
-	url := srv.URL
-	srv.Close() // nothing listens any more
-
-	c := whatsapp.New(whatsapp.Config{BaseURL: url, PhoneNumberID: "1", AccessToken: "t", OTPTemplate: "x"})
+	c := whatsapp.New(whatsapp.Config{BaseURL: outboundtest.ClosedURL(), PhoneNumberID: "1", AccessToken: "t", OTPTemplate: "x"})
 	err := c.SendOTP(context.Background(), "+525512345678", testCode)
-	require.Error(t, err)
-	require.False(t, errors.Is(err, perfilseguro.ErrPermanent))
-	require.NotContains(t, err.Error(), testCode)
+	outboundtest.RequireRetryable(t, err, testCode)
 }
 
 func TestContextCancelled(t *testing.T) {

@@ -51,6 +51,12 @@ func FreePort(t testing.TB) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
+// FreeAddr is a loopback address (host:port) nobody listens on yet.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	return fmt.Sprintf("127.0.0.1:%d", FreePort(t))
+}
+
 // WaitTCP waits up to 20 s for something to listen on a loopback port.
 func WaitTCP(t testing.TB, port int) {
 	t.Helper()

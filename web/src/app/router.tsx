@@ -1,7 +1,8 @@
-import { createBrowserRouter, type RouteObject } from 'react-router-dom'
+import type { ReactElement } from 'react'
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom'
 import { AppLayout } from './routes/app-layout'
 import { NotFoundRoute } from './routes/not-found'
-import { lazyRoute } from './lazy-route'
+import { lazyRoute, type LazyRoute } from './lazy-route'
 
 // Every screen but the not-found page is its own chunk, loaded on first use, so a page's initial
 // JavaScript is the shell and its own screen (issues 9 and 38). The landing, the public profile page
@@ -65,4 +66,17 @@ export const routes: RouteObject[] = [
 /** Builds the browser router of the app. */
 export function createAppRouter() {
   return createBrowserRouter(routes)
+}
+
+/**
+ * preloadRoute loads the lazy screens the given path renders, so a render started after it
+ * settles paints the screen at once, without the loading fallback. main.tsx waits for it when
+ * index.html painted a prerendered screen (the /login and /register shells, vite.config.ts), so
+ * React replaces that screen with the same one instead of a spinner.
+ */
+export function preloadRoute(pathname: string): Promise<unknown> {
+  const screens = (matchRoutes(routes, pathname) ?? [])
+    .map((m) => (m.route.element as ReactElement | undefined)?.type as Partial<LazyRoute> | undefined)
+    .filter((type): type is LazyRoute => typeof type?.preload === 'function')
+  return Promise.all(screens.map((screen) => screen.preload()))
 }

@@ -10,6 +10,18 @@ export type ArcoState = 'recibida' | 'en_proceso' | 'atendida' | 'rechazada'
 /** How a request arrived: from the app, or by e-mail and recorded by an administrator. */
 export type ArcoChannel = 'app' | 'correo'
 
+/** A request to exercise an ARCO right, from the app or recorded from an e-mail, as both the person and the administrators read it. */
+export type ArcoRequest = {
+  id: number
+  type: ArcoType
+  state: ArcoState
+  channel: ArcoChannel
+  receivedAt: string
+  /** The legal deadline (20 business days after it was received). */
+  dueAt: string
+  resolvedAt: string | null
+}
+
 /** The rights in Spanish. */
 export const ARCO_TYPE_LABEL: Record<ArcoType, string> = {
   acceso: 'Acceso',

@@ -91,3 +91,8 @@ const LAYOUT_PATHS = new Set(['/api/plans'])
 export function screenCalls(calls: RecordedCall[]): RecordedCall[] {
   return calls.filter((c) => !LAYOUT_PATHS.has(c.path))
 }
+
+/** A route refusing with the server's usual error body: the status and the message the screen shows. */
+export function refusal(status: number, message: string): MockReply {
+  return { status, json: { message } }
+}

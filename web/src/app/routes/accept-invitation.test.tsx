@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal } from '@/testing/mock-api'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
 
 const invitation = {
   invitationCode: 'ABCDEFGHJKMN',
@@ -32,8 +31,7 @@ describe('/accept-invitation', { timeout: 20_000 }, () => {
     })
     const loggedIn = vi.fn()
     window.addEventListener('userLoggedIn', loggedIn)
-    const user = userEvent.setup()
-    const { router } = renderRoute('/accept-invitation?code=ABCDEFGHJKMN')
+    const { user, router } = renderRouteWithUser('/accept-invitation?code=ABCDEFGHJKMN')
 
     expect(await screen.findByText('Ana López')).toBeInTheDocument()
     expect(screen.getByText('Inmobiliaria Sol')).toBeInTheDocument()
@@ -62,8 +60,7 @@ describe('/accept-invitation', { timeout: 20_000 }, () => {
 
   it('validates nombre and phone_number with the spec messages', async () => {
     const { calls } = mockApi({ 'GET /api/invitations/validate-token': { json: { success: true, invitation } } })
-    const user = userEvent.setup()
-    renderRoute('/accept-invitation?token=' + 'a'.repeat(64))
+    const { user } = renderRouteWithUser('/accept-invitation?token=' + 'a'.repeat(64))
     const name = await screen.findByLabelText('Nombre completo')
     expect(calls[0].url.searchParams.get('token')).toBe('a'.repeat(64))
     await user.clear(name)
@@ -90,21 +87,20 @@ describe('/accept-invitation', { timeout: 20_000 }, () => {
       'GET /api/invitations/validate': { json: { success: true, invitation } },
       'POST /api/invitations/accept': { status: 410, json: { message: EXPIRED } },
     })
-    const user = userEvent.setup()
-    renderRoute('/accept-invitation?code=ABCDEFGHJKMN')
+    const { user } = renderRouteWithUser('/accept-invitation?code=ABCDEFGHJKMN')
     await user.type(await screen.findByLabelText('Teléfono (WhatsApp)'), '5587654321')
     await user.click(screen.getByRole('button', { name: 'Aceptar invitación' }))
     expect(await screen.findByText(EXPIRED)).toBeInTheDocument()
   })
 
   it('shows the server message for an invalid code or link, and for a missing one', async () => {
-    mockApi({ 'GET /api/invitations/validate': { status: 404, json: { message: 'Código de invitación inválido' } } })
+    mockApi({ 'GET /api/invitations/validate': refusal(404, 'Código de invitación inválido') })
     renderRoute('/accept-invitation?code=ZZZZZZZZ')
     expect(await screen.findByText('Código de invitación inválido')).toBeInTheDocument()
   })
 
   it('says the link is invalid when it was already used', async () => {
-    mockApi({ 'GET /api/invitations/validate-token': { status: 404, json: { message: 'Link de invitación no válido o expirado' } } })
+    mockApi({ 'GET /api/invitations/validate-token': refusal(404, 'Link de invitación no válido o expirado') })
     renderRoute('/accept-invitation?token=used')
     expect(await screen.findByText('Link de invitación no válido o expirado')).toBeInTheDocument()
   })
@@ -112,10 +108,9 @@ describe('/accept-invitation', { timeout: 20_000 }, () => {
   it('shows an error for an acceptance refused by the server', async () => {
     mockApi({
       'GET /api/invitations/validate': { json: { success: true, invitation } },
-      'POST /api/invitations/accept': { status: 409, json: { message: 'El correo electrónico o el número de teléfono ya está registrado.' } },
+      'POST /api/invitations/accept': refusal(409, 'El correo electrónico o el número de teléfono ya está registrado.'),
     })
-    const user = userEvent.setup()
-    renderRoute('/accept-invitation?code=ABCDEFGHJKMN')
+    const { user } = renderRouteWithUser('/accept-invitation?code=ABCDEFGHJKMN')
     await user.type(await screen.findByLabelText('Teléfono (WhatsApp)'), '5587654321')
     await user.click(screen.getByRole('button', { name: 'Aceptar invitación' }))
     expect(await screen.findByTestId('toast')).toHaveTextContent('El correo electrónico o el número de teléfono ya está registrado.')

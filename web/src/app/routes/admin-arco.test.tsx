@@ -1,8 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi, type MockHandler } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal, type MockHandler } from '@/testing/mock-api'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
+import { signInAdmin } from '@/testing/admin'
+import { expectTextContents } from '@/testing/expect-text'
 
 // These tests type a lot; give them room on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 })
@@ -30,11 +32,6 @@ const resolved = {
   businessDaysLeft: -40,
 }
 
-function signIn() {
-  localStorage.setItem('adminAuthenticated', 'true')
-  localStorage.setItem('adminLoginTime', String(Date.now()))
-}
-
 function api(extra: Record<string, MockHandler> = {}) {
   return mockApi({
     'GET /api/users': { json: [] },
@@ -45,8 +42,7 @@ function api(extra: Record<string, MockHandler> = {}) {
 }
 
 async function openTab() {
-  const user = userEvent.setup()
-  renderRoute('/admin')
+  const { user } = renderRouteWithUser('/admin')
   const tab = await screen.findByRole('tab', { name: 'Solicitudes ARCO' })
   await user.click(tab)
   return user
@@ -54,7 +50,7 @@ async function openTab() {
 
 describe('/admin ARCO requests', () => {
   it('adds the tab after the three of the spec and lists the open requests with the business days left', async () => {
-    signIn()
+    signInAdmin()
     const { calls } = api()
     renderRoute('/admin')
     await screen.findByRole('tab', { name: 'Usuarios' })
@@ -77,12 +73,7 @@ describe('/admin ARCO requests', () => {
     ])
     expect(rows).toHaveLength(3)
     // Oldest first, as the server sends them.
-    expect(rows[0]).toHaveTextContent('20/10/2026')
-    expect(rows[0]).toHaveTextContent('Ana López')
-    expect(rows[0]).toHaveTextContent('PS-1111-2222-33')
-    expect(rows[0]).toHaveTextContent('Acceso')
-    expect(rows[0]).toHaveTextContent('App')
-    expect(rows[0]).toHaveTextContent('En proceso')
+    expectTextContents(rows[0], ['20/10/2026', 'Ana López', 'PS-1111-2222-33', 'Acceso', 'App', 'En proceso'])
     expect(within(rows[0]).getByText('Vencida')).toHaveClass('badge-error')
     expect(rows[1]).toHaveTextContent('Cancelación')
     expect(rows[1]).toHaveTextContent('Correo')
@@ -105,7 +96,7 @@ describe('/admin ARCO requests', () => {
   })
 
   it('records a request received by e-mail, with the server refusals under their fields', async () => {
-    signIn()
+    signInAdmin()
     let list = [...open]
     const created = {
       ...base, id: 9, type: 'rectificacion', channel: 'correo', receivedAt: '2026-11-24T18:00:00Z', dueAt: '2026-12-22T23:59:59-06:00',
@@ -117,7 +108,7 @@ describe('/admin ARCO requests', () => {
       'POST /api/admin/arco-requests': () => {
         posts += 1
         if (posts === 1) return { status: 400, json: { message: 'ID de perfil no válido', errors: { profileId: 'ID de perfil no válido' } } }
-        if (posts === 2) return { status: 404, json: { message: 'Usuario no encontrado' } }
+        if (posts === 2) return refusal(404, 'Usuario no encontrado')
         list = [...open, created]
         return { status: 201, json: created }
       },
@@ -155,7 +146,7 @@ describe('/admin ARCO requests', () => {
   })
 
   it('marks a request answered with the answer given, which is required', async () => {
-    signIn()
+    signInAdmin()
     let list = [...open]
     const { calls } = api({
       'GET /api/admin/arco-requests': () => ({ json: list }),
@@ -188,10 +179,9 @@ describe('/admin ARCO requests', () => {
   })
 
   it('sends a lapsed administrator session to /admin-login', async () => {
-    signIn()
-    api({ 'GET /api/admin/arco-requests': { status: 401, json: { message: 'Inicia sesión como administrador para continuar.' } } })
-    const user = userEvent.setup()
-    const { router } = renderRoute('/admin')
+    signInAdmin()
+    api({ 'GET /api/admin/arco-requests': refusal(401, 'Inicia sesión como administrador para continuar.') })
+    const { user, router } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('tab', { name: 'Solicitudes ARCO' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
   })

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { adminSession, signInAdmin } from '@/testing/admin'
 
 vi.setConfig({ testTimeout: 30_000 })
 
@@ -23,27 +24,11 @@ const revoked = {
 const lifted = { ...revoked, revokedAt: null, revokedReason: null }
 const revokedEvent = { tipo: 'revoked', motivo: 'Documento robado', quien: 'admin', administrador: 'ana@perfilseguro.mx', ip: '203.0.113.5', fecha: revokedAt }
 
-function signIn() {
-  localStorage.setItem('adminAuthenticated', 'true')
-  localStorage.setItem('adminLoginTime', String(Date.now()))
-}
-
-function session(role: 'administrador' | 'soporte' | 'finanzas') {
-  return {
-    json: {
-      success: true,
-      authenticated: true,
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-      admin: { id: 7, email: `${role}@perfilseguro.mx`, name: `Prueba ${role}`, role },
-    },
-  }
-}
-
 describe('/admin lifting a revocation', () => {
   it('an administrador lifts it with a reason; the history shows the lift and the row no longer says Revocado', async () => {
     let done = false
     const { calls } = mockApi({
-      'GET /api/admin/session': session('administrador'),
+      'GET /api/admin/session': adminSession('administrador'),
       'GET /api/users': () => ({ json: [done ? lifted : revoked] }),
       'GET /api/admin/partners': { json: [] },
       'GET /api/admin/users/1/lifecycle': () => ({
@@ -61,7 +46,7 @@ describe('/admin lifting a revocation', () => {
         return { json: lifted }
       },
     })
-    signIn()
+    signInAdmin()
     renderRoute('/admin')
     const user = userEvent.setup()
     const row = (await screen.findAllByTestId('user-row'))[0]
@@ -95,11 +80,11 @@ describe('/admin lifting a revocation', () => {
   it('soporte and finanzas read the history but get no lift form', async () => {
     for (const role of ['soporte', 'finanzas'] as const) {
       mockApi({
-        'GET /api/admin/session': session(role),
+        'GET /api/admin/session': adminSession(role),
         'GET /api/users': { json: [revoked] },
         'GET /api/admin/users/1/lifecycle': { json: { events: [revokedEvent] } },
       })
-      signIn()
+      signInAdmin()
       const { unmount } = renderRoute('/admin')
       await userEvent.click(await screen.findByRole('button', { name: 'Validación de Ana López' }))
       expect(await screen.findByText('Motivo: Documento robado')).toBeInTheDocument()

@@ -1,16 +1,14 @@
 import { screen, waitFor } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 
 vi.setConfig({ testTimeout: 30_000 })
-import { mockApi, screenCalls } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal, screenCalls } from '@/testing/mock-api'
+import { renderRouteWithUser } from '@/testing/render-route'
 
 describe('/admin-login', () => {
   it('keeps Acceder disabled while the password is blank and toggles its visibility', async () => {
     mockApi({})
-    const user = userEvent.setup()
-    renderRoute('/admin-login')
+    const { user } = renderRouteWithUser('/admin-login')
     const button = await screen.findByRole('button', { name: 'Acceder' })
     expect(button).toBeDisabled()
     const input = screen.getByLabelText('Contraseña')
@@ -36,8 +34,7 @@ describe('/admin-login', () => {
       'GET /api/users': { json: [] },
       'GET /api/admin/partners': { json: [] },
     })
-    const user = userEvent.setup()
-    const { router } = renderRoute('/admin-login')
+    const { user, router } = renderRouteWithUser('/admin-login')
     await user.type(await screen.findByLabelText('Contraseña'), 'admin-dev-only')
     await user.click(screen.getByRole('button', { name: 'Acceder' }))
     expect(await screen.findByRole('button', { name: /Verificando\.\.\./ })).toBeDisabled()
@@ -50,14 +47,13 @@ describe('/admin-login', () => {
   })
 
   it('shows the server message in a red alert, or Contraseña incorrecta', async () => {
-    let reply = { status: 429, json: { message: 'Demasiados intentos fallidos. Intenta nuevamente en 15 minutos.' } } as {
+    let reply = refusal(429, 'Demasiados intentos fallidos. Intenta nuevamente en 15 minutos.') as {
       status: number
       json?: unknown
       text?: string
     }
     mockApi({ 'POST /api/admin/login': () => reply })
-    const user = userEvent.setup()
-    renderRoute('/admin-login')
+    const { user } = renderRouteWithUser('/admin-login')
     await user.type(await screen.findByLabelText('Contraseña'), 'nope')
     await user.click(screen.getByRole('button', { name: 'Acceder' }))
     expect(await screen.findByTestId('admin-login-error')).toHaveTextContent('Demasiados intentos fallidos. Intenta nuevamente en 15 minutos.')

@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { fillAndSubmit } from '@/testing/fill-form'
+import { renderRouteWithUser } from '@/testing/render-route'
+import { adminSession, signInAdmin } from '@/testing/admin'
 
 vi.setConfig({ testTimeout: 30_000 })
 
@@ -22,17 +23,9 @@ const partner = {
 
 describe('/admin › Socios: the console', () => {
   it('invites a partner’s first propietario and shows the enrolment link once', async () => {
-    localStorage.setItem('adminAuthenticated', 'true')
-    localStorage.setItem('adminLoginTime', String(Date.now()))
+    signInAdmin()
     const { calls } = mockApi({
-      'GET /api/admin/session': {
-        json: {
-          success: true,
-          authenticated: true,
-          expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-          admin: { id: 1, email: 'admin@perfilseguro.mx', name: 'Admin', role: 'administrador' },
-        },
-      },
+      'GET /api/admin/session': adminSession('administrador'),
       'GET /api/users': { json: [] },
       'GET /api/admin/partners': { json: [partner] },
       'POST /api/admin/partners/3/users': {
@@ -45,12 +38,9 @@ describe('/admin › Socios: the console', () => {
         },
       },
     })
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('button', { name: 'Invitar a la consola de CasaLista' }))
-    await user.type(screen.getByLabelText('Correo'), 'laura@casalista.mx')
-    await user.type(screen.getByLabelText('Nombre'), 'Laura Ríos')
-    await user.click(screen.getByRole('button', { name: 'Invitar' }))
+    await fillAndSubmit(user, { Correo: 'laura@casalista.mx', Nombre: 'Laura Ríos' }, 'Invitar')
     const link = await screen.findByTestId('partner-user-link')
     expect(link).toHaveTextContent('/socios/registro?token=cccc')
     expect(link).toHaveTextContent('Funciona una vez, durante 7 días')

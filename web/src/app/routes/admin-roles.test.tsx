@@ -3,26 +3,12 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { adminSession, signInAdmin } from '@/testing/admin'
+import { expectTextContents } from '@/testing/expect-text'
 
 vi.setConfig({ testTimeout: 30_000 })
 
 const users = [{ id: 1, nombre: 'Ana López', email: 'ana@casalista.mx', origen: 'CasaLista', vigencia: 1, id_validado: 'PS-1111-2222-33', fecha_validacion: '2026-01-01T00:00:00Z' }]
-
-function signIn() {
-  localStorage.setItem('adminAuthenticated', 'true')
-  localStorage.setItem('adminLoginTime', String(Date.now()))
-}
-
-function session(role: 'administrador' | 'soporte' | 'finanzas') {
-  return {
-    json: {
-      success: true,
-      authenticated: true,
-      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-      admin: { id: 7, email: `${role}@perfilseguro.mx`, name: `Prueba ${role}`, role },
-    },
-  }
-}
 
 const payments = {
   json: {
@@ -32,9 +18,9 @@ const payments = {
 
 describe('/admin by role', () => {
   it('soporte sees users and ARCO, but no edit, delete, revoke, partners, Bitácora or monitoring', async () => {
-    signIn()
+    signInAdmin()
     mockApi({
-      'GET /api/admin/session': session('soporte'),
+      'GET /api/admin/session': adminSession('soporte'),
       'GET /api/users': { json: users },
       'GET /api/admin/users/1/lifecycle': { json: { events: [] } },
       'GET /api/admin/users/1/payments': payments,
@@ -57,9 +43,9 @@ describe('/admin by role', () => {
   })
 
   it('finanzas reads a user and refunds, without the user form', async () => {
-    signIn()
+    signInAdmin()
     mockApi({
-      'GET /api/admin/session': session('finanzas'),
+      'GET /api/admin/session': adminSession('finanzas'),
       'GET /api/users': { json: users },
       'GET /api/admin/users/1/payments': payments,
     })
@@ -73,9 +59,9 @@ describe('/admin by role', () => {
   })
 
   it('administrador gets Bitácora with filters, paging and the CSV link', async () => {
-    signIn()
+    signInAdmin()
     const { calls } = mockApi({
-      'GET /api/admin/session': session('administrador'),
+      'GET /api/admin/session': adminSession('administrador'),
       'GET /api/users': { json: users },
       'GET /api/admin/partners': { json: [] },
       'GET /api/admin/audit': {
@@ -107,10 +93,7 @@ describe('/admin by role', () => {
     renderRoute('/admin')
     await userEvent.click(await screen.findByRole('tab', { name: 'Bitácora' }))
     const row = await screen.findByTestId('audit-row')
-    expect(row).toHaveTextContent('administrador@perfilseguro.mx')
-    expect(row).toHaveTextContent('Revocación de la validación')
-    expect(row).toHaveTextContent('user.revoke')
-    expect(row).toHaveTextContent('Perfil PS-1234-5678-90')
+    expectTextContents(row, ['administrador@perfilseguro.mx', 'Revocación de la validación', 'user.revoke', 'Perfil PS-1234-5678-90'])
     expect(row).not.toHaveTextContent('user 1')
     expect(row).toHaveTextContent('motivo: Fraude')
     expect(row).toHaveTextContent('203.0.113.9')

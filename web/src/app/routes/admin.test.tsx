@@ -4,19 +4,17 @@ import { describe, expect, it, vi } from 'vitest'
 
 // These tests type a lot; give them room on a busy 2-core machine.
 vi.setConfig({ testTimeout: 30_000 })
-import { mockApi, screenCalls, type MockHandler } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal, screenCalls, type MockHandler } from '@/testing/mock-api'
+import { fillAndSubmit } from '@/testing/fill-form'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
+import { signInAdmin } from '@/testing/admin'
+import { expectTextContents } from '@/testing/expect-text'
 
 const users = [
   { id: 1, nombre: 'Ana López', email: 'ana@casalista.mx', origen: 'CasaLista', vigencia: 1, id_validado: 'PS-1111-2222-33' },
   { id: 2, nombre: 'Beto Ruiz', email: null, origen: 'invitación', inviterName: 'Ana López', vigencia: 5, id_validado: 'PS-4444-5555-66' },
   { id: 3, nombre: 'Carla Gómez', email: 'carla@ventadirecta.mx', origen: 'VentaDirecta', vigencia: 10, id_validado: 'PS-7777-8888-99' },
 ]
-
-function signIn(ageMs = 0) {
-  localStorage.setItem('adminAuthenticated', 'true')
-  localStorage.setItem('adminLoginTime', String(Date.now() - ageMs))
-}
 
 function api(extra: Record<string, MockHandler> = {}) {
   return mockApi({ 'GET /api/users': { json: users }, 'GET /api/admin/partners': { json: [] }, ...extra })
@@ -32,7 +30,7 @@ describe('/admin guard', () => {
 
   it('clears the flags and redirects after 4 hours', async () => {
     api()
-    signIn(4 * 60 * 60 * 1000 + 1000)
+    signInAdmin(4 * 60 * 60 * 1000 + 1000)
     const { router } = renderRoute('/admin')
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
     expect(localStorage.getItem('adminAuthenticated')).toBeNull()
@@ -40,8 +38,8 @@ describe('/admin guard', () => {
   })
 
   it('clears the flags and redirects when the server says 401', async () => {
-    api({ 'GET /api/users': { status: 401, json: { message: 'Inicia sesión como administrador para continuar.' } } })
-    signIn()
+    api({ 'GET /api/users': refusal(401, 'Inicia sesión como administrador para continuar.') })
+    signInAdmin()
     const { router } = renderRoute('/admin')
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
     expect(localStorage.getItem('adminAuthenticated')).toBeNull()
@@ -51,7 +49,7 @@ describe('/admin guard', () => {
 describe('/admin users table', () => {
   it('shows the columns, N/A, por {inviter}, año/años and the monitoring link', async () => {
     api()
-    signIn(60_000)
+    signInAdmin(60_000)
     renderRoute('/admin')
     expect(await screen.findByRole('heading', { name: 'Panel de Administración' })).toBeInTheDocument()
     for (const name of ['Usuarios', 'Crear Usuario', 'Editar Usuario']) expect(screen.getByRole('tab', { name })).toBeInTheDocument()
@@ -71,9 +69,8 @@ describe('/admin users table', () => {
 
   it('filters on the client over nombre, id_validado, email and origen', async () => {
     const { calls } = api()
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await screen.findAllByTestId('user-row')
     const search = screen.getByPlaceholderText('Buscar usuarios...')
     for (const [q, want] of [['ANA', 1], ['ps-7777', 1], ['casalista.mx', 1], ['venta', 1], ['INVIT', 1], ['a', 3], ['zzz', 0]] as const) {
@@ -88,9 +85,8 @@ describe('/admin users table', () => {
   it('shows the load error with Reintentar, which refetches', async () => {
     let fail = true
     api({ 'GET /api/users': () => (fail ? { status: 500, text: 'boom' } : { json: users }) })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     expect(await screen.findByText('Error al cargar los usuarios')).toBeInTheDocument()
     fail = false
     await user.click(screen.getByRole('button', { name: 'Reintentar' }))
@@ -103,9 +99,8 @@ describe('/admin forms and dialog', () => {
     const { calls } = api({
       'POST /api/users': { status: 201, json: { ...users[0], id: 9, nombre: 'Nueva Persona', id_validado: 'PS-9999-0000-11' } },
     })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('tab', { name: 'Crear Usuario' }))
     expect(screen.getByLabelText('Origen')).toHaveValue('Otro')
     expect(screen.getByLabelText('Vigencia')).toHaveValue('1')
@@ -113,9 +108,7 @@ describe('/admin forms and dialog', () => {
     expect(within(screen.getByLabelText('Origen')).getAllByRole('option').map((o) => o.textContent)).toEqual([
       'CasaLista', 'VentaDirecta', 'Broker', 'Otro',
     ])
-    await user.type(screen.getByLabelText('Nombre'), 'Al')
-    await user.type(screen.getByLabelText('Email'), 'mal@')
-    await user.click(screen.getByRole('button', { name: 'Crear Usuario' }))
+    await fillAndSubmit(user, { Nombre: 'Al', Email: 'mal@' }, 'Crear Usuario')
     expect(await screen.findByText('El nombre debe tener al menos 3 caracteres')).toBeInTheDocument()
     expect(screen.getByText('Email inválido')).toBeInTheDocument()
     expect(calls.some((c) => c.method === 'POST')).toBe(false)
@@ -138,29 +131,25 @@ describe('/admin forms and dialog', () => {
       'GET /api/users/2': { json: users[1] },
       'PUT /api/users/2': { json: { ...users[1], nombre: 'Beto Ruiz Díaz' } },
     })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('button', { name: 'Editar Beto Ruiz' }))
     expect(screen.getByRole('tab', { name: 'Editar Usuario' })).toHaveAttribute('aria-selected', 'true')
     await waitFor(() => expect(screen.getByLabelText('Nombre')).toHaveValue('Beto Ruiz'))
     expect(screen.getByLabelText('Origen')).toHaveValue('invitación')
     expect(screen.getByLabelText('Vigencia')).toHaveValue('5')
-    await user.type(screen.getByLabelText('Nombre'), ' Díaz')
-    await user.click(screen.getByRole('button', { name: 'Guardar Cambios' }))
+    await fillAndSubmit(user, { Nombre: ' Díaz' }, 'Guardar Cambios')
     expect(await screen.findByText('Usuario actualizado')).toBeInTheDocument()
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ nombre: 'Beto Ruiz Díaz', email: '', origen: 'invitación', vigencia: 5 })
     expect(screen.getByRole('tab', { name: 'Usuarios' })).toHaveAttribute('aria-selected', 'true')
   })
 
   it('shows the save failure as an Error toast with the server text', async () => {
-    api({ 'POST /api/users': { status: 409, json: { message: 'Ya existe un usuario con ese email' } } })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    api({ 'POST /api/users': refusal(409, 'Ya existe un usuario con ese email') })
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('tab', { name: 'Crear Usuario' }))
-    await user.type(screen.getByLabelText('Nombre'), 'Ana Dos')
-    await user.click(screen.getByRole('button', { name: 'Crear Usuario' }))
+    await fillAndSubmit(user, { Nombre: 'Ana Dos' }, 'Crear Usuario')
     const toast = await screen.findByTestId('toast')
     expect(toast).toHaveTextContent('Error')
     expect(toast).toHaveTextContent('Ya existe un usuario con ese email')
@@ -169,9 +158,8 @@ describe('/admin forms and dialog', () => {
 
   it('confirms deletion in the dialog: Cancelar keeps the user, Eliminar deletes and toasts', async () => {
     const { calls } = api({ 'DELETE /api/users/3': { json: { success: true } } })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('button', { name: 'Eliminar Carla Gómez' }))
     expect(await screen.findByText('¿Estás seguro?')).toBeVisible()
     expect(
@@ -188,10 +176,9 @@ describe('/admin forms and dialog', () => {
   })
 
   it('shows Error al eliminar when the deletion fails', async () => {
-    api({ 'DELETE /api/users/3': { status: 500, json: { message: 'Ocurrió un error interno. Intenta nuevamente.' } } })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    api({ 'DELETE /api/users/3': refusal(500, 'Ocurrió un error interno. Intenta nuevamente.') })
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('button', { name: 'Eliminar Carla Gómez' }))
     await user.click(screen.getByRole('button', { name: 'Eliminar' }))
     const toast = await screen.findByTestId('toast')
@@ -201,9 +188,8 @@ describe('/admin forms and dialog', () => {
 
   it('Cerrar Sesión removes the flags, revokes the server session and goes to /admin-login', async () => {
     const { calls } = api({ 'POST /api/admin/logout': { json: { success: true } } })
-    signIn()
-    const user = userEvent.setup()
-    const { router } = renderRoute('/admin')
+    signInAdmin()
+    const { user, router } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('button', { name: 'Cerrar Sesión' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/admin-login'))
     expect(localStorage.getItem('adminAuthenticated')).toBeNull()
@@ -234,16 +220,12 @@ describe('/admin partners', () => {
         return { json: { success: true } }
       },
     })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     expect(await screen.findByText('No hay socios registrados.')).toBeInTheDocument()
-    await user.type(screen.getByLabelText('Dominio'), 'ab')
-    await user.click(screen.getByRole('button', { name: 'Crear Socio' }))
+    await fillAndSubmit(user, { Dominio: 'ab' }, 'Crear Socio')
     expect(await screen.findByText('El dominio es requerido')).toBeInTheDocument()
-    await user.type(screen.getByLabelText('Nombre del socio'), 'CasaLista')
-    await user.type(screen.getByLabelText('Dominio'), 'casalista.mx')
-    await user.click(screen.getByRole('button', { name: 'Crear Socio' }))
+    await fillAndSubmit(user, { 'Nombre del socio': 'CasaLista', Dominio: 'casalista.mx' }, 'Crear Socio')
     const row = await screen.findByTestId('partner-row')
     expect(row).toHaveTextContent('https://casalista.mx')
     expect(row).toHaveTextContent('widget_auth')
@@ -279,7 +261,7 @@ describe('/admin validation lifecycle', () => {
         return { json: { ...validated, revokedAt: '2026-11-22T10:00:00Z', revokedReason: 'Documento robado' } }
       },
     })
-    signIn(60_000)
+    signInAdmin(60_000)
     renderRoute('/admin')
     const user = userEvent.setup()
     await user.click(await screen.findByRole('button', { name: 'Validación de Ana López' }))
@@ -302,7 +284,7 @@ describe('/admin validation lifecycle', () => {
 
   it('offers the lifecycle only for validated profiles', async () => {
     api()
-    signIn(60_000)
+    signInAdmin(60_000)
     renderRoute('/admin')
     await screen.findAllByTestId('user-row')
     expect(screen.queryByRole('button', { name: /^Validación de / })).not.toBeInTheDocument()
@@ -339,12 +321,11 @@ describe('/admin payments', () => {
       }),
       'POST /api/admin/payments/21/refund': () => {
         requested = true
-        return { status: 202, json: { message: 'Reembolso solicitado a Stripe. Se registrará en cuanto Stripe lo confirme.' } }
+        return refusal(202, 'Reembolso solicitado a Stripe. Se registrará en cuanto Stripe lo confirme.')
       },
     })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('button', { name: 'Editar Beto Ruiz' }))
     const section = await screen.findByTestId('admin-payments')
     expect(within(section).getByRole('heading', { name: 'Pagos' })).toBeInTheDocument()
@@ -352,11 +333,7 @@ describe('/admin payments', () => {
     expect(within(section).getAllByRole('columnheader').slice(0, 5).map((h) => h.textContent)).toEqual([
       'Fecha', 'Plan', 'Importe', 'Método', 'Estado',
     ])
-    expect(rows[0]).toHaveTextContent('01/03/2026 12:00')
-    expect(rows[0]).toHaveTextContent('Validación 1 año')
-    expect(rows[0]).toHaveTextContent('$299.00 MXN')
-    expect(rows[0]).toHaveTextContent('Tarjeta')
-    expect(rows[0]).toHaveTextContent('Pagado')
+    expectTextContents(rows[0], ['01/03/2026 12:00', 'Validación 1 año', '$299.00 MXN', 'Tarjeta', 'Pagado'])
     expect(rows[1]).toHaveTextContent('Efectivo en OXXO')
     expect(rows[1]).toHaveTextContent('Ficha vencida')
     expect(within(rows[1]).queryByRole('button', { name: 'Reembolsar' })).not.toBeInTheDocument()
@@ -397,11 +374,10 @@ describe('/admin payments', () => {
           ],
         },
       },
-      'POST /api/admin/payments/30/refund': { status: 409, json: { message: 'Este pago ya se usó para una validación.' } },
+      'POST /api/admin/payments/30/refund': refusal(409, 'Este pago ya se usó para una validación.'),
     })
-    signIn()
-    const user = userEvent.setup()
-    renderRoute('/admin')
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
     await user.click(await screen.findByRole('button', { name: 'Editar Beto Ruiz' }))
     expect(await within(await screen.findByTestId('admin-payments')).findByText('Sin pagos registrados.')).toBeInTheDocument()
 

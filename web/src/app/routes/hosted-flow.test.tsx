@@ -1,16 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { mockApi, screenCalls } from '@/testing/mock-api'
+import { mockApi, refusal, screenCalls } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { hostedSecret as secret, hostedSessionView } from '@/testing/hosted-session'
 
-const secret = 'vs_0123456789abcdef01234567_secret_' + 'ab'.repeat(24)
-const view = {
-  id: 'vs_0123456789abcdef01234567',
-  status: 'in_progress',
-  partnerName: 'CasaLista (demo)',
-  partnerOrigin: 'http://127.0.0.1:8081',
-  requiredLevel: 3,
+const view = hostedSessionView({
   livemode: false,
   claims: [
     { key: 'name', label: 'Tu nombre completo', value: 'Lucía Pérez' },
@@ -19,7 +14,7 @@ const view = {
   signedIn: true,
   level: 3,
   blocker: '',
-}
+})
 
 afterEach(() => {
   Object.defineProperty(window, 'opener', { value: null, configurable: true, writable: true })
@@ -100,7 +95,7 @@ describe('/conectar', () => {
 
   it('says so when the secret was already used', async () => {
     window.history.replaceState(null, '', `/conectar?pk=pk_live_0123456789abcdef01234567#${secret}`)
-    mockApi({ 'POST /api/hosted/open': { status: 409, json: { message: 'Esta solicitud de verificación ya no es válida.' } } })
+    mockApi({ 'POST /api/hosted/open': refusal(409, 'Esta solicitud de verificación ya no es válida.') })
     renderRoute('/conectar')
     expect(await screen.findByText('Esta solicitud de verificación ya no es válida.')).toBeInTheDocument()
   })

@@ -2,12 +2,11 @@ import * as React from 'react'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { act, fireEvent, render, screen, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { transformWithOxc } from 'vite'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { presentationServerSample, walletWidgetSample, webhookReceiverSample } from '@/features/integration/samples'
-import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal } from '@/testing/mock-api'
+import { renderRouteWithUser } from '@/testing/render-route'
 
 // The presentation request (OpenID4VP) on /integration: the endpoints, and the three samples run
 // as printed against request mocks that mirror the Go routes.
@@ -49,8 +48,7 @@ afterEach(() => {
 
 describe('/integration presentation requests', () => {
   it('documents the two presentation endpoints and the three wallet samples', async () => {
-    const user = userEvent.setup()
-    renderRoute('/integration')
+    const { user } = renderRouteWithUser('/integration')
     await user.click(await screen.findByRole('tab', { name: 'Endpoints' }))
     let panel = screen.getByRole('tabpanel')
     expect(within(panel).getByRole('heading', { name: 'Verificar con billetera (OpenID4VP)' })).toBeInTheDocument()
@@ -232,10 +230,7 @@ describe('the widget "Verificar con billetera" sample as printed', () => {
   it("shows the server's message when the request is refused", async () => {
     const Widget = await loadWidget()
     mockApi({
-      'POST /api/widget/presentations': {
-        status: 403,
-        json: { message: 'Solo una plataforma socia puede pedir datos de una credencial (llave X-Partner-Key o su dominio).' },
-      },
+      'POST /api/widget/presentations': refusal(403, 'Solo una plataforma socia puede pedir datos de una credencial (llave X-Partner-Key o su dominio).'),
     })
     render(<Widget />)
     fireEvent.click(screen.getByRole('button', { name: 'Verificar con billetera' }))

@@ -5,7 +5,8 @@ import { describe, expect, it, vi } from 'vitest'
 import { COPY_FEEDBACK_MS } from '@/features/integration/components/copy-button'
 import { reactHookSample } from '@/features/integration/samples'
 import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
+import { expectTextContents } from '@/testing/expect-text'
 
 function stubClipboard(writeText: (text: string) => Promise<void>) {
   const spy = vi.fn(writeText)
@@ -51,8 +52,7 @@ describe('/integration', () => {
   })
 
   it('switches tabs: the three endpoints, the three samples and the four guide steps', async () => {
-    const user = userEvent.setup()
-    renderRoute('/integration')
+    const { user } = renderRouteWithUser('/integration')
 
     await user.click(await screen.findByRole('tab', { name: 'Endpoints' }))
     expect(screen.getByRole('tab', { name: 'Endpoints' })).toHaveAttribute('aria-selected', 'true')
@@ -60,9 +60,7 @@ describe('/integration', () => {
     for (const path of ['/api/widget/login', '/api/widget/verify-code', '/api/widget/verify?email={email}']) {
       expect(within(panel).getByRole('heading', { name: path })).toBeInTheDocument()
     }
-    expect(panel).toHaveTextContent('"nextStep": "verify_code"')
-    expect(panel).toHaveTextContent('"nextStep": "biometric_verification"')
-    expect(panel).toHaveTextContent('"vigencia": "2027-11-21T18:30:00Z"')
+    expectTextContents(panel, ['"nextStep": "verify_code"', '"nextStep": "biometric_verification"', '"vigencia": "2027-11-21T18:30:00Z"'])
 
     await user.click(screen.getByRole('tab', { name: 'Ejemplos' }))
     panel = screen.getByRole('tabpanel')

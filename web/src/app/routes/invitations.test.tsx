@@ -1,8 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi, type MockHandler } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
 
 const invitations = [
   {
@@ -55,8 +54,7 @@ describe('/invitations', { timeout: 20_000 }, () => {
 
   it('shows the send form with the spec messages and the phone input rule', async () => {
     const { calls } = verifiedApi()
-    const user = userEvent.setup()
-    renderRoute('/invitations')
+    const { user } = renderRouteWithUser('/invitations')
     expect(await screen.findByRole('heading', { name: 'Invitaciones' }, { timeout: 5000 })).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Enviar invitación' }))
     expect(await screen.findByText('Nombre del invitado requerido')).toBeInTheDocument()
@@ -75,8 +73,7 @@ describe('/invitations', { timeout: 20_000 }, () => {
 
   it('sends an invitation with the inviter and the phone digits, then shows the links', async () => {
     const { calls } = verifiedApi({ 'POST /api/invitations': { status: 201, json: { success: true, invitation: invitations[0] } } })
-    const user = userEvent.setup()
-    renderRoute('/invitations')
+    const { user } = renderRouteWithUser('/invitations')
     await user.type(await screen.findByLabelText('Nombre del invitado'), 'Carlos Ruiz')
     await user.type(screen.getByLabelText('Correo electrónico'), 'carlos@example.com')
     await user.type(screen.getByLabelText('Teléfono (opcional)'), '55 1234 5678')
@@ -100,8 +97,7 @@ describe('/invitations', { timeout: 20_000 }, () => {
 
   it('shows the server message when sending fails', async () => {
     verifiedApi({ 'POST /api/invitations': { status: 400, json: { message: 'Email válido requerido', error: 'Email válido requerido' } } })
-    const user = userEvent.setup()
-    renderRoute('/invitations')
+    const { user } = renderRouteWithUser('/invitations')
     await user.type(await screen.findByLabelText('Nombre del invitado'), 'Carlos')
     await user.type(screen.getByLabelText('Correo electrónico'), 'carlos@example.com')
     await user.click(screen.getByRole('button', { name: 'Enviar invitación' }))
@@ -110,8 +106,7 @@ describe('/invitations', { timeout: 20_000 }, () => {
 
   it('lists invitations with their status; pending ones can be cancelled, regenerating is coming soon', async () => {
     const { calls } = verifiedApi({ 'DELETE /api/invitations/2': { json: { success: true } } })
-    const user = userEvent.setup()
-    renderRoute('/invitations')
+    const { user } = renderRouteWithUser('/invitations')
     await user.click(await screen.findByRole('tab', { name: 'Gestionar' }))
     const rows = await screen.findAllByTestId('invitation-row')
     expect(rows).toHaveLength(2)
@@ -132,16 +127,14 @@ describe('/invitations', { timeout: 20_000 }, () => {
 
   it('shows the list error', async () => {
     verifiedApi({ 'GET /api/users/7/invitations': { status: 500, text: '' } })
-    const user = userEvent.setup()
-    renderRoute('/invitations')
+    const { user } = renderRouteWithUser('/invitations')
     await user.click(await screen.findByRole('tab', { name: 'Gestionar' }))
     expect(await screen.findByText('Error al obtener invitaciones')).toBeInTheDocument()
   })
 
   it('copies a pending link with 2 s of feedback, and says when copying fails', async () => {
     verifiedApi()
-    const user = userEvent.setup()
-    renderRoute('/invitations')
+    const { user } = renderRouteWithUser('/invitations')
     await user.click(await screen.findByRole('tab', { name: 'Links únicos' }))
     const cards = await screen.findAllByTestId('invitation-link')
     expect(cards).toHaveLength(1) // only the pending one

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { expectTextContents } from '@/testing/expect-text'
 
 const plansOn = {
   paymentsEnabled: true,
@@ -54,9 +55,7 @@ describe('landing', () => {
   it('shows the verified demo card expiring in one year with our own QR', async () => {
     renderRoute('/')
     const card = await screen.findByTestId('digital-id-card')
-    expect(card).toHaveTextContent('María Fernanda López')
-    expect(card).toHaveTextContent('PS-1234-5678-90')
-    expect(card).toHaveTextContent('ID Validado')
+    expectTextContents(card, ['María Fernanda López', 'PS-1234-5678-90', 'ID Validado'])
     const nextYear = new Date()
     nextYear.setFullYear(nextYear.getFullYear() + 1)
     expect(card).toHaveTextContent(`Validado hasta: ${nextYear.toLocaleDateString('es-MX')}`)

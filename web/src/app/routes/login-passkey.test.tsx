@@ -1,8 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockApi, screenCalls } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
 
 // The browser side of WebAuthn is @simplewebauthn/browser; these tests play it.
 const webauthn = vi.hoisted(() => ({
@@ -52,8 +51,7 @@ describe('/login with a passkey', () => {
     localStorage.setItem('pendingUserId', '3')
     const loggedIn = vi.fn()
     window.addEventListener('userLoggedIn', loggedIn)
-    const user = userEvent.setup()
-    const { router } = renderRoute('/login')
+    const { user, router } = renderRouteWithUser('/login')
 
     await user.click(await screen.findByRole('button', { name: 'Entrar con llave de acceso' }))
 
@@ -72,8 +70,7 @@ describe('/login with a passkey', () => {
   it('says so in Spanish when the person cancels, and the code sign-in stays', async () => {
     const { calls } = mockApi({ 'POST /api/auth/passkey/options': { json: options } })
     webauthn.startAuthentication.mockRejectedValue(Object.assign(new Error('The operation either timed out or was not allowed.'), { name: 'NotAllowedError' }))
-    const user = userEvent.setup()
-    const { router } = renderRoute('/login')
+    const { user, router } = renderRouteWithUser('/login')
 
     await user.click(await screen.findByRole('button', { name: 'Entrar con llave de acceso' }))
 
@@ -93,8 +90,7 @@ describe('/login with a passkey', () => {
       },
     })
     webauthn.startAuthentication.mockResolvedValue(assertion)
-    const user = userEvent.setup()
-    renderRoute('/login')
+    const { user } = renderRouteWithUser('/login')
 
     await user.click(await screen.findByRole('button', { name: 'Entrar con llave de acceso' }))
 
@@ -115,5 +111,23 @@ describe('/login with a passkey', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'))
     expect(webauthn.startAuthentication).toHaveBeenCalledWith({ optionsJSON: options.publicKey, useBrowserAutofill: true })
     expect(localStorage.getItem('userId')).toBe('7')
+  })
+
+  it('says nothing when the suggestions cannot offer passkeys (the person asked for nothing)', async () => {
+    webauthn.autofill = true
+    const { calls } = mockApi({
+      'POST /api/auth/passkey/options': {
+        status: 503,
+        json: { message: 'Las llaves de acceso no están disponibles en este momento.' },
+      },
+    })
+    renderRoute('/login')
+
+    expect(await screen.findByRole('button', { name: 'Entrar con llave de acceso' })).toBeEnabled()
+    await waitFor(() => expect(calls.filter((c) => c.path === '/api/auth/passkey/options')).toHaveLength(1))
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(screen.queryByText('No pudiste entrar con tu llave')).not.toBeInTheDocument()
+    expect(screen.queryByText('Las llaves de acceso no están disponibles en este momento.')).not.toBeInTheDocument()
+    expect(webauthn.startAuthentication).not.toHaveBeenCalled()
   })
 })

@@ -1,14 +1,12 @@
 import { screen, waitFor } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockApi, screenCalls } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { renderRouteWithUser } from '@/testing/render-route'
 
 describe('/login', () => {
   it('requires an e-mail or a phone, with the message on the e-mail field', async () => {
     const { calls } = mockApi({})
-    const user = userEvent.setup()
-    renderRoute('/login')
+    const { user } = renderRouteWithUser('/login')
     await user.click(await screen.findByRole('button', { name: 'Enviar código' }))
     expect(await screen.findByText('Debes proporcionar email o número de teléfono')).toBeInTheDocument()
     expect(screen.getByLabelText('Correo electrónico (opcional)')).toHaveAttribute('aria-invalid', 'true')
@@ -17,8 +15,7 @@ describe('/login', () => {
 
   it('rejects a malformed e-mail', async () => {
     mockApi({})
-    const user = userEvent.setup()
-    renderRoute('/login')
+    const { user } = renderRouteWithUser('/login')
     await user.type(await screen.findByLabelText('Correo electrónico (opcional)'), 'ana@')
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
     expect(await screen.findByText('Correo electrónico no válido')).toBeInTheDocument()
@@ -26,8 +23,7 @@ describe('/login', () => {
 
   it('sends only the trimmed e-mail, stores the pending keys and goes to /verify-code', async () => {
     const { calls } = mockApi({ 'POST /api/login': { json: { success: true, userId: 5, message: 'ok' } } })
-    const user = userEvent.setup()
-    const { router } = renderRoute('/login')
+    const { user, router } = renderRouteWithUser('/login')
     expect(screen.getByRole('link', { name: 'Regístrate aquí' })).toHaveAttribute('href', '/register')
     await user.type(await screen.findByLabelText('Correo electrónico (opcional)'), '  ana@example.com ')
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
@@ -45,8 +41,7 @@ describe('/login', () => {
 
   it('sends the phone in international format with the Mexican code by default', async () => {
     const { calls } = mockApi({ 'POST /api/login': { json: { success: true, userId: 5 } } })
-    const user = userEvent.setup()
-    renderRoute('/login')
+    const { user } = renderRouteWithUser('/login')
     await user.type(await screen.findByLabelText('Teléfono WhatsApp'), '5512345678')
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
     await waitFor(() => expect(screenCalls(calls)).toHaveLength(1))
@@ -58,8 +53,7 @@ describe('/login', () => {
 
   it('shows the server message or the fallback on failure', async () => {
     mockApi({ 'POST /api/login': { status: 404, json: { message: 'Usuario no encontrado' } } })
-    const user = userEvent.setup()
-    renderRoute('/login')
+    const { user } = renderRouteWithUser('/login')
     await user.type(await screen.findByLabelText('Correo electrónico (opcional)'), 'ana@example.com')
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
     expect(await screen.findByText('Usuario no encontrado')).toBeInTheDocument()
@@ -68,8 +62,7 @@ describe('/login', () => {
 
   it('falls back to "Error al iniciar sesión"', async () => {
     mockApi({ 'POST /api/login': { status: 500, text: '' } })
-    const user = userEvent.setup()
-    renderRoute('/login')
+    const { user } = renderRouteWithUser('/login')
     await user.type(await screen.findByLabelText('Correo electrónico (opcional)'), 'ana@example.com')
     await user.click(screen.getByRole('button', { name: 'Enviar código' }))
     expect(await screen.findByText('Error al iniciar sesión')).toBeInTheDocument()

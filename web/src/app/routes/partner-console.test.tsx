@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { mockApi, screenCalls, type MockHandler } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal, screenCalls, type MockHandler } from '@/testing/mock-api'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
+import { expectTextContents } from '@/testing/expect-text'
 
 vi.setConfig({ testTimeout: 30_000 })
 
@@ -74,7 +74,7 @@ describe('/socios', () => {
   it('signs in with a passkey only, then shows the platform, the person and the tabs', async () => {
     let signedIn = false
     const { calls } = mockApi({
-      'GET /api/socios/me': () => (signedIn ? { json: me() } : { status: 401, json: { message: 'Inicia sesión en la consola de socios para continuar.' } }),
+      'GET /api/socios/me': () => (signedIn ? { json: me() } : refusal(401, 'Inicia sesión en la consola de socios para continuar.')),
       'POST /api/socios/passkey/options': { json: { publicKey: { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', userVerification: 'required' } } },
       'POST /api/socios/passkey/verify': () => {
         signedIn = true
@@ -83,8 +83,7 @@ describe('/socios', () => {
       'GET /api/socios/keys': { json: testKeys },
     })
     webauthn.startAuthentication.mockResolvedValue({ id: 'Y3JlZA', rawId: 'Y3JlZA', type: 'public-key', response: {}, clientExtensionResults: {} })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
 
     expect(await screen.findByRole('heading', { name: 'Consola de socios' })).toBeInTheDocument()
     expect(screen.queryByLabelText(/contraseña/i)).not.toBeInTheDocument()
@@ -99,16 +98,12 @@ describe('/socios', () => {
 
   it('says what went wrong when the passkey is refused', async () => {
     mockApi({
-      'GET /api/socios/me': { status: 401, json: { message: 'Inicia sesión.' } },
+      'GET /api/socios/me': refusal(401, 'Inicia sesión.'),
       'POST /api/socios/passkey/options': { json: { publicKey: { challenge: 'Y2hhbGxlbmdl' } } },
-      'POST /api/socios/passkey/verify': {
-        status: 401,
-        json: { message: 'No reconocemos esta llave de acceso en la consola de socios. Usa la que registraste con tu enlace o pide uno nuevo.' },
-      },
+      'POST /api/socios/passkey/verify': refusal(401, 'No reconocemos esta llave de acceso en la consola de socios. Usa la que registraste con tu enlace o pide uno nuevo.'),
     })
     webauthn.startAuthentication.mockResolvedValue({ id: 'eA', rawId: 'eA', type: 'public-key', response: {}, clientExtensionResults: {} })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('button', { name: 'Entrar con llave de acceso' }))
     expect(await screen.findByText(/No reconocemos esta llave de acceso/)).toBeInTheDocument()
   })
@@ -120,8 +115,7 @@ describe('/socios', () => {
         json: { ...key(9, false, 'secret', 'sk_test_…beef'), key: 'sk_test_0123456789abcdef0123456789abcdef0123456789abbeef', ...(body as object) },
       }),
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
 
     expect(await screen.findByText('sk_test_…9f3a')).toBeInTheDocument()
     expect(screen.getByTestId('mode-badge')).toHaveTextContent('Viendo datos de prueba')
@@ -149,8 +143,7 @@ describe('/socios', () => {
     const { calls } = consoleApi('propietario', {
       'POST /api/socios/keys/1/revoke': { json: key(1, false, 'secret', 'sk_test_…9f3a', '2026-11-24T18:00:00Z') },
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('button', { name: 'Revocar sk_test_…9f3a' }))
     expect(await screen.findByText('¿Revocar esta llave?')).toBeInTheDocument()
     await user.click(screen.getByRole('button', { name: 'Revocar llave' }))
@@ -160,8 +153,7 @@ describe('/socios', () => {
 
   it('shows lectura everything but no way to change it', async () => {
     consoleApi('lectura')
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     expect(await screen.findByText('sk_test_…9f3a')).toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Crear llave/ })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: /Revocar/ })).not.toBeInTheDocument()
@@ -181,8 +173,7 @@ describe('/socios', () => {
           ? { status: 409, json: { message: 'Otra plataforma ya registró ese origen. Si es tuyo, escribe a soporte.', errors: { origin: 'Otra plataforma ya registró ese origen.' } } }
           : { json: { origin: 'https://app.casalista.mx', message: 'Origen guardado.' } },
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     const field = await screen.findByLabelText('Origen')
     await user.clear(field)
     await user.type(field, 'https://intrusa.mx')
@@ -205,8 +196,7 @@ describe('/socios', () => {
         json: { url: 'https://api.casalista.mx/hooks', hasSecret: true, previousSecretUntil: until, secret: 'whsec_nuevo0123', message: 'Nuevo secreto.' },
       },
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('tab', { name: 'Webhooks' }))
     await user.click(await screen.findByRole('button', { name: 'Rotar secreto' }))
     expect(await screen.findByText(/seguirá firmando 24 horas más/)).toBeInTheDocument()
@@ -239,13 +229,10 @@ describe('/socios', () => {
           createdAt: '2026-11-24T17:00:00Z', deliveredAt: null, nextAttemptAt: '2026-11-24T18:00:00Z' },
       },
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('tab', { name: 'Entregas' }))
     const rows = await screen.findAllByTestId('delivery-row')
-    expect(rows[0]).toHaveTextContent('verification_session.completed')
-    expect(rows[0]).toHaveTextContent('Reintentando')
-    expect(rows[0]).toHaveTextContent('HTTP 502 Bad Gateway')
+    expectTextContents(rows[0], ['verification_session.completed', 'Reintentando', 'HTTP 502 Bad Gateway'])
     expect(rows[1]).toHaveTextContent('Entregada')
     await user.click(within(rows[0]).getByRole('button', { name: 'Reenviar verification_session.completed #12' }))
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.path === '/api/socios/deliveries/12/resend')).toBe(true))
@@ -255,10 +242,9 @@ describe('/socios', () => {
   it('says when there is nothing yet, and offers a retry when a list fails', async () => {
     let fail = true
     consoleApi('propietario', {
-      'GET /api/socios/deliveries': () => (fail ? { status: 500, json: { message: 'Error interno' } } : { json: { data: [], hasMore: false } }),
+      'GET /api/socios/deliveries': () => (fail ? refusal(500, 'Error interno') : { json: { data: [], hasMore: false } }),
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('tab', { name: 'Entregas' }))
     expect(await screen.findByText('Error interno')).toBeInTheDocument()
     fail = false
@@ -287,17 +273,18 @@ describe('/socios', () => {
         },
       }),
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('tab', { name: 'Sesiones' }))
     await screen.findByText(/Aún no hay sesiones de prueba/)
     await user.click(screen.getByRole('checkbox', { name: 'Ver datos de producción' }))
     const rows = await screen.findAllByTestId('session-row')
-    expect(rows[0]).toHaveTextContent('caso-1')
-    expect(rows[0]).toHaveTextContent('Completada')
-    expect(rows[0]).toHaveTextContent('Nivel 3 · biométrico')
-    expect(rows[0]).toHaveTextContent('NombreMaría Fernanda López')
-    expect(rows[0]).toHaveTextContent('ID de perfilPS-1234-5678-90')
+    expectTextContents(rows[0], [
+      'caso-1',
+      'Completada',
+      'Nivel 3 · biométrico',
+      'NombreMaría Fernanda López',
+      'ID de perfilPS-1234-5678-90',
+    ])
     expect(rows[1]).toHaveTextContent('Rechazada')
     expect(rows[1]).toHaveTextContent('Nada (pediste: Nivel)')
     expect(calls.filter((c) => c.path === '/api/socios/sessions').map((c) => c.url.searchParams.get('mode'))).toEqual(['test', 'live'])
@@ -306,8 +293,7 @@ describe('/socios', () => {
   it('shows the messages of the test people in the test inbox, and says when there are none', async () => {
     let messages: unknown[] = []
     consoleApi('lectura', { 'GET /api/socios/test-inbox': () => ({ json: { data: messages } }) })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('tab', { name: 'Bandeja de prueba' }))
     expect(await screen.findByText(/Aún no hay mensajes/)).toBeInTheDocument()
     messages = [
@@ -334,8 +320,7 @@ describe('/socios', () => {
         },
       }),
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('tab', { name: 'Uso' }))
     expect(await screen.findByTestId('usage-requests')).toHaveTextContent('12,345')
     const rows = screen.getAllByTestId('usage-row')
@@ -356,8 +341,7 @@ describe('/socios', () => {
         },
       },
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('tab', { name: 'Equipo' }))
     await user.type(await screen.findByLabelText('Correo'), 'no-es-correo')
     await user.click(screen.getByRole('button', { name: 'Invitar' }))
@@ -381,7 +365,7 @@ describe('/socios', () => {
   })
 
   it('goes back to the sign-in when the session ends', async () => {
-    consoleApi('propietario', { 'GET /api/socios/keys': { status: 401, json: { message: 'Inicia sesión en la consola de socios para continuar.' } } })
+    consoleApi('propietario', { 'GET /api/socios/keys': refusal(401, 'Inicia sesión en la consola de socios para continuar.') })
     renderRoute('/socios')
     expect(await screen.findByRole('button', { name: 'Entrar con llave de acceso' })).toBeInTheDocument()
   })
@@ -389,14 +373,13 @@ describe('/socios', () => {
   it('signs out', async () => {
     let out = false
     const { calls } = consoleApi('propietario', {
-      'GET /api/socios/me': () => (out ? { status: 401, json: { message: 'Inicia sesión.' } } : { json: me() }),
+      'GET /api/socios/me': () => (out ? refusal(401, 'Inicia sesión.') : { json: me() }),
       'POST /api/socios/logout': () => {
         out = true
         return { json: { success: true, authenticated: false, message: 'Cerraste tu sesión de la consola.' } }
       },
     })
-    const user = userEvent.setup()
-    renderRoute('/socios')
+    const { user } = renderRouteWithUser('/socios')
     await user.click(await screen.findByRole('button', { name: 'Cerrar sesión' }))
     expect(await screen.findByRole('button', { name: 'Entrar con llave de acceso' })).toBeInTheDocument()
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/socios/logout')).toBe(true)

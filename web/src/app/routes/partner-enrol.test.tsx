@@ -1,8 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal } from '@/testing/mock-api'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
 
 const webauthn = vi.hoisted(() => ({ startRegistration: vi.fn() }))
 
@@ -36,12 +35,11 @@ describe('/socios/registro', () => {
                 expiresAt: '2026-11-25T02:00:00Z',
               },
             }
-          : { status: 401, json: { message: 'Inicia sesión.' } },
+          : refusal(401, 'Inicia sesión.'),
       'GET /api/socios/keys': { json: [] },
     })
     webauthn.startRegistration.mockResolvedValue({ id: 'Y3JlZA', rawId: 'Y3JlZA', type: 'public-key', response: {}, clientExtensionResults: {} })
-    const user = userEvent.setup()
-    const { router } = renderRoute(`/socios/registro?token=${token}`)
+    const { user, router } = renderRouteWithUser(`/socios/registro?token=${token}`)
 
     expect(await screen.findByText(/Te invitaron a/)).toHaveTextContent('Te invitaron a CasaLista como Desarrollador: Llaves, webhook, origen y reenvíos.')
     await user.click(screen.getByRole('button', { name: 'Crear llave de acceso' }))
@@ -54,10 +52,7 @@ describe('/socios/registro', () => {
 
   it('says so when the link was used or expired', async () => {
     mockApi({
-      'GET /api/socios/enrol': {
-        status: 410,
-        json: { message: 'Este enlace de registro ya se usó o venció. Pide uno nuevo a quien administra tu plataforma.' },
-      },
+      'GET /api/socios/enrol': refusal(410, 'Este enlace de registro ya se usó o venció. Pide uno nuevo a quien administra tu plataforma.'),
     })
     renderRoute(`/socios/registro?token=${token}`)
     expect(await screen.findByText('Este enlace de registro ya se usó o venció. Pide uno nuevo a quien administra tu plataforma.')).toBeInTheDocument()

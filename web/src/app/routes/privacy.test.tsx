@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { legalInfoFixture as legal } from '@/testing/legal-info'
 import { mockApi, screenCalls } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
+import { expectTextContents } from '@/testing/expect-text'
 
 /** The heading levels in document order never skip one (h1 → h2 → h3). */
 function headingLevels(): number[] {
@@ -53,14 +53,16 @@ describe('/privacidad', () => {
     levels.slice(1).forEach((level, i) => expect(level - levels[i]).toBeLessThanOrEqual(1))
 
     const main = screen.getByRole('main')
-    expect(main).toHaveTextContent('Nunca guardamos imágenes de tu rostro ni de tu identificación.')
-    expect(main).toHaveTextContent(/datos personales sensibles/)
-    expect(main).toHaveTextContent(/consentimiento expreso para esa finalidad, por separado de este aviso/)
-    expect(main).toHaveTextContent(/Nunca recibimos ni guardamos el número de tu tarjeta/)
-    expect(main).toHaveTextContent(/Nunca mostramos a nadie la dirección IP de quien consultó un perfil/)
-    expect(main).toHaveTextContent(/20 días hábiles/)
-    expect(main).toHaveTextContent(/15 días hábiles/)
-    expect(main).toHaveTextContent(/No usamos cookies de publicidad ni herramientas de analítica de terceros/)
+    expectTextContents(main, [
+      'Nunca guardamos imágenes de tu rostro ni de tu identificación.',
+      /datos personales sensibles/,
+      /consentimiento expreso para esa finalidad, por separado de este aviso/,
+      /Nunca recibimos ni guardamos el número de tu tarjeta/,
+      /Nunca mostramos a nadie la dirección IP de quien consultó un perfil/,
+      /20 días hábiles/,
+      /15 días hábiles/,
+      /No usamos cookies de publicidad ni herramientas de analítica de terceros/,
+    ])
     expect(main).not.toHaveTextContent(/certific|auditor|auditad/i)
     expect(main).not.toHaveTextContent(/\bISO\b/)
   })
@@ -103,10 +105,12 @@ describe('/privacidad', () => {
     expect(main).not.toHaveTextContent(/la autoridad competente/i)
 
     const section = screen.getByRole('heading', { level: 2, name: 'Autoridad de protección de datos' }).parentElement!
-    expect(section).toHaveTextContent('Secretaría Anticorrupción y Buen Gobierno')
-    expect(section).toHaveTextContent(/21 de marzo de 2025/)
-    expect(section).toHaveTextContent(/procedimiento de protección de derechos/)
-    expect(section).toHaveTextContent(/denuncia/)
+    expectTextContents(section, [
+      'Secretaría Anticorrupción y Buen Gobierno',
+      /21 de marzo de 2025/,
+      /procedimiento de protección de derechos/,
+      /denuncia/,
+    ])
     const site = within(section).getByRole('link', { name: /gob\.mx\/buengobierno/ })
     expect(site).toHaveAttribute('href', 'https://www.gob.mx/buengobierno')
     expect(site).toHaveAttribute('target', '_blank')
@@ -137,8 +141,7 @@ describe('/privacidad', () => {
     const { calls } = mockApi({
       'GET /api/legal': () => (failures-- > 0 ? { status: 500, text: 'boom' } : { json: legal }),
     })
-    const user = userEvent.setup()
-    renderRoute('/privacidad')
+    const { user } = renderRouteWithUser('/privacidad')
 
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('No pudimos cargar el documento')

@@ -1,9 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { mockApi, type MockHandler } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
-import { baseProfileUser } from '@/testing/profile-user'
+import { mockApi, refusal, type MockHandler } from '@/testing/mock-api'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
+import { baseProfileUser, paymentsOff, profileRoutes } from '@/testing/profile-user'
 
 vi.setConfig({ testTimeout: 30_000 })
 
@@ -37,15 +36,7 @@ const registration = {
 
 /** Mocks user 7's profile (payments off) with the passkey routes given. */
 function api(extra: Record<string, MockHandler>) {
-  return mockApi({
-    'GET /api/users/7': { json: user7 },
-    'GET /api/users/7/verification-status': { json: { verificationLevel: 1, biometricVerified: false } },
-    'GET /api/auth/status': { json: { authenticated: true } },
-    'GET /api/payments/status': {
-      json: { paymentsEnabled: false, state: 'not_required', freeEligible: false, mayStartBiometric: true, message: '', plans: [] },
-    },
-    ...extra,
-  })
+  return mockApi({ ...profileRoutes(user7), 'GET /api/payments/status': paymentsOff, ...extra })
 }
 
 describe('Mi Perfil: Llaves de acceso', () => {
@@ -69,10 +60,7 @@ describe('Mi Perfil: Llaves de acceso', () => {
 
   it('says passkeys are unavailable on this address, and offers no button, when the server answers 503', async () => {
     api({
-      'GET /api/users/7/passkeys': {
-        status: 503,
-        json: { message: 'Las llaves de acceso no están disponibles en esta dirección.' },
-      },
+      'GET /api/users/7/passkeys': refusal(503, 'Las llaves de acceso no están disponibles en esta dirección.'),
     })
     renderRoute('/profile')
     const card = await screen.findByTestId('passkeys-card')
@@ -91,8 +79,7 @@ describe('Mi Perfil: Llaves de acceso', () => {
       },
     })
     webauthn.startRegistration.mockResolvedValue(registration)
-    const user = userEvent.setup()
-    renderRoute('/profile')
+    const { user } = renderRouteWithUser('/profile')
     const card = await screen.findByTestId('passkeys-card')
     expect(await within(card).findByText('Aún no tienes llaves de acceso.')).toBeInTheDocument()
 
@@ -110,8 +97,7 @@ describe('Mi Perfil: Llaves de acceso', () => {
       'POST /api/users/7/passkeys/options': { json: { publicKey: { challenge: 'Y2g' } } },
     })
     webauthn.startRegistration.mockRejectedValue(Object.assign(new Error('not allowed'), { name: 'NotAllowedError' }))
-    const user = userEvent.setup()
-    renderRoute('/profile')
+    const { user } = renderRouteWithUser('/profile')
     const card = await screen.findByTestId('passkeys-card')
     await user.click(await within(card).findByRole('button', { name: 'Crear llave de acceso' }))
     expect(await screen.findByText(/Cancelaste la llave de acceso/)).toBeInTheDocument()
@@ -127,8 +113,7 @@ describe('Mi Perfil: Llaves de acceso', () => {
         return { json: list[0] }
       },
     })
-    const user = userEvent.setup()
-    renderRoute('/profile')
+    const { user } = renderRouteWithUser('/profile')
     const card = await screen.findByTestId('passkeys-card')
     await user.click(await within(card).findByRole('button', { name: 'Cambiar nombre de Mi laptop' }))
     const input = within(card).getByLabelText('Nombre de la llave')
@@ -150,8 +135,7 @@ describe('Mi Perfil: Llaves de acceso', () => {
         return { json: { success: true, message: 'Eliminamos la llave de acceso.' } }
       },
     })
-    const user = userEvent.setup()
-    renderRoute('/profile')
+    const { user } = renderRouteWithUser('/profile')
     const card = await screen.findByTestId('passkeys-card')
     await user.click(await within(card).findByRole('button', { name: 'Eliminar Mi laptop' }))
     const dialog = await screen.findByRole('dialog', { name: '¿Eliminar esta llave de acceso?' })

@@ -2,9 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import type { Schema } from '@/lib/api-types'
-import { mockApi, type MockHandler } from '@/testing/mock-api'
+import { mockApi, refusal, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
-import { profileUser } from '@/testing/profile-user'
+import { profileRoutes, profileUser, signInProfile } from '@/testing/profile-user'
+import { expectTextContents } from '@/testing/expect-text'
 
 type Status = Schema<'PaymentStatusResponse'>
 
@@ -38,21 +39,15 @@ const payment = {
 /** Mocks the profile of user 7 with the given payment status (a reply or a function). */
 function api(status: Status | (() => Status), extra: Record<string, MockHandler> = {}) {
   return mockApi({
-    'GET /api/users/7': { json: user },
-    'GET /api/users/7/verification-status': { json: { verificationLevel: user.verificationLevel, biometricVerified: false } },
-    'GET /api/auth/status': { json: { authenticated: true } },
+    ...profileRoutes(user),
     'GET /api/payments/status': typeof status === 'function' ? () => ({ json: status() }) : { json: status },
     ...extra,
   })
 }
 
-function signIn() {
-  localStorage.setItem('userId', '7')
-}
-
 describe('/profile plan card', () => {
   it('chooses a plan and goes to the checkout page; the biometric check waits for the payment', async () => {
-    signIn()
+    signInProfile()
     const assign = vi.fn()
     vi.stubGlobal('location', { ...window.location, assign })
     const { calls } = api(choose, {
@@ -83,7 +78,7 @@ describe('/profile plan card', () => {
   })
 
   it('preselects the plan chosen at registration', async () => {
-    signIn()
+    signInProfile()
     api({ ...choose, plan: 'five_years' })
     renderRoute('/profile')
     const card = await screen.findByTestId('plan-card')
@@ -92,7 +87,7 @@ describe('/profile plan card', () => {
   })
 
   it('waits for a checkout page still being created (202), then goes there', async () => {
-    signIn()
+    signInProfile()
     const assign = vi.fn()
     vi.stubGlobal('location', { ...window.location, assign })
     let created = false
@@ -115,9 +110,9 @@ describe('/profile plan card', () => {
   })
 
   it('shows the server message when the checkout is refused', async () => {
-    signIn()
+    signInProfile()
     api(choose, {
-      'POST /api/payments/checkout': { status: 409, json: { message: 'Ya pagaste tu plan. Completa tu verificación biométrica en Mi Perfil.' } },
+      'POST /api/payments/checkout': refusal(409, 'Ya pagaste tu plan. Completa tu verificación biométrica en Mi Perfil.'),
     })
     renderRoute('/profile')
     const card = await screen.findByTestId('plan-card')
@@ -127,7 +122,7 @@ describe('/profile plan card', () => {
   })
 
   it('offers to continue an open checkout page', async () => {
-    signIn()
+    signInProfile()
     api({
       ...choose,
       state: 'open',
@@ -144,7 +139,7 @@ describe('/profile plan card', () => {
   })
 
   it('shows the OXXO voucher while it awaits cash, and turns to paid by itself', async () => {
-    signIn()
+    signInProfile()
     let paid = false
     const pending: Status = {
       ...choose,
@@ -191,7 +186,7 @@ describe('/profile plan card', () => {
   })
 
   it('shows a paid plan and lets the biometric check start', async () => {
-    signIn()
+    signInProfile()
     api({
       ...choose,
       plan: 'one_year',
@@ -203,17 +198,19 @@ describe('/profile plan card', () => {
     renderRoute('/profile')
     const card = await screen.findByTestId('plan-card')
     expect(within(card).getByText('Pagado', { exact: true })).toBeInTheDocument()
-    expect(card).toHaveTextContent('Validación 1 año')
-    expect(card).toHaveTextContent('$299.00 MXN')
-    expect(card).toHaveTextContent('Tarjeta')
-    expect(card).toHaveTextContent('Pago recibido. Completa tu verificación biométrica para activar tu vigencia de 1 año.')
+    expectTextContents(card, [
+      'Validación 1 año',
+      '$299.00 MXN',
+      'Tarjeta',
+      'Pago recibido. Completa tu verificación biométrica para activar tu vigencia de 1 año.',
+    ])
     expect(within(card).queryByRole('button', { name: /Pagar/ })).not.toBeInTheDocument()
     expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeEnabled()
     expect(screen.queryByText('Primero elige y paga tu plan.')).not.toBeInTheDocument()
   })
 
   it('says a free validation without prices', async () => {
-    signIn()
+    signInProfile()
     api({
       ...choose,
       plan: 'free',
@@ -224,16 +221,14 @@ describe('/profile plan card', () => {
     })
     renderRoute('/profile')
     const card = await screen.findByTestId('plan-card')
-    expect(card).toHaveTextContent('Validación gratuita')
-    expect(card).toHaveTextContent('1 año')
-    expect(card).toHaveTextContent('Tu validación es gratuita por llegar a través de CasaLista')
+    expectTextContents(card, ['Validación gratuita', '1 año', 'Tu validación es gratuita por llegar a través de CasaLista'])
     expect(card).not.toHaveTextContent('$')
     expect(within(card).queryByRole('button', { name: /Pagar/ })).not.toBeInTheDocument()
     expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeEnabled()
   })
 
   it('shows no card and no price when payments are off', async () => {
-    signIn()
+    signInProfile()
     const { calls } = api({ paymentsEnabled: false, state: 'not_required', freeEligible: false, mayStartBiometric: true, message: '', plans: [] })
     renderRoute('/profile')
     expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeEnabled()
@@ -244,7 +239,7 @@ describe('/profile plan card', () => {
   })
 
   it('says which plan is active after the validation', async () => {
-    signIn()
+    signInProfile()
     api({
       ...choose,
       plan: 'one_year',
@@ -254,13 +249,11 @@ describe('/profile plan card', () => {
     })
     renderRoute('/profile')
     const card = await screen.findByTestId('plan-card')
-    expect(card).toHaveTextContent('Plan activo')
-    expect(card).toHaveTextContent('Validación 1 año')
-    expect(card).toHaveTextContent('Pagado el 01/03/2026')
+    expectTextContents(card, ['Plan activo', 'Validación 1 año', 'Pagado el 01/03/2026'])
   })
 
   it('names the free plan as the active one', async () => {
-    signIn()
+    signInProfile()
     api({ ...choose, plan: 'free', state: 'active', freeEligible: true, message: 'Tu plan está activo.' })
     renderRoute('/profile')
     const card = await screen.findByTestId('plan-card')
@@ -270,7 +263,7 @@ describe('/profile plan card', () => {
   })
 
   it('says the payment was cancelled on ?pago=cancelado', async () => {
-    signIn()
+    signInProfile()
     api(choose)
     renderRoute('/profile?pago=cancelado')
     const card = await screen.findByTestId('plan-card')
@@ -278,7 +271,7 @@ describe('/profile plan card', () => {
   })
 
   it('confirms the payment on ?pago=exito until the webhook lands', async () => {
-    signIn()
+    signInProfile()
     let checks = 0
     const open: Status = {
       ...choose,
@@ -302,16 +295,13 @@ describe('/profile plan card', () => {
   })
 
   it('shows the 402 of the biometric start like its other errors', async () => {
-    signIn()
+    signInProfile()
     const popup = { location: { href: '' }, close: vi.fn() }
     vi.stubGlobal('open', vi.fn(() => popup))
     api(
       { paymentsEnabled: true, state: 'paid', freeEligible: false, mayStartBiometric: true, message: 'Pago recibido.', plans, payment: { ...payment, status: 'paid' } },
       {
-        'POST /api/start-verification': {
-          status: 402,
-          json: { message: 'Para iniciar tu verificación biométrica primero elige y paga tu plan en Mi Perfil.' },
-        },
+        'POST /api/start-verification': refusal(402, 'Para iniciar tu verificación biométrica primero elige y paga tu plan en Mi Perfil.'),
       },
     )
     renderRoute('/profile')
@@ -321,7 +311,7 @@ describe('/profile plan card', () => {
   })
 
   it('asks the payment status again when the biometric check ends', async () => {
-    signIn()
+    signInProfile()
     let level = 2
     const popup = { location: { href: '' }, close: vi.fn() }
     vi.stubGlobal('open', vi.fn(() => popup))

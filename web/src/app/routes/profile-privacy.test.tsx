@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { grantedConsents, mockApi, type MockHandler } from '@/testing/mock-api'
+import { grantedConsents, mockApi, refusal, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
-import { profileUser } from '@/testing/profile-user'
+import { paymentsOff, profileRoutes, profileUser, signInProfile } from '@/testing/profile-user'
+import { expectTextContents } from '@/testing/expect-text'
 
 const webauthn = vi.hoisted(() => ({ startAuthentication: vi.fn() }))
 vi.mock('@simplewebauthn/browser', async (importOriginal) => {
@@ -36,26 +37,25 @@ const missing = { granted: false, current: false, noticeVersion: null, recordedA
 
 /** Mocks the profile of user 7 (with payments off); extra routes win. */
 function api(extra: Record<string, MockHandler> = {}, user: Record<string, unknown> = baseUser) {
-  return mockApi({
-    'GET /api/users/7': { json: user },
-    'GET /api/users/7/verification-status': {
-      json: { verificationLevel: user.verificationLevel, biometricVerified: user.biometricVerified },
-    },
-    'GET /api/auth/status': { json: { authenticated: true } },
-    'GET /api/payments/status': {
-      json: { paymentsEnabled: false, state: 'not_required', freeEligible: false, mayStartBiometric: true, message: '', plans: [] },
-    },
-    ...extra,
-  })
+  return mockApi({ ...profileRoutes(user), 'GET /api/payments/status': paymentsOff, ...extra })
 }
 
-function signIn() {
-  localStorage.setItem('userId', '7')
+/** Opens /profile for user 7 signed in, with the default answers. */
+function renderPlainProfile() {
+  signInProfile()
+  api()
+  renderRoute('/profile')
+}
+
+/** Types value into field and presses the section's button named button. */
+async function typeAndPress(section: HTMLElement, field: HTMLElement, value: string, button: string) {
+  await userEvent.type(field, value)
+  await userEvent.click(within(section).getByRole('button', { name: button }))
 }
 
 describe('/profile express biometric consent', () => {
   it('asks for the consent instead of the start button, and shows the button once given', async () => {
-    signIn()
+    signInProfile()
     let consents = withConsent(grantedConsents(), 'biometric', missing)
     const { calls } = api({
       'GET /api/users/7/consents': () => ({ json: consents }),
@@ -67,10 +67,7 @@ describe('/profile express biometric consent', () => {
     renderRoute('/profile')
     const card = await screen.findByTestId('biometric-consent')
     expect(within(card).getByRole('heading', { name: 'Consentimiento para datos biométricos' })).toBeInTheDocument()
-    expect(card).toHaveTextContent('video selfie')
-    expect(card).toHaveTextContent('nunca las imágenes')
-    expect(card).toHaveTextContent('proveedor biométrico')
-    expect(card).toHaveTextContent('mientras tu cuenta exista')
+    expectTextContents(card, ['video selfie', 'nunca las imágenes', 'proveedor biométrico', 'mientras tu cuenta exista'])
     const link = within(card).getByRole('link', { name: /Lee el aviso de privacidad/ })
     expect(link).toHaveAttribute('href', '/privacidad#datos')
     expect(link).toHaveAttribute('target', '_blank')
@@ -98,7 +95,7 @@ describe('/profile express biometric consent', () => {
   })
 
   it('shows one consent card when the e-mail link continues to the biometric step', async () => {
-    signIn()
+    signInProfile()
     api({ 'GET /api/users/7/consents': { json: withConsent(grantedConsents(), 'biometric', missing) } })
     renderRoute('/profile?emailVerified=1&startBiometric=1')
     expect(await screen.findByTestId('biometric-consent')).toBeInTheDocument()
@@ -109,7 +106,7 @@ describe('/profile express biometric consent', () => {
   })
 
   it("shows the server's 409 when the biometric start is refused for want of consent", async () => {
-    signIn()
+    signInProfile()
     const popup = { location: { href: '' }, close: vi.fn() }
     vi.stubGlobal('open', vi.fn(() => popup))
     const refusal =
@@ -124,7 +121,7 @@ describe('/profile express biometric consent', () => {
 
 describe('/profile new privacy notice', () => {
   it('asks to accept a new notice version and blocks the biometric step until then', async () => {
-    signIn()
+    signInProfile()
     let consents = withConsent(grantedConsents('2026-11'), 'privacy_notice', { noticeVersion: '2026-01', current: false })
     const { calls } = api({
       'GET /api/users/7/consents': () => ({ json: consents }),
@@ -152,9 +149,7 @@ describe('/profile new privacy notice', () => {
   })
 
   it('shows no notice card when the notice in force is accepted', async () => {
-    signIn()
-    api()
-    renderRoute('/profile')
+    renderPlainProfile()
     expect(await screen.findByRole('button', { name: 'Completar Verificación' })).toBeInTheDocument()
     expect(screen.queryByTestId('notice-consent')).not.toBeInTheDocument()
   })
@@ -162,14 +157,14 @@ describe('/profile new privacy notice', () => {
 
 describe('/profile Mis datos: download', () => {
   it("asks for a copy, follows it while it is prepared, and shows the server's refusal", async () => {
-    signIn()
+    signInProfile()
     let exports: unknown[] = []
     let posts = 0
     api({
       'GET /api/users/7/data-exports': () => ({ json: exports }),
       'POST /api/users/7/data-export': () => {
         posts += 1
-        if (posts > 1) return { status: 429, json: { message: 'Ya pediste una copia de tus datos hoy. Puedes pedir otra mañana.' } }
+        if (posts > 1) return refusal(429, 'Ya pediste una copia de tus datos hoy. Puedes pedir otra mañana.')
         exports = [{ id: 3, status: 'queued', requestedAt: '2026-11-24T18:00:00Z', readyAt: null, expiresAt: '2026-11-25T18:00:00Z' }]
         return { status: 202, json: { id: 3, message: 'Estamos preparando tus datos. Te enviaremos un enlace a tu correo electrónico.' } }
       },
@@ -201,7 +196,7 @@ describe('/profile Mis datos: download', () => {
 
 describe('/profile Mis datos: corrections', () => {
   it('warns a validated person before a new name, then sends the confirmation', async () => {
-    signIn()
+    signInProfile()
     let current: Record<string, unknown> = validatedUser
     const { calls } = api(
       {
@@ -220,13 +215,11 @@ describe('/profile Mis datos: corrections', () => {
     expect(within(section).getByRole('button', { name: 'Guardar nombre' })).toBeDisabled()
 
     await userEvent.clear(name)
-    await userEvent.type(name, 'An')
-    await userEvent.click(within(section).getByRole('button', { name: 'Guardar nombre' }))
+    await typeAndPress(section, name, 'An', 'Guardar nombre')
     expect(await within(section).findByText('El nombre completo debe tener al menos 3 caracteres')).toBeInTheDocument()
 
     await userEvent.clear(name)
-    await userEvent.type(name, 'Ana María López')
-    await userEvent.click(within(section).getByRole('button', { name: 'Guardar nombre' }))
+    await typeAndPress(section, name, 'Ana María López', 'Guardar nombre')
     const dialog = await screen.findByRole('alertdialog', { name: '¿Cambiar tu nombre?' })
     expect(dialog).toHaveTextContent(
       'Si cambias tu nombre, tu validación biométrica dejará de ser válida y tendrás que validar tu identidad de nuevo. Tu pase y tu credencial se anularán.',
@@ -247,19 +240,18 @@ describe('/profile Mis datos: corrections', () => {
   })
 
   it('saves a new name at once below level 3', async () => {
-    signIn()
+    signInProfile()
     const { calls } = api({ 'PUT /api/users/7/personal-data': (body) => ({ json: { ...baseUser, ...(body as object) } }) })
     renderRoute('/profile')
     const section = await screen.findByTestId('rectification')
-    await userEvent.type(within(section).getByLabelText('Nombre completo'), ' Ruiz')
-    await userEvent.click(within(section).getByRole('button', { name: 'Guardar nombre' }))
+    await typeAndPress(section, within(section).getByLabelText('Nombre completo'), ' Ruiz', 'Guardar nombre')
     expect(await screen.findByText('Nombre actualizado')).toBeInTheDocument()
     expect(screen.queryByRole('alertdialog', { name: '¿Cambiar tu nombre?' })).not.toBeInTheDocument()
     expect(calls.find((c) => c.method === 'PUT')!.body).toEqual({ nombre: 'Ana López Ruiz' })
   })
 
   it('changes the phone with the code sent to it', async () => {
-    signIn()
+    signInProfile()
     let current: Record<string, unknown> = baseUser
     const { calls } = api({
       'GET /api/users/7': () => ({ json: current }),
@@ -268,7 +260,7 @@ describe('/profile Mis datos: corrections', () => {
         json: { message: 'Te enviamos un código por WhatsApp al +525587654321.', channel: 'phone', verificationCode: '654321' },
       },
       'POST /api/users/7/contact-change/verify': (body) => {
-        if ((body as { code: string }).code !== '654321') return { status: 400, json: { message: 'Código de verificación incorrecto' } }
+        if ((body as { code: string }).code !== '654321') return refusal(400, 'Código de verificación incorrecto')
         current = { ...baseUser, phoneNumber: '+525587654321' }
         return { json: current }
       },
@@ -277,8 +269,7 @@ describe('/profile Mis datos: corrections', () => {
     const section = await screen.findByTestId('rectification')
     await userEvent.click(within(section).getByRole('radio', { name: 'Teléfono' }))
     const phone = within(section).getByLabelText('Nuevo teléfono (WhatsApp)')
-    await userEvent.type(phone, '55 8765')
-    await userEvent.click(within(section).getByRole('button', { name: 'Enviar código' }))
+    await typeAndPress(section, phone, '55 8765', 'Enviar código')
     expect(await within(section).findByText('El teléfono debe tener 10 dígitos')).toBeInTheDocument()
     expect(calls.some((c) => c.path === '/api/users/7/contact-change')).toBe(false)
 
@@ -293,13 +284,11 @@ describe('/profile Mis datos: corrections', () => {
     expect(toast).toHaveTextContent('654321')
 
     const code = within(section).getByLabelText('Código de verificación')
-    await userEvent.type(code, '111111')
-    await userEvent.click(within(section).getByRole('button', { name: 'Verificar código' }))
+    await typeAndPress(section, code, '111111', 'Verificar código')
     expect(await within(section).findByText('Código de verificación incorrecto')).toBeInTheDocument()
 
     await userEvent.clear(code)
-    await userEvent.type(code, '654321')
-    await userEvent.click(within(section).getByRole('button', { name: 'Verificar código' }))
+    await typeAndPress(section, code, '654321', 'Verificar código')
     expect(await screen.findByText('Tu teléfono quedó actualizado.')).toBeInTheDocument()
     expect(calls.filter((c) => c.path === '/api/users/7/contact-change/verify').map((c) => c.body)).toEqual([
       { code: '111111' },
@@ -310,17 +299,13 @@ describe('/profile Mis datos: corrections', () => {
   })
 
   it("shows the server's refusal of an address another account uses", async () => {
-    signIn()
+    signInProfile()
     api({
-      'POST /api/users/7/contact-change': {
-        status: 409,
-        json: { message: 'Ese correo electrónico o teléfono ya está registrado en otra cuenta.' },
-      },
+      'POST /api/users/7/contact-change': refusal(409, 'Ese correo electrónico o teléfono ya está registrado en otra cuenta.'),
     })
     renderRoute('/profile')
     const section = await screen.findByTestId('rectification')
-    await userEvent.type(within(section).getByLabelText('Nuevo correo electrónico'), 'otra@example.com')
-    await userEvent.click(within(section).getByRole('button', { name: 'Enviar código' }))
+    await typeAndPress(section, within(section).getByLabelText('Nuevo correo electrónico'), 'otra@example.com', 'Enviar código')
     expect(await within(section).findByText('Ese correo electrónico o teléfono ya está registrado en otra cuenta.')).toBeInTheDocument()
     expect(within(section).queryByLabelText('Código de verificación')).not.toBeInTheDocument()
   })
@@ -328,7 +313,7 @@ describe('/profile Mis datos: corrections', () => {
 
 describe('/profile Mis datos: deletion', () => {
   it('deletes the account only after the code, and forgets the session', async () => {
-    signIn()
+    signInProfile()
     localStorage.setItem('userData', '{}')
     const { calls } = api({
       'POST /api/users/7/confirmation-code': {
@@ -368,7 +353,7 @@ describe('/profile Mis datos: deletion', () => {
   })
 
   it('confirms with a passkey instead of a code', async () => {
-    signIn()
+    signInProfile()
     const assertion = { id: 'cred-1', rawId: 'cred-1', type: 'public-key', response: {}, clientExtensionResults: {} }
     webauthn.startAuthentication.mockResolvedValueOnce(assertion)
     const { calls } = api({
@@ -385,13 +370,10 @@ describe('/profile Mis datos: deletion', () => {
   })
 
   it("says so when the person has no passkey, and the code stays", async () => {
-    signIn()
+    signInProfile()
     webauthn.startAuthentication.mockClear()
     api({
-      'POST /api/users/7/confirmation/passkey/options': {
-        status: 409,
-        json: { message: 'Aún no tienes llaves de acceso. Confirma con un código.' },
-      },
+      'POST /api/users/7/confirmation/passkey/options': refusal(409, 'Aún no tienes llaves de acceso. Confirma con un código.'),
     })
     renderRoute('/profile')
     const section = await screen.findByTestId('delete-account')
@@ -402,20 +384,16 @@ describe('/profile Mis datos: deletion', () => {
   })
 
   it('starts over when the server says the confirmation is missing or old', async () => {
-    signIn()
+    signInProfile()
     api({
       'POST /api/users/7/confirmation-code': { status: 202, json: { message: 'Te enviamos un código.', channel: 'phone' } },
       'POST /api/users/7/confirmation': { json: { confirmedUntil: '2026-11-24T18:05:00Z' } },
-      'DELETE /api/users/7': {
-        status: 403,
-        json: { message: 'Confirma la eliminación con el código que te enviamos. La confirmación vale 5 minutos.' },
-      },
+      'DELETE /api/users/7': refusal(403, 'Confirma la eliminación con el código que te enviamos. La confirmación vale 5 minutos.'),
     })
     const { router } = renderRoute('/profile')
     const section = await screen.findByTestId('delete-account')
     await userEvent.click(within(section).getByRole('button', { name: 'Enviar código de confirmación' }))
-    await userEvent.type(await within(section).findByLabelText('Código de confirmación'), '246810')
-    await userEvent.click(within(section).getByRole('button', { name: 'Confirmar código' }))
+    await typeAndPress(section, await within(section).findByLabelText('Código de confirmación'), '246810', 'Confirmar código')
     await userEvent.click(await within(section).findByRole('button', { name: 'Eliminar mi cuenta' }))
     await userEvent.click(within(screen.getByRole('alertdialog', { name: '¿Eliminar tu cuenta?' })).getByRole('button', { name: 'Sí, eliminar mi cuenta' }))
     expect(
@@ -429,7 +407,7 @@ describe('/profile Mis datos: deletion', () => {
 
 describe('/profile Mis datos: secondary uses, requests and lookups', () => {
   it('objects to a secondary use with its switch and shows the saved state', async () => {
-    signIn()
+    signInProfile()
     let consents = grantedConsents()
     const { calls } = api({
       'GET /api/users/7/consents': () => ({ json: consents }),
@@ -458,7 +436,7 @@ describe('/profile Mis datos: secondary uses, requests and lookups', () => {
   })
 
   it('lists the requests with their deadline in Spanish', async () => {
-    signIn()
+    signInProfile()
     api({
       'GET /api/users/7/arco-requests': {
         json: [
@@ -471,16 +449,13 @@ describe('/profile Mis datos: secondary uses, requests and lookups', () => {
     const section = await screen.findByTestId('arco-requests')
     const rows = await within(section).findAllByTestId('arco-request-row')
     expect(within(section).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Tipo', 'Recibida', 'Fecha límite', 'Estado'])
-    expect(rows[0]).toHaveTextContent('Rectificación')
-    expect(rows[0]).toHaveTextContent('20/11/2026')
-    expect(rows[0]).toHaveTextContent('18/12/2026')
-    expect(rows[0]).toHaveTextContent('Atendida')
+    expectTextContents(rows[0], ['Rectificación', '20/11/2026', '18/12/2026', 'Atendida'])
     expect(rows[1]).toHaveTextContent('Acceso')
     expect(rows[1]).toHaveTextContent('En proceso')
   })
 
   it('lists the lookups by date and channel, never an IP, a page at a time', async () => {
-    signIn()
+    signInProfile()
     const { calls } = api({
       'GET /api/users/7/consultations': (_, url) =>
         url.searchParams.get('before') === 'c1'
@@ -519,16 +494,14 @@ describe('/profile Mis datos: secondary uses, requests and lookups', () => {
   })
 
   it('says nobody looked yet', async () => {
-    signIn()
-    api()
-    renderRoute('/profile')
+    renderPlainProfile()
     const section = await screen.findByTestId('consultations')
     expect(await within(section).findByText('Nadie ha consultado tu perfil todavía.')).toBeInTheDocument()
     expect(await within(await screen.findByTestId('arco-requests')).findByText('No tienes solicitudes.')).toBeInTheDocument()
   })
 
   it('lists the platforms the person shared with and withdraws one after confirming', async () => {
-    signIn()
+    signInProfile()
     let grants = [
       { id: 5, partnerName: 'CasaLista', domain: 'https://casalista.mx', claims: ['name', 'validUntil'], via: 'session',
         grantedAt: '2026-11-20T18:30:00Z', revokedAt: null as string | null },
@@ -543,9 +516,7 @@ describe('/profile Mis datos: secondary uses, requests and lookups', () => {
     renderRoute('/profile')
     const section = await screen.findByTestId('partner-access')
     const row = await within(section).findByTestId('partner-grant')
-    expect(row).toHaveTextContent('CasaLista')
-    expect(row).toHaveTextContent('Tu nombre completo, La vigencia de tu validación')
-    expect(row).toHaveTextContent('Compartido el 20/11/2026 12:30')
+    expectTextContents(row, ['CasaLista', 'Tu nombre completo, La vigencia de tu validación', 'Compartido el 20/11/2026 12:30'])
     await userEvent.click(within(row).getByRole('button', { name: 'Retirar acceso' }))
     expect(calls.some((c) => c.method === 'DELETE')).toBe(false)
     await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Retirar acceso' }))
@@ -555,9 +526,7 @@ describe('/profile Mis datos: secondary uses, requests and lookups', () => {
   })
 
   it('says when nothing was shared', async () => {
-    signIn()
-    api()
-    renderRoute('/profile')
+    renderPlainProfile()
     const section = await screen.findByTestId('partner-access')
     expect(await within(section).findByText('No has compartido tus datos con ninguna plataforma.')).toBeInTheDocument()
   })

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { Schema } from '@/lib/api-types'
 import { mockApi } from '@/testing/mock-api'
-import { profileUser } from '@/testing/profile-user'
+import { profileRoutes, profileUser } from '@/testing/profile-user'
 import { renderRoute } from '@/testing/render-route'
 
 // Issue 38, "Revocation must mean revoked": while an administrator's revocation stands, no part of
@@ -42,15 +42,8 @@ const revokedRenamed = profileUser({
   ...revocation,
 })
 
-function api(user: object, plan: Status = revokedPlan) {
-  return mockApi({
-    'GET /api/users/7': { json: user },
-    'GET /api/users/7/verification-status': {
-      json: { verificationLevel: (user as { verificationLevel: number }).verificationLevel, biometricVerified: true, revoked: true },
-    },
-    'GET /api/auth/status': { json: { authenticated: true } },
-    'GET /api/payments/status': { json: plan },
-  })
+function api(user: Record<string, unknown>, plan: Status = revokedPlan) {
+  return mockApi({ ...profileRoutes(user, { biometricVerified: true, revoked: true }), 'GET /api/payments/status': { json: plan } })
 }
 
 async function expectRevokedEverywhere() {

@@ -1,8 +1,8 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
-import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, refusal } from '@/testing/mock-api'
+import { expectRedirectWhenSignedOut, renderRoute } from '@/testing/render-route'
 
 const user = {
   id: 7,
@@ -18,9 +18,7 @@ const user = {
 
 describe('/profile/validated', () => {
   it('redirects to /register without a query or stored id', async () => {
-    mockApi({})
-    const { router } = renderRoute('/profile/validated')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/register'))
+    await expectRedirectWhenSignedOut('/profile/validated', '/register')
   })
 
   it('says revoked, never validated, while a revocation stands', async () => {
@@ -71,7 +69,7 @@ describe('/profile/validated', () => {
   })
 
   it('shows the load error with a way home', async () => {
-    mockApi({ 'GET /api/users/7': { status: 403, json: { message: 'No tienes permiso' } } })
+    mockApi({ 'GET /api/users/7': refusal(403, 'No tienes permiso') })
     renderRoute('/profile/validated?userId=7')
     expect(await screen.findByText('Error al cargar tu perfil')).toBeInTheDocument()
     expect(

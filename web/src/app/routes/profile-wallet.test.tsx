@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockApi, type MockHandler } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
-import { profileUser } from '@/testing/profile-user'
+import { profileRoutes, profileUser } from '@/testing/profile-user'
 
 // Mi Perfil's credential card: "Agregar a una billetera digital" (OpenID4VCI credential offer).
 
@@ -27,12 +27,7 @@ function offer(extra: Record<string, unknown> = {}) {
 }
 
 function api(offerReply: MockHandler) {
-  return mockApi({
-    'GET /api/users/7': { json: validated },
-    'GET /api/users/7/verification-status': { json: { verificationLevel: 3, biometricVerified: true } },
-    'GET /api/auth/status': { json: { authenticated: true } },
-    'POST /api/users/7/credential-offers': offerReply,
-  })
+  return mockApi({ ...profileRoutes(validated), 'POST /api/users/7/credential-offers': offerReply })
 }
 
 async function openWalletOffer() {

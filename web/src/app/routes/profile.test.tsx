@@ -2,18 +2,14 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
-import { baseProfileUser } from '@/testing/profile-user'
+import { expectRedirectWhenSignedOut, renderRoute } from '@/testing/render-route'
+import { baseProfileUser, profileRoutes } from '@/testing/profile-user'
 
 const baseUser = baseProfileUser
 
 function api(user = baseUser, status: Record<string, unknown> = {}) {
   return mockApi({
-    'GET /api/users/7': { json: user },
-    'GET /api/users/7/verification-status': {
-      json: { verificationLevel: user.verificationLevel, biometricVerified: user.biometricVerified, ...status },
-    },
-    'GET /api/auth/status': { json: { authenticated: true } },
+    ...profileRoutes(user, status),
     'POST /api/logout': { json: { success: true } },
     'POST /api/send-email-verification-link': { json: { success: true, email: 'ana@example.com' } },
   })
@@ -21,9 +17,7 @@ function api(user = baseUser, status: Record<string, unknown> = {}) {
 
 describe('/profile', () => {
   it('redirects to /register with no stored id and no query', async () => {
-    mockApi({})
-    const { router } = renderRoute('/profile')
-    await waitFor(() => expect(router.state.location.pathname).toBe('/register'))
+    await expectRedirectWhenSignedOut('/profile', '/register')
   })
 
   it('says the phone and the e-mail are verified once both are, not only the phone', async () => {

@@ -1,6 +1,7 @@
 import { useCallback } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router-dom'
+import { userQueryOptions } from '@/api/get-user'
 import { CredentialCard } from '@/features/credentials/components/credential-card'
 import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 import { paymentStatusQueryOptions, type PaymentStatus } from '@/features/payments/api/get-payment-status'
@@ -8,7 +9,6 @@ import { checkoutReturn, PlanCard } from '@/features/payments/components/plan-ca
 import { BiometricConsentGate } from '@/features/privacy/components/biometric-consent-gate'
 import { MyDataCard } from '@/features/privacy/components/my-data-card'
 import { NoticeConsentCard } from '@/features/privacy/components/notice-consent-card'
-import { userQueryOptions } from '@/features/profile/api/get-user'
 import { ProfileScreen } from '@/features/profile/components/profile-screen'
 import { usePageTitle } from '@/lib/page-title'
 

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
-import { mockApi } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { mockApi, type RecordedCall } from '@/testing/mock-api'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
 
 async function fillDetails(user: ReturnType<typeof userEvent.setup>, phone = '55 1234 5678') {
   await user.type(screen.getByLabelText('Nombre completo'), 'Ana López')
@@ -11,11 +11,17 @@ async function fillDetails(user: ReturnType<typeof userEvent.setup>, phone = '55
   await user.click(screen.getByRole('button', { name: 'Continuar' }))
 }
 
+/** Sends the details and waits for the code step; returns the call POST /api/register got. */
+async function sendDetails(user: ReturnType<typeof userEvent.setup>, calls: RecordedCall[]) {
+  await fillDetails(user)
+  await screen.findByRole('button', { name: 'Verificar código' })
+  return calls.find((c) => c.path === '/api/register')!
+}
+
 describe('/register', () => {
   it('shows the title, heading and the screen validation messages', async () => {
     const { calls } = mockApi({})
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     expect(await screen.findByRole('heading', { name: 'Registro' })).toBeInTheDocument()
     expect(screen.getByRole('heading', { name: 'Registra tus datos' })).toBeInTheDocument()
 
@@ -45,8 +51,7 @@ describe('/register', () => {
   })
 
   it('accepts only digits and spaces while typing the phone', async () => {
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     const phone = await screen.findByLabelText('Número de WhatsApp')
     await user.type(phone, '+55-12ab 34')
     expect(phone).toHaveValue('5512 34')
@@ -57,8 +62,7 @@ describe('/register', () => {
       'POST /api/register': { json: { ok: true, sessionToken: 'tok-123', verificationCode: '654321' } },
       'POST /api/verify-code': { json: { userId: 9 } },
     })
-    const user = userEvent.setup()
-    const { router } = renderRoute('/register')
+    const { user, router } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
     await fillDetails(user)
 
@@ -87,8 +91,7 @@ describe('/register', () => {
 
   it('goes back to the details with "Volver al registro"', async () => {
     mockApi({ 'POST /api/register': { json: { sessionToken: 't' } } })
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
     await fillDetails(user)
     await user.click(await screen.findByRole('button', { name: 'Volver al registro' }))
@@ -97,8 +100,7 @@ describe('/register', () => {
 
   it('shows the server message on a registration error', async () => {
     mockApi({ 'POST /api/register': { status: 400, json: { message: 'El teléfono no es válido', errors: {} } } })
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
     await fillDetails(user)
     expect(await screen.findByText('El teléfono no es válido')).toBeInTheDocument()
@@ -106,8 +108,7 @@ describe('/register', () => {
 
   it('falls back to "Error al registrar usuario"', async () => {
     mockApi({ 'POST /api/register': { status: 500, text: '' } })
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
     await fillDetails(user)
     expect(await screen.findByText('Error al registrar usuario')).toBeInTheDocument()
@@ -118,8 +119,7 @@ describe('/register', () => {
       'POST /api/register': { status: 409, json: { message: 'El correo ya está registrado', existingUserId: 4 } },
       'POST /api/widget/login': { json: { success: true, sessionToken: 'tok-new', codeRequested: true } },
     })
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
     await fillDetails(user, '52 55 1234 5678')
     expect(await screen.findByText('Se envió un nuevo código de verificación a tu WhatsApp.')).toBeInTheDocument()
@@ -136,8 +136,7 @@ describe('/register', () => {
       'POST /api/register': { status: 409, json: { message: 'Ya registrado', existingUserId: 4 } },
       'POST /api/widget/login': { status: 429, json: { message: 'Demasiados intentos' } },
     })
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
     await fillDetails(user)
     expect(await screen.findByText('No se pudo enviar el código. Intenta nuevamente.')).toBeInTheDocument()
@@ -149,8 +148,7 @@ describe('/register', () => {
       'POST /api/register': { json: { sessionToken: 't' } },
       'POST /api/verify-code': { status: 400, json: { message: 'Código de verificación incorrecto' } },
     })
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
     await fillDetails(user)
     await user.type(await screen.findByLabelText('Código de verificación'), '000000')
@@ -162,13 +160,10 @@ describe('/register', () => {
 
   it('sends the plan chosen on the landing page and names it above the form', async () => {
     const { calls } = mockApi({ 'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } } })
-    const user = userEvent.setup()
-    renderRoute('/register?plan=five_years')
+    const { user } = renderRouteWithUser('/register?plan=five_years')
     await screen.findByLabelText('Nombre completo')
     expect(screen.getByTestId('chosen-plan')).toHaveTextContent('Plan elegido: Validación 5 años — $399 MXN')
-    await fillDetails(user)
-    await screen.findByRole('button', { name: 'Verificar código' })
-    expect(calls.find((c) => c.path === '/api/register')!.body).toEqual({
+    expect((await sendDetails(user, calls)).body).toEqual({
       fullName: 'Ana López',
       email: 'ana@example.com',
       phoneNumber: '+525512345678',
@@ -184,13 +179,10 @@ describe('/register', () => {
 
   it('ignores an unknown plan', async () => {
     const { calls } = mockApi({ 'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } } })
-    const user = userEvent.setup()
-    renderRoute('/register?plan=bogus')
+    const { user } = renderRouteWithUser('/register?plan=bogus')
     await screen.findByLabelText('Nombre completo')
     expect(screen.queryByText(/Plan elegido/)).not.toBeInTheDocument()
-    await fillDetails(user)
-    await screen.findByRole('button', { name: 'Verificar código' })
-    expect(calls.find((c) => c.path === '/api/register')!.body).toEqual({
+    expect((await sendDetails(user, calls)).body).toEqual({
       fullName: 'Ana López',
       email: 'ana@example.com',
       phoneNumber: '+525512345678',
@@ -202,14 +194,11 @@ describe('/register', () => {
       'GET /api/plans': { json: { paymentsEnabled: false, plans: [] } },
       'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } },
     })
-    const user = userEvent.setup()
-    renderRoute('/register?plan=one_year')
+    const { user } = renderRouteWithUser('/register?plan=one_year')
     await screen.findByLabelText('Nombre completo')
     await waitFor(() => expect(calls.some((c) => c.path === '/api/plans')).toBe(true))
     await waitFor(() => expect(screen.queryByText(/Plan elegido/)).not.toBeInTheDocument())
-    await fillDetails(user)
-    await screen.findByRole('button', { name: 'Verificar código' })
-    expect(calls.find((c) => c.path === '/api/register')!.body).toMatchObject({ plan: 'one_year' })
+    expect((await sendDetails(user, calls)).body).toMatchObject({ plan: 'one_year' })
   })
 
   it("inside a platform's open verification, registers with the flow's token (the server decides the test mode) and not outside", async () => {
@@ -219,9 +208,7 @@ describe('/register', () => {
     try {
       renderRoute('/register')
       await screen.findByLabelText('Nombre completo')
-      await fillDetails(user)
-      await screen.findByRole('button', { name: 'Verificar código' })
-      const headers = calls.find((c) => c.path === '/api/register')!.init?.headers as Record<string, string>
+      const headers = (await sendDetails(user, calls)).init?.headers as Record<string, string>
       expect(headers['X-Flow-Token']).toBe('f'.repeat(64))
     } finally {
       sessionStorage.removeItem('ps_hosted_flow')
@@ -230,12 +217,9 @@ describe('/register', () => {
 
   it('outside a verification, registers without a flow token', async () => {
     const { calls } = mockApi({ 'POST /api/register': { json: { ok: true, sessionToken: 'tok-1' } } })
-    const user = userEvent.setup()
-    renderRoute('/register')
+    const { user } = renderRouteWithUser('/register')
     await screen.findByLabelText('Nombre completo')
-    await fillDetails(user)
-    await screen.findByRole('button', { name: 'Verificar código' })
-    const headers = calls.find((c) => c.path === '/api/register')!.init?.headers as Record<string, string>
+    const headers = (await sendDetails(user, calls)).init?.headers as Record<string, string>
     expect(headers['X-Flow-Token']).toBeUndefined()
   })
 })

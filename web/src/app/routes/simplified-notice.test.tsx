@@ -1,8 +1,9 @@
 import { screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { legalInfoFixture as legal } from '@/testing/legal-info'
-import { mockApi } from '@/testing/mock-api'
+import { mockApi, refusal } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
+import { hostedSecret as secret, hostedSessionView } from '@/testing/hosted-session'
 
 // The aviso de privacidad simplificado (LFPDPPP 2025) where a screen collects personal data by
 // electronic means: registration, invitation acceptance and a partner's hosted verification.
@@ -19,19 +20,13 @@ const invitation = {
   status: 'pending',
 }
 
-const secret = 'vs_0123456789abcdef01234567_secret_' + 'ab'.repeat(24)
-const view = {
-  id: 'vs_0123456789abcdef01234567',
-  status: 'in_progress',
-  partnerName: 'CasaLista (demo)',
-  partnerOrigin: 'http://127.0.0.1:8081',
-  requiredLevel: 3,
+const view = hostedSessionView({
   livemode: true,
   claims: [{ key: 'name', label: 'Tu nombre completo' }],
   signedIn: false,
   level: 0,
   blocker: '',
-}
+})
 
 afterEach(() => {
   window.sessionStorage.clear()
@@ -89,7 +84,7 @@ describe('the simplified privacy notice', { timeout: 20_000 }, () => {
   })
 
   it('keeps its heading and the link to the full notice when the facts cannot be read', async () => {
-    mockApi({ 'GET /api/legal': { status: 500, json: { message: 'x' } } })
+    mockApi({ 'GET /api/legal': refusal(500, 'x') })
     renderRoute('/register')
     const notice = await screen.findByTestId('simplified-notice')
     expect(within(notice).getByRole('heading', { name: 'Aviso de privacidad simplificado' })).toBeInTheDocument()

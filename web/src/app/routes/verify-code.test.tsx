@@ -1,8 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { mockApi, screenCalls } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
 
 function pendingSignIn() {
   localStorage.setItem('pendingUserId', '5')
@@ -18,8 +17,7 @@ describe('/verify-code', () => {
 
   it('accepts digits only and enables the button at 6 digits', async () => {
     pendingSignIn()
-    const user = userEvent.setup()
-    renderRoute('/verify-code')
+    const { user } = renderRouteWithUser('/verify-code')
     const input = await screen.findByLabelText('Código de verificación')
     const button = screen.getByRole('button', { name: 'Verificar Código' })
     expect(screen.getByText('Por favor ingresa el código de 6 dígitos')).toBeInTheDocument()
@@ -36,8 +34,7 @@ describe('/verify-code', () => {
   it('sends the user back to /login when the sign-in keys are gone', async () => {
     localStorage.setItem('pendingUserId', '5')
     const { calls } = mockApi({})
-    const user = userEvent.setup()
-    const { router } = renderRoute('/verify-code')
+    const { user, router } = renderRouteWithUser('/verify-code')
     await user.type(await screen.findByLabelText('Código de verificación'), '123456')
     await user.click(screen.getByRole('button', { name: 'Verificar Código' }))
     expect(await screen.findByText('Sesión expirada. Por favor inicia sesión nuevamente.')).toBeInTheDocument()
@@ -48,8 +45,7 @@ describe('/verify-code', () => {
   it('signs in: stores userId, clears the pending keys and goes to /profile', async () => {
     pendingSignIn()
     const { calls } = mockApi({ 'POST /api/verify-code': { json: { userId: 5 } } })
-    const user = userEvent.setup()
-    const { router } = renderRoute('/verify-code')
+    const { user, router } = renderRouteWithUser('/verify-code')
     await user.type(await screen.findByLabelText('Código de verificación'), '123456')
     await user.click(screen.getByRole('button', { name: 'Verificar Código' }))
     await waitFor(() => expect(router.state.location.pathname).toBe('/profile'))
@@ -63,8 +59,7 @@ describe('/verify-code', () => {
   it('shows the server message or "Código incorrecto"', async () => {
     pendingSignIn()
     mockApi({ 'POST /api/verify-code': { status: 400, text: '' } })
-    const user = userEvent.setup()
-    renderRoute('/verify-code')
+    const { user } = renderRouteWithUser('/verify-code')
     await user.type(await screen.findByLabelText('Código de verificación'), '000000')
     await user.click(screen.getByRole('button', { name: 'Verificar Código' }))
     expect(await screen.findByText('Código incorrecto')).toBeInTheDocument()

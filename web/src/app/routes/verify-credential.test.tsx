@@ -1,9 +1,8 @@
 import { screen, waitFor } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import fixture from '@/features/credentials/lib/testdata/credential.json'
 import { present } from '@/features/credentials/lib/sd-jwt'
 import { mockApi, screenCalls } from '@/testing/mock-api'
-import { renderRoute } from '@/testing/render-route'
+import { renderRouteWithUser } from '@/testing/render-route'
 
 // The credential verifier at /verify, with a credential issued by the Go issuer
 // (credential/webfixture_test.go) and its published keys and status lists.
@@ -15,8 +14,7 @@ function serve(statusList: string) {
 }
 
 async function verifyPasted(text: string) {
-  const user = userEvent.setup()
-  renderRoute('/verify')
+  const { user } = renderRouteWithUser('/verify')
   const box = await screen.findByLabelText('Credencial presentada')
   await user.click(box)
   await user.paste(text)

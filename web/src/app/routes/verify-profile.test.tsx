@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { PUBLIC_REFRESH_MS, publicVerificationQueryOptions } from '@/features/public-verify/api/get-public-verification'
-import { mockApi, screenCalls } from '@/testing/mock-api'
+import { mockApi, refusal, screenCalls } from '@/testing/mock-api'
 import { renderRoute } from '@/testing/render-route'
 
 const verified = {
@@ -106,7 +106,7 @@ describe('/verify/:profileId', () => {
   })
 
   it("shows the server's message for an unknown profile", async () => {
-    mockApi({ 'GET /api/verify/PS-0000-0000-00': { status: 404, json: { message: 'No se encontró ningún perfil con ese ID.' } } })
+    mockApi({ 'GET /api/verify/PS-0000-0000-00': refusal(404, 'No se encontró ningún perfil con ese ID.') })
     renderRoute('/verify/PS-0000-0000-00')
     expect(await screen.findByText('No se pudo verificar el perfil')).toBeInTheDocument()
     expect(screen.getByText('No se encontró ningún perfil con ese ID.')).toBeInTheDocument()

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { Wallet } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { addToAppleWallet, addToGoogleWallet, type WalletOutcome } from './wallet-api'
@@ -14,12 +14,25 @@ export type WalletButtonsProps = {
 /** Why the pass buttons wait, before the biometric check. */
 export const WALLET_LOCKED_HINT = 'Completa tu verificación biométrica para agregar tu pase a Apple Wallet o Google Wallet'
 
+type Which = 'apple' | 'google'
+
+/** The two buttons, in order: each wallet's name, its colours and its mark. */
+const WALLETS: { which: Which; label: string; className: string; icon: ReactNode }[] = [
+  {
+    which: 'apple',
+    label: 'Apple Wallet',
+    className: 'btn border-0 bg-neutral-950 text-white hover:bg-neutral-800 disabled:bg-neutral-950 disabled:text-white disabled:opacity-40',
+    icon: <Wallet className="size-4" aria-hidden />,
+  },
+  { which: 'google', label: 'Google Wallet', className: 'btn border border-base-300 bg-base-100 hover:bg-base-200', icon: <GoogleMark /> },
+]
+
 /** Apple Wallet and Google Wallet buttons with their outcome shown beneath. */
 export function WalletButtons({ userId, name, lockedHint }: WalletButtonsProps) {
-  const [busy, setBusy] = useState<'apple' | 'google' | null>(null)
+  const [busy, setBusy] = useState<Which | null>(null)
   const [outcome, setOutcome] = useState<WalletOutcome | null>(null)
 
-  const run = async (which: 'apple' | 'google') => {
+  const run = async (which: Which) => {
     setBusy(which)
     setOutcome(null)
     try {
@@ -32,26 +45,12 @@ export function WalletButtons({ userId, name, lockedHint }: WalletButtonsProps) 
   return (
     <div className="space-y-3">
       <div className="grid grid-cols-1 gap-2 sm:grid-cols-2">
-        <button
-          type="button"
-          className="btn border-0 bg-neutral-950 text-white hover:bg-neutral-800 disabled:bg-neutral-950 disabled:text-white disabled:opacity-40"
-          onClick={() => run('apple')}
-          disabled={busy !== null || !!lockedHint}
-          title={lockedHint}
-        >
-          {busy === 'apple' ? <span className="loading loading-spinner loading-sm" /> : <Wallet className="size-4" aria-hidden />}
-          Apple Wallet
-        </button>
-        <button
-          type="button"
-          className="btn border border-base-300 bg-base-100 hover:bg-base-200"
-          onClick={() => run('google')}
-          disabled={busy !== null || !!lockedHint}
-          title={lockedHint}
-        >
-          {busy === 'google' ? <span className="loading loading-spinner loading-sm" /> : <GoogleMark />}
-          Google Wallet
-        </button>
+        {WALLETS.map(({ which, label, className, icon }) => (
+          <button key={which} type="button" className={className} onClick={() => run(which)} disabled={busy !== null || !!lockedHint} title={lockedHint}>
+            {busy === which ? <span className="loading loading-spinner loading-sm" /> : icon}
+            {label}
+          </button>
+        ))}
       </div>
       {lockedHint && (
         <p className="text-sm text-base-content/70" data-testid="wallet-locked">

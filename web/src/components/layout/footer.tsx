@@ -3,7 +3,8 @@ import { Code2, ShieldCheck } from 'lucide-react'
 import { buttonClass } from '@/components/ui/button'
 import { PRIVACY_PATH, TERMS_PATH } from '@/components/legal/legal-links'
 import { PRODUCT_NAME, SUPPORT_EMAIL } from '@/lib/config'
-import { sectionHref, type SectionLink } from './section-links'
+import { SectionLinkList } from './section-link-list'
+import type { SectionLink } from './section-links'
 
 /** The site footer of SPEC §2, with the given landing anchors; left out of print. */
 export function Footer({ sectionLinks }: { sectionLinks: readonly SectionLink[] }) {
@@ -41,15 +42,7 @@ export function Footer({ sectionLinks }: { sectionLinks: readonly SectionLink[] 
         </div>
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-base-content/70">Enlaces rápidos</h2>
-          <ul className="space-y-2 text-sm">
-            {sectionLinks.map((link) => (
-              <li key={link.hash}>
-                <a href={sectionHref(link.hash, pathname)} className="link link-hover">
-                  {link.label}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <SectionLinkList links={sectionLinks} className="space-y-2 text-sm" linkClassName="link link-hover" />
         </div>
         <div>
           <h2 className="mb-3 text-sm font-semibold uppercase tracking-wide text-base-content/70">Legal</h2>

@@ -3,16 +3,20 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { renderRoute } from '@/testing/render-route'
 
+/** Expects each link named in hrefs, inside scope, to point at its href. */
+function expectLinks(scope: HTMLElement, hrefs: Record<string, string>) {
+  for (const [name, href] of Object.entries(hrefs)) {
+    expect(within(scope).getByRole('link', { name })).toHaveAttribute('href', href)
+  }
+}
+
 describe('header, logged out', () => {
   it('shows the brand, the anchors and the sign-in buttons', async () => {
     renderRoute('/success')
     const header = await screen.findByRole('banner')
+    expectLinks(header, { 'Perfil Seguro': '/', 'Iniciar Sesión': '/login', Registrarse: '/register', '¿Qué es?': '/#que-es' })
     const h = within(header)
-    expect(h.getByRole('link', { name: 'Perfil Seguro' })).toHaveAttribute('href', '/')
-    expect(h.getByRole('link', { name: 'Iniciar Sesión' })).toHaveAttribute('href', '/login')
-    expect(h.getByRole('link', { name: 'Registrarse' })).toHaveAttribute('href', '/register')
     expect(h.getByRole('button', { name: /tema/i })).toBeInTheDocument()
-    expect(h.getByRole('link', { name: '¿Qué es?' })).toHaveAttribute('href', '/#que-es')
     expect(h.queryByText('Mi Perfil')).not.toBeInTheDocument()
     expect(h.queryByText('Invitaciones')).not.toBeInTheDocument()
   })
@@ -45,10 +49,11 @@ describe('footer', () => {
   it('links the legal pages and the technical contact, and is left out of print', async () => {
     renderRoute('/success')
     const footer = await screen.findByRole('contentinfo')
-    const f = within(footer)
-    expect(f.getByRole('link', { name: 'Términos y condiciones' })).toHaveAttribute('href', '/terminos')
-    expect(f.getByRole('link', { name: 'Aviso de privacidad' })).toHaveAttribute('href', '/privacidad')
-    expect(f.getByRole('link', { name: 'Contacto técnico' })).toHaveAttribute('href', 'mailto:soporte@perfilseguro.mx')
+    expectLinks(footer, {
+      'Términos y condiciones': '/terminos',
+      'Aviso de privacidad': '/privacidad',
+      'Contacto técnico': 'mailto:soporte@perfilseguro.mx',
+    })
     expect(footer).toHaveClass('print:hidden')
     expect(screen.getByRole('banner')).toHaveClass('print:hidden')
   })

@@ -1,12 +1,13 @@
 import { useEffect } from 'react'
-import { Link, NavLink, useLocation } from 'react-router-dom'
+import { Link, NavLink } from 'react-router-dom'
 import { Lock, ShieldCheck, UserRound, Users } from 'lucide-react'
 import { useAuthStatus } from '@/api/get-auth-status'
 import { isBiometricVerified, useVerificationStatus } from '@/api/get-verification-status'
 import { buttonClass } from '@/components/ui/button'
 import { PRODUCT_NAME } from '@/lib/config'
 import { clearStoredUser, useStoredUserId } from '@/lib/session'
-import { sectionHref, type SectionLink } from './section-links'
+import { SectionLinkList } from './section-link-list'
+import type { SectionLink } from './section-links'
 import { ThemeToggle } from './theme-toggle'
 
 /** Hint on the locked Invitaciones entry. */
@@ -20,7 +21,6 @@ const STATUS_REFRESH_MS = 30_000
 
 /** The sticky site header of SPEC §2, with the given landing anchors; left out of print (with its nav and theme toggle). */
 export function Header({ sectionLinks }: { sectionLinks: readonly SectionLink[] }) {
-  const { pathname } = useLocation()
   const userId = useStoredUserId()
 
   return (
@@ -33,15 +33,7 @@ export function Header({ sectionLinks }: { sectionLinks: readonly SectionLink[] 
             <span className="max-[419px]:sr-only">{PRODUCT_NAME}</span>
           </Link>
         </div>
-        <ul className="hidden items-center gap-1 md:flex">
-          {sectionLinks.map((link) => (
-            <li key={link.hash}>
-              <a href={sectionHref(link.hash, pathname)} className="btn btn-ghost btn-sm font-medium">
-                {link.label}
-              </a>
-            </li>
-          ))}
-        </ul>
+        <SectionLinkList links={sectionLinks} className="hidden items-center gap-1 md:flex" linkClassName="btn btn-ghost btn-sm font-medium" />
         <div className="flex items-center gap-1 sm:gap-2">
           <ThemeToggle />
           {userId ? <SignedInLinks userId={userId} /> : <SignedOutLinks />}

@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useId, type ReactNode } from 'react'
 import { Button, type ButtonVariant } from './button'
+import { Modal } from './modal'
 
 /** Props of ConfirmDialog. */
 export type ConfirmDialogProps = {
@@ -27,32 +28,9 @@ export function ConfirmDialog({
   onCancel,
   onConfirm,
 }: ConfirmDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null)
   const id = useId()
-  useEffect(() => {
-    const dialog = ref.current
-    if (!dialog) return
-    // jsdom has no showModal: fall back to the open attribute there.
-    if (open && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal()
-      else dialog.setAttribute('open', '')
-    }
-    if (!open && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close()
-      else dialog.removeAttribute('open')
-    }
-  }, [open])
-
   return (
-    <dialog
-      ref={ref}
-      className="modal"
-      aria-labelledby={`${id}-title`}
-      onCancel={(e) => {
-        e.preventDefault()
-        onCancel()
-      }}
-    >
+    <Modal open={open} onClose={onCancel} labelledBy={`${id}-title`} backdrop>
       <div className="modal-box" role="alertdialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-text`}>
         <h3 id={`${id}-title`} className="text-lg font-bold">
           {title}
@@ -64,17 +42,11 @@ export function ConfirmDialog({
           <Button variant="outline" onClick={onCancel} disabled={pending}>
             Cancelar
           </Button>
-          <Button variant={confirmVariant} onClick={onConfirm} disabled={pending}>
-            {pending && <span className="loading loading-spinner loading-sm" />}
+          <Button variant={confirmVariant} onClick={onConfirm} disabled={pending} pending={pending}>
             {confirmLabel}
           </Button>
         </div>
       </div>
-      <form method="dialog" className="modal-backdrop">
-        <button type="button" onClick={onCancel} aria-label="Cerrar">
-          close
-        </button>
-      </form>
-    </dialog>
+    </Modal>
   )
 }

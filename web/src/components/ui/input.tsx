@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, Ref } from 'react'
+import type { InputHTMLAttributes, ReactNode, Ref, SelectHTMLAttributes } from 'react'
 import { cn } from '@/lib/cn'
 
 /** Props of Input. */
@@ -15,6 +15,30 @@ export function Input({ className, invalid, ...props }: InputProps) {
       aria-invalid={invalid || undefined}
       {...props}
     />
+  )
+}
+
+/** One choice of a Select. */
+export type SelectOption = { value: string | number; label: string }
+
+/** Props of Select: a select's attributes, its options, and any option after them (children). */
+export type SelectProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  ref?: Ref<HTMLSelectElement>
+  options: readonly SelectOption[]
+  children?: ReactNode
+}
+
+/** A daisyUI select listing its options in order. */
+export function Select({ options, className, children, ...props }: SelectProps) {
+  return (
+    <select className={cn('select', className)} {...props}>
+      {options.map((o) => (
+        <option key={o.value} value={o.value}>
+          {o.label}
+        </option>
+      ))}
+      {children}
+    </select>
   )
 }
 

@@ -40,19 +40,8 @@ export function TableMessage({
 /** What QueryRows reads of a query. */
 export type QueryState = { isPending: boolean; isError: boolean; refetch: () => unknown }
 
-/**
- * The body rows of a table over one query: one row saying it is loading, what failed (with a
- * retry) or why it is empty — until there are rows to show. Every admin and console table uses it.
- */
-export function QueryRows({
-  columns,
-  query,
-  loadingLabel,
-  error,
-  isEmpty,
-  empty,
-  children,
-}: {
+/** Props of QueryRows: the table's column count, the query, and what to say while there are no rows. */
+export type QueryRowsProps = {
   columns: number
   query: QueryState
   loadingLabel?: string
@@ -60,7 +49,13 @@ export function QueryRows({
   isEmpty: boolean
   empty: ReactNode
   children: ReactNode
-}) {
+}
+
+/**
+ * The body rows of a table over one query: one row saying it is loading, what failed (with a
+ * retry) or why it is empty — until there are rows to show. QueryTable in table.tsx wraps it for every admin and console table.
+ */
+export function QueryRows({ columns, query, loadingLabel, error, isEmpty, empty, children }: QueryRowsProps) {
   if (query.isPending) return <TableMessage colSpan={columns} state="loading" loadingLabel={loadingLabel} />
   if (query.isError) {
     return (

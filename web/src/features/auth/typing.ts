@@ -18,8 +18,3 @@ export function normalizeMexicanPhone(value: string): string {
   if (compact.startsWith('52') && compact.length > 10) return `+${compact}`
   return `+52${compact.replace(/^\+/, '')}`
 }
-
-/** Keeps only digits, at most 6, for the code inputs. */
-export function codeTypingFilter(value: string): string {
-  return value.replace(/\D/g, '').slice(0, 6)
-}

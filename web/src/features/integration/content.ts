@@ -56,6 +56,9 @@ export interface EndpointDoc {
   response: string
 }
 
+/** A sample body as the docs print it: JSON indented by two spaces. */
+const json = (value: unknown) => JSON.stringify(value, null, 2)
+
 const sampleProfileId = 'PS-4821-7730-15'
 
 /** The three widget endpoints of SPEC §7 with sample responses (shapes of SPEC §3). */
@@ -66,22 +69,18 @@ export const widgetEndpoints: EndpointDoc[] = [
     title: 'Inicio de sesión o registro',
     description:
       'Envía un código de 6 dígitos a la persona. Si el correo o el teléfono no existen, registra a la persona. Envía email, phoneNumber (formato internacional, p. ej. +525512345678) o ambos.',
-    request: JSON.stringify({ email: 'cliente@ejemplo.com', phoneNumber: '+525512345678' }, null, 2),
-    response: JSON.stringify(
-      {
-        success: true,
-        message: 'Te hemos enviado un código de verificación por WhatsApp.',
-        codeRequested: true,
-        verified: false,
-        userId: 1042,
-        sessionToken: '9f1c2e7a…',
-        data: { userId: 1042, profileId: sampleProfileId, verificationLevel: 0 },
-        isNewUser: true,
-        nextStep: 'verify_code',
-      },
-      null,
-      2,
-    ),
+    request: json({ email: 'cliente@ejemplo.com', phoneNumber: '+525512345678' }),
+    response: json({
+      success: true,
+      message: 'Te hemos enviado un código de verificación por WhatsApp.',
+      codeRequested: true,
+      verified: false,
+      userId: 1042,
+      sessionToken: '9f1c2e7a…',
+      data: { userId: 1042, profileId: sampleProfileId, verificationLevel: 0 },
+      isNewUser: true,
+      nextStep: 'verify_code',
+    }),
   },
   {
     method: 'POST',
@@ -89,25 +88,21 @@ export const widgetEndpoints: EndpointDoc[] = [
     title: 'Verificación del código',
     description:
       'Valida el código recibido. Usa el userId que devolvió el inicio de sesión, no el correo. Al verificar, la persona alcanza el nivel 1.',
-    request: JSON.stringify({ userId: 1042, code: '123456' }, null, 2),
-    response: JSON.stringify(
-      {
-        success: true,
-        verified: true,
-        message: 'Tu identidad ha sido verificada correctamente.',
+    request: json({ userId: 1042, code: '123456' }),
+    response: json({
+      success: true,
+      verified: true,
+      message: 'Tu identidad ha sido verificada correctamente.',
+      userId: 1042,
+      profileId: sampleProfileId,
+      data: {
         userId: 1042,
-        profileId: sampleProfileId,
-        data: {
-          userId: 1042,
-          verified: true,
-          verification_level: 1,
-          verificationType: 'phone',
-          nextStep: 'biometric_verification',
-        },
+        verified: true,
+        verification_level: 1,
+        verificationType: 'phone',
+        nextStep: 'biometric_verification',
       },
-      null,
-      2,
-    ),
+    }),
   },
   {
     method: 'GET',
@@ -115,18 +110,14 @@ export const widgetEndpoints: EndpointDoc[] = [
     title: 'Consulta de estado',
     description:
       'Devuelve el estado de validación de un perfil por su correo electrónico. vigencia es la fecha de fin de la validación (ISO 8601) o null si aún no está validado.',
-    response: JSON.stringify(
-      {
-        valid: true,
-        verified: true,
-        name: 'María Fernanda López',
-        profileId: sampleProfileId,
-        vigencia: '2027-11-21T18:30:00Z',
-        message: 'Identidad verificada.',
-      },
-      null,
-      2,
-    ),
+    response: json({
+      valid: true,
+      verified: true,
+      name: 'María Fernanda López',
+      profileId: sampleProfileId,
+      vigencia: '2027-11-21T18:30:00Z',
+      message: 'Identidad verificada.',
+    }),
   },
 ]
 
@@ -140,17 +131,13 @@ export const presentationEndpoints: EndpointDoc[] = [
     title: 'Solicitud de presentación (billetera digital)',
     description:
       'Pide a la billetera digital de la persona los datos de su credencial que necesitas (OpenID4VP): claims es la lista de datos, por ejemplo ["name"]; también acepta una consulta DCQL en dcql_query. Muestra el QR (qrUrl, una imagen PNG en data: URL) o el enlace requestUri en el teléfono de la persona. La solicitud vale 5 minutos y se responde una sola vez.',
-    request: JSON.stringify({ claims: ['name'] }, null, 2),
-    response: JSON.stringify(
-      {
-        id: samplePresentationId,
-        requestUri: `openid4vp://?client_id=x509_san_dns%3Aperfilseguro.mx&request_uri=https%3A%2F%2Fperfilseguro.mx%2Fapi%2Foid4vp%2Frequests%2F${samplePresentationId}`,
-        qrUrl: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA…',
-        expiresAt: '2026-11-24T18:35:00Z',
-      },
-      null,
-      2,
-    ),
+    request: json({ claims: ['name'] }),
+    response: json({
+      id: samplePresentationId,
+      requestUri: `openid4vp://?client_id=x509_san_dns%3Aperfilseguro.mx&request_uri=https%3A%2F%2Fperfilseguro.mx%2Fapi%2Foid4vp%2Frequests%2F${samplePresentationId}`,
+      qrUrl: 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA…',
+      expiresAt: '2026-11-24T18:35:00Z',
+    }),
   },
   {
     method: 'GET',
@@ -158,17 +145,13 @@ export const presentationEndpoints: EndpointDoc[] = [
     title: 'Estado de la presentación',
     description:
       'Consulta tu solicitud cada 2 segundos hasta que status deje de ser pending: completed (claims trae solo los datos pedidos, como los compartió la persona, y solo si consultas desde tu servidor con tu llave secreta: Authorization: Bearer sk_…; con la llave publicable o desde el navegador ves el estado, nunca los datos), failed (error dice por qué se rechazó) o expired. Al completarse también recibes el webhook presentation.completed.',
-    response: JSON.stringify(
-      {
-        id: samplePresentationId,
-        status: 'completed',
-        claims: { name: 'María Fernanda López' },
-        expiresAt: '2026-11-24T18:35:00Z',
-        completedAt: '2026-11-24T18:31:12Z',
-      },
-      null,
-      2,
-    ),
+    response: json({
+      id: samplePresentationId,
+      status: 'completed',
+      claims: { name: 'María Fernanda López' },
+      expiresAt: '2026-11-24T18:35:00Z',
+      completedAt: '2026-11-24T18:31:12Z',
+    }),
   },
 ]
 

@@ -1,6 +1,8 @@
 // The copyable samples of the integration documentation (SPEC §2, §7). They are generated
 // with the site's own origin as the API base, so they work as printed against this server.
 
+import { BROWSER_REQUEST, PHP_CURL_CALL } from './sample-snippets'
+
 /** The partner key placeholder in the server-to-server sample (the publishable key). */
 export const PARTNER_KEY_PLACEHOLDER = 'pk_tu_llave_de_socio'
 
@@ -64,19 +66,7 @@ import { useCallback, useState } from 'react';
 
 const API_BASE = '${apiBase}';
 
-async function request(path, body) {
-  const response = await fetch(API_BASE + path, {
-    method: body ? 'POST' : 'GET',
-    credentials: 'include',
-    headers: body ? { 'Content-Type': 'application/json' } : undefined,
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new Error((data && data.message) || response.status + ': ' + response.statusText);
-  }
-  return data;
-}
+${BROWSER_REQUEST}
 
 export function usePerfilSeguro() {
   const [userId, setUserId] = useState(null);
@@ -145,18 +135,7 @@ function perfilSeguroRequest($method, $path, $body = null, $secret = false)
     $headers = ['Accept: application/json', $secret
         ? 'Authorization: Bearer ' . PERFIL_SEGURO_SECRET_KEY
         : 'X-Partner-Key: ' . PERFIL_SEGURO_KEY];
-    $ch = curl_init(PERFIL_SEGURO_API . $path);
-    curl_setopt($ch, CURLOPT_CUSTOMREQUEST, $method);
-    curl_setopt($ch, CURLOPT_RETURNTRANSFER, true);
-    curl_setopt($ch, CURLOPT_TIMEOUT, 15);
-    if ($body !== null) {
-        $headers[] = 'Content-Type: application/json';
-        curl_setopt($ch, CURLOPT_POSTFIELDS, json_encode($body));
-    }
-    curl_setopt($ch, CURLOPT_HTTPHEADER, $headers);
-    $response = curl_exec($ch);
-    $status = curl_getinfo($ch, CURLINFO_HTTP_CODE);
-    curl_close($ch);
+${PHP_CURL_CALL}
     if ($response === false || $status !== 200) {
         return false;
     }
@@ -318,19 +297,7 @@ const POLL_MS = 2000;
 // Los datos compartidos no llegan al navegador: tu servidor los lee con tu llave secreta
 // (GET /api/widget/presentations/{id}) o los recibe en el webhook presentation.completed.
 
-async function request(path, body) {
-  const response = await fetch(API_BASE + path, {
-    method: body ? 'POST' : 'GET',
-    credentials: 'include',
-    headers: body ? { 'Content-Type': 'application/json' } : undefined,
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) {
-    throw new Error((data && data.message) || response.status + ': ' + response.statusText);
-  }
-  return data;
-}
+${BROWSER_REQUEST}
 
 export function VerificarConBilletera({ claims = ['name'] }) {
   const [pending, setPending] = useState(null); // { id, requestUri, qrUrl, expiresAt }

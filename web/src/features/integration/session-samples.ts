@@ -2,6 +2,8 @@
 // secret its own server got with the secret key. Generated with the site's own origin as the API
 // base, so they work as printed against this server (e2e/tests/integration.spec.ts runs them).
 
+import { PHP_CURL_CALL } from './sample-snippets'
+
 /** The publishable key placeholder (the partner's pages). */
 export const PUBLISHABLE_KEY_PLACEHOLDER = 'pk_test_tu_llave_publicable'
 
@@ -98,18 +100,7 @@ const PERFIL_SEGURO_SECRET_KEY = '${SECRET_KEY_PLACEHOLDER}';
 function perfilSeguroSession($method, $path, $body = null)
 {
     $headers = ['Accept: application/json', 'Authorization: Bearer ' . PERFIL_SEGURO_SECRET_KEY];
-    $ch = curl_init(PERFIL_SEGURO_API . $path);
-    curl_setopt($ch, CURLOPT_CUSTOMREQUEST, $method);
-    curl_setopt($ch, CURLOPT_RETURNTRANSFER, true);
-    curl_setopt($ch, CURLOPT_TIMEOUT, 15);
-    if ($body !== null) {
-        $headers[] = 'Content-Type: application/json';
-        curl_setopt($ch, CURLOPT_POSTFIELDS, json_encode($body));
-    }
-    curl_setopt($ch, CURLOPT_HTTPHEADER, $headers);
-    $response = curl_exec($ch);
-    $status = curl_getinfo($ch, CURLINFO_HTTP_CODE);
-    curl_close($ch);
+${PHP_CURL_CALL}
     if ($response === false || $status < 200 || $status > 299) {
         return false;
     }

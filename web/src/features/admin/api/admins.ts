@@ -1,6 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import { withFreshPasskey } from './admin-passkey'
 
 /** A named administrator. */
@@ -24,11 +25,7 @@ export function useAdmins() {
 }
 
 function useAdminsMutation<V, R>(fn: (v: V) => Promise<R>) {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: (v: V) => withFreshPasskey(() => fn(v)),
-    onSuccess: () => client.invalidateQueries({ queryKey: adminsQueryOptions.queryKey }),
-  })
+  return useRefetchingMutation((v: V) => withFreshPasskey(() => fn(v)), adminsQueryOptions.queryKey)
 }
 
 /** POST /api/admin/admins: creates the account and returns its enrolment link. */

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { ArcoType } from '@/lib/arco'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import { adminArcoRequestsKey, type AdminArcoRequest } from './get-arco-requests'
 
 /** POST /api/admin/arco-requests payload: a request that arrived by e-mail. */
@@ -16,9 +16,5 @@ export function createArcoRequest(input: CreateArcoRequestInput): Promise<AdminA
 
 /** Records a request, then refetches the queue. */
 export function useCreateArcoRequest() {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: createArcoRequest,
-    onSuccess: () => client.invalidateQueries({ queryKey: adminArcoRequestsKey }),
-  })
+  return useRefetchingMutation(createArcoRequest, adminArcoRequestsKey)
 }

@@ -1,19 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import type { ArcoChannel, ArcoState, ArcoType } from '@/lib/arco'
+import type { ArcoRequest } from '@/lib/arco'
 
 // Local types until the server's schema is regenerated into lib/api-schema.d.ts.
 
 /** An ARCO request as the administrators' queue reads it. */
-export type AdminArcoRequest = {
-  id: number
-  type: ArcoType
-  state: ArcoState
-  channel: ArcoChannel
-  receivedAt: string
-  /** The legal deadline (20 business days after it was received). */
-  dueAt: string
-  resolvedAt: string | null
+export type AdminArcoRequest = ArcoRequest & {
   /** The profile it concerns; null once the account is gone and nothing links it. */
   profileId: string | null
   nombre: string | null

@@ -1,6 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query'
 import { apiFetch, apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import { withFreshPasskey } from './admin-passkey'
 
 // The partner (api_keys) calls of the admin panel; one small module because
@@ -39,27 +40,23 @@ export function usePartners() {
 
 /** Creates, deactivates or deletes a partner (then refetches the list), or invites someone to its console. */
 export function usePartnerMutations() {
-  const client = useQueryClient()
-  const onSuccess = () => client.invalidateQueries({ queryKey: partnersQueryOptions.queryKey })
+  const partners = partnersQueryOptions.queryKey
   return {
-    create: useMutation({
-      mutationFn: (input: PartnerInput) => withFreshPasskey(() => apiRequest<Partner>('POST', '/api/admin/partners', input)),
-      onSuccess,
-    }),
-    deactivate: useMutation({
-      mutationFn: (id: number) => apiRequest<Partner>('POST', `/api/admin/partners/${id}/deactivate`),
-      onSuccess,
-    }),
+    create: useRefetchingMutation(
+      (input: PartnerInput) => withFreshPasskey(() => apiRequest<Partner>('POST', '/api/admin/partners', input)),
+      partners,
+    ),
+    deactivate: useRefetchingMutation((id: number) => apiRequest<Partner>('POST', `/api/admin/partners/${id}/deactivate`), partners),
     inviteUser: useMutation({
       mutationFn: ({ partnerId, ...input }: PartnerUserInvite & { partnerId: number }) =>
         withFreshPasskey(() => apiRequest<PartnerUserEnrolment>('POST', `/api/admin/partners/${partnerId}/users`, input)),
     }),
-    remove: useMutation({
-      mutationFn: (id: number) =>
+    remove: useRefetchingMutation(
+      (id: number) =>
         withFreshPasskey(async () => {
           await apiFetch('DELETE', `/api/admin/partners/${id}`)
         }),
-      onSuccess,
-    }),
+      partners,
+    ),
   }
 }

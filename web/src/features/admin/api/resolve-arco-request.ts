@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { ArcoState } from '@/lib/arco'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import { adminArcoRequestsKey, type AdminArcoRequest } from './get-arco-requests'
 
 /** PUT /api/admin/arco-requests/{id} payload: the new state and what was answered. */
@@ -13,9 +13,5 @@ export function resolveArcoRequest({ id, ...body }: ResolveArcoRequestInput): Pr
 
 /** Resolves a request, then refetches the queue. */
 export function useResolveArcoRequest() {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: resolveArcoRequest,
-    onSuccess: () => client.invalidateQueries({ queryKey: adminArcoRequestsKey }),
-  })
+  return useRefetchingMutation(resolveArcoRequest, adminArcoRequestsKey)
 }

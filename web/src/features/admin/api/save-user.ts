@@ -1,8 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { AdminUser } from './get-users'
 import { usersQueryOptions } from './get-users'
 import type { Schema } from '@/lib/api-types'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 
 /** The admin user payload of SPEC §7: vigencia is a number. */
 export type AdminUserInput = Schema<'AdminUserRequest'>
@@ -19,10 +19,8 @@ export function updateUser(id: number, input: AdminUserInput): Promise<AdminUser
 
 /** Creates (id null) or updates a user, then refetches the list (SPEC §7). */
 export function useSaveUser() {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: ({ id, input }: { id: number | null; input: AdminUserInput }) =>
-      id === null ? createUser(input) : updateUser(id, input),
-    onSuccess: () => client.invalidateQueries({ queryKey: usersQueryOptions.queryKey }),
-  })
+  return useRefetchingMutation(
+    ({ id, input }: { id: number | null; input: AdminUserInput }) => id === null ? createUser(input) : updateUser(id, input),
+    usersQueryOptions.queryKey,
+  )
 }

@@ -1,7 +1,7 @@
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Field, Input } from '@/components/ui/input'
+import { Field, Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { errorBody, serverMessage } from '@/lib/api-client'
 import { ARCO_TYPE_LABEL, type ArcoType } from '@/lib/arco'
@@ -11,6 +11,8 @@ import { arcoRequestSchema, type ArcoRequestValues } from '../schemas'
 const EMPTY: ArcoRequestValues = { profileId: '', type: 'acceso', details: '' }
 
 const FIELDS = ['profileId', 'type', 'details'] as const
+
+const TYPE_OPTIONS = (Object.keys(ARCO_TYPE_LABEL) as ArcoType[]).map((t) => ({ value: t, label: ARCO_TYPE_LABEL[t] }))
 
 /** "Registrar solicitud recibida por correo": puts an e-mailed ARCO request in the queue, with its deadline. */
 export function ArcoRequestForm({ onUnauthorized }: { onUnauthorized: (err: unknown) => boolean }) {
@@ -57,13 +59,7 @@ export function ArcoRequestForm({ onUnauthorized }: { onUnauthorized: (err: unkn
         <Input id="arco-profile-id" placeholder="PS-1234-5678-90" className="font-mono" invalid={!!errors.profileId} {...register('profileId')} />
       </Field>
       <Field label="Tipo de solicitud" htmlFor="arco-type" error={errors.type?.message}>
-        <select id="arco-type" className={`select w-full ${errors.type ? 'select-error' : ''}`} {...register('type')}>
-          {(Object.keys(ARCO_TYPE_LABEL) as ArcoType[]).map((t) => (
-            <option key={t} value={t}>
-              {ARCO_TYPE_LABEL[t]}
-            </option>
-          ))}
-        </select>
+        <Select id="arco-type" className={`w-full ${errors.type ? 'select-error' : ''}`} options={TYPE_OPTIONS} {...register('type')} />
       </Field>
       <div className="sm:col-span-2">
         <Field label="Detalle" htmlFor="arco-details" error={errors.details?.message} hint="Qué pide la persona, como lo escribió en su correo.">
@@ -76,8 +72,7 @@ export function ArcoRequestForm({ onUnauthorized }: { onUnauthorized: (err: unkn
         </Field>
       </div>
       <div className="sm:col-span-2">
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending && <span className="loading loading-spinner loading-sm" />}
+        <Button type="submit" disabled={create.isPending} pending={create.isPending}>
           Registrar solicitud
         </Button>
       </div>

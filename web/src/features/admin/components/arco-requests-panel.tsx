@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
-import { QueryRows } from '@/components/ui/query-rows'
+import { QueryTable } from '@/components/ui/table'
 import { useToast } from '@/components/ui/toast'
 import { ARCO_CHANNEL_LABEL, ARCO_STATE_LABEL, ARCO_TYPE_LABEL, isArcoOpen, type ArcoState } from '@/lib/arco'
 import { cn } from '@/lib/cn'
@@ -9,7 +9,7 @@ import { formatDateMx } from '@/lib/format'
 import { useAdminArcoRequests, type AdminArcoRequest, type ArcoQueueFilter } from '../api/get-arco-requests'
 import { ArcoRequestForm } from './arco-request-form'
 import { ArcoResolveDialog, type ArcoResolution } from './arco-resolve-dialog'
-import { useAdminUnauthorized } from './use-admin-unauthorized'
+import { useAdminUnauthorizedOn } from './use-admin-unauthorized'
 
 /** Business days left at or under which a request is flagged red. */
 export const ARCO_URGENT_DAYS = 3
@@ -34,13 +34,9 @@ function DaysLeft({ request }: { request: AdminArcoRequest }) {
 export function ArcoRequestsPanel() {
   const [filter, setFilter] = useState<ArcoQueueFilter>('open')
   const requests = useAdminArcoRequests(filter)
-  const onUnauthorized = useAdminUnauthorized()
+  const onUnauthorized = useAdminUnauthorizedOn(requests.error)
   const { toast } = useToast()
   const [target, setTarget] = useState<ArcoResolution | null>(null)
-
-  useEffect(() => {
-    if (requests.error) onUnauthorized(requests.error)
-  }, [requests.error, onUnauthorized])
 
   return (
     <div className="space-y-8">
@@ -66,64 +62,46 @@ export function ArcoRequestsPanel() {
             ))}
           </div>
         </div>
-        <div className="overflow-x-auto rounded-box border border-base-300">
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Recibida</th>
-                <th>Perfil</th>
-                <th>Tipo</th>
-                <th>Canal</th>
-                <th>Días hábiles restantes</th>
-                <th>Estado</th>
-                <th>Acciones</th>
-              </tr>
-            </thead>
-            <tbody>
-              <QueryRows
-                columns={7}
-                query={requests}
-                loadingLabel="Cargando solicitudes"
-                error="Error al cargar las solicitudes"
-                isEmpty={!requests.data?.length}
-                empty={filter === 'open' ? 'No hay solicitudes pendientes.' : 'No hay solicitudes registradas.'}
-              >
-                {(requests.data ?? []).map((r) => (
-                  <tr key={r.id} data-testid="arco-row">
-                    <td className="whitespace-nowrap">{formatDateMx(r.receivedAt)}</td>
-                    <td>
-                      <div className="font-medium">{r.nombre ?? 'Cuenta eliminada'}</div>
-                      {r.profileId && <div className="font-mono text-xs text-base-content/70">{r.profileId}</div>}
-                      {r.details && <div className="max-w-xs text-xs text-base-content/70">{r.details}</div>}
-                    </td>
-                    <td>{ARCO_TYPE_LABEL[r.type]}</td>
-                    <td>{ARCO_CHANNEL_LABEL[r.channel]}</td>
-                    <td>
-                      <DaysLeft request={r} />
-                    </td>
-                    <td>
-                      <Badge variant={stateVariant[r.state]}>{ARCO_STATE_LABEL[r.state]}</Badge>
-                      {r.resolution && <div className="mt-1 max-w-xs text-xs text-base-content/70">{r.resolution}</div>}
-                    </td>
-                    <td>
-                      {isArcoOpen(r.state) && (
-                        <div className="flex flex-wrap gap-1">
-                          <Button size="sm" variant="outline" onClick={() => setTarget({ request: r, state: 'atendida' })}>
-                            Marcar atendida
-                          </Button>
-                          <Button size="sm" variant="ghost" className="text-error" onClick={() => setTarget({ request: r, state: 'rechazada' })}>
-                            Rechazar
-                          </Button>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))
-}
-              </QueryRows>
-            </tbody>
-          </table>
-        </div>
+        <QueryTable
+          columns={['Recibida', 'Perfil', 'Tipo', 'Canal', 'Días hábiles restantes', 'Estado', 'Acciones']}
+          query={requests}
+          loadingLabel="Cargando solicitudes"
+          error="Error al cargar las solicitudes"
+          isEmpty={!requests.data?.length}
+          empty={filter === 'open' ? 'No hay solicitudes pendientes.' : 'No hay solicitudes registradas.'}
+        >
+          {(requests.data ?? []).map((r) => (
+            <tr key={r.id} data-testid="arco-row">
+              <td className="whitespace-nowrap">{formatDateMx(r.receivedAt)}</td>
+              <td>
+                <div className="font-medium">{r.nombre ?? 'Cuenta eliminada'}</div>
+                {r.profileId && <div className="font-mono text-xs text-base-content/70">{r.profileId}</div>}
+                {r.details && <div className="max-w-xs text-xs text-base-content/70">{r.details}</div>}
+              </td>
+              <td>{ARCO_TYPE_LABEL[r.type]}</td>
+              <td>{ARCO_CHANNEL_LABEL[r.channel]}</td>
+              <td>
+                <DaysLeft request={r} />
+              </td>
+              <td>
+                <Badge variant={stateVariant[r.state]}>{ARCO_STATE_LABEL[r.state]}</Badge>
+                {r.resolution && <div className="mt-1 max-w-xs text-xs text-base-content/70">{r.resolution}</div>}
+              </td>
+              <td>
+                {isArcoOpen(r.state) && (
+                  <div className="flex flex-wrap gap-1">
+                    <Button size="sm" variant="outline" onClick={() => setTarget({ request: r, state: 'atendida' })}>
+                      Marcar atendida
+                    </Button>
+                    <Button size="sm" variant="ghost" className="text-error" onClick={() => setTarget({ request: r, state: 'rechazada' })}>
+                      Rechazar
+                    </Button>
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </QueryTable>
       </div>
       <ArcoRequestForm onUnauthorized={onUnauthorized} />
       <ArcoResolveDialog

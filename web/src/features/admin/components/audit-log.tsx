@@ -3,6 +3,7 @@ import { Download } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/input'
+import { Table } from '@/components/ui/table'
 import { serverMessage } from '@/lib/api-client'
 import { auditCsvUrl, useAudit, type AuditFilters } from '../api/audit'
 
@@ -70,62 +71,48 @@ export function AuditLog() {
         <span className="loading loading-spinner loading-sm" role="status" aria-label="Cargando bitácora" />
       ) : (
         <>
-          <div className="overflow-x-auto">
-            <table className="table table-sm">
-              <thead>
-                <tr>
-                  <th>Fecha</th>
-                  <th>Quién</th>
-                  <th>Acción</th>
-                  <th>Objetivo</th>
-                  <th>Desde</th>
-                  <th>Resultado</th>
+          <Table bordered={false} className="table-sm" columns={['Fecha', 'Quién', 'Acción', 'Objetivo', 'Desde', 'Resultado']}>
+            {audit.data.events.length === 0 ? (
+              <tr>
+                <td colSpan={6} className="text-center text-base-content/70">
+                  Sin eventos con estos filtros.
+                </td>
+              </tr>
+            ) : (
+              audit.data.events.map((e) => (
+                <tr key={e.id} data-testid="audit-row">
+                  <td className="whitespace-nowrap">{when(e.at)}</td>
+                  <td>
+                    <div>{e.actorLabel || '—'}</div>
+                    <div className="text-xs text-base-content/60">{ACTOR[e.actorKind] ?? e.actorKind}</div>
+                  </td>
+                  <td>
+                    <div>{e.actionLabel || e.action}</div>
+                    <code className="text-xs text-base-content/60">{e.action}</code>
+                    {e.changes && Object.keys(e.changes).length > 0 && (
+                      <ul className="text-xs text-base-content/70">
+                        {Object.entries(e.changes).map(([k, c]) => (
+                          <li key={k}>
+                            {k}: {c.before === undefined ? '' : `${String(c.before)} → `}
+                            {c.after === undefined ? '—' : String(c.after)}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </td>
+                  <td>{e.targetText || '—'}</td>
+                  <td className="text-xs" title={e.userAgent}>
+                    {e.ip || '—'}
+                  </td>
+                  <td>
+                    <Badge variant={OUTCOME[e.outcome]?.variant ?? 'outline'} className="badge-sm">
+                      {OUTCOME[e.outcome]?.label ?? e.outcome}
+                    </Badge>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {audit.data.events.length === 0 ? (
-                  <tr>
-                    <td colSpan={6} className="text-center text-base-content/70">
-                      Sin eventos con estos filtros.
-                    </td>
-                  </tr>
-                ) : (
-                  audit.data.events.map((e) => (
-                    <tr key={e.id} data-testid="audit-row">
-                      <td className="whitespace-nowrap">{when(e.at)}</td>
-                      <td>
-                        <div>{e.actorLabel || '—'}</div>
-                        <div className="text-xs text-base-content/60">{ACTOR[e.actorKind] ?? e.actorKind}</div>
-                      </td>
-                      <td>
-                        <div>{e.actionLabel || e.action}</div>
-                        <code className="text-xs text-base-content/60">{e.action}</code>
-                        {e.changes && Object.keys(e.changes).length > 0 && (
-                          <ul className="text-xs text-base-content/70">
-                            {Object.entries(e.changes).map(([k, c]) => (
-                              <li key={k}>
-                                {k}: {c.before === undefined ? '' : `${String(c.before)} → `}
-                                {c.after === undefined ? '—' : String(c.after)}
-                              </li>
-                            ))}
-                          </ul>
-                        )}
-                      </td>
-                      <td>{e.targetText || '—'}</td>
-                      <td className="text-xs" title={e.userAgent}>
-                        {e.ip || '—'}
-                      </td>
-                      <td>
-                        <Badge variant={OUTCOME[e.outcome]?.variant ?? 'outline'} className="badge-sm">
-                          {OUTCOME[e.outcome]?.label ?? e.outcome}
-                        </Badge>
-                      </td>
-                    </tr>
-                  ))
-                )}
-              </tbody>
-            </table>
-          </div>
+              ))
+            )}
+          </Table>
           <div className="flex items-center justify-between text-sm">
             <span>
               {total} {total === 1 ? 'evento' : 'eventos'} · página {page} de {pages}

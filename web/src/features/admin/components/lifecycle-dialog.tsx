@@ -1,10 +1,13 @@
-import { useEffect, useRef, useState } from 'react'
-import { Button } from '@/components/ui/button'
+import { useEffect, useState, type ReactNode } from 'react'
+import { Button, type ButtonVariant } from '@/components/ui/button'
+import { Modal } from '@/components/ui/modal'
 import { serverMessage } from '@/lib/api-client'
+import { cn } from '@/lib/cn'
 import type { AdminUser } from '../api/get-users'
 import { useLifecycle } from '../api/get-lifecycle'
 import { useLiftRevocation } from '../api/lift-revocation'
 import { useRevokeProfile } from '../api/revoke-profile'
+import type { useValidationChange } from '../api/validation-change'
 
 // Every kind the server records (a renewal is one too: the generated types said so).
 const EVENT_LABEL = { expired: 'Expiró', revoked: 'Revocado', renewed: 'Renovado', lifted: 'Revocación levantada' } as const
@@ -38,70 +41,58 @@ export function LifecycleDialog({
   onLifted?: (user: AdminUser) => void
   onUnauthorized: (err: unknown) => boolean
 }) {
-  const ref = useRef<HTMLDialogElement>(null)
   const history = useLifecycle(user?.id ?? null)
   const revoke = useRevokeProfile()
   const lift = useLiftRevocation()
   const [motivo, setMotivo] = useState('')
   const [error, setError] = useState('')
 
-  useEffect(() => {
-    const dialog = ref.current
-    if (!dialog) return
-    if (user && !dialog.open) {
-      setMotivo('')
-      setError('')
-      // jsdom has no showModal: fall back to the open attribute there.
-      if (typeof dialog.showModal === 'function') dialog.showModal()
-      else dialog.setAttribute('open', '')
-    }
-    if (!user && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close()
-      else dialog.removeAttribute('open')
-    }
-  }, [user])
 
   useEffect(() => {
     if (history.error) onUnauthorized(history.error)
   }, [history.error, onUnauthorized])
 
-  const submit = () => {
+  /** Sends the reason with change (revoke or lift): a reason is required; a failure that is not the session's shows the server's words, or fallback. */
+  const sendReason = (
+    change: ReturnType<typeof useValidationChange>,
+    required: string,
+    fallback: string,
+    onSuccess: (updated: AdminUser) => void,
+  ) => {
     if (!user) return
     if (!motivo.trim()) {
-      setError('El motivo de la revocación es requerido')
+      setError(required)
       return
     }
-    revoke.mutate(
+    change.mutate(
       { id: user.id, motivo },
       {
-        onSuccess: (updated) => onRevoked(updated),
+        onSuccess: (updated) => onSuccess(updated),
         onError: (err) => {
           if (onUnauthorized(err)) return
-          setError(serverMessage(err, 'Error al revocar el perfil'))
+          setError(serverMessage(err, fallback))
         },
       },
     )
   }
 
-  const submitLift = () => {
-    if (!user) return
-    if (!motivo.trim()) {
-      setError('El motivo para levantar la revocación es requerido')
-      return
-    }
-    lift.mutate(
-      { id: user.id, motivo },
-      {
-        onSuccess: (updated) => {
-          setMotivo('')
-          onLifted(updated)
-        },
-        onError: (err) => {
-          if (onUnauthorized(err)) return
-          setError(serverMessage(err, 'Error al levantar la revocación'))
-        },
-      },
-    )
+  const submit = () => sendReason(revoke, 'El motivo de la revocación es requerido', 'Error al revocar el perfil', onRevoked)
+
+  const submitLift = () =>
+    sendReason(lift, 'El motivo para levantar la revocación es requerido', 'Error al levantar la revocación', (updated) => {
+      setMotivo('')
+      onLifted(updated)
+    })
+
+  // What both reason forms share: the text being typed, its error, and Cerrar.
+  const reason = {
+    motivo,
+    error,
+    onMotivo: (value: string) => {
+      setMotivo(value)
+      setError('')
+    },
+    onClose,
   }
 
   const revoked = Boolean(user?.revokedAt)
@@ -109,14 +100,15 @@ export function LifecycleDialog({
   // Only a standing validation can be revoked (after a lift there is none until a new check).
   const revokeForm = !revoked && canRevoke && Boolean(user?.fecha_validacion)
   return (
-    <dialog
-      ref={ref}
-      className="modal"
-      aria-labelledby="lifecycle-title"
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
+    <Modal
+      open={user !== null}
+      onClose={onClose}
+      onOpen={() => {
+        setMotivo('')
+        setError('')
       }}
+      labelledBy="lifecycle-title"
+      backdrop
     >
       <div className="modal-box max-w-lg space-y-4">
         <h2 id="lifecycle-title" className="text-lg font-bold">
@@ -153,90 +145,32 @@ export function LifecycleDialog({
 
         {revoked && <p className="text-sm text-error">Esta validación está revocada.</p>}
         {liftForm && (
-          <form
-            className="space-y-2"
-            aria-label="Levantar la revocación"
-            onSubmit={(e) => {
-              e.preventDefault()
-              submitLift()
-            }}
+          <MotivoForm
+            name="Levantar la revocación"
+            label="Motivo para levantar la revocación"
+            errorId="lift-error"
+            {...reason}
+            onSubmit={submitLift}
+            pending={lift.isPending}
+            submitLabel="Levantar revocación"
+            actionsClassName="flex-wrap"
           >
-            <label className="floating-label block">
-              <span>Motivo para levantar la revocación</span>
-              <textarea
-                className="textarea w-full"
-                placeholder="Motivo para levantar la revocación"
-                maxLength={500}
-                value={motivo}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? 'lift-error' : undefined}
-                onChange={(e) => {
-                  setMotivo(e.target.value)
-                  setError('')
-                }}
-              />
-            </label>
-            {error && (
-              <p id="lift-error" className="text-sm text-error">
-                {error}
-              </p>
-            )}
-            <p className="text-sm text-base-content/70">
-              La validación revocada no vuelve: la persona podrá hacer una nueva verificación biométrica y le avisaremos por
-              correo. Queda registrado en la bitácora.
-            </p>
-            <div className="modal-action flex-wrap">
-              <Button type="button" variant="outline" onClick={onClose} disabled={lift.isPending}>
-                Cerrar
-              </Button>
-              <Button type="submit" disabled={lift.isPending}>
-                {lift.isPending && <span className="loading loading-spinner loading-sm" />}
-                Levantar revocación
-              </Button>
-            </div>
-          </form>
+            La validación revocada no vuelve: la persona podrá hacer una nueva verificación biométrica y le avisaremos por
+            correo. Queda registrado en la bitácora.
+          </MotivoForm>
         )}
         {revokeForm && (
-          <form
-            className="space-y-2"
-            onSubmit={(e) => {
-              e.preventDefault()
-              submit()
-            }}
+          <MotivoForm
+            label="Motivo de la revocación"
+            errorId="revoke-error"
+            {...reason}
+            onSubmit={submit}
+            pending={revoke.isPending}
+            submitLabel="Revocar validación"
+            submitVariant="destructive"
           >
-            <label className="floating-label block">
-              <span>Motivo de la revocación</span>
-              <textarea
-                className="textarea w-full"
-                placeholder="Motivo de la revocación"
-                maxLength={500}
-                value={motivo}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? 'revoke-error' : undefined}
-                onChange={(e) => {
-                  setMotivo(e.target.value)
-                  setError('')
-                }}
-              />
-            </label>
-            {error && (
-              <p id="revoke-error" className="text-sm text-error">
-                {error}
-              </p>
-            )}
-            <p className="text-sm text-base-content/70">
-              La cuenta se conserva; la página pública y los pases dirán «Revocado» y los socios recibirán el aviso.
-            </p>
-            <div className="modal-action">
-              <Button type="button" variant="outline" onClick={onClose} disabled={revoke.isPending}>
-                Cerrar
-              </Button>
-              <Button type="submit" variant="destructive" disabled={revoke.isPending}>
-                {revoke.isPending && <span className="loading loading-spinner loading-sm" />}
-                Revocar validación
-              </Button>
-            </div>
-          </form>
+            La cuenta se conserva; la página pública y los pases dirán «Revocado» y los socios recibirán el aviso.
+          </MotivoForm>
         )}
         {!liftForm && !revokeForm && (
           <div className="modal-action">
@@ -246,11 +180,77 @@ export function LifecycleDialog({
           </div>
         )}
       </div>
-      <form method="dialog" className="modal-backdrop">
-        <button type="button" onClick={onClose} aria-label="Cerrar">
-          close
-        </button>
-      </form>
-    </dialog>
+    </Modal>
+  )
+}
+
+/** The dialog's form for a reason (revoking, or lifting a revocation): the text, its error, what follows, Cerrar and the action. */
+function MotivoForm({
+  name,
+  label,
+  errorId,
+  motivo,
+  error,
+  onMotivo,
+  onSubmit,
+  onClose,
+  pending,
+  submitLabel,
+  submitVariant,
+  actionsClassName,
+  children,
+}: {
+  /** The form's accessible name, when it has one. */
+  name?: string
+  label: string
+  errorId: string
+  motivo: string
+  error: string
+  onMotivo: (value: string) => void
+  onSubmit: () => void
+  onClose: () => void
+  pending: boolean
+  submitLabel: string
+  submitVariant?: ButtonVariant
+  actionsClassName?: string
+  /** What the action does, under the reason. */
+  children: ReactNode
+}) {
+  return (
+    <form
+      className="space-y-2"
+      aria-label={name}
+      onSubmit={(e) => {
+        e.preventDefault()
+        onSubmit()
+      }}
+    >
+      <label className="floating-label block">
+        <span>{label}</span>
+        <textarea
+          className="textarea w-full"
+          placeholder={label}
+          maxLength={500}
+          value={motivo}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onChange={(e) => onMotivo(e.target.value)}
+        />
+      </label>
+      {error && (
+        <p id={errorId} className="text-sm text-error">
+          {error}
+        </p>
+      )}
+      <p className="text-sm text-base-content/70">{children}</p>
+      <div className={cn('modal-action', actionsClassName)}>
+        <Button type="button" variant="outline" onClick={onClose} disabled={pending}>
+          Cerrar
+        </Button>
+        <Button type="submit" variant={submitVariant} disabled={pending} pending={pending}>
+          {submitLabel}
+        </Button>
+      </div>
+    </form>
   )
 }

@@ -1,17 +1,17 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Ban, Trash2, UserPlus } from 'lucide-react'
-import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
-import { QueryRows } from '@/components/ui/query-rows'
+import { Button, IconButton } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/input'
+import { QueryTable } from '@/components/ui/table'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { usePartnerMutations, usePartners, type Partner, type PartnerConsoleRole, type PartnerUserInvite } from '../api/partners'
 import { partnerSchema, type PartnerValues } from '../schemas'
-import { useAdminUnauthorized } from './use-admin-unauthorized'
+import { EnrolmentLinkAlert, InviteeFields, isInviteeComplete } from './invitee-fields'
+import { useAdminUnauthorizedOn } from './use-admin-unauthorized'
 
 const EMPTY: PartnerValues = { partnerName: '', domain: '', createdBy: '', notes: '' }
 
@@ -30,17 +30,13 @@ export function PartnersSection() {
   const [invite, setInvite] = useState<PartnerUserInvite>(EMPTY_INVITE)
   const [link, setLink] = useState<{ partner: string; name: string; url: string } | null>(null)
   const { toast } = useToast()
-  const onUnauthorized = useAdminUnauthorized()
+  const onUnauthorized = useAdminUnauthorizedOn(partners.error)
   const {
     register,
     handleSubmit,
     reset,
     formState: { errors },
   } = useForm<PartnerValues>({ resolver: zodResolver(partnerSchema), defaultValues: EMPTY })
-
-  useEffect(() => {
-    if (partners.error) onUnauthorized(partners.error)
-  }, [partners.error, onUnauthorized])
 
   const fail = (err: unknown) => {
     if (onUnauthorized(err)) return
@@ -82,37 +78,16 @@ export function PartnersSection() {
   return (
     <div className="space-y-6">
       {link && (
-        <Alert title={`Enlace de la consola de ${link.partner} para ${link.name}`} data-testid="partner-user-link">
-          <p>Compártelo solo con esa persona. Funciona una vez, durante 7 días, y no se volverá a mostrar. Con él registra su llave de acceso en /socios.</p>
-          <code className="mt-2 block break-all">{link.url}</code>
-        </Alert>
+        <EnrolmentLinkAlert title={`Enlace de la consola de ${link.partner} para ${link.name}`} url={link.url} testId="partner-user-link">
+          Compártelo solo con esa persona. Funciona una vez, durante 7 días, y no se volverá a mostrar. Con él registra su llave de acceso en /socios.
+        </EnrolmentLinkAlert>
       )}
       {inviting && (
         <form className="grid gap-3 rounded-box border border-base-300 p-4 sm:grid-cols-4" onSubmit={onInvite} aria-label={`Invitar a la consola de ${inviting.partnerName}`}>
           <p className="font-medium sm:col-span-4">Invitar a la consola de {inviting.partnerName}</p>
-          <Field label="Correo" htmlFor="partner-user-email">
-            <Input id="partner-user-email" type="email" value={invite.email} onChange={(e) => setInvite({ ...invite, email: e.target.value })} />
-          </Field>
-          <Field label="Nombre" htmlFor="partner-user-name">
-            <Input id="partner-user-name" value={invite.name} onChange={(e) => setInvite({ ...invite, name: e.target.value })} />
-          </Field>
-          <Field label="Rol en la consola" htmlFor="partner-user-role">
-            <select
-              id="partner-user-role"
-              className="select w-full"
-              value={invite.role}
-              onChange={(e) => setInvite({ ...invite, role: e.target.value as PartnerConsoleRole })}
-            >
-              {CONSOLE_ROLES.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </Field>
+          <InviteeFields idPrefix="partner-user" value={invite} onChange={setInvite} roleLabel="Rol en la consola" roles={CONSOLE_ROLES} />
           <div className="flex items-end gap-2">
-            <Button type="submit" disabled={inviteUser.isPending || !invite.email.trim() || !invite.name.trim()}>
-              {inviteUser.isPending && <span className="loading loading-spinner loading-sm" />}
+            <Button type="submit" disabled={inviteUser.isPending || !isInviteeComplete(invite)} pending={inviteUser.isPending}>
               Invitar
             </Button>
             <Button variant="ghost" onClick={() => setInviting(null)}>
@@ -135,92 +110,62 @@ export function PartnersSection() {
           <Input id="partner-notes" {...register('notes')} />
         </Field>
         <div className="sm:col-span-2">
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending && <span className="loading loading-spinner loading-sm" />}
+          <Button type="submit" disabled={create.isPending} pending={create.isPending}>
             Crear Socio
           </Button>
         </div>
       </form>
-      <div className="overflow-x-auto rounded-box border border-base-300">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Socio</th>
-              <th>Dominio</th>
-              <th>Clave</th>
-              <th>Permisos</th>
-              <th>Solicitudes</th>
-              <th>Estado</th>
-              <th className="w-[140px]">Acciones</th>
-            </tr>
-          </thead>
-          <tbody>
-            <QueryRows
-              columns={7}
-              query={partners}
-              loadingLabel="Cargando socios"
-              error="Error al cargar los socios"
-              isEmpty={!partners.data?.length}
-              empty="No hay socios registrados."
-            >
-              {(partners.data ?? []).map((p) => (
-                <tr key={p.id} data-testid="partner-row">
-                  <td className="font-medium">
-                    {p.partnerName}
-                    {p.notes && <div className="text-xs text-base-content/70">{p.notes}</div>}
-                  </td>
-                  <td className="font-mono text-sm">{p.domain}</td>
-                  <td className="font-mono text-xs">{p.keyId}</td>
-                  <td className="text-sm">{p.permissions.join(', ')}</td>
-                  <td>{p.requestsCount}</td>
-                  <td>{p.isActive ? <Badge variant="success">Activo</Badge> : <Badge variant="outline">Inactivo</Badge>}</td>
-                  <td className="w-[140px]">
-                    <div className="flex gap-1">
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        className="btn-sm"
-                        disabled={!p.isActive}
-                        onClick={() => {
-                          setLink(null)
-                          setInviting(p)
-                        }}
-                        aria-label={`Invitar a la consola de ${p.partnerName}`}
-                        title="Invitar a su consola"
-                      >
-                        <UserPlus className="size-4" aria-hidden />
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        className="btn-sm"
-                        disabled={!p.isActive || deactivate.isPending}
-                        onClick={() => deactivate.mutate(p.id, { onError: fail })}
-                        aria-label={`Desactivar ${p.partnerName}`}
-                        title="Desactivar"
-                      >
-                        <Ban className="size-4" aria-hidden />
-                      </Button>
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        className="btn-sm text-error"
-                        disabled={remove.isPending}
-                        onClick={() => remove.mutate(p.id, { onError: fail })}
-                        aria-label={`Eliminar ${p.partnerName}`}
-                        title="Eliminar"
-                      >
-                        <Trash2 className="size-4" aria-hidden />
-                      </Button>
-                    </div>
-                  </td>
-                </tr>
-              ))
-}
-            </QueryRows>
-          </tbody>
-        </table>
-      </div>
+      <QueryTable
+        columns={['Socio', 'Dominio', 'Clave', 'Permisos', 'Solicitudes', 'Estado', { label: 'Acciones', className: 'w-[140px]' }]}
+        query={partners}
+        loadingLabel="Cargando socios"
+        error="Error al cargar los socios"
+        isEmpty={!partners.data?.length}
+        empty="No hay socios registrados."
+      >
+        {(partners.data ?? []).map((p) => (
+          <tr key={p.id} data-testid="partner-row">
+            <td className="font-medium">
+              {p.partnerName}
+              {p.notes && <div className="text-xs text-base-content/70">{p.notes}</div>}
+            </td>
+            <td className="font-mono text-sm">{p.domain}</td>
+            <td className="font-mono text-xs">{p.keyId}</td>
+            <td className="text-sm">{p.permissions.join(', ')}</td>
+            <td>{p.requestsCount}</td>
+            <td>{p.isActive ? <Badge variant="success">Activo</Badge> : <Badge variant="outline">Inactivo</Badge>}</td>
+            <td className="w-[140px]">
+              <div className="flex gap-1">
+                <IconButton
+                  icon={UserPlus}
+                  label={`Invitar a la consola de ${p.partnerName}`}
+                  title="Invitar a su consola"
+                  disabled={!p.isActive}
+                  onClick={() => {
+                    setLink(null)
+                    setInviting(p)
+                  }}
+                />
+                <IconButton
+                  icon={Ban}
+                  label={`Desactivar ${p.partnerName}`}
+                  title="Desactivar"
+                  disabled={!p.isActive || deactivate.isPending}
+                  onClick={() => deactivate.mutate(p.id, { onError: fail })}
+                />
+                <IconButton
+                  icon={Trash2}
+                  label={`Eliminar ${p.partnerName}`}
+                  title="Eliminar"
+                  className="text-error"
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(p.id, { onError: fail })}
+                />
+              </div>
+            </td>
+          </tr>
+        ))}
+      </QueryTable>
     </div>
   )
 }

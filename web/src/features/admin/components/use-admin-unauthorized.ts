@@ -1,4 +1,4 @@
-import { useCallback } from 'react'
+import { useCallback, useEffect } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { ApiError } from '@/lib/api-client'
 import { clearAdminFlags } from '../admin-session'
@@ -19,4 +19,13 @@ export function useAdminUnauthorized(): (err: unknown) => boolean {
     },
     [navigate],
   )
+}
+
+/** useAdminUnauthorized, also applied to a query's error as soon as it fails; returns the handler for the mutations. */
+export function useAdminUnauthorizedOn(error: unknown): (err: unknown) => boolean {
+  const onUnauthorized = useAdminUnauthorized()
+  useEffect(() => {
+    if (error) onUnauthorized(error)
+  }, [error, onUnauthorized])
+  return onUnauthorized
 }

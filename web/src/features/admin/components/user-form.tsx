@@ -2,20 +2,22 @@ import { useEffect } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Button } from '@/components/ui/button'
-import { Field, Input } from '@/components/ui/input'
+import { Field, Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { useAdminUser } from '../api/get-admin-user'
 import { useSaveUser } from '../api/save-user'
 import { ADMIN_ORIGINS, adminUserSchema, INVITATION_ORIGIN, NEW_USER_DEFAULTS, VIGENCIA_OPTIONS, type AdminUserValues } from '../schemas'
-import { useAdminUnauthorized } from './use-admin-unauthorized'
+import { useAdminUnauthorizedOn } from './use-admin-unauthorized'
+
+const ORIGIN_OPTIONS = ADMIN_ORIGINS.map((o) => ({ value: o, label: o }))
 
 /** The create/edit form of the admin panel; userId null creates. Calls onDone after save or cancel. */
 export function UserForm({ userId, onDone }: { userId: number | null; onDone: () => void }) {
   const { toast } = useToast()
   const save = useSaveUser()
   const existing = useAdminUser(userId)
-  const onUnauthorized = useAdminUnauthorized()
+  const onUnauthorized = useAdminUnauthorizedOn(existing.error)
   const {
     register,
     handleSubmit,
@@ -34,10 +36,6 @@ export function UserForm({ userId, onDone }: { userId: number | null; onDone: ()
       reset({ nombre: u.nombre, email: u.email ?? '', origen: u.origen, vigencia: String(u.vigencia) as AdminUserValues['vigencia'] })
     }
   }, [userId, existing.data, reset])
-
-  useEffect(() => {
-    if (existing.error) onUnauthorized(existing.error)
-  }, [existing.error, onUnauthorized])
 
   const onSubmit = async (values: AdminUserValues) => {
     try {
@@ -75,27 +73,21 @@ export function UserForm({ userId, onDone }: { userId: number | null; onDone: ()
         <Input id="admin-email" type="email" placeholder="correo@ejemplo.com" invalid={!!errors.email} {...register('email')} />
       </Field>
       <Field label="Origen" htmlFor="admin-origen" error={errors.origen?.message}>
-        <select id="admin-origen" className="select w-full" aria-invalid={!!errors.origen || undefined} {...register('origen')}>
-          {ADMIN_ORIGINS.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
+        <Select id="admin-origen" className="w-full" options={ORIGIN_OPTIONS} aria-invalid={!!errors.origen || undefined} {...register('origen')}>
           {showInvitation && <option value={INVITATION_ORIGIN}>{INVITATION_ORIGIN}</option>}
-        </select>
+        </Select>
       </Field>
       <Field label="Vigencia" htmlFor="admin-vigencia" error={errors.vigencia?.message}>
-        <select id="admin-vigencia" className="select w-full" aria-invalid={!!errors.vigencia || undefined} {...register('vigencia')}>
-          {VIGENCIA_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
+        <Select
+          id="admin-vigencia"
+          className="w-full"
+          options={VIGENCIA_OPTIONS}
+          aria-invalid={!!errors.vigencia || undefined}
+          {...register('vigencia')}
+        />
       </Field>
       <div className="flex gap-2 pt-2">
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending && <span className="loading loading-spinner loading-sm" />}
+        <Button type="submit" disabled={save.isPending} pending={save.isPending}>
           {userId === null ? 'Crear Usuario' : 'Guardar Cambios'}
         </Button>
         <Button variant="outline" onClick={onDone} disabled={save.isPending}>

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
+import { Table } from '@/components/ui/table'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { formatAmount, formatDateTimeMx } from '@/lib/format'
 import { PAYMENT_METHOD_LABEL } from '@/lib/plans'
 import { useUserPayments, type AdminPayment } from '../api/get-user-payments'
 import { useRefundPayment } from '../api/refund-payment'
-import { useAdminUnauthorized } from './use-admin-unauthorized'
+import { useAdminUnauthorizedOn } from './use-admin-unauthorized'
 
 /** The payment states in Spanish. */
 export const paymentStatusLabel: Record<NonNullable<AdminPayment['status']>, string> = {
@@ -31,13 +32,9 @@ function statusText(p: AdminPayment): string {
 export function UserPayments({ userId, canRefund = true }: { userId: number; canRefund?: boolean }) {
   const payments = useUserPayments(userId)
   const refund = useRefundPayment()
-  const onUnauthorized = useAdminUnauthorized()
+  const onUnauthorized = useAdminUnauthorizedOn(payments.error)
   const { toast } = useToast()
   const [refundId, setRefundId] = useState<number | null>(null)
-
-  useEffect(() => {
-    if (payments.error) onUnauthorized(payments.error)
-  }, [payments.error, onUnauthorized])
 
   const confirmRefund = () => {
     if (refundId === null) return
@@ -67,51 +64,35 @@ export function UserPayments({ userId, canRefund = true }: { userId: number; can
       ) : list.length === 0 ? (
         <p className="text-sm text-base-content/70">Sin pagos registrados.</p>
       ) : (
-        <div className="overflow-x-auto rounded-box border border-base-300">
-          <table className="table table-sm">
-            <thead>
-              <tr>
-                <th>Fecha</th>
-                <th>Plan</th>
-                <th>Importe</th>
-                <th>Método</th>
-                <th>Estado</th>
-                <th>
-                  <span className="sr-only">Acciones</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((p, i) => (
-                <tr key={p.id ?? i} data-testid="admin-payment-row">
-                  <td className="whitespace-nowrap">{formatDateTimeMx(p.createdAt)}</td>
-                  <td>{p.planName ?? p.plan ?? '—'}</td>
-                  <td className="whitespace-nowrap">{p.amount === undefined ? '—' : formatAmount(p.amount)}</td>
-                  <td>{p.method ? PAYMENT_METHOD_LABEL[p.method] : '—'}</td>
-                  <td>{statusText(p)}</td>
-                  <td className="text-right">
-                    {p.refundRequestedAt && !p.refundedAt ? (
-                      <span className="text-sm text-base-content/70">Reembolso solicitado</span>
-                    ) : p.status === 'paid' && p.method === 'oxxo' ? (
-                      // Stripe cannot refund cash paid at OXXO: the person is credited outside Stripe.
-                      <span className="text-sm text-base-content/70" title="Stripe no reembolsa pagos en efectivo en OXXO">
-                        Sin reembolso (efectivo)
-                      </span>
-                    ) : (
-                      canRefund &&
-                      p.refundable &&
-                      p.id !== undefined && (
-                        <Button variant="outline" size="sm" onClick={() => setRefundId(p.id ?? null)} disabled={refund.isPending}>
-                          Reembolsar
-                        </Button>
-                      )
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table className="table-sm" columns={['Fecha', 'Plan', 'Importe', 'Método', 'Estado', { label: <span className="sr-only">Acciones</span> }]}>
+          {list.map((p, i) => (
+            <tr key={p.id ?? i} data-testid="admin-payment-row">
+              <td className="whitespace-nowrap">{formatDateTimeMx(p.createdAt)}</td>
+              <td>{p.planName ?? p.plan ?? '—'}</td>
+              <td className="whitespace-nowrap">{p.amount === undefined ? '—' : formatAmount(p.amount)}</td>
+              <td>{p.method ? PAYMENT_METHOD_LABEL[p.method] : '—'}</td>
+              <td>{statusText(p)}</td>
+              <td className="text-right">
+                {p.refundRequestedAt && !p.refundedAt ? (
+                  <span className="text-sm text-base-content/70">Reembolso solicitado</span>
+                ) : p.status === 'paid' && p.method === 'oxxo' ? (
+                  // Stripe cannot refund cash paid at OXXO: the person is credited outside Stripe.
+                  <span className="text-sm text-base-content/70" title="Stripe no reembolsa pagos en efectivo en OXXO">
+                    Sin reembolso (efectivo)
+                  </span>
+                ) : (
+                  canRefund &&
+                  p.refundable &&
+                  p.id !== undefined && (
+                    <Button variant="outline" size="sm" onClick={() => setRefundId(p.id ?? null)} disabled={refund.isPending}>
+                      Reembolsar
+                    </Button>
+                  )
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
       <ConfirmDialog
         open={refundId !== null}

@@ -1,12 +1,12 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useMemo, useState } from 'react'
 import { Eye, Pencil, RefreshCw, Search, ShieldOff, Trash2 } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
-import { QueryRows } from '@/components/ui/query-rows'
+import { Button, IconButton } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
+import { QueryTable } from '@/components/ui/table'
 import { useUsers, type AdminUser } from '../api/get-users'
 import { INVITATION_ORIGIN } from '../schemas'
-import { useAdminUnauthorized } from './use-admin-unauthorized'
+import { useAdminUnauthorizedOn } from './use-admin-unauthorized'
 
 /** SPEC §5: case-insensitive substring over nombre, id_validado, email (when present) and origen. */
 export function filterUsers(users: AdminUser[], query: string): AdminUser[] {
@@ -39,13 +39,9 @@ export function UsersTable({
   canDelete?: boolean
 }) {
   const users = useUsers()
-  const onUnauthorized = useAdminUnauthorized()
+  useAdminUnauthorizedOn(users.error)
   const [query, setQuery] = useState('')
   const shown = useMemo(() => filterUsers(users.data ?? [], query), [users.data, query])
-
-  useEffect(() => {
-    if (users.error) onUnauthorized(users.error)
-  }, [users.error, onUnauthorized])
 
   return (
     <div className="space-y-4">
@@ -65,95 +61,49 @@ export function UsersTable({
           <RefreshCw className={users.isFetching ? 'size-4 animate-spin' : 'size-4'} aria-hidden />
         </Button>
       </div>
-      <div className="overflow-x-auto rounded-box border border-base-300">
-        <table className="table">
-          <thead>
-            <tr>
-              <th>Nombre</th>
-              <th>Email</th>
-              <th>Origen</th>
-              <th>Vigencia</th>
-              <th>ID Validado</th>
-              <th className="w-[100px]">Acciones</th>
-            </tr>
-          </thead>
-          <tbody>
-            <QueryRows
-              columns={6}
-              query={users}
-              loadingLabel="Cargando usuarios"
-              error="Error al cargar los usuarios"
-              isEmpty={shown.length === 0}
-              empty="No se encontraron usuarios."
-            >
-              {shown.map((u) => (
-                <tr key={u.id} data-testid="user-row">
-                  <td className="font-medium">{u.nombre}</td>
-                  <td>{u.email || 'N/A'}</td>
-                  <td>
-                    <div>{u.origen}</div>
-                    {u.origen === INVITATION_ORIGIN && u.inviterName && (
-                      <div className="text-xs text-base-content/70">por {u.inviterName}</div>
-                    )}
-                  </td>
-                  <td className="whitespace-nowrap">{vigenciaLabel(u.vigencia)}</td>
-                  <td className="font-mono text-sm whitespace-nowrap">
-                    <div>{u.id_validado}</div>
-                    {u.revokedAt ? (
-                      <Badge variant="destructive" className="badge-sm font-sans">
-                        Revocado
-                      </Badge>
-                    ) : (
-                      u.expiredAt && (
-                        <Badge variant="outline" className="badge-sm font-sans">
-                          Expirado
-                        </Badge>
-                      )
-                    )}
-                  </td>
-                  <td className="w-[100px]">
-                    <div className="flex gap-1">
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        className="btn-sm"
-                        onClick={() => onEdit(u.id)}
-                        aria-label={`${canEdit ? 'Editar' : 'Ver'} ${u.nombre}`}
-                      >
-                        {canEdit ? <Pencil className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
-                      </Button>
-                      {(u.fecha_validacion || u.revokedAt) && (
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          className="btn-sm"
-                          onClick={() => onLifecycle(u)}
-                          aria-label={`Validación de ${u.nombre}`}
-                          title="Historial y revocación"
-                        >
-                          <ShieldOff className="size-4" aria-hidden />
-                        </Button>
-                      )}
-                      {canDelete && (
-                        <Button
-                          variant="ghost"
-                          size="icon"
-                          className="btn-sm text-error"
-                          onClick={() => onDelete(u.id)}
-                          aria-label={`Eliminar ${u.nombre}`}
-                        >
-                          <Trash2 className="size-4" aria-hidden />
-                        </Button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
-              ))
-}
-            </QueryRows>
-          </tbody>
-        </table>
-      </div>
+      <QueryTable
+        columns={['Nombre', 'Email', 'Origen', 'Vigencia', 'ID Validado', { label: 'Acciones', className: 'w-[100px]' }]}
+        query={users}
+        loadingLabel="Cargando usuarios"
+        error="Error al cargar los usuarios"
+        isEmpty={shown.length === 0}
+        empty="No se encontraron usuarios."
+      >
+        {shown.map((u) => (
+          <tr key={u.id} data-testid="user-row">
+            <td className="font-medium">{u.nombre}</td>
+            <td>{u.email || 'N/A'}</td>
+            <td>
+              <div>{u.origen}</div>
+              {u.origen === INVITATION_ORIGIN && u.inviterName && <div className="text-xs text-base-content/70">por {u.inviterName}</div>}
+            </td>
+            <td className="whitespace-nowrap">{vigenciaLabel(u.vigencia)}</td>
+            <td className="font-mono text-sm whitespace-nowrap">
+              <div>{u.id_validado}</div>
+              {u.revokedAt ? (
+                <Badge variant="destructive" className="badge-sm font-sans">
+                  Revocado
+                </Badge>
+              ) : (
+                u.expiredAt && (
+                  <Badge variant="outline" className="badge-sm font-sans">
+                    Expirado
+                  </Badge>
+                )
+              )}
+            </td>
+            <td className="w-[100px]">
+              <div className="flex gap-1">
+                <IconButton icon={canEdit ? Pencil : Eye} label={`${canEdit ? 'Editar' : 'Ver'} ${u.nombre}`} onClick={() => onEdit(u.id)} />
+                {(u.fecha_validacion || u.revokedAt) && (
+                  <IconButton icon={ShieldOff} label={`Validación de ${u.nombre}`} title="Historial y revocación" onClick={() => onLifecycle(u)} />
+                )}
+                {canDelete && <IconButton icon={Trash2} label={`Eliminar ${u.nombre}`} className="text-error" onClick={() => onDelete(u.id)} />}
+              </div>
+            </td>
+          </tr>
+        ))}
+      </QueryTable>
     </div>
   )
 }

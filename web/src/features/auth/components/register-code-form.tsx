@@ -3,7 +3,7 @@ import { ArrowLeft } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field } from '@/components/ui/input'
 import { authValidation } from '../validation'
-import { CodeInput } from './code-input'
+import { CodeInput } from '@/components/ui/code-input'
 
 /** Step 2 of registration: the 6-character WhatsApp code. */
 export function RegisterCodeForm({

@@ -1,7 +1,8 @@
 import { useEffect } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { Button } from '@/components/ui/button'
-import { Field, Input, MxPhoneInput } from '@/components/ui/input'
+import { Field, Input } from '@/components/ui/input'
+import { MxPhoneField } from '@/components/ui/mx-phone-field'
 import { loadWhenIdle, lazyResolver } from '@/lib/lazy-module'
 import type { RegisterValues } from '../schemas'
 import { phoneTypingFilter } from '../typing'
@@ -36,20 +37,15 @@ export function RegisterForm({
       <Field label="Correo electrónico" htmlFor="email" error={errors.email?.message}>
         <Input id="email" type="email" autoComplete="email" placeholder="tu@correo.com" invalid={!!errors.email} {...register('email')} />
       </Field>
-      <Field
+      <MxPhoneField
+        control={control}
+        name="phoneNumber"
+        id="phoneNumber"
         label="Número de WhatsApp"
-        htmlFor="phoneNumber"
-        error={errors.phoneNumber?.message}
         hint="10 dígitos. Agregamos la lada +52 de México automáticamente."
-      >
-        <Controller
-          control={control}
-          name="phoneNumber"
-          render={({ field }) => (
-            <MxPhoneInput id="phoneNumber" field={field} invalid={!!errors.phoneNumber} filter={phoneTypingFilter} autoComplete="tel-national" />
-          )}
-        />
-      </Field>
+        filter={phoneTypingFilter}
+        autoComplete="tel-national"
+      />
       <Button type="submit" className="w-full" disabled={pending}>
         {pending && <span className="loading loading-spinner loading-sm" />}
         {pending ? 'Enviando código...' : 'Continuar'}

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react'
-import 'react-phone-number-input/style.css'
+// react-phone-number-input/style.css is part of src/index.css: /login paints before this module loads.
 import { lazyModule, whenIdle, type LazyModule } from '@/lib/lazy-module'
 import type { InternationalPhoneInputProps } from './international-phone-input'
 

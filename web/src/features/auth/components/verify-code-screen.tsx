@@ -10,7 +10,7 @@ import { toApiUserId } from '@/lib/user-id'
 import { useVerifyCode, verifiedUserId } from '../api/verify-code'
 import { loginCodeSchema } from '../schemas'
 import { AuthCard } from './auth-card'
-import { CodeInput } from './code-input'
+import { CodeInput } from '@/components/ui/code-input'
 import { readFlow } from '@/lib/hosted-flow'
 
 /** Sign-in code entry (SPEC §2 'Code verification'). */

@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import QRCode from 'qrcode'
 import { BadgeCheck, Copy, Download, Share2 } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
@@ -33,21 +33,30 @@ export function CredentialCard({ profileId, userId, revoked = false }: { profile
   return <HeldCredentialCard profileId={profileId} userId={userId} />
 }
 
-/** A revoked validation's credential: void, and no new one until a new validation (issue 38). */
-function RevokedCredentialCard() {
+/** The card both states share: the titled frame, its icon greyed or in colour. */
+function CredentialCardFrame({ iconClass, children }: { iconClass: string; children: ReactNode }) {
   return (
     <Card data-testid="credential-card">
       <CardBody className="space-y-3">
         <CardTitle>
-          <BadgeCheck className="size-5 text-base-content/50" aria-hidden />
+          <BadgeCheck className={`size-5 ${iconClass}`} aria-hidden />
           Credencial verificable
         </CardTitle>
-        <Alert variant="destructive" data-testid="credential-revoked">
-          Revocada: tu credencial dejó de valer cuando Perfil Seguro revocó tu validación. Quien la compruebe verá que fue
-          revocada.
-        </Alert>
+        {children}
       </CardBody>
     </Card>
+  )
+}
+
+/** A revoked validation's credential: void, and no new one until a new validation (issue 38). */
+function RevokedCredentialCard() {
+  return (
+    <CredentialCardFrame iconClass="text-base-content/50">
+      <Alert variant="destructive" data-testid="credential-revoked">
+        Revocada: tu credencial dejó de valer cuando Perfil Seguro revocó tu validación. Quien la compruebe verá que fue
+        revocada.
+      </Alert>
+    </CredentialCardFrame>
   )
 }
 
@@ -72,83 +81,77 @@ function HeldCredentialCard({ profileId, userId }: { profileId: string; userId: 
   }
 
   return (
-    <Card data-testid="credential-card">
-      <CardBody className="space-y-3">
-        <CardTitle>
-          <BadgeCheck className="size-5 text-primary" aria-hidden />
-          Credencial verificable
-        </CardTitle>
-        <CardDescription>
-          Una credencial firmada por Perfil Seguro que guardas tú. Quien la reciba puede comprobarla en su navegador,
-          incluso sin conexión, y solo ve los datos que decidas compartir.
-        </CardDescription>
-        {!credential && !listed.isPending && (
-          <Button onClick={() => issue.mutate()} disabled={issue.isPending}>
-            {issue.isPending ? 'Firmando tu credencial…' : 'Obtener mi credencial'}
+    <CredentialCardFrame iconClass="text-primary">
+      <CardDescription>
+        Una credencial firmada por Perfil Seguro que guardas tú. Quien la reciba puede comprobarla en su navegador,
+        incluso sin conexión, y solo ve los datos que decidas compartir.
+      </CardDescription>
+      {!credential && !listed.isPending && (
+        <Button onClick={() => issue.mutate()} disabled={issue.isPending}>
+          {issue.isPending ? 'Firmando tu credencial…' : 'Obtener mi credencial'}
+        </Button>
+      )}
+      {issue.isError && (
+        <Alert variant="destructive">{serverMessage(issue.error, 'No pudimos emitir tu credencial. Intenta nuevamente.')}</Alert>
+      )}
+      {held && held.status !== 'ready' && <Alert variant="warning">{held.message}</Alert>}
+      {credential && (
+        <>
+          <p className="text-sm">
+            Vigente hasta el {new Date(held!.expiresAt).toLocaleDateString('es-MX', { timeZone: 'America/Mexico_City' })}.
+          </p>
+          <Button variant="outline" onClick={() => saveBlob(new Blob([credential], { type: 'application/dc+sd-jwt' }), `${profileId}.sd-jwt`)}>
+            <Download className="size-4" aria-hidden />
+            Descargar credencial
           </Button>
-        )}
-        {issue.isError && (
-          <Alert variant="destructive">{serverMessage(issue.error, 'No pudimos emitir tu credencial. Intenta nuevamente.')}</Alert>
-        )}
-        {held && held.status !== 'ready' && <Alert variant="warning">{held.message}</Alert>}
-        {credential && (
-          <>
-            <p className="text-sm">
-              Vigente hasta el {new Date(held!.expiresAt).toLocaleDateString('es-MX', { timeZone: 'America/Mexico_City' })}.
+          <fieldset className="fieldset rounded-box border border-base-300 p-3">
+            <legend className="fieldset-legend">Compartir</legend>
+            <p className="text-sm text-base-content/70">
+              Tu ID de perfil y tu nivel de verificación siempre se muestran. Elige qué más compartir:
             </p>
-            <Button variant="outline" onClick={() => saveBlob(new Blob([credential], { type: 'application/dc+sd-jwt' }), `${profileId}.sd-jwt`)}>
-              <Download className="size-4" aria-hidden />
-              Descargar credencial
+            {shareableClaims.map((c) => (
+              <label key={c.name} className="label cursor-pointer justify-start gap-2">
+                <input
+                  type="checkbox"
+                  className="checkbox checkbox-sm"
+                  checked={chosen.includes(c.name)}
+                  onChange={(e) => {
+                    setChosen((prev) => (e.target.checked ? [...prev, c.name] : prev.filter((n) => n !== c.name)))
+                    setShared(null)
+                  }}
+                />
+                {c.label}
+              </label>
+            ))}
+            <Button variant="outline" onClick={() => void share()}>
+              <Share2 className="size-4" aria-hidden />
+              Generar presentación
             </Button>
-            <fieldset className="fieldset rounded-box border border-base-300 p-3">
-              <legend className="fieldset-legend">Compartir</legend>
-              <p className="text-sm text-base-content/70">
-                Tu ID de perfil y tu nivel de verificación siempre se muestran. Elige qué más compartir:
-              </p>
-              {shareableClaims.map((c) => (
-                <label key={c.name} className="label cursor-pointer justify-start gap-2">
-                  <input
-                    type="checkbox"
-                    className="checkbox checkbox-sm"
-                    checked={chosen.includes(c.name)}
-                    onChange={(e) => {
-                      setChosen((prev) => (e.target.checked ? [...prev, c.name] : prev.filter((n) => n !== c.name)))
-                      setShared(null)
-                    }}
-                  />
-                  {c.label}
-                </label>
-              ))}
-              <Button variant="outline" onClick={() => void share()}>
-                <Share2 className="size-4" aria-hidden />
-                Generar presentación
-              </Button>
-            </fieldset>
-            {shared && (
-              <div className="space-y-2" data-testid="credential-presentation">
-                <img src={shared.qr} alt="Código QR de la presentación" className="mx-auto size-64" />
-                <label className="label text-sm" htmlFor="presentation-link">
-                  Enlace para verificar
-                </label>
-                <textarea id="presentation-link" className="textarea w-full font-mono text-xs" rows={4} readOnly value={shared.text} />
-                <div className="flex flex-wrap gap-2">
-                  <Button
-                    variant="outline"
-                    onClick={() => void navigator.clipboard?.writeText(shared.text).then(() => setCopied(true))}
-                  >
-                    <Copy className="size-4" aria-hidden />
-                    {copied ? 'Copiado' : 'Copiar enlace'}
-                  </Button>
-                  <a className="btn btn-ghost" href={shared.text} target="_blank" rel="noreferrer">
-                    Abrir en el verificador
-                  </a>
-                </div>
+          </fieldset>
+          {shared && (
+            <div className="space-y-2" data-testid="credential-presentation">
+              <img src={shared.qr} alt="Código QR de la presentación" className="mx-auto size-64" />
+              <label className="label text-sm" htmlFor="presentation-link">
+                Enlace para verificar
+              </label>
+              <textarea id="presentation-link" className="textarea w-full font-mono text-xs" rows={4} readOnly value={shared.text} />
+              <div className="flex flex-wrap gap-2">
+                <Button
+                  variant="outline"
+                  onClick={() => void navigator.clipboard?.writeText(shared.text).then(() => setCopied(true))}
+                >
+                  <Copy className="size-4" aria-hidden />
+                  {copied ? 'Copiado' : 'Copiar enlace'}
+                </Button>
+                <a className="btn btn-ghost" href={shared.text} target="_blank" rel="noreferrer">
+                  Abrir en el verificador
+                </a>
               </div>
-            )}
-          </>
-        )}
-        <WalletOffer userId={userId} />
-      </CardBody>
-    </Card>
+            </div>
+          )}
+        </>
+      )}
+      <WalletOffer userId={userId} />
+    </CredentialCardFrame>
   )
 }

@@ -7,6 +7,7 @@ import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card
 import { serverMessage } from '@/lib/api-client'
 import { formatDateMx } from '@/lib/format'
 import { clearStoredUser } from '@/lib/session'
+import { useAsyncAction } from '@/lib/use-async-action'
 import {
   clearFlow,
   decide,
@@ -82,8 +83,7 @@ function finish(view: HostedView, mode: 'popup' | 'redirect', redirectUrl?: stri
 /** The hosted flow's one screen; notice is the simplified privacy notice shown while the person decides. */
 export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
   const [state, setState] = useState<State>({ kind: 'loading' })
-  const [busy, setBusy] = useState(false)
-  const [problem, setProblem] = useState('')
+  const { busy, error: problem, run } = useAsyncAction()
 
   useEffect(() => {
     let live = true
@@ -113,35 +113,27 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
   }
   const { view, token, mode } = state
 
-  const answer = async (share: boolean) => {
-    setBusy(true)
-    setProblem('')
-    try {
-      const res = await decide(token, share)
-      const ended = { ...view, status: res.status }
-      setState({ kind: 'ready', view: ended, token, mode })
-      finish(ended, mode, res.redirectUrl)
-    } catch (err) {
-      setProblem(serverMessage(err, 'No pudimos guardar tu respuesta. Intenta de nuevo.'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const answer = (share: boolean) =>
+    run(
+      async () => {
+        const res = await decide(token, share)
+        const ended = { ...view, status: res.status }
+        setState({ kind: 'ready', view: ended, token, mode })
+        finish(ended, mode, res.redirectUrl)
+      },
+      (err) => serverMessage(err, 'No pudimos guardar tu respuesta. Intenta de nuevo.'),
+    )
 
   // An account of the other mode signs out here and the flow goes on (sign in or register).
-  const signOutHere = async () => {
-    setBusy(true)
-    setProblem('')
-    try {
-      await signOut()
-      clearStoredUser()
-      setState({ kind: 'ready', view: await getFlowSession(token), token, mode })
-    } catch (err) {
-      setProblem(serverMessage(err, 'No pudimos cerrar tu sesión. Intenta de nuevo.'))
-    } finally {
-      setBusy(false)
-    }
-  }
+  const signOutHere = () =>
+    run(
+      async () => {
+        await signOut()
+        clearStoredUser()
+        setState({ kind: 'ready', view: await getFlowSession(token), token, mode })
+      },
+      (err) => serverMessage(err, 'No pudimos cerrar tu sesión. Intenta de nuevo.'),
+    )
 
   const ended = finalStatuses.has(view.status)
   const levelName = view.requiredLevel >= 3 ? 'verificación biométrica (nivel 3)' : 'correo electrónico verificado (nivel 2)'

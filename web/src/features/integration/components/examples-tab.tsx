@@ -1,6 +1,19 @@
+import type { ReactNode } from 'react'
 import { javascriptSample, phpSample, presentationServerSample, reactHookSample, walletWidgetSample, webhookReceiverSample } from '../samples'
 import { dropInSample, goSessionSample, nodeSessionSample, phpSessionSample } from '../session-samples'
 import { CodeBlock } from './code-block'
+
+/** One example of the tab: its h2, which the section is named by, then the text and code. */
+function ExampleSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="space-y-3" aria-labelledby={id}>
+      <h2 id={id} className="text-xl font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  )
+}
 
 /**
  * 'Ejemplos': copyable JavaScript, React and PHP samples pointed at this server, then the
@@ -10,10 +23,7 @@ import { CodeBlock } from './code-block'
 export function ExamplesTab({ apiBase }: { apiBase: string }) {
   return (
     <div className="space-y-8">
-      <section className="space-y-3" aria-labelledby="ejemplo-widget">
-        <h2 id="ejemplo-widget" className="text-xl font-bold">
-          Widget listo para usar (recomendado)
-        </h2>
+      <ExampleSection id="ejemplo-widget" title="Widget listo para usar (recomendado)">
         <p className="text-sm text-base-content/70">
           La persona se registra o inicia sesión, se verifica y decide qué compartir en nuestra ventana, con el nombre y el dominio
           de tu plataforma a la vista. Tu página nunca ve sus datos: tu servidor los lee con tu llave secreta o los recibe en tu
@@ -29,37 +39,25 @@ export function ExamplesTab({ apiBase }: { apiBase: string }) {
         <CodeBlock title="Sesiones en Node.js" code={nodeSessionSample(apiBase)} language="node-sesion" />
         <CodeBlock title="Sesiones en PHP" code={phpSessionSample(apiBase)} language="php-sesion" />
         <CodeBlock title="Sesiones y webhook en Go" code={goSessionSample(apiBase)} language="go" />
-      </section>
-      <section className="space-y-3" aria-labelledby="ejemplo-js">
-        <h2 id="ejemplo-js" className="text-xl font-bold">
-          JavaScript (fetch)
-        </h2>
+      </ExampleSection>
+      <ExampleSection id="ejemplo-js" title="JavaScript (fetch)">
         <p className="text-sm text-base-content/70">Desde el navegador, en un dominio autorizado.</p>
         <CodeBlock title="JavaScript" code={javascriptSample(apiBase)} language="javascript" />
-      </section>
-      <section className="space-y-3" aria-labelledby="ejemplo-react">
-        <h2 id="ejemplo-react" className="text-xl font-bold">
-          React (hook)
-        </h2>
+      </ExampleSection>
+      <ExampleSection id="ejemplo-react" title="React (hook)">
         <p className="text-sm text-base-content/70">
           El hook guarda el userId del inicio de sesión; llamar a verify antes de login lanza el error «No userId available».
         </p>
         <CodeBlock title="React" code={reactHookSample(apiBase)} language="jsx" />
-      </section>
-      <section className="space-y-3" aria-labelledby="ejemplo-php">
-        <h2 id="ejemplo-php" className="text-xl font-bold">
-          PHP (cURL)
-        </h2>
+      </ExampleSection>
+      <ExampleSection id="ejemplo-php" title="PHP (cURL)">
         <p className="text-sm text-base-content/70">
           Desde tu servidor: el inicio de sesión y el código con tu llave publicable; el estado por correo, con tu llave secreta, y
           solo de quien compartió su perfil con tu plataforma. Cada función devuelve false ante cualquier respuesta distinta de 200.
         </p>
         <CodeBlock title="PHP" code={phpSample(apiBase)} language="php" />
-      </section>
-      <section className="space-y-3" aria-labelledby="ejemplo-billetera">
-        <h2 id="ejemplo-billetera" className="text-xl font-bold">
-          Verificar con billetera (OpenID4VP)
-        </h2>
+      </ExampleSection>
+      <ExampleSection id="ejemplo-billetera" title="Verificar con billetera (OpenID4VP)">
         <p className="text-sm text-base-content/70">
           La persona presenta la credencial de su billetera digital: creas una solicitud con los datos que necesitas, le muestras
           el QR, y consultas el resultado cada 2 segundos o lo recibes en tu webhook como evento presentation.completed. Solo
@@ -82,7 +80,7 @@ export function ExamplesTab({ apiBase }: { apiBase: string }) {
           el nombre que compartió la persona.
         </p>
         <CodeBlock title="React: Verificar con billetera" code={walletWidgetSample(apiBase)} language="jsx" />
-      </section>
+      </ExampleSection>
     </div>
   )
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Link, useNavigate, useSearchParams } from 'react-router-dom'
 import { CalendarClock, CircleAlert, MailOpen } from 'lucide-react'
@@ -7,7 +7,8 @@ import { AcceptanceNote } from '@/components/legal/legal-links'
 import { Alert } from '@/components/ui/alert'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
-import { Field, Input, MxPhoneInput } from '@/components/ui/input'
+import { Field, Input } from '@/components/ui/input'
+import { MxPhoneField } from '@/components/ui/mx-phone-field'
 import { useToast } from '@/components/ui/toast'
 import { ApiError, serverMessage } from '@/lib/api-client'
 import { announceLogin, storageKeys, writeStorage } from '@/lib/storage'
@@ -102,17 +103,17 @@ function AcceptForm({ invitation, onExpired, notice }: { invitation: PublicInvit
       <Field label="Correo electrónico" htmlFor="inviteeEmail">
         <Input id="inviteeEmail" type="email" value={invitation.inviteeEmail} readOnly disabled />
       </Field>
-      <Field label="Teléfono (WhatsApp)" htmlFor="phone_number" error={errors.phone_number?.message} hint="10 dígitos; agregamos la lada +52 de México.">
-        <Controller
-          control={control}
-          name="phone_number"
-          render={({ field }) => (
-            <MxPhoneInput id="phone_number" field={field} invalid={!!errors.phone_number} filter={invitationPhoneFilter} autoComplete="tel-national" inputMode="numeric" />
-          )}
-        />
-      </Field>
-      <Button type="submit" className="w-full" disabled={accept.isPending}>
-        {accept.isPending && <span className="loading loading-spinner loading-sm" />}
+      <MxPhoneField
+        control={control}
+        name="phone_number"
+        id="phone_number"
+        label="Teléfono (WhatsApp)"
+        hint="10 dígitos; agregamos la lada +52 de México."
+        filter={invitationPhoneFilter}
+        autoComplete="tel-national"
+        inputMode="numeric"
+      />
+      <Button type="submit" className="w-full" disabled={accept.isPending} pending={accept.isPending}>
         {accept.isPending ? 'Aceptando...' : 'Aceptar invitación'}
       </Button>
       {notice}

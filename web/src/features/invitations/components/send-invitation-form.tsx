@@ -1,8 +1,9 @@
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { Send } from 'lucide-react'
 import { Button } from '@/components/ui/button'
-import { Field, Input, MxPhoneInput } from '@/components/ui/input'
+import { Field, Input } from '@/components/ui/input'
+import { MxPhoneField } from '@/components/ui/mx-phone-field'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { useSendInvitation } from '../api/send-invitation'
@@ -62,15 +63,16 @@ export function SendInvitationForm({ inviterId, onSent }: { inviterId: string; o
       <Field label="Correo electrónico" htmlFor="inviteeEmail" error={errors.inviteeEmail?.message}>
         <Input id="inviteeEmail" type="email" autoComplete="off" placeholder="invitado@correo.com" invalid={!!errors.inviteeEmail} {...register('inviteeEmail')} />
       </Field>
-      <Field label="Teléfono (opcional)" htmlFor="inviteePhone" error={errors.inviteePhone?.message} hint="10 dígitos; se guarda con +52.">
-        <Controller
-          control={control}
-          name="inviteePhone"
-          render={({ field }) => (
-            <MxPhoneInput id="inviteePhone" field={field} invalid={!!errors.inviteePhone} filter={invitationPhoneFilter} autoComplete="off" inputMode="numeric" />
-          )}
-        />
-      </Field>
+      <MxPhoneField
+        control={control}
+        name="inviteePhone"
+        id="inviteePhone"
+        label="Teléfono (opcional)"
+        hint="10 dígitos; se guarda con +52."
+        filter={invitationPhoneFilter}
+        autoComplete="off"
+        inputMode="numeric"
+      />
       <Field label="Tipo de invitación" htmlFor="type" error={errors.type?.message}>
         <select id="type" className={`select w-full ${errors.type ? 'select-error' : ''}`} {...register('type')}>
           <option value="client">Cliente</option>

@@ -26,6 +26,17 @@ export function LegalSection({ id, title, children }: { id: string; title: strin
   )
 }
 
+/** The Section of a document whose section titles are keyed by their ids: <Section id="planes"> draws that one. */
+export function sectionComponent<T extends Record<string, string>>(sections: T) {
+  return function Section({ id, children }: { id: keyof T & string; children: ReactNode }) {
+    return (
+      <LegalSection id={id} title={sections[id]}>
+        {children}
+      </LegalSection>
+    )
+  }
+}
+
 /** The list of a document's sections, linking to each heading. */
 export function LegalContents({ sections }: { sections: Record<string, string> }) {
   return (

@@ -1,7 +1,6 @@
-import type { ReactNode } from 'react'
 import { Link } from 'react-router-dom'
 import type { LegalInfo, RetentionRow } from '../api/get-legal-info'
-import { LegalContents, LegalSection, MailLink } from './legal-document'
+import { LegalContents, MailLink, sectionComponent } from './legal-document'
 
 /** The notice's sections by the id of their h2, so each can be linked (/privacidad#derechos-arco). */
 const sections = {
@@ -18,15 +17,7 @@ const sections = {
   cambios: 'Cambios al aviso',
 } as const
 
-type SectionId = keyof typeof sections
-
-function Section({ id, children }: { id: SectionId; children: ReactNode }) {
-  return (
-    <LegalSection id={id} title={sections[id]}>
-      {children}
-    </LegalSection>
-  )
-}
+const Section = sectionComponent(sections)
 
 /** Where the person handles their own data: Mi Perfil › Mis datos. */
 function MyData() {
@@ -114,22 +105,10 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
       <Section id="finalidades">
         <h3>Finalidades necesarias (primarias)</h3>
         <p>Son necesarias para prestarte el servicio. Sin ellas no podemos dártelo.</p>
-        <ul data-testid="primary-purposes">
-          {primaryPurposes.map((p) => (
-            <li key={p.label}>
-              <strong>{p.label}.</strong> {p.description}
-            </li>
-          ))}
-        </ul>
+        <PurposeList testId="primary-purposes" purposes={primaryPurposes} />
         <h3>Finalidades voluntarias (secundarias)</h3>
         <p>No son necesarias para el servicio, pero nos ayudan a atenderte mejor.</p>
-        <ul data-testid="secondary-purposes">
-          {secondaryPurposes.map((p) => (
-            <li key={p.purpose}>
-              <strong>{p.label}.</strong> {p.description}
-            </li>
-          ))}
-        </ul>
+        <PurposeList testId="secondary-purposes" purposes={secondaryPurposes} />
         <p>
           Puedes oponerte a ellas en cualquier momento desde <MyData /> o escribiendo a <MailLink address={privacyEmail} />.
           Negarte no afecta tu validación ni el servicio.
@@ -328,6 +307,19 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
 }
 
 /** The retention table (GET /api/legal); it scrolls sideways inside its frame on a narrow screen. */
+/** A list of purposes: each one's name in bold, then what it is for. */
+function PurposeList({ testId, purposes }: { testId: string; purposes: { label: string; description: string }[] }) {
+  return (
+    <ul data-testid={testId}>
+      {purposes.map((p) => (
+        <li key={p.label}>
+          <strong>{p.label}.</strong> {p.description}
+        </li>
+      ))}
+    </ul>
+  )
+}
+
 function RetentionTable({ rows }: { rows: RetentionRow[] }) {
   return (
     // Focusable, so a keyboard can scroll it when it is wider than the screen.

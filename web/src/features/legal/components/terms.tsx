@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom'
 import { PRIVACY_PATH } from '@/components/legal/legal-links'
 import { formatPrice } from '@/lib/format'
 import type { LegalInfo } from '../api/get-legal-info'
-import { LegalContents, LegalSection, MailLink } from './legal-document'
+import { LegalContents, MailLink, sectionComponent } from './legal-document'
 
 /** The terms' sections by the id of their h2, so each can be linked (/terminos#planes). */
 const sections = {
@@ -20,15 +20,7 @@ const sections = {
   contacto: 'Contacto',
 } as const
 
-type SectionId = keyof typeof sections
-
-function Section({ id, children }: { id: SectionId; children: ReactNode }) {
-  return (
-    <LegalSection id={id} title={sections[id]}>
-      {children}
-    </LegalSection>
-  )
-}
+const Section = sectionComponent(sections)
 
 /** A paid plan as the terms name it (GET /api/plans, or the app's static plans while it loads). */
 export type TermsPlan = { name: string; price: number; years: number }

@@ -1,5 +1,6 @@
-import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query'
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import type { Delivery, DeliveryPage } from '../types'
 
 // The webhook's delivery log, in pages of 25 (newest first), and resends.
@@ -19,9 +20,8 @@ export function useDeliveries() {
 
 /** Sends a notification again now (POST /api/socios/deliveries/{id}/resend), then refetches the log. */
 export function useResend() {
-  const client = useQueryClient()
-  return useMutation({
-    mutationFn: (id: number) => apiRequest<Delivery>('POST', `/api/socios/deliveries/${id}/resend`),
-    onSuccess: () => client.invalidateQueries({ queryKey: deliveriesQueryOptions.queryKey }),
-  })
+  return useRefetchingMutation(
+    (id: number) => apiRequest<Delivery>('POST', `/api/socios/deliveries/${id}/resend`),
+    deliveriesQueryOptions.queryKey,
+  )
 }

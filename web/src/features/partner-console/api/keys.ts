@@ -1,5 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import type { Mode, NewKey, PartnerKey } from '../types'
 
 // The platform's keys: list by mode, create (the full key comes back once), revoke.
@@ -19,16 +20,12 @@ export function useKeys(mode: Mode) {
 
 /** Creates a key (POST /api/socios/keys) or revokes one, then refetches the lists. */
 export function useKeyMutations() {
-  const client = useQueryClient()
-  const onSuccess = () => client.invalidateQueries({ queryKey: ['partner-console', 'keys'] })
+  const keys = ['partner-console', 'keys']
   return {
-    create: useMutation({
-      mutationFn: (input: { kind: PartnerKey['kind']; mode: Mode }) => apiRequest<NewKey>('POST', '/api/socios/keys', input),
-      onSuccess,
-    }),
-    revoke: useMutation({
-      mutationFn: (id: number) => apiRequest<PartnerKey>('POST', `/api/socios/keys/${id}/revoke`),
-      onSuccess,
-    }),
+    create: useRefetchingMutation(
+      (input: { kind: PartnerKey['kind']; mode: Mode }) => apiRequest<NewKey>('POST', '/api/socios/keys', input),
+      keys,
+    ),
+    revoke: useRefetchingMutation((id: number) => apiRequest<PartnerKey>('POST', `/api/socios/keys/${id}/revoke`), keys),
   }
 }

@@ -1,5 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import type { EnrolmentLink, PartnerRole, PartnerUser } from '../types'
 
 // The platform's team: list; a propietario invites (the link comes back once), changes roles,
@@ -18,25 +19,17 @@ export function useTeam() {
 
 /** What a propietario does to the team; each refetches it. */
 export function useTeamMutations() {
-  const client = useQueryClient()
-  const onSuccess = () => client.invalidateQueries({ queryKey: teamQueryOptions.queryKey })
+  const team = teamQueryOptions.queryKey
   return {
-    invite: useMutation({
-      mutationFn: (input: { email: string; name: string; role: PartnerRole }) =>
-        apiRequest<EnrolmentLink>('POST', '/api/socios/users', input),
-      onSuccess,
-    }),
-    setRole: useMutation({
-      mutationFn: ({ id, role }: { id: number; role: PartnerRole }) => apiRequest<PartnerUser>('PUT', `/api/socios/users/${id}`, { role }),
-      onSuccess,
-    }),
-    disable: useMutation({
-      mutationFn: (id: number) => apiRequest<PartnerUser>('POST', `/api/socios/users/${id}/disable`),
-      onSuccess,
-    }),
-    newLink: useMutation({
-      mutationFn: (id: number) => apiRequest<EnrolmentLink>('POST', `/api/socios/users/${id}/enrolment`),
-      onSuccess,
-    }),
+    invite: useRefetchingMutation(
+      (input: { email: string; name: string; role: PartnerRole }) => apiRequest<EnrolmentLink>('POST', '/api/socios/users', input),
+      team,
+    ),
+    setRole: useRefetchingMutation(
+      ({ id, role }: { id: number; role: PartnerRole }) => apiRequest<PartnerUser>('PUT', `/api/socios/users/${id}`, { role }),
+      team,
+    ),
+    disable: useRefetchingMutation((id: number) => apiRequest<PartnerUser>('POST', `/api/socios/users/${id}/disable`), team),
+    newLink: useRefetchingMutation((id: number) => apiRequest<EnrolmentLink>('POST', `/api/socios/users/${id}/enrolment`), team),
   }
 }

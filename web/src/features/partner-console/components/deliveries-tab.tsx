@@ -8,7 +8,8 @@ import { useDeliveries, useResend } from '../api/deliveries'
 import { useConsoleSignedOut, useSignedOutOn } from '../api/get-console-me'
 import { can, DELIVERY_STATUS } from '../labels'
 import type { ConsoleMe, Delivery } from '../types'
-import { QueryTable, TimeZoneNote } from './table-message'
+import { ConsoleTable, PagedTableFooter } from './table-message'
+import { TabHeading } from './tab-heading'
 
 const STATUS_BADGE: Record<Delivery['status'], BadgeVariant> = {
   delivered: 'success',
@@ -33,7 +34,6 @@ export function DeliveriesTab({ me }: { me: ConsoleMe }) {
   useSignedOutOn(log.error)
   const rows = log.data?.pages.flatMap((p) => p.data) ?? []
   const canResend = can(me, 'resend')
-  const cols = canResend ? 6 : 5
 
   const send = (d: Delivery) =>
     resend.mutate(d.id, {
@@ -45,31 +45,16 @@ export function DeliveriesTab({ me }: { me: ConsoleMe }) {
 
   return (
     <section className="space-y-4" aria-labelledby="deliveries-title">
-      <div>
-        <h2 id="deliveries-title" className="text-lg font-semibold">
-          Registro de entregas
-        </h2>
-        <p className="text-sm text-base-content/70">
-          Si tu servidor no responde con un 2xx, reintentamos hasta 12 veces en unas dos horas, con esperas cada vez más largas. Reenviar
-          hace un intento nuevo ahora, aunque ya se haya entregado.
-        </p>
-      </div>
-      <QueryTable
-        columns={cols}
+      <TabHeading id="deliveries-title" title="Registro de entregas">
+        Si tu servidor no responde con un 2xx, reintentamos hasta 12 veces en unas dos horas, con esperas cada vez más largas. Reenviar
+        hace un intento nuevo ahora, aunque ya se haya entregado.
+      </TabHeading>
+      <ConsoleTable
+        columns={['Evento', 'Estado', 'Intentos', 'Última respuesta', 'Fechas', canResend && { label: 'Acciones', className: 'text-right' }]}
         query={log}
         errorText="No pudimos cargar el registro de entregas."
         isEmpty={rows.length === 0}
         empty={<>Aún no hay notificaciones para tu plataforma.</>}
-        head={
-          <>
-            <th>Evento</th>
-            <th>Estado</th>
-            <th>Intentos</th>
-            <th>Última respuesta</th>
-            <th>Fechas</th>
-            {canResend && <th className="text-right">Acciones</th>}
-          </>
-        }
       >
         {rows.map((d) => (
           <tr key={d.id} data-testid="delivery-row">
@@ -110,16 +95,8 @@ export function DeliveriesTab({ me }: { me: ConsoleMe }) {
             )}
           </tr>
         ))}
-      </QueryTable>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <TimeZoneNote />
-        {log.hasNextPage && (
-          <Button variant="outline" size="sm" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-            {log.isFetchingNextPage && <span className="loading loading-spinner loading-sm" />}
-            Cargar más
-          </Button>
-        )}
-      </div>
+      </ConsoleTable>
+      <PagedTableFooter query={log} />
     </section>
   )
 }

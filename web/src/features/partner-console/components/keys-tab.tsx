@@ -12,7 +12,8 @@ import { can } from '../labels'
 import type { ConsoleMe, Mode, PartnerKey } from '../types'
 import { OriginCard } from './origin-card'
 import { SecretDialog, type ShownSecret } from './secret-dialog'
-import { QueryTable, TimeZoneNote } from './table-message'
+import { ConsoleTable, TimeZoneNote } from './table-message'
+import { TabHeading } from './tab-heading'
 
 const MODE_WORD: Record<Mode, string> = { test: 'de prueba', live: 'de producción' }
 
@@ -64,14 +65,9 @@ export function KeysTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
       <OriginCard me={me} />
       <section className="space-y-4" aria-labelledby="keys-title">
         <div className="flex flex-wrap items-end justify-between gap-3">
-          <div>
-            <h2 id="keys-title" className="text-lg font-semibold">
-              Llaves {MODE_WORD[mode]}
-            </h2>
-            <p className="text-sm text-base-content/70">
-              Puedes tener varias activas para rotarlas sin cortes: crea la nueva, cámbiala en tu servidor y revoca la anterior.
-            </p>
-          </div>
+          <TabHeading id="keys-title" title={`Llaves ${MODE_WORD[mode]}`}>
+            Puedes tener varias activas para rotarlas sin cortes: crea la nueva, cámbiala en tu servidor y revoca la anterior.
+          </TabHeading>
           {manage && (
             <div className="flex flex-wrap gap-2">
               <Button size="sm" onClick={() => make('secret')} disabled={create.isPending}>
@@ -85,22 +81,12 @@ export function KeysTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
             </div>
           )}
         </div>
-        <QueryTable
-          columns={6}
+        <ConsoleTable
+          columns={['Llave', 'Tipo', 'Creada', 'Último uso', 'Estado', manage && { label: 'Acciones', className: 'text-right' }]}
           query={keys}
           errorText="No pudimos cargar tus llaves."
           isEmpty={!keys.data?.length}
           empty={<>Aún no tienes llaves {MODE_WORD[mode]}.</>}
-          head={
-            <>
-              <th>Llave</th>
-              <th>Tipo</th>
-              <th>Creada</th>
-              <th>Último uso</th>
-              <th>Estado</th>
-              {manage && <th className="text-right">Acciones</th>}
-            </>
-          }
         >
           {(keys.data ?? []).map((k) => (
             <tr key={k.id} data-testid="key-row" className={k.revokedAt ? 'opacity-60' : undefined}>
@@ -138,7 +124,7 @@ export function KeysTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
               )}
             </tr>
           ))}
-        </QueryTable>
+        </ConsoleTable>
         <TimeZoneNote />
       </section>
       <SecretDialog secret={shown} onClose={() => setShown(null)} />

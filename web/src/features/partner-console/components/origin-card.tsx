@@ -1,6 +1,3 @@
-import { useEffect } from 'react'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
 import { Globe } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/input'
@@ -11,6 +8,7 @@ import { useSetOrigin } from '../api/origin'
 import { can } from '../labels'
 import { originSchema } from '../schemas'
 import type { ConsoleMe } from '../types'
+import { useSavedValueForm } from './use-saved-value-form'
 
 /** The platform's allowed origin: shown to everyone, changed by a propietario or a desarrollador. */
 export function OriginCard({ me }: { me: ConsoleMe }) {
@@ -20,11 +18,9 @@ export function OriginCard({ me }: { me: ConsoleMe }) {
   const {
     register,
     handleSubmit,
-    reset,
     setError,
     formState: { errors, isDirty },
-  } = useForm<{ origin: string }>({ resolver: zodResolver(originSchema), defaultValues: { origin: me.partner.domain } })
-  useEffect(() => reset({ origin: me.partner.domain }), [me.partner.domain, reset])
+  } = useSavedValueForm(originSchema, 'origin', me.partner.domain)
 
   const onSubmit = ({ origin }: { origin: string }) =>
     setOrigin.mutate(origin, {
@@ -57,8 +53,7 @@ export function OriginCard({ me }: { me: ConsoleMe }) {
                   <Input id="console-origin" placeholder="https://www.casalista.mx" invalid={!!errors.origin} {...register('origin')} />
                 </Field>
               </div>
-              <Button type="submit" className="sm:mt-7" disabled={!isDirty || setOrigin.isPending}>
-                {setOrigin.isPending && <span className="loading loading-spinner loading-sm" />}
+              <Button type="submit" className="sm:mt-7" disabled={!isDirty || setOrigin.isPending} pending={setOrigin.isPending}>
                 Guardar origen
               </Button>
             </form>

@@ -1,9 +1,7 @@
-import { Alert } from '@/components/ui/alert'
-import { Button } from '@/components/ui/button'
-import { serverMessage } from '@/lib/api-client'
 import { useConsoleMe } from '../api/get-console-me'
 import { ConsolePanel } from './console-panel'
 import { PartnerSignInScreen } from './partner-sign-in-screen'
+import { QueryErrorAlert } from './query-error'
 
 /** /socios: the sign-in while nobody is signed in to the console, the console once someone is. */
 export function PartnerConsoleScreen() {
@@ -18,12 +16,7 @@ export function PartnerConsoleScreen() {
   if (me.isError) {
     return (
       <div className="mx-auto max-w-md px-4 py-16">
-        <Alert variant="destructive" title="No pudimos abrir la consola">
-          <p>{serverMessage(me.error, 'Revisa tu conexión e intenta de nuevo.')}</p>
-          <Button variant="outline" size="sm" className="mt-3" onClick={() => me.refetch()}>
-            Reintentar
-          </Button>
-        </Alert>
+        <QueryErrorAlert title="No pudimos abrir la consola" query={me} fallback="Revisa tu conexión e intenta de nuevo." />
       </div>
     )
   }

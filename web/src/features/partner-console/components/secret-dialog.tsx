@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef } from 'react'
+import { useId } from 'react'
 import { TriangleAlert } from 'lucide-react'
 import { Button } from '@/components/ui/button'
+import { Modal } from '@/components/ui/modal'
 import { CopyButton } from './copy-button'
 
 /** What a SecretDialog shows once. */
@@ -23,32 +24,9 @@ export const SHOWN_ONCE = 'Guárdala ahora: no volverás a verla.'
  * gives it, with a copy button and the warning that it will not be shown again.
  */
 export function SecretDialog({ secret, onClose }: { secret: ShownSecret | null; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null)
   const id = useId()
-  useEffect(() => {
-    const dialog = ref.current
-    if (!dialog) return
-    // jsdom has no showModal: fall back to the open attribute there.
-    if (secret && !dialog.open) {
-      if (typeof dialog.showModal === 'function') dialog.showModal()
-      else dialog.setAttribute('open', '')
-    }
-    if (!secret && dialog.open) {
-      if (typeof dialog.close === 'function') dialog.close()
-      else dialog.removeAttribute('open')
-    }
-  }, [secret])
-
   return (
-    <dialog
-      ref={ref}
-      className="modal modal-bottom sm:modal-middle"
-      aria-labelledby={`${id}-title`}
-      onCancel={(e) => {
-        e.preventDefault()
-        onClose()
-      }}
-    >
+    <Modal open={secret !== null} onClose={onClose} labelledBy={`${id}-title`} className="modal-bottom sm:modal-middle">
       {secret && (
         <div className="modal-box space-y-4" data-testid="secret-dialog">
           <h3 id={`${id}-title`} className="text-lg font-bold">
@@ -70,6 +48,6 @@ export function SecretDialog({ secret, onClose }: { secret: ShownSecret | null; 
           </div>
         </div>
       )}
-    </dialog>
+    </Modal>
   )
 }

@@ -1,11 +1,11 @@
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
-import { Button } from '@/components/ui/button'
 import { formatDateMx, formatDateTimeMx } from '@/lib/format'
 import { useSignedOutOn } from '../api/get-console-me'
 import { useSessions } from '../api/sessions'
 import { CLAIM_LABEL, LEVEL_LABEL, SESSION_STATUS } from '../labels'
 import type { Mode, VerificationSession } from '../types'
-import { QueryTable, TimeZoneNote } from './table-message'
+import { ConsoleTable, PagedTableFooter } from './table-message'
+import { TabHeading } from './tab-heading'
 
 const STATUS_BADGE: Record<VerificationSession['status'], BadgeVariant> = {
   created: 'outline',
@@ -45,29 +45,15 @@ export function SessionsTab({ mode }: { mode: Mode }) {
 
   return (
     <section className="space-y-4" aria-labelledby="sessions-title">
-      <div>
-        <h2 id="sessions-title" className="text-lg font-semibold">
-          Sesiones de verificación {mode === 'test' ? 'de prueba' : 'de producción'}
-        </h2>
-        <p className="text-sm text-base-content/70">
-          Solo ves lo que cada persona decidió compartir con tu plataforma, y solo si completó la sesión.
-        </p>
-      </div>
-      <QueryTable
-        columns={5}
+      <TabHeading id="sessions-title" title={`Sesiones de verificación ${mode === 'test' ? 'de prueba' : 'de producción'}`}>
+        Solo ves lo que cada persona decidió compartir con tu plataforma, y solo si completó la sesión.
+      </TabHeading>
+      <ConsoleTable
+        columns={['Referencia', 'Estado', 'Nivel', 'Datos compartidos', 'Fechas']}
         query={sessions}
         errorText="No pudimos cargar tus sesiones."
         isEmpty={rows.length === 0}
         empty={<>Aún no hay sesiones {mode === 'test' ? 'de prueba' : 'de producción'}. Tu servidor las abre con POST /api/partner/v1/verification-sessions.</>}
-        head={
-          <>
-            <th>Referencia</th>
-            <th>Estado</th>
-            <th>Nivel</th>
-            <th>Datos compartidos</th>
-            <th>Fechas</th>
-          </>
-        }
       >
         {rows.map((s) => (
           <tr key={s.id} data-testid="session-row">
@@ -101,16 +87,8 @@ export function SessionsTab({ mode }: { mode: Mode }) {
             </td>
           </tr>
         ))}
-      </QueryTable>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <TimeZoneNote />
-        {sessions.hasNextPage && (
-          <Button variant="outline" size="sm" onClick={() => sessions.fetchNextPage()} disabled={sessions.isFetchingNextPage}>
-            {sessions.isFetchingNextPage && <span className="loading loading-spinner loading-sm" />}
-            Cargar más
-          </Button>
-        )}
-      </div>
+      </ConsoleTable>
+      <PagedTableFooter query={sessions} />
     </section>
   )
 }

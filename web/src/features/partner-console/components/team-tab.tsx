@@ -2,10 +2,10 @@ import { useState } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { UserPlus } from 'lucide-react'
-import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
-import { Field, Input } from '@/components/ui/input'
+import { EnrolmentBadge, type EnrolmentBadgeLook, type EnrolmentState } from '@/components/ui/enrolment-badge'
+import { Field, Input, Select } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { formatDateTimeMx } from '@/lib/format'
@@ -15,9 +15,15 @@ import { can, ROLE_HINT, ROLE_LABEL } from '../labels'
 import { inviteSchema, type InviteValues } from '../schemas'
 import type { ConsoleMe, EnrolmentLink, PartnerRole, PartnerUser } from '../types'
 import { SecretDialog, type ShownSecret } from './secret-dialog'
-import { QueryTable, TimeZoneNote } from './table-message'
+import { ConsoleTable, TimeZoneNote } from './table-message'
 
 const ROLES: PartnerRole[] = ['propietario', 'desarrollador', 'lectura']
+const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }))
+const STATE_LOOKS: Record<EnrolmentState, EnrolmentBadgeLook> = {
+  disabled: { variant: 'outline', label: 'Desactivada' },
+  enrolled: { variant: 'success', label: 'Activa' },
+  pending: { variant: 'warning', label: 'Sin llave registrada' },
+}
 const EMPTY: InviteValues = { email: '', name: '', role: 'desarrollador' }
 
 function linkShown(res: EnrolmentLink): ShownSecret {
@@ -40,7 +46,6 @@ export function TeamTab({ me }: { me: ConsoleMe }) {
   const [shown, setShown] = useState<ShownSecret | null>(null)
   const [disabling, setDisabling] = useState<PartnerUser | null>(null)
   const manage = can(me, 'team')
-  const cols = manage ? 5 : 4
   const {
     register,
     handleSubmit,
@@ -77,13 +82,7 @@ export function TeamTab({ me }: { me: ConsoleMe }) {
               <Input id="invite-name" autoComplete="off" invalid={!!errors.name} {...register('name')} />
             </Field>
             <Field label="Rol" htmlFor="invite-role" error={errors.role?.message}>
-              <select id="invite-role" className="select w-full" {...register('role')}>
-                {ROLES.map((r) => (
-                  <option key={r} value={r}>
-                    {ROLE_LABEL[r]}
-                  </option>
-                ))}
-              </select>
+              <Select id="invite-role" className="w-full" options={ROLE_OPTIONS} {...register('role')} />
             </Field>
             <div className="flex items-end">
               <Button type="submit" className="w-full sm:w-auto" disabled={invite.isPending}>
@@ -106,21 +105,12 @@ export function TeamTab({ me }: { me: ConsoleMe }) {
         <h2 id="team-title" className="text-lg font-semibold">
           Equipo
         </h2>
-        <QueryTable
-          columns={cols}
+        <ConsoleTable
+          columns={['Persona', 'Rol', 'Estado', 'Último acceso', manage && { label: 'Acciones', className: 'text-right' }]}
           query={team}
           errorText="No pudimos cargar tu equipo."
           isEmpty={!team.data?.length}
           empty={<>Nadie más usa la consola todavía.</>}
-          head={
-            <>
-              <th>Persona</th>
-              <th>Rol</th>
-              <th>Estado</th>
-              <th>Último acceso</th>
-              {manage && <th className="text-right">Acciones</th>}
-            </>
-          }
         >
           {(team.data ?? []).map((u) => {
             const self = u.id === me.user.id
@@ -137,9 +127,10 @@ export function TeamTab({ me }: { me: ConsoleMe }) {
                 </td>
                 <td>
                   {manage && !off ? (
-                    <select
+                    <Select
                       aria-label={`Rol de ${u.name}`}
-                      className="select select-sm w-40"
+                      className="select-sm w-40"
+                      options={ROLE_OPTIONS}
                       value={u.role}
                       disabled={setRole.isPending}
                       onChange={(e) =>
@@ -148,31 +139,13 @@ export function TeamTab({ me }: { me: ConsoleMe }) {
                           { onSuccess: (a) => toast({ title: 'Rol cambiado', description: `${a.name}: ${ROLE_LABEL[a.role]}.` }), onError: fail },
                         )
                       }
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {ROLE_LABEL[r]}
-                        </option>
-                      ))}
-                    </select>
+                    />
                   ) : (
                     <span className="whitespace-nowrap">{ROLE_LABEL[u.role]}</span>
                   )}
                 </td>
                 <td>
-                  {off ? (
-                    <Badge variant="outline" className="badge-sm whitespace-nowrap">
-                      Desactivada
-                    </Badge>
-                  ) : u.enrolled ? (
-                    <Badge variant="success" className="badge-sm whitespace-nowrap">
-                      Activa
-                    </Badge>
-                  ) : (
-                    <Badge variant="warning" className="badge-sm whitespace-nowrap">
-                      Sin llave registrada
-                    </Badge>
-                  )}
+                  <EnrolmentBadge account={u} looks={STATE_LOOKS} className="badge-sm whitespace-nowrap" />
                 </td>
                 <td className="whitespace-nowrap">{u.lastSignInAt ? formatDateTimeMx(u.lastSignInAt) : 'Nunca'}</td>
                 {manage && (
@@ -200,7 +173,7 @@ export function TeamTab({ me }: { me: ConsoleMe }) {
               </tr>
             )
           })}
-        </QueryTable>
+        </ConsoleTable>
         <TimeZoneNote />
       </section>
 

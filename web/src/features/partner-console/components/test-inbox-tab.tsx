@@ -2,7 +2,8 @@ import { formatDateTimeMx } from '@/lib/format'
 import { useSignedOutOn } from '../api/get-console-me'
 import { useTestInbox } from '../api/test-inbox'
 import type { TestMessage } from '../types'
-import { QueryTable, TimeZoneNote } from './table-message'
+import { ConsoleTable, TimeZoneNote } from './table-message'
+import { TabHeading } from './tab-heading'
 
 const CHANNEL_LABEL: Record<TestMessage['channel'], string> = { whatsapp: 'WhatsApp', sms: 'SMS', email: 'Correo' }
 
@@ -17,28 +18,15 @@ export function TestInboxTab() {
 
   return (
     <section className="space-y-4" aria-labelledby="test-inbox-title">
-      <div>
-        <h2 id="test-inbox-title" className="text-lg font-semibold">
-          Bandeja de prueba
-        </h2>
-        <p className="text-sm text-base-content/70">
-          Con tus llaves de prueba no enviamos mensajes reales: los códigos y enlaces de tus personas de prueba llegan aquí.
-        </p>
-      </div>
-      <QueryTable
-        columns={4}
+      <TabHeading id="test-inbox-title" title="Bandeja de prueba">
+        Con tus llaves de prueba no enviamos mensajes reales: los códigos y enlaces de tus personas de prueba llegan aquí.
+      </TabHeading>
+      <ConsoleTable
+        columns={['Para', 'Canal', 'Mensaje', 'Fecha']}
         query={inbox}
         errorText="No pudimos cargar tu bandeja de prueba."
         isEmpty={rows.length === 0}
         empty={<>Aún no hay mensajes. Abre una sesión con tu llave secreta de prueba y regístrate en ella.</>}
-        head={
-          <>
-            <th>Para</th>
-            <th>Canal</th>
-            <th>Mensaje</th>
-            <th>Fecha</th>
-          </>
-        }
       >
         {rows.map((m) => (
           <tr key={m.id}>
@@ -51,7 +39,7 @@ export function TestInboxTab() {
             <td className="whitespace-nowrap">{formatDateTimeMx(m.createdAt)}</td>
           </tr>
         ))}
-      </QueryTable>
+      </ConsoleTable>
       <TimeZoneNote />
     </section>
   )

@@ -1,13 +1,13 @@
-import { Alert } from '@/components/ui/alert'
-import { Button } from '@/components/ui/button'
-import { serverMessage } from '@/lib/api-client'
+import { Table } from '@/components/ui/table'
 import { formatDateTimeMx } from '@/lib/format'
 import { useSignedOutOn } from '../api/get-console-me'
 import { useUsage } from '../api/usage'
 import { monthLabel } from '../labels'
 import type { Mode } from '../types'
+import { QueryErrorAlert } from './query-error'
 
 const count = (n: number) => n.toLocaleString('es-MX')
+const right = (label: string) => ({ label, className: 'text-right' })
 
 /** "Uso": requests counted and, per month (Mexico City), the sessions opened, completed and declined in the mode. */
 export function UsageTab({ mode }: { mode: Mode }) {
@@ -15,14 +15,7 @@ export function UsageTab({ mode }: { mode: Mode }) {
   useSignedOutOn(usage.error)
   if (usage.isPending) return <span className="loading loading-spinner loading-md text-primary" role="status" aria-label="Cargando" />
   if (usage.isError) {
-    return (
-      <Alert variant="destructive" title="No pudimos cargar tu uso">
-        <p>{serverMessage(usage.error, 'Intenta de nuevo.')}</p>
-        <Button variant="outline" size="sm" className="mt-3" onClick={() => usage.refetch()}>
-          Reintentar
-        </Button>
-      </Alert>
-    )
+    return <QueryErrorAlert title="No pudimos cargar tu uso" query={usage} />
   }
   const u = usage.data
   const thisMonth = u.months[0]
@@ -51,33 +44,20 @@ export function UsageTab({ mode }: { mode: Mode }) {
           <div className="stat-desc">La persona compartió sus datos</div>
         </div>
       </div>
-      <div className="overflow-x-auto rounded-box border border-base-300">
-        <table className="table">
-          <caption className="p-3 text-left text-sm text-base-content/70">
-            Sesiones {word} por mes, hora de la Ciudad de México (últimos 12 meses).
-          </caption>
-          <thead>
-            <tr>
-              <th>Mes</th>
-              <th className="text-right">Abiertas</th>
-              <th className="text-right">Completadas</th>
-              <th className="text-right">Rechazadas</th>
-              <th className="text-right">Completadas (%)</th>
-            </tr>
-          </thead>
-          <tbody>
-            {u.months.map((m) => (
-              <tr key={m.month} data-testid="usage-row">
-                <td className="whitespace-nowrap capitalize">{monthLabel(m.month)}</td>
-                <td className="text-right">{count(m.opened)}</td>
-                <td className="text-right">{count(m.completed)}</td>
-                <td className="text-right">{count(m.declined)}</td>
-                <td className="text-right">{m.opened ? `${Math.round((m.completed / m.opened) * 100)} %` : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        caption={<>Sesiones {word} por mes, hora de la Ciudad de México (últimos 12 meses).</>}
+        columns={['Mes', right('Abiertas'), right('Completadas'), right('Rechazadas'), right('Completadas (%)')]}
+      >
+        {u.months.map((m) => (
+          <tr key={m.month} data-testid="usage-row">
+            <td className="whitespace-nowrap capitalize">{monthLabel(m.month)}</td>
+            <td className="text-right">{count(m.opened)}</td>
+            <td className="text-right">{count(m.completed)}</td>
+            <td className="text-right">{count(m.declined)}</td>
+            <td className="text-right">{m.opened ? `${Math.round((m.completed / m.opened) * 100)} %` : '—'}</td>
+          </tr>
+        ))}
+      </Table>
     </section>
   )
 }

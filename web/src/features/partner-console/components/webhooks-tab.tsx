@@ -1,6 +1,4 @@
-import { useEffect, useState } from 'react'
-import { useForm } from 'react-hook-form'
-import { zodResolver } from '@hookform/resolvers/zod'
+import { useState } from 'react'
 import { RefreshCw, Webhook as WebhookIcon } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
@@ -15,7 +13,10 @@ import { useWebhook, useWebhookMutations } from '../api/webhook'
 import { can } from '../labels'
 import { webhookSchema } from '../schemas'
 import type { ConsoleMe, Webhook } from '../types'
+import { QueryErrorAlert } from './query-error'
 import { SecretDialog, type ShownSecret } from './secret-dialog'
+import { TabHeading } from './tab-heading'
+import { useSavedValueForm } from './use-saved-value-form'
 
 const SECRET_WARNING = 'Guárdalo ahora: no volverás a verlo.'
 
@@ -27,14 +28,7 @@ export function WebhooksTab({ me }: { me: ConsoleMe }) {
     return <span className="loading loading-spinner loading-md text-primary" role="status" aria-label="Cargando" />
   }
   if (webhook.isError) {
-    return (
-      <Alert variant="destructive" title="No pudimos cargar tu webhook">
-        <p>{serverMessage(webhook.error, 'Intenta de nuevo.')}</p>
-        <Button variant="outline" size="sm" className="mt-3" onClick={() => webhook.refetch()}>
-          Reintentar
-        </Button>
-      </Alert>
-    )
+    return <QueryErrorAlert title="No pudimos cargar tu webhook" query={webhook} />
   }
   return <WebhookSettings me={me} webhook={webhook.data} />
 }
@@ -49,11 +43,9 @@ function WebhookSettings({ me, webhook }: { me: ConsoleMe; webhook: Webhook }) {
   const {
     register,
     handleSubmit,
-    reset,
     setError,
     formState: { errors, isDirty },
-  } = useForm<{ url: string }>({ resolver: zodResolver(webhookSchema), defaultValues: { url: webhook.url } })
-  useEffect(() => reset({ url: webhook.url }), [webhook.url, reset])
+  } = useSavedValueForm(webhookSchema, 'url', webhook.url)
 
   const fail = (err: unknown) => {
     if (signedOut(err)) return
@@ -93,14 +85,9 @@ function WebhookSettings({ me, webhook }: { me: ConsoleMe; webhook: Webhook }) {
       <section className="space-y-4" aria-labelledby="webhook-title">
         <div className="flex items-start gap-3">
           <WebhookIcon className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden />
-          <div>
-            <h2 id="webhook-title" className="text-lg font-semibold">
-              URL del webhook
-            </h2>
-            <p className="text-sm text-base-content/70">
-              Te avisamos con un POST firmado de cada evento de tu plataforma; por ejemplo, cuando una sesión de verificación termina.
-            </p>
-          </div>
+          <TabHeading id="webhook-title" title="URL del webhook">
+            Te avisamos con un POST firmado de cada evento de tu plataforma; por ejemplo, cuando una sesión de verificación termina.
+          </TabHeading>
         </div>
         {!webhook.url && <Alert variant="info">Sin webhook: no te enviaremos notificaciones.</Alert>}
         {manage ? (
@@ -111,8 +98,7 @@ function WebhookSettings({ me, webhook }: { me: ConsoleMe; webhook: Webhook }) {
               </Field>
             </div>
             <div className="flex gap-2 sm:mt-7">
-              <Button type="submit" disabled={!isDirty || setUrl.isPending}>
-                {setUrl.isPending && <span className="loading loading-spinner loading-sm" />}
+              <Button type="submit" disabled={!isDirty || setUrl.isPending} pending={setUrl.isPending}>
                 Guardar URL
               </Button>
               {webhook.url && (

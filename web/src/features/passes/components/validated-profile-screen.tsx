@@ -1,13 +1,13 @@
 import { useEffect, useState } from 'react'
 import { Link, Navigate, useSearchParams } from 'react-router-dom'
 import { CircleAlert, CircleCheck, Download, ShieldX } from 'lucide-react'
+import { useUser } from '@/api/get-user'
 import { DigitalIdCard } from '@/components/digital-id-card/digital-id-card'
 import { Button, buttonClass } from '@/components/ui/button'
 import { Card, CardBody } from '@/components/ui/card'
 import { useToast } from '@/components/ui/toast'
 import { readStorage, storageKeys, writeStorage } from '@/lib/storage'
 import { downloadQr } from '../api/download-qr'
-import { usePassHolder } from '../api/get-pass-holder'
 import { passExpiry, quirkVigenciaHasta } from '../validity'
 
 function formatDate(date: Date | string | null | undefined): string {
@@ -27,7 +27,7 @@ export function ValidatedProfileScreen() {
   useEffect(() => {
     if (fromQuery) writeStorage(storageKeys.userId, fromQuery)
   }, [fromQuery])
-  const holder = usePassHolder(userId)
+  const holder = useUser(userId)
   const { toast } = useToast()
   const [downloading, setDownloading] = useState(false)
 

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser'
 import { apiRequest } from '@/lib/api-client'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import type { PasskeyOptions } from './sign-in-with-passkey'
 import { passkeysQueryOptions, type Passkey } from './get-passkeys'
 
@@ -20,9 +20,5 @@ export async function createPasskey({ userId, name }: { userId: string; name?: s
 
 /** Mutation hook for createPasskey; refreshes the list. */
 export function useCreatePasskey(userId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (name?: string) => createPasskey({ userId, name }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysQueryOptions(userId).queryKey }),
-  })
+  return useRefetchingMutation((name?: string) => createPasskey({ userId, name }), passkeysQueryOptions(userId).queryKey)
 }

@@ -1,6 +1,6 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import { passkeysQueryOptions } from './get-passkeys'
 
 /** DELETE /api/users/{id}/passkeys/{credentialId}: the passkey stops working at once. */
@@ -10,9 +10,5 @@ export function deletePasskey({ userId, id }: { userId: string; id: number }): P
 
 /** Mutation hook for deletePasskey; refreshes the list. */
 export function useDeletePasskey(userId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: (id: number) => deletePasskey({ userId, id }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysQueryOptions(userId).queryKey }),
-  })
+  return useRefetchingMutation((id: number) => deletePasskey({ userId, id }), passkeysQueryOptions(userId).queryKey)
 }

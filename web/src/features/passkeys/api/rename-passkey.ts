@@ -1,5 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { useRefetchingMutation } from '@/lib/refetching-mutation'
 import { passkeysQueryOptions, type Passkey } from './get-passkeys'
 
 /** PATCH /api/users/{id}/passkeys/{credentialId}: a new name (1 to 60 characters). */
@@ -9,9 +9,8 @@ export function renamePasskey({ userId, id, name }: { userId: string; id: number
 
 /** Mutation hook for renamePasskey; refreshes the list. */
 export function useRenamePasskey(userId: string) {
-  const queryClient = useQueryClient()
-  return useMutation({
-    mutationFn: ({ id, name }: { id: number; name: string }) => renamePasskey({ userId, id, name }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: passkeysQueryOptions(userId).queryKey }),
-  })
+  return useRefetchingMutation(
+    ({ id, name }: { id: number; name: string }) => renamePasskey({ userId, id, name }),
+    passkeysQueryOptions(userId).queryKey,
+  )
 }

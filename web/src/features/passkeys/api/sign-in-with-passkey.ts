@@ -24,11 +24,15 @@ export function verifyPasskeySignIn(credential: AuthenticationResponseJSON): Pro
 }
 
 /**
- * Signs in with a passkey: the options, the browser's passkey window (or, with autofill, the
- * passkeys offered in the e-mail field's suggestions), then the server's check.
+ * Signs in with a passkey: the options (fetched here unless given), the browser's passkey window
+ * (or, with autofill, the passkeys offered in the e-mail field's suggestions), then the server's
+ * check.
  */
-export async function signInWithPasskey({ autofill = false }: { autofill?: boolean } = {}): Promise<PasskeySignInResponse> {
-  const options = await getSignInOptions()
+export async function signInWithPasskey({
+  autofill = false,
+  options,
+}: { autofill?: boolean; options?: PasskeyOptions } = {}): Promise<PasskeySignInResponse> {
+  options ??= await getSignInOptions()
   const credential = await startAuthentication({
     optionsJSON: options.publicKey as unknown as PublicKeyCredentialRequestOptionsJSON,
     useBrowserAutofill: autofill,

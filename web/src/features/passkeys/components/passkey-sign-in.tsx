@@ -6,8 +6,15 @@ import { Button } from '@/components/ui/button'
 import { useToast } from '@/components/ui/toast'
 import { readFlow } from '@/lib/hosted-flow'
 import { announceLogin, removeStorage, storageKeys, writeStorage } from '@/lib/storage'
-import { signInWithPasskey, useSignInWithPasskey, type PasskeySignInResponse } from '../api/sign-in-with-passkey'
-import { isCancelled, passkeyErrorMessage } from '../lib/passkey-errors'
+import { isPasskeyCancelled } from '@/lib/passkey-errors'
+import {
+  getSignInOptions,
+  signInWithPasskey,
+  useSignInWithPasskey,
+  type PasskeyOptions,
+  type PasskeySignInResponse,
+} from '../api/sign-in-with-passkey'
+import { passkeyErrorMessage } from '../lib/passkey-errors'
 
 /** The signed-in user id of a sign-in answer. */
 function signedInUserId(res: PasskeySignInResponse): string | null {
@@ -39,9 +46,9 @@ export function PasskeySignIn() {
 
   const onFailed = (err: unknown) => {
     toast({
-      title: isCancelled(err) ? 'Llave de acceso cancelada' : 'No pudiste entrar con tu llave',
+      title: isPasskeyCancelled(err) ? 'Llave de acceso cancelada' : 'No pudiste entrar con tu llave',
       description: passkeyErrorMessage(err, 'No pudimos verificar tu llave de acceso. Entra con tu código.'),
-      variant: isCancelled(err) ? undefined : 'destructive',
+      variant: isPasskeyCancelled(err) ? undefined : 'destructive',
     })
   }
 
@@ -50,12 +57,22 @@ export function PasskeySignIn() {
     let active = true
     void (async () => {
       if (!(await browserSupportsWebAuthnAutofill()) || !active) return
+      // Offering passkeys among the suggestions is the page's own idea: when the server cannot
+      // (passkeys off on this host, or the service unavailable), the person asked for nothing, so
+      // nothing is said and the code sign-in stays as it is.
+      let options: PasskeyOptions
       try {
-        const res = await signInWithPasskey({ autofill: true })
+        options = await getSignInOptions()
+      } catch {
+        return
+      }
+      if (!active) return
+      try {
+        const res = await signInWithPasskey({ autofill: true, options })
         if (active) onSignedIn(res)
       } catch (err) {
         // The autofill request is cancelled whenever the button starts its own: say nothing then.
-        if (active && !isCancelled(err)) onFailed(err)
+        if (active && !isPasskeyCancelled(err)) onFailed(err)
       }
     })()
     return () => {

@@ -9,11 +9,12 @@ import { Field, Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { ApiError } from '@/lib/api-client'
 import { formatDateTimeMx } from '@/lib/format'
+import { isPasskeyCancelled } from '@/lib/passkey-errors'
 import { useCreatePasskey } from '../api/create-passkey'
 import { useDeletePasskey } from '../api/delete-passkey'
 import { usePasskeys, type Passkey } from '../api/get-passkeys'
 import { useRenamePasskey } from '../api/rename-passkey'
-import { isCancelled, passkeyErrorMessage } from '../lib/passkey-errors'
+import { passkeyErrorMessage } from '../lib/passkey-errors'
 
 /** "Llaves de acceso" in Mi Perfil: create, list, rename and delete the person's passkeys. */
 export function PasskeysCard({ userId }: { userId: string }) {
@@ -29,9 +30,9 @@ export function PasskeysCard({ userId }: { userId: string }) {
       onSuccess: (p) => toast({ title: 'Llave de acceso creada', description: `Ya puedes entrar con "${p.name}" sin código.` }),
       onError: (err) =>
         toast({
-          title: isCancelled(err) ? 'Llave de acceso cancelada' : 'No se creó la llave de acceso',
+          title: isPasskeyCancelled(err) ? 'Llave de acceso cancelada' : 'No se creó la llave de acceso',
           description: passkeyErrorMessage(err, 'No pudimos crear la llave de acceso. Intenta de nuevo.'),
-          variant: isCancelled(err) ? undefined : 'destructive',
+          variant: isPasskeyCancelled(err) ? undefined : 'destructive',
         }),
     })
 

@@ -1,34 +1,13 @@
-import { WebAuthnError } from '@simplewebauthn/browser'
-import { serverMessage } from '@/lib/api-client'
+import { passkeyErrorText } from '@/lib/passkey-errors'
 
 /** Said when the person closes the browser's passkey window. */
 export const CANCELLED_MESSAGE = 'Cancelaste la llave de acceso. Puedes intentarlo de nuevo o entrar con tu código.'
 
-/** True when the browser's passkey window was closed or the request was replaced by another. */
-export function isCancelled(err: unknown): boolean {
-  if (err instanceof WebAuthnError) return err.code === 'ERROR_CEREMONY_ABORTED' || err.name === 'NotAllowedError' || err.name === 'AbortError'
-  return err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')
-}
-
-/**
- * What went wrong with a passkey, in Spanish: the server's message for its refusals, a short
- * explanation for what the browser or the device refused.
- */
+/** What went wrong with a person's passkey, in Spanish; where passkeys fail, the code is the way in. */
 export function passkeyErrorMessage(err: unknown, fallback: string): string {
-  if (isCancelled(err)) return CANCELLED_MESSAGE
-  if (err instanceof WebAuthnError) {
-    switch (err.code) {
-      case 'ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED':
-        return 'Este dispositivo ya tiene una llave de acceso para tu cuenta.'
-      case 'ERROR_INVALID_DOMAIN':
-      case 'ERROR_INVALID_RP_ID':
-        return 'Las llaves de acceso no funcionan en esta dirección. Entra con tu código.'
-      case 'ERROR_AUTHENTICATOR_MISSING_DISCOVERABLE_CREDENTIAL_SUPPORT':
-      case 'ERROR_AUTHENTICATOR_MISSING_USER_VERIFICATION_SUPPORT':
-      case 'ERROR_AUTHENTICATOR_NO_SUPPORTED_PUBKEYCREDPARAMS_ALG':
-        return 'Este dispositivo no puede guardar llaves de acceso. Prueba con tu teléfono o tu computadora.'
-    }
-    return fallback
-  }
-  return serverMessage(err, fallback)
+  return passkeyErrorText(err, fallback, {
+    cancelled: CANCELLED_MESSAGE,
+    previouslyRegistered: 'Este dispositivo ya tiene una llave de acceso para tu cuenta.',
+    invalidDomain: 'Las llaves de acceso no funcionan en esta dirección. Entra con tu código.',
+  })
 }

@@ -1,18 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import type { ArcoChannel, ArcoState, ArcoType } from '@/lib/arco'
-
-/** A request to exercise an ARCO right, from the app or recorded from an e-mail. */
-export type ArcoRequest = {
-  id: number
-  type: ArcoType
-  state: ArcoState
-  channel: ArcoChannel
-  receivedAt: string
-  /** The legal deadline (20 business days after it was received). */
-  dueAt: string
-  resolvedAt: string | null
-}
+import type { ArcoRequest } from '@/lib/arco'
 
 /** GET /api/users/{id}/arco-requests: the person's requests, newest first. */
 export function getArcoRequests(userId: string): Promise<ArcoRequest[]> {

@@ -1,5 +1,6 @@
 import { ListChecks } from 'lucide-react'
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
+import { Table } from '@/components/ui/table'
 import { ARCO_STATE_LABEL, ARCO_TYPE_LABEL, type ArcoState } from '@/lib/arco'
 import { formatDateMx } from '@/lib/format'
 import { useArcoRequests } from '../api/get-arco-requests'
@@ -25,30 +26,18 @@ export function ArcoRequestsSection({ userId }: { userId: string }) {
       ) : requests.data.length === 0 ? (
         <p className="text-base-content/70">No tienes solicitudes.</p>
       ) : (
-        <div className="overflow-x-auto rounded-box border border-base-300">
-          <table className="table table-sm">
-            <thead>
-              <tr>
-                <th>Tipo</th>
-                <th>Recibida</th>
-                <th>Fecha límite</th>
-                <th>Estado</th>
-              </tr>
-            </thead>
-            <tbody>
-              {requests.data.map((r) => (
-                <tr key={r.id} data-testid="arco-request-row">
-                  <td>{ARCO_TYPE_LABEL[r.type]}</td>
-                  <td className="whitespace-nowrap">{formatDateMx(r.receivedAt)}</td>
-                  <td className="whitespace-nowrap">{formatDateMx(r.dueAt)}</td>
-                  <td>
-                    <Badge variant={stateVariant[r.state]}>{ARCO_STATE_LABEL[r.state]}</Badge>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table className="table-sm" columns={['Tipo', 'Recibida', 'Fecha límite', 'Estado']}>
+          {requests.data.map((r) => (
+            <tr key={r.id} data-testid="arco-request-row">
+              <td>{ARCO_TYPE_LABEL[r.type]}</td>
+              <td className="whitespace-nowrap">{formatDateMx(r.receivedAt)}</td>
+              <td className="whitespace-nowrap">{formatDateMx(r.dueAt)}</td>
+              <td>
+                <Badge variant={stateVariant[r.state]}>{ARCO_STATE_LABEL[r.state]}</Badge>
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </MyDataSection>
   )

@@ -72,8 +72,7 @@ export function BiometricConsentCard({ userId }: { userId: string }) {
         />
         <span>Doy mi consentimiento expreso para que se traten mis datos biométricos para validar mi identidad.</span>
       </label>
-      <Button onClick={grant} disabled={!agreed || record.isPending}>
-        {record.isPending && <span className="loading loading-spinner loading-sm" />}
+      <Button onClick={grant} disabled={!agreed || record.isPending} pending={record.isPending}>
         Otorgar consentimiento
       </Button>
     </section>

@@ -1,17 +1,18 @@
 import { useState } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
 import { MailCheck } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
 import { CodeInput } from '@/components/ui/code-input'
-import { Field, Input, MxPhoneInput } from '@/components/ui/input'
+import { Field, Input } from '@/components/ui/input'
+import { MxPhoneField } from '@/components/ui/mx-phone-field'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { mxPhoneTypingFilter, withMxPrefix } from '@/lib/phone'
 import { useRequestContactChange, type ContactChangeAccepted } from '../api/request-contact-change'
 import { useVerifyContactChange } from '../api/verify-contact-change'
-import { codeSchema, contactSchema, type ContactValues } from '../schemas'
+import { codeSubmit, contactSchema, type ContactValues } from '../schemas'
 
 /** How long the development-only code toast stays (as in the registration). */
 export const TEST_CODE_TOAST_MS = 10_000
@@ -57,15 +58,9 @@ export function ContactChangeForm({ userId, onUserChanged }: { userId: string; o
     )
   }
 
-  const submitCode = (e: React.FormEvent) => {
-    e.preventDefault()
-    const parsed = codeSchema.safeParse(code)
-    if (!parsed.success) {
-      setCodeError(parsed.error.issues[0]?.message)
-      return
-    }
+  const submitCode = codeSubmit(code, setCodeError, (checked) =>
     verify.mutate(
-      { userId, code: parsed.data },
+      { userId, code: checked },
       {
         onSuccess: () => {
           toast({
@@ -78,8 +73,8 @@ export function ContactChangeForm({ userId, onUserChanged }: { userId: string; o
         },
         onError: (err) => setCodeError(serverMessage(err, 'Código de verificación incorrecto')),
       },
-    )
-  }
+    ),
+  )
 
   if (sent) {
     return (
@@ -100,8 +95,7 @@ export function ContactChangeForm({ userId, onUserChanged }: { userId: string; o
           />
         </Field>
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={code.length !== 6 || verify.isPending}>
-            {verify.isPending && <span className="loading loading-spinner loading-sm" />}
+          <Button type="submit" disabled={code.length !== 6 || verify.isPending} pending={verify.isPending}>
             Verificar código
           </Button>
           <Button variant="ghost" onClick={() => setSent(null)} disabled={verify.isPending}>
@@ -137,31 +131,19 @@ export function ContactChangeForm({ userId, onUserChanged }: { userId: string; o
           />
         </Field>
       ) : (
-        <Field
+        <MxPhoneField
+          control={control}
+          name="phoneNumber"
+          id="contact-phone"
           label="Nuevo teléfono (WhatsApp)"
-          htmlFor="contact-phone"
-          error={errors.phoneNumber?.message}
           hint="10 dígitos; agregamos la lada +52 de México."
-        >
-          <Controller
-            control={control}
-            name="phoneNumber"
-            render={({ field }) => (
-              <MxPhoneInput
-                id="contact-phone"
-                field={field}
-                invalid={!!errors.phoneNumber}
-                filter={mxPhoneTypingFilter}
-                autoComplete="tel-national"
-                inputMode="numeric"
-              />
-            )}
-          />
-        </Field>
+          filter={mxPhoneTypingFilter}
+          autoComplete="tel-national"
+          inputMode="numeric"
+        />
       )}
       {requestError && <Alert variant="destructive">{requestError}</Alert>}
-      <Button type="submit" variant="outline" disabled={request.isPending}>
-        {request.isPending && <span className="loading loading-spinner loading-sm" />}
+      <Button type="submit" variant="outline" disabled={request.isPending} pending={request.isPending}>
         Enviar código
       </Button>
     </form>

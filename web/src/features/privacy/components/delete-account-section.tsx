@@ -13,7 +13,7 @@ import { useConfirmIdentity } from '../api/confirm-identity'
 import { useConfirmWithPasskey } from '../api/confirm-with-passkey'
 import { useDeleteAccount } from '../api/delete-account'
 import { useSendConfirmationCode } from '../api/send-confirmation-code'
-import { codeSchema } from '../schemas'
+import { codeSubmit } from '../schemas'
 import { TEST_CODE_TOAST_MS } from './contact-change-form'
 import { MyDataSection } from './my-data-section'
 
@@ -62,15 +62,9 @@ export function DeleteAccountSection({ userId }: { userId: string }) {
     })
   }
 
-  const submitCode = (e: React.FormEvent) => {
-    e.preventDefault()
-    const parsed = codeSchema.safeParse(code)
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message)
-      return
-    }
+  const submitCode = codeSubmit(code, setError, (checked) =>
     confirm.mutate(
-      { userId, code: parsed.data },
+      { userId, code: checked },
       {
         onSuccess: (res) => {
           setError(undefined)
@@ -78,8 +72,8 @@ export function DeleteAccountSection({ userId }: { userId: string }) {
         },
         onError: (err) => setError(serverMessage(err, 'Código de verificación incorrecto')),
       },
-    )
-  }
+    ),
+  )
 
   const deleteAccount = () =>
     remove.mutate(userId, {
@@ -112,14 +106,12 @@ export function DeleteAccountSection({ userId }: { userId: string }) {
       </div>
       {error && <Alert variant="destructive">{error}</Alert>}
       {step.kind === 'start' && (
-        <Button variant="outline" onClick={requestCode} disabled={sendCode.isPending}>
-          {sendCode.isPending && <span className="loading loading-spinner loading-sm" />}
+        <Button variant="outline" onClick={requestCode} disabled={sendCode.isPending} pending={sendCode.isPending}>
           Enviar código de confirmación
         </Button>
       )}
       {step.kind === 'start' && (
-        <Button variant="ghost" onClick={confirmByPasskey} disabled={byPasskey.isPending}>
-          {byPasskey.isPending && <span className="loading loading-spinner loading-sm" />}
+        <Button variant="ghost" onClick={confirmByPasskey} disabled={byPasskey.isPending} pending={byPasskey.isPending}>
           Confirmar con mi llave de acceso
         </Button>
       )}
@@ -130,8 +122,7 @@ export function DeleteAccountSection({ userId }: { userId: string }) {
             <CodeInput id="delete-code" value={code} onChange={setCode} disabled={confirm.isPending} />
           </Field>
           <div className="flex flex-wrap gap-2">
-            <Button type="submit" disabled={code.length !== 6 || confirm.isPending}>
-              {confirm.isPending && <span className="loading loading-spinner loading-sm" />}
+            <Button type="submit" disabled={code.length !== 6 || confirm.isPending} pending={confirm.isPending}>
               Confirmar código
             </Button>
             <Button variant="ghost" onClick={requestCode} disabled={sendCode.isPending || confirm.isPending}>

@@ -71,8 +71,7 @@ export function NameForm({ user, onUserChanged }: { user: PrivacyUser; onUserCha
           <Input id="privacy-nombre" autoComplete="name" invalid={!!errors.nombre} {...register('nombre')} />
         </Field>
         {validated && <p className="text-xs text-base-content/70">Cambiar tu nombre anula tu validación biométrica.</p>}
-        <Button type="submit" variant="outline" disabled={unchanged || update.isPending}>
-          {update.isPending && !confirming && <span className="loading loading-spinner loading-sm" />}
+        <Button type="submit" variant="outline" disabled={unchanged || update.isPending} pending={update.isPending && !confirming}>
           Guardar nombre
         </Button>
       </form>

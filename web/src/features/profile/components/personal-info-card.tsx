@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react'
 import { CircleCheck, Clock, ScanFace, ShieldAlert, ShieldX } from 'lucide-react'
+import type { ProfileUser } from '@/api/get-user'
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardTitle } from '@/components/ui/card'
-import type { ProfileUser } from '../api/get-user'
 import { REVOKED_BLOCKED_REASON, verificationBadgeText, vigenciaLabel, type VerificationState } from './verification-state'
 
 const badgeVariant: Record<VerificationState, BadgeVariant> = {

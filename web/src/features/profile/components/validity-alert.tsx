@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 import { CalendarClock, RefreshCw } from 'lucide-react'
+import type { ProfileUser } from '@/api/get-user'
 import { Alert } from '@/components/ui/alert'
 import { Button } from '@/components/ui/button'
-import type { ProfileUser } from '../api/get-user'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 /** Renewal opens this many days before the end (the server's RenewalWindow). */

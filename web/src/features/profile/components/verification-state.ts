@@ -1,4 +1,4 @@
-import type { ProfileUser } from '../api/get-user'
+import type { ProfileUser } from '@/api/get-user'
 
 /** The profile's verification state (SPEC §4), and revoked (DECISIONS.md, Revocation). */
 export type VerificationState = 'complete' | 'in_progress' | 'pending' | 'revoked'

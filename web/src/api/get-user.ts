@@ -2,6 +2,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import type { Schema } from '@/lib/api-types'
 
+// Shared by Mi Perfil and the validated profile screen (the pass holder): one request, one key.
+
 /** A user as the clients read it (SPEC §3 'As read by the clients'). */
 export type ProfileUser = Schema<'UserJSON'>
 
@@ -15,7 +17,7 @@ export function userQueryOptions(userId: string) {
   return queryOptions({ queryKey: ['/api/users', userId], queryFn: () => getUser(userId) })
 }
 
-/** The user record of the profile screen. */
+/** A user's record: Mi Perfil's, and the validated profile's pass holder. */
 export function useUser(userId: string | null) {
   return useQuery({ ...userQueryOptions(userId ?? ''), enabled: Boolean(userId) })
 }
