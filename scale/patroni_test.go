@@ -106,7 +106,8 @@ func requirePatroniTools(t *testing.T) {
 }
 
 // quiet drops the tracebacks Patroni's REST API logs each time HAProxy closes a health check
-// before reading the whole answer (harmless, and they would bury everything else).
+// before reading the whole answer (harmless, and they would bury everything else), and the
+// once-a-second "no action" of its loop.
 func quiet(log string) string {
 	var out []string
 	skipping := false
@@ -115,6 +116,9 @@ func quiet(log string) string {
 		case strings.Contains(l, "Exception happened during processing of request"),
 			strings.Contains(l, "WARNING: Traceback"):
 			skipping = true
+			continue
+		case strings.Contains(l, "INFO: no action. I am"):
+			// Patroni's loop says so every second: the state changes are what a failure needs.
 			continue
 		case skipping && (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "ConnectionResetError") ||
 			strings.HasPrefix(l, "BrokenPipeError") || l == ""):
@@ -148,7 +152,7 @@ func startBG(t *testing.T, name string, cred *syscall.Credential, dir string, ar
 	t.Cleanup(func() {
 		b.kill()
 		if t.Failed() || os.Getenv("SCALE_DEBUG") != "" {
-			t.Logf("%s (last lines):\n%s", name, bintest.LastLines(quiet(b.out.String()), 30))
+			t.Logf("%s (last lines):\n%s", name, bintest.LastLines(quiet(b.out.String()), 40))
 		}
 		saveLog(name, b.out.String())
 	})

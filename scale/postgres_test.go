@@ -227,6 +227,7 @@ type pgOutcome struct {
 	bad                                      []string
 	undelivered                              []string // 201 sign-ups whose code never reached WhatsApp: their rows
 	window                                   time.Duration
+	lastDown                                 string // the "no está disponible" answer that closed the window, for a failure's report
 	lostTicks, repeatedTicks                 []string
 	p50Before, p99Before, p50After, p99After time.Duration
 }
@@ -239,6 +240,7 @@ func (o *pgOutcome) classify(what string, status int, msg string, err error, don
 	case spanish503(status, msg):
 		if down(status, msg) && done.After(*last) {
 			*last = done
+			o.lastDown = fmt.Sprintf("%s answered at +%.1f s", what, done.Sub(killed).Seconds())
 		}
 		return false
 	case status >= 500 && status != 503:
@@ -268,6 +270,7 @@ func (p *pgRun) settle(name string, load []attempt, killed, loadStart, loadEnd t
 		}
 		if down(a.status, a.message) && a.done.After(last) {
 			last = a.done
+			o.lastDown = fmt.Sprintf("sign-in or sign-up sent at +%.1f s answered at +%.1f s", a.at.Sub(killed).Seconds(), a.done.Sub(killed).Seconds())
 		}
 	}
 	p.mu.Lock()
@@ -514,7 +517,10 @@ func postgresFailover(t *testing.T, id string, act func(c *patroniCluster) strin
 		o.last(name),
 	}
 	record(t, "postgres "+name, lines)
-	if os.Getenv("SCALE_DEBUG") != "" {
+	// A long window prints what closed it, second by second, so that a failure in CI names its
+	// cause (the rig's logs follow when the test fails).
+	if os.Getenv("SCALE_DEBUG") != "" || o.window > 20*time.Second {
+		fmt.Printf("the window closed with: %s; the kill at +%.1f s of the load\n", o.lastDown, killed.Sub(loadStart).Seconds())
 		timeline(load, loadStart)
 	}
 	bad := append(append([]string(nil), s.bad...), o.bad...)
