@@ -12,11 +12,15 @@ const port = Number(process.env.E2E_PORT ?? 8089);
 const database = process.env.E2E_DATABASE ?? 'perfilseguro_e2e';
 const redisDB = process.env.E2E_REDIS_DB ?? '5';
 const baseURL = `http://127.0.0.1:${port}`;
+// scripts/test.sh runs shards at once, each on its own port: each keeps its own log, results and
+// report (the first, on the default port, keeps the plain names).
+const own = port === 8089 ? '' : `-${port}`;
 
 export default defineConfig({
   testDir: './tests',
-  outputDir: './test-results',
-  // One server, one database: specs run one at a time so they cannot race.
+  outputDir: `./test-results${own}`,
+  // One server, one database: specs run one at a time so they cannot race (scripts/test.sh
+  // runs shards of the suite at once, each with a server, database and Redis DBs of its own).
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
@@ -25,7 +29,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  reporter: [['list'], ['html', { open: 'never', outputFolder: './playwright-report' }]],
+  reporter: [['list'], ['html', { open: 'never', outputFolder: `./playwright-report${own}` }]],
   use: {
     baseURL,
     locale: 'es-MX',
@@ -48,8 +52,8 @@ export default defineConfig({
   ],
   webServer: {
     // `dev` migrates, then serves everything on HTTP_ADDR. Its log (one line per
-    // request and job) goes to server.log, which `make test` prints on failure.
-    command: 'exec ../bin/perfilseguro dev > server.log 2>&1',
+    // request and job) goes to server.log (server-<port>.log), which `make test` prints on failure.
+    command: `exec ../bin/perfilseguro dev > server${own}.log 2>&1`,
     url: `${baseURL}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

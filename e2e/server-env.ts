@@ -3,12 +3,17 @@
  * database and Redis DB. Used by playwright.config.ts for the suite's server and by specs that
  * start a second one (payments-off.spec.ts).
  */
+const shardPort = Number(process.env.E2E_PORT ?? 8089);
+
 export function devServerEnv(o: { port: number; database: string; redisDB: number | string }): Record<string, string> {
   const baseURL = `http://127.0.0.1:${o.port}`;
   return {
     APP_ENV: 'test',
     HTTP_ADDR: `127.0.0.1:${o.port}`,
     PUBLIC_BASE_URL: baseURL,
+    // Development certificates and keys, made on first start: one folder per shard (scripts/test.sh
+    // starts the shards' servers at once), shared by a shard's second servers.
+    DATA_DIR: shardPort === 8089 ? '.dev' : `.dev-${shardPort}`,
     DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${o.database}?sslmode=disable`,
     REDIS_URL: `redis://127.0.0.1:6379/${o.redisDB}`,
     // Every spec comes from 127.0.0.1: raise the per-IP code, admin sign-in and public-lookup

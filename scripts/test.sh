@@ -16,8 +16,23 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 # Playwright's server (e2e/playwright.config.ts reads the same variables);
 # override them to run next to another `make test` on the same machine.
 export E2E_PORT=${E2E_PORT:-8089} E2E_DATABASE=${E2E_DATABASE:-perfilseguro_e2e} E2E_REDIS_DB=${E2E_REDIS_DB:-5}
-[[ $E2E_DATABASE =~ ^[a-z_][a-z0-9_]*$ && $E2E_REDIS_DB =~ ^[0-9]+$ && $E2E_PORT =~ ^[0-9]+$ ]] ||
-	die "E2E_DATABASE must be a lowercase identifier, E2E_REDIS_DB and E2E_PORT numbers"
+# The specs run in E2E_SHARDS shards at once, each against its own server (below: e2e_shard_env).
+# Most of a spec's time is waiting (a worker's job, a poll, a second server starting), so two
+# shards on two cores took 4.5 min where one took 8-14.
+E2E_SHARDS=${E2E_SHARDS:-2}
+[[ $E2E_DATABASE =~ ^[a-z_][a-z0-9_]*$ && $E2E_REDIS_DB =~ ^[0-9]+$ && $E2E_PORT =~ ^[0-9]+$ && $E2E_SHARDS =~ ^[1-9]$ ]] ||
+	die "E2E_DATABASE must be a lowercase identifier, E2E_REDIS_DB, E2E_PORT and E2E_SHARDS (1-9) numbers"
+# A shard's server and the second servers its specs start use Redis DBs E2E_REDIS_DB + 5×shard … +4.
+[ $((E2E_REDIS_DB + 5 * E2E_SHARDS - 1)) -le 15 ] ||
+	die "E2E_REDIS_DB=$E2E_REDIS_DB with $E2E_SHARDS shards needs Redis DBs past 15: lower one of them"
+
+# e2e_shard_env prints shard k's (0-based) server variables: its own port (second servers and the
+# demo partner take the next 10), database and Redis DBs.
+e2e_shard_env() {
+	local k=$1 db=$E2E_DATABASE
+	[ "$k" -eq 0 ] || db=${E2E_DATABASE}_$k
+	printf 'E2E_PORT=%s E2E_DATABASE=%s E2E_REDIS_DB=%s' $((E2E_PORT + 100 * k)) "$db" $((E2E_REDIS_DB + 5 * k))
+}
 
 results=()
 failed=0
@@ -56,26 +71,41 @@ summary() {
 	if [ "$failed" -eq 0 ]; then printf 'make test: all steps passed\n'; else printf 'make test: FAILED\n'; fi
 }
 
-# Reset the e2e database and Redis DB so every Playwright run starts empty.
+# Reset each shard's e2e database and Redis DB so every Playwright run starts empty.
 reset_e2e() {
-	psql -h 127.0.0.1 -U postgres -d postgres -w -X -q -v ON_ERROR_STOP=1 \
-		-c "DROP DATABASE IF EXISTS $E2E_DATABASE WITH (FORCE)" \
-		-c "CREATE DATABASE $E2E_DATABASE" &&
-		[ "$(redis_cmd "SELECT $E2E_REDIS_DB" FLUSHDB | tail -1)" = OK ]
+	local k
+	for ((k = 0; k < E2E_SHARDS; k++)); do
+		(
+			export $(e2e_shard_env "$k")
+			psql -h 127.0.0.1 -U postgres -d postgres -w -X -q -v ON_ERROR_STOP=1 \
+				-c "DROP DATABASE IF EXISTS $E2E_DATABASE WITH (FORCE)" \
+				-c "CREATE DATABASE $E2E_DATABASE" &&
+				[ "$(redis_cmd "SELECT $E2E_REDIS_DB" FLUSHDB | tail -1)" = OK ]
+		) || return 1
+	done
 }
 
 build() { npm run build:web && go build -o bin/perfilseguro ./cmd/perfilseguro && go build -o bin/casalista ./examples/casalista; }
 
-# Playwright, with the tests that passed only on their retry (CI allows one) named in the summary.
+# Playwright, its shards at once (each shard's output printed whole when all have ended), with
+# the tests that passed only on their retry (CI allows one) named in the summary.
 e2e_run() {
-	local out status
-	out=$(mktemp)
-	npm run test:e2e 2>&1 | tee "$out"
-	status=${PIPESTATUS[0]}
-	if grep -qE '^ +[0-9]+ flaky$' "$out"; then
-		results+=("NOTE  playwright: passed on a retry: $(sed -n '/^ *[0-9]* flaky$/,/^ *[0-9]* passed/p' "$out" | grep '›' | sed 's/^ *//; s/ *─*$//' | paste -sd ';' -)")
-	fi
-	rm -f "$out"
+	local k status=0 outs=() pids=()
+	(cd e2e && npx tsc -p .) || return 1
+	for ((k = 0; k < E2E_SHARDS; k++)); do
+		outs+=("$(mktemp)")
+		(cd e2e && env $(e2e_shard_env "$k") npx playwright test --shard=$((k + 1))/"$E2E_SHARDS") >"${outs[k]}" 2>&1 &
+		pids+=($!)
+	done
+	for ((k = 0; k < E2E_SHARDS; k++)); do
+		wait "${pids[k]}" || status=1
+		printf '\n==> playwright shard %d/%d (%s)\n' $((k + 1)) "$E2E_SHARDS" "$(e2e_shard_env "$k")"
+		cat "${outs[k]}"
+		if grep -qE '^ +[0-9]+ flaky$' "${outs[k]}"; then
+			results+=("NOTE  playwright: passed on a retry: $(sed -n '/^ *[0-9]* flaky$/,/^ *[0-9]* passed/p' "${outs[k]}" | grep '›' | sed 's/^ *//; s/ *─*$//' | paste -sd ';' -)")
+		fi
+		rm -f "${outs[k]}"
+	done
 	return "$status"
 }
 
@@ -118,9 +148,12 @@ if [ "$built" -ne 0 ]; then
 	skip playwright "build failed"
 elif ! step reset-e2e reset_e2e; then
 	skip playwright "reset-e2e failed"
-elif ! step playwright e2e_run && [ -f e2e/server.log ]; then
-	printf '\n==> last lines of e2e/server.log (the perfilseguro dev process)\n'
-	tail -n 60 e2e/server.log
+elif ! step playwright e2e_run; then
+	for log in e2e/server*.log; do
+		[ -f "$log" ] || continue
+		printf '\n==> last lines of %s (the perfilseguro dev process of a shard)\n' "$log"
+		tail -n 40 "$log"
+	done
 fi
 
 summary
