@@ -129,7 +129,7 @@ var codeSpan = regexp.MustCompile("`([^`\n]+)`")
 
 // writtenByRuns are paths the documents name that a run writes (logs, reports): they are not in a
 // fresh clone.
-var writtenByRuns = []string{"e2e/server", "e2e/screenshots", "e2e/test-results", "e2e/playwright-report"}
+var writtenByRuns = []string{"e2e/server", "e2e/screenshots", "e2e/test-results", "e2e/playwright-report", "e2e/.dev"}
 
 // A path the documents name in backticks that starts with one of the repository's folders
 // (`scripts/fuzz.sh`, `postgres/replica.go`, `provider/outbound/`) must exist, so a renamed file

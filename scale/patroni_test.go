@@ -227,11 +227,48 @@ func (c *patroniCluster) replicaDSN() string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable&connect_timeout=2", c.replicaPort)
 }
 
+// killStaleRigs SIGKILLs what a rig left running when its test binary was killed before its
+// cleanups: Pdeathsig takes etcd, HAProxy and each Patroni with the binary, but not the
+// postmasters Patroni started, which would keep running (and retrying their replication) beside
+// the next rig on the same two cores. A rig is stale when the test binary that wrote its
+// owner.pid is gone; a rig of another test binary still running is left alone.
+func killStaleRigs(t *testing.T) {
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	prefix := filepath.Join(os.TempDir(), "scale-patroni")
+	for _, f := range procs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		cmd := strings.ReplaceAll(string(b), "\x00", " ")
+		i := strings.Index(cmd, prefix)
+		if i < 0 {
+			continue
+		}
+		rig := cmd[i:]
+		if j := strings.IndexByte(rig[len(prefix):], '/'); j >= 0 {
+			rig = rig[:len(prefix)+j]
+		}
+		if owner, err := os.ReadFile(filepath.Join(rig, "owner.pid")); err == nil {
+			if pid, _ := strconv.Atoi(string(owner)); pid > 0 && syscall.Kill(pid, 0) == nil {
+				continue // its test binary still runs
+			}
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+		if pid > 0 && pid != os.Getpid() {
+			t.Logf("killing process %d left by an earlier rig: %s", pid, cmd)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
 func startPatroniCluster(t *testing.T) *patroniCluster {
 	t.Helper()
 	requirePatroniTools(t)
+	killStaleRigs(t)
 	dir, err := os.MkdirTemp("", "scale-patroni")
 	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "owner.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644))
 	c := &patroniCluster{t: t, dir: dir, cred: postgresCred(t)}
 	t.Cleanup(func() { os.RemoveAll(dir) }) // registered first: runs after every process is killed
 	c.startEtcd()
