@@ -1,6 +1,6 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './chromium';
-import { devServerEnv } from './server-env';
+import { devServerEnv, shardSuffix as own } from './server-env';
 
 // The specs drive the real binary (SPA + API + worker + scheduler in one
 // process) against its own database and Redis DB, in the Debian Chromium.
@@ -13,8 +13,7 @@ const database = process.env.E2E_DATABASE ?? 'perfilseguro_e2e';
 const redisDB = process.env.E2E_REDIS_DB ?? '5';
 const baseURL = `http://127.0.0.1:${port}`;
 // scripts/test.sh runs shards at once, each on its own port: each keeps its own log, results and
-// report (the first, on the default port, keeps the plain names).
-const own = port === 8089 ? '' : `-${port}`;
+// report (own: server-env.ts's shardSuffix).
 
 export default defineConfig({
   testDir: './tests',

@@ -3,7 +3,12 @@
  * database and Redis DB. Used by playwright.config.ts for the suite's server and by specs that
  * start a second one (payments-off.spec.ts).
  */
+/**
+ * What tells a shard's files apart (scripts/test.sh runs shards at once, each on its own
+ * E2E_PORT): '' for the default port, so a single run keeps the plain names, else '-<port>'.
+ */
 const shardPort = Number(process.env.E2E_PORT ?? 8089);
+export const shardSuffix = shardPort === 8089 ? '' : `-${shardPort}`;
 
 export function devServerEnv(o: { port: number; database: string; redisDB: number | string }): Record<string, string> {
   const baseURL = `http://127.0.0.1:${o.port}`;
@@ -13,7 +18,7 @@ export function devServerEnv(o: { port: number; database: string; redisDB: numbe
     PUBLIC_BASE_URL: baseURL,
     // Development certificates and keys, made on first start: one folder per shard (scripts/test.sh
     // starts the shards' servers at once), shared by a shard's second servers.
-    DATA_DIR: shardPort === 8089 ? '.dev' : `.dev-${shardPort}`,
+    DATA_DIR: `.dev${shardSuffix}`,
     DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${o.database}?sslmode=disable`,
     REDIS_URL: `redis://127.0.0.1:6379/${o.redisDB}`,
     // Every spec comes from 127.0.0.1: raise the per-IP code, admin sign-in and public-lookup

@@ -246,7 +246,7 @@ func killStaleRigs(t *testing.T) {
 			continue
 		}
 		rig := cmd[i:]
-		if j := strings.IndexByte(rig[len(prefix):], '/'); j >= 0 {
+		if j := strings.IndexAny(rig[len(prefix):], "/ "); j >= 0 { // the rig's folder ends the path or the argument
 			rig = rig[:len(prefix)+j]
 		}
 		if owner, err := os.ReadFile(filepath.Join(rig, "owner.pid")); err == nil {

@@ -18,7 +18,7 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export E2E_PORT=${E2E_PORT:-8089} E2E_DATABASE=${E2E_DATABASE:-perfilseguro_e2e} E2E_REDIS_DB=${E2E_REDIS_DB:-5}
 # The specs run in E2E_SHARDS shards at once, each against its own server (below: e2e_shard_env).
 # Most of a spec's time is waiting (a worker's job, a poll, a second server starting), so two
-# shards on two cores took 4.5 min where one took 8-14.
+# shards on two cores took 4.5 min where one took 13-14 in CI.
 E2E_SHARDS=${E2E_SHARDS:-2}
 [[ $E2E_DATABASE =~ ^[a-z_][a-z0-9_]*$ && $E2E_REDIS_DB =~ ^[0-9]+$ && $E2E_PORT =~ ^[0-9]+$ && $E2E_SHARDS =~ ^[1-9]$ ]] ||
 	die "E2E_DATABASE must be a lowercase identifier, E2E_REDIS_DB, E2E_PORT and E2E_SHARDS (1-9) numbers"
@@ -151,7 +151,7 @@ elif ! step reset-e2e reset_e2e; then
 elif ! step playwright e2e_run; then
 	for log in e2e/server*.log; do
 		[ -f "$log" ] || continue
-		printf '\n==> last lines of %s (the perfilseguro dev process of a shard)\n' "$log"
+		printf '\n==> last lines of %s (a perfilseguro dev process of the run)\n' "$log"
 		tail -n 40 "$log"
 	done
 fi
