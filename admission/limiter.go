@@ -12,28 +12,42 @@
 //     request that finds the limit full waits for a place, High priority first. While the shortest
 //     wait of the last 100 ms stays under 5 ms the queue is a burst being absorbed and requests may
 //     wait long (Patience); once it stays above, the queue stands: the machine is past capacity,
-//     and a newcomer that would outwait StandingPatience behind the queue (at the rate places are
-//     given back) is refused on arrival. The patience is the buffer that serves a machine at its
-//     capacity almost fully; the refusal on arrival keeps refusals fast.
-//   - The limit looks for the smallest value that serves as much as the machine can: epochs of
-//     busy windows measure the throughput, and a limit that serves less than 90 % of what a
-//     higher limit served in the last 30 s goes up. Where the throughput is the same, the latency of each kind of request
-//     relative to its own no-load latency decides: above Tolerance (2×) the extra work in
-//     progress only queues inside the process, and the limit goes down. The no-load latency is
-//     learnt continuously per kind (a sign-up costs a hundred status polls): the shortest time of
-//     the requests that ran with no more than Quiet others in progress, over two rotating 30 s
-//     periods, re-probed as Envoy's adaptive concurrency filter does when the machine was busy for
-//     a whole period (for a moment only Quiet requests run; the others wait in the queue).
+//     and the patience is shorter (StandingPatience). Either way a newcomer that would outwait
+//     half its patience behind the queue (at the rate places are given back) is refused on
+//     arrival, and a waiter keeps the patience it came with: nearly every refusal is made at once,
+//     and nearly everything that waits is served.
+//   - The limit lets requests take, on average, up to the larger of twice their no-load latency
+//     (Tolerance) and their no-load latency plus 50 ms (Budget); past both, the extra work in
+//     progress only waits inside the process and the limit goes down a tenth, otherwise up a tenth.
+//     The no-load latency is learnt continuously per kind (a sign-up costs a hundred status
+//     polls): the shortest time of the requests that ran with no more than Quiet others in
+//     progress, over two rotating 30 s periods, re-probed as Envoy's adaptive concurrency filter
+//     does when the machine was busy for a whole period (for a moment only Quiet requests run;
+//     the others wait in the queue). The relative bound alone (twice the no-load time) kept the
+//     limit near 36 where a sign-up takes 4 ms unloaded and the throughput still grows with the
+//     work in progress (Postgres commits in groups; the round trips overlap): the machine served
+//     64-78 % of its capacity at 4x. With the budget it settles at 30-85 in progress there and
+//     serves 87-92 %; where requests are slow unloaded (Postgres 5 ms away) the relative bound
+//     still decides. 50 ms is small beside the 1 s an admitted person may wait; 200 ms let the
+//     limit reach 370 and the admitted p99 2 s (make bench-overload, BENCHMARKS.md).
+//   - Epochs of busy windows measure the throughput: where the latency is within bounds and a
+//     limit serves less than 90 % of what a higher limit served in the last 30 s, it goes up.
 //   - An optional Ceiling bounds the average answer where that costs no throughput.
 //
 // What was read or tried and not taken. Netflix's Gradient2 and Vegas compare the latency with one
 // minimum or long-term average for all requests: with mixed requests that is set by the cheap
 // ones, and on this CPU-bound machine any latency gradient drove the limit to its floor, because
-// the latency grows with the work in progress long before the throughput stops growing (Postgres
-// commits in groups; BENCHMARKS.md, "Sign-ups past capacity"). Latency relative to a per-kind
-// no-load time alone (tried first here) did the same: at twice the no-load time the machine served
-// 60 % of what it serves with 32 in progress. Envoy refuses the requests that arrive while it
-// samples minRTT; here they wait. A fixed latency target (the first version) fits one machine.
+// the latency grows with the work in progress long before the throughput stops growing. Envoy
+// refuses the requests that arrive while it samples minRTT; here they wait. A fixed latency
+// target (the first version) fits one machine. A map from limit to throughput that picked the
+// smallest limit serving 95 % of the best (tried for a day) followed the ±40 % noise of a shared
+// two-core machine and refused sign-ins in the scale rig's rolling restart.
+//
+// What it cannot do on two cores shared with the load generator: refuse within 50 ms at four
+// times the capacity while serving it. There the admitted work keeps both cores busy (Postgres
+// most of them), and a refusal waits its turn for the CPU: 150-300 ms at p99, whatever the limit
+// from 15 to 130; with the limit held at 1 (serving half the capacity) the same flood was refused
+// in 8 ms at p99 (make bench-overload). Serving what the machine can was chosen over that.
 package admission
 
 import (
@@ -72,9 +86,14 @@ type Config struct {
 	InitialLimit float64 // 100: room for a burst at start (a cold start, a restart of its peer)
 	MinLimit     float64 // 8: even a slow moment keeps this much work going
 	MaxLimit     float64 // 1000
-	// Tolerance (2): where a larger limit serves no more, requests taking more than this many times
-	// their no-load latency (on average) mean the work in progress only queues: the limit goes down.
+	// Tolerance (2) and Budget (200 ms): requests that take, on average, more than Tolerance times
+	// their no-load latency and more than Budget beyond it mean the work in progress only queues
+	// inside the process: the limit goes down. Below either, more in progress costs the people
+	// little, and the limit may go up. The budget is a share of the time an admitted person is
+	// promised (an answer within 1 s, its wait for a place included), not a property of the
+	// machine.
 	Tolerance float64
+	Budget    time.Duration
 	// Quiet (GOMAXPROCS, at least 2): a request that ran with no more than this many in progress
 	// ran as on an idle machine; its time is a no-load sample. Also the limit while probing.
 	Quiet      int
@@ -86,8 +105,8 @@ type Config struct {
 	QueueInterval time.Duration
 	// How long a request may wait for a place, by priority: while the queue is a passing burst
 	// (Patience: High 2 s, Normal and Low 1 s) and while it stands (StandingPatience: High 1 s,
-	// Normal and Low 250 ms). While it stands a newcomer that would wait longer than that is
-	// refused on arrival. The standing patience is the buffer that lets a machine at its capacity
+	// Normal and Low 250 ms). A newcomer that would wait longer than half of it is refused on
+	// arrival. The standing patience is the buffer that lets a machine at its capacity
 	// serve nearly everything: 10 ms refused a quarter of the sign-ups offered at exactly the
 	// capacity, 500 ms let admitted sign-ups wait close to a second (make bench-overload).
 	Patience         [numPriorities]time.Duration
@@ -126,6 +145,7 @@ func (c *Config) defaults() {
 	if c.Quiet <= 0 {
 		c.Quiet = max(2, runtime.GOMAXPROCS(0))
 	}
+	defDur(&c.Budget, 50*time.Millisecond)
 	defDur(&c.Window, 100*time.Millisecond)
 	if c.MinSamples <= 0 {
 		c.MinSamples = 10
@@ -171,7 +191,8 @@ type waiter struct {
 	p        Priority
 	kind     *kind
 	enqueued time.Time
-	fixed    bool        // AcquireWithin: waits its whole patience even when the queue stands
+	fixed    bool // AcquireWithin: waits its whole patience even when the queue stands
+	patience time.Duration
 	answer   chan Ticket // a counted Ticket: admitted; a zero one: refused
 	elem     *list.Element
 }
@@ -204,6 +225,7 @@ type Limiter struct {
 	sumLatency     time.Duration // all samples
 	sumKnown       time.Duration // samples of kinds with a no-load latency
 	sumNoLoad      time.Duration // their no-load latencies
+	known          int           // how many samples those are
 	stale          int           // samples of kinds with no recent quiet sample
 	maxInflight    int
 	queuedInWindow bool
@@ -277,18 +299,20 @@ func (l *Limiter) acquire(p Priority, kindName string, fixed time.Duration) (Tic
 		patience = l.cfg.Patience[p]
 		if l.standing[p] {
 			patience = l.cfg.StandingPatience[p]
-			// While the queue stands, places are given back at the rate the machine serves: a
-			// newcomer that would outwait its patience behind the queue is refused now, so that
-			// the refusal is fast and the queue holds only what will be served.
-			if l.expectedWait(p) > patience/2 || l.lastWait[p] > patience/2 {
-				l.shed[p]++
-				l.refusedOnArrival++
-				l.mu.Unlock()
-				return Ticket{}, false
-			}
+		}
+		// Places are given back at the rate the machine serves: a newcomer that would outwait
+		// half its patience behind the queue is refused now, so that a refusal is fast and the
+		// queue holds only what will be served. While the queue stands the last wait says the
+		// same. A waiter keeps the patience it came with: dropping the ones that came in a burst
+		// once the queue stood refused a fifth of the sign-ups at 4x only after 250 ms or more.
+		if l.expectedWait(p) > patience/2 || (l.standing[p] && l.lastWait[p] > patience/2) {
+			l.shed[p]++
+			l.refusedOnArrival++
+			l.mu.Unlock()
+			return Ticket{}, false
 		}
 	}
-	w := &waiter{p: p, kind: k, enqueued: now, fixed: fixed > 0, answer: make(chan Ticket, 1)}
+	w := &waiter{p: p, kind: k, enqueued: now, fixed: fixed > 0, patience: patience, answer: make(chan Ticket, 1)}
 	w.elem = l.queues[p].PushBack(w)
 	l.waiting++
 	l.queuedInWindow = true
@@ -375,8 +399,8 @@ func (l *Limiter) queueWait(p Priority, wait time.Duration, now time.Time) {
 	}
 }
 
-// grant gives free places to the waiters, High first; while the queue stands, a waiter that has
-// already waited past its standing patience is refused instead (CoDel drops at the head).
+// grant gives free places to the waiters, High first; a waiter that has already waited past its
+// patience (its timer about to fire) is refused instead.
 func (l *Limiter) grant(now time.Time) {
 	for l.inflight < l.effectiveLimit() && l.waiting > 0 {
 		var w *waiter
@@ -389,7 +413,7 @@ func (l *Limiter) grant(now time.Time) {
 		l.waiting--
 		wait := now.Sub(w.enqueued)
 		l.queueWait(w.p, wait, now)
-		if l.standing[w.p] && !w.fixed && wait > l.cfg.StandingPatience[w.p] {
+		if wait >= w.patience {
 			l.shed[w.p]++
 			w.answer <- Ticket{}
 			continue
@@ -449,6 +473,7 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 	if nl := k.noLoad(); nl > 0 {
 		l.sumKnown += latency
 		l.sumNoLoad += nl
+		l.known++
 	}
 	if k.lastQuiet.IsZero() || now.Sub(k.lastQuiet) >= l.cfg.NoLoadPeriod {
 		l.stale++
@@ -462,7 +487,7 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 		}
 		l.update(now, l.freedInWindow)
 		l.freedInWindow = 0
-		l.windowStart, l.samples, l.sumLatency, l.sumKnown, l.sumNoLoad, l.stale = now, 0, 0, 0, 0, 0
+		l.windowStart, l.samples, l.sumLatency, l.sumKnown, l.sumNoLoad, l.known, l.stale = now, 0, 0, 0, 0, 0, 0
 		l.maxInflight, l.queuedInWindow = l.inflight, l.waiting > 0
 	}
 }
@@ -482,15 +507,14 @@ const recentEpochs = 100
 
 // update moves the limit at the end of a window that freed `freed` places (l.mu held).
 //
-// The limit looks for the smallest value that serves as much as the machine can: an epoch of busy
-// windows (requests waiting, or the limit nearly full) measures how many requests a second are
-// answered at this limit. Serving less than 90 % of what a higher limit served in the last 30 s,
-// the limit goes up by a tenth, whatever the latency: a slow machine is still served as fully as
-// it can be (with the ceiling first, a machine where every answer took a second sank to the floor
-// and served 8 a second). Otherwise it goes down by a tenth when the answers pass the ceiling or
-// take more than Tolerance times their no-load time, since that extra work in progress only
-// queues inside the process (on a CPU-bound machine it also delays every refusal); otherwise it
-// goes up (Postgres far away: more in progress costs little and may serve more).
+// An epoch of busy windows (requests waiting, or the limit nearly full) judges the limit. Answers
+// past both their Tolerance and their Budget: down by a tenth, since that extra work in progress
+// only waits inside the process (on a CPU-bound machine it also delays every refusal). Otherwise,
+// serving less than 90 % of what a higher limit served in the last 30 s: up by a tenth, whatever
+// the ceiling, so that a slow machine is still served as fully as it can be (with the ceiling
+// first, a machine where every answer took a second sank to the floor and served 8 a second).
+// Otherwise down past the ceiling, and up below it: more in progress costs little and may serve
+// more.
 func (l *Limiter) update(now time.Time, freed int) {
 	if l.probing() {
 		return
@@ -505,7 +529,8 @@ func (l *Limiter) update(now time.Time, freed int) {
 		return
 	}
 	overCeiling := l.cfg.Ceiling > 0 && l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
-	queueing := l.sumNoLoad == 0 || float64(l.sumKnown)/float64(l.sumNoLoad) > l.cfg.Tolerance
+	queueing := l.known == 0 || (float64(l.sumKnown) > l.cfg.Tolerance*float64(l.sumNoLoad) &&
+		l.sumKnown-l.sumNoLoad > time.Duration(l.known)*l.cfg.Budget)
 	if !busy {
 		// Nothing to learn about the limit. But a limit cut in a moment of trouble (a Postgres
 		// switchover) goes back to where it started while answers are prompt, a tenth at a time;
@@ -535,12 +560,14 @@ func (l *Limiter) update(now time.Time, freed int) {
 		l.recent = l.recent[1:]
 	}
 	best := slices.MaxFunc(l.recent, func(a, b epoch) int { return cmp.Compare(a.throughput, b.throughput) })
-	direction := 1.0 // answers near their no-load time: more in progress is cheap, and may serve more
+	direction := 1.0 // answers within their budget: more in progress costs little, and may serve more
 	switch {
+	case queueing:
+		direction = -1 // past the budget: the extra work in progress only waits inside the process
 	case throughput < 0.9*best.throughput && best.limit > l.limit:
-		direction = 1 // served clearly less than a higher limit did: up, whatever the latency
-	case overCeiling, queueing:
-		direction = -1 // as much served with less in progress: look for the smallest such limit
+		direction = 1 // served clearly less than a higher limit did: up, whatever the ceiling
+	case overCeiling:
+		direction = -1
 	}
 	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+direction*math.Max(1, 0.1*l.limit)))
 	l.grant(now)
