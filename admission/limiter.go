@@ -30,8 +30,8 @@
 //     serves 87-92 %; where requests are slow unloaded (Postgres 5 ms away) the relative bound
 //     still decides. 50 ms is small beside the 1 s an admitted person may wait; 200 ms let the
 //     limit reach 370 and the admitted p99 2 s (make bench-overload, BENCHMARKS.md).
-//   - Epochs of busy windows measure the throughput: where the latency is within bounds and a
-//     limit serves less than 90 % of what a higher limit served in the last 30 s, it goes up.
+//   - Epochs of busy windows measure the throughput: a limit that serves less than 90 % of what a
+//     higher limit served in the last 30 s goes up first, whatever the latency.
 //   - An optional Ceiling bounds the average answer where that costs no throughput.
 //
 // What was read or tried and not taken. Netflix's Gradient2 and Vegas compare the latency with one
@@ -507,14 +507,15 @@ const recentEpochs = 100
 
 // update moves the limit at the end of a window that freed `freed` places (l.mu held).
 //
-// An epoch of busy windows (requests waiting, or the limit nearly full) judges the limit. Answers
-// past both their Tolerance and their Budget: down by a tenth, since that extra work in progress
-// only waits inside the process (on a CPU-bound machine it also delays every refusal). Otherwise,
-// serving less than 90 % of what a higher limit served in the last 30 s: up by a tenth, whatever
-// the ceiling, so that a slow machine is still served as fully as it can be (with the ceiling
-// first, a machine where every answer took a second sank to the floor and served 8 a second).
-// Otherwise down past the ceiling, and up below it: more in progress costs little and may serve
-// more.
+// An epoch of busy windows (requests waiting, or the limit nearly full) judges the limit. Serving
+// less than 90 % of what a higher limit served in the last 30 s, it goes up by a tenth, whatever
+// the latency: a slow machine is still served as fully as it can be (with the ceiling first, a
+// machine where every answer took a second sank to the floor and served 8 a second; with the
+// budget first, everything in one process, where the worker's jobs slow the answers, served half
+// its capacity). Otherwise answers past both their Tolerance and their Budget, or past the
+// ceiling, bring it down by a tenth: that extra work in progress only waits inside the process
+// (on a CPU-bound machine it also delays every refusal). Otherwise it goes up: more in progress
+// costs little and may serve more.
 func (l *Limiter) update(now time.Time, freed int) {
 	if l.probing() {
 		return
@@ -562,12 +563,10 @@ func (l *Limiter) update(now time.Time, freed int) {
 	best := slices.MaxFunc(l.recent, func(a, b epoch) int { return cmp.Compare(a.throughput, b.throughput) })
 	direction := 1.0 // answers within their budget: more in progress costs little, and may serve more
 	switch {
-	case queueing:
-		direction = -1 // past the budget: the extra work in progress only waits inside the process
 	case throughput < 0.9*best.throughput && best.limit > l.limit:
-		direction = 1 // served clearly less than a higher limit did: up, whatever the ceiling
-	case overCeiling:
-		direction = -1
+		direction = 1 // served clearly less than a higher limit did: up, whatever the latency
+	case queueing, overCeiling:
+		direction = -1 // past the budget: the extra work in progress only waits inside the process
 	}
 	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+direction*math.Max(1, 0.1*l.limit)))
 	l.grant(now)
