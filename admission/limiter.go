@@ -22,8 +22,8 @@
 //     The no-load latency is learnt continuously per kind (a sign-up costs a hundred status
 //     polls): the shortest time of the requests that ran with no more than Quiet others in
 //     progress, over two rotating 30 s periods, re-probed as Envoy's adaptive concurrency filter
-//     does when the machine was busy for a whole period (for a moment only Quiet requests run;
-//     the others wait in the queue). The relative bound alone (twice the no-load time) kept the
+//     does when the machine was busy for a whole period (for a moment only Quiet requests run,
+//     until each stale kind has a quiet sample; the others wait in the queue). The relative bound alone (twice the no-load time) kept the
 //     limit near 36 where a sign-up takes 4 ms unloaded and the throughput still grows with the
 //     work in progress (Postgres commits in groups; the round trips overlap): the machine served
 //     64-78 % of its capacity at 4x. With the budget it settles at 30-85 in progress there and
@@ -173,6 +173,8 @@ const maxKinds = 512
 type kind struct {
 	cur, prev time.Duration // shortest quiet sample in the current and previous period (0: none)
 	lastQuiet time.Time
+	staleAt   time.Time // when it was last answered with no recent quiet sample
+	wanted    int       // the probe that waits for its quiet sample (Limiter.probeGen)
 }
 
 // noLoad is the kind's no-load latency, 0 when none was measured.
@@ -217,6 +219,8 @@ type Limiter struct {
 	// the probe: while probing, only Quiet requests run
 	probeUntil  time.Time
 	probeQuiet  int       // quiet samples taken during the probe
+	probeGen    int       // which probe this is
+	probeWant   int       // stale kinds the probe waits for: each needs one quiet sample
 	nextProbe   time.Time // no probe before
 	settleUntil time.Time // the waits of the backlog a probe leaves are not the queue standing
 	// the current window
@@ -466,6 +470,10 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 		k.lastQuiet = now
 		if l.probing() {
 			l.probeQuiet++
+			if k.wanted == l.probeGen {
+				k.wanted = 0
+				l.probeWant--
+			}
 		}
 	}
 	l.samples++
@@ -477,6 +485,7 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 	}
 	if k.lastQuiet.IsZero() || now.Sub(k.lastQuiet) >= l.cfg.NoLoadPeriod {
 		l.stale++
+		k.staleAt = now
 	}
 	if l.samples >= l.cfg.MinSamples && now.Sub(l.windowStart) >= l.cfg.Window {
 		rate := float64(l.freedInWindow) / now.Sub(l.windowStart).Seconds()
@@ -524,7 +533,20 @@ func (l *Limiter) update(now time.Time, freed int) {
 	if busy && l.stale*2 >= l.samples && !now.Before(l.nextProbe) {
 		// Most requests are of kinds that have not run quietly for a period: the machine has been
 		// busy all along and their no-load latency is unknown or old. Measure it now.
-		l.probeUntil, l.probeQuiet = now.Add(l.cfg.ProbeFor), 0
+		// The probe lasts until each stale kind of this window has a quiet sample (the cheap kinds
+		// alone ended it before a sign-up with Postgres 5 ms away, 93 ms, had finished one: the
+		// sign-ups' no-load time was never learnt and the limit followed the lookups' alone), or
+		// ProbeFor after the work in progress has drained.
+		l.probeGen++
+		l.probeWant = 0
+		for _, k := range l.kinds {
+			if !k.staleAt.Before(l.windowStart) {
+				k.wanted = l.probeGen
+				l.probeWant++
+			}
+		}
+		drain := 2 * l.sumLatency / time.Duration(l.samples)
+		l.probeUntil, l.probeQuiet = now.Add(l.cfg.ProbeFor+drain), 0
 		l.firstAbove, l.standing = [numPriorities]time.Time{}, [numPriorities]bool{}
 		l.epochWindows = 0
 		return
@@ -574,7 +596,7 @@ func (l *Limiter) update(now time.Time, freed int) {
 
 // endProbe ends a probe that has its samples or its time (l.mu held), and lets the queue in.
 func (l *Limiter) endProbe(now time.Time) {
-	if !l.probing() || (l.probeQuiet < l.cfg.MinSamples && now.Before(l.probeUntil)) {
+	if !l.probing() || ((l.probeQuiet < l.cfg.MinSamples || l.probeWant > 0) && now.Before(l.probeUntil)) {
 		return
 	}
 	l.probeUntil = time.Time{}

@@ -568,3 +568,35 @@ func TestAWaiterKeepsThePatienceItCameWith(t *testing.T) {
 	assert.True(t, <-got, "admitted after about 100 ms, past the 10 ms standing patience, within its own 2 s")
 	assert.Zero(t, l.Stats().Shed[Normal]-2, "only the two fixed waits were refused")
 }
+
+// A probe waits for a quiet sample of every kind that was stale, not only for enough samples of
+// the cheap kinds: with Postgres 5 ms away ten 6 ms lookups ended it before a 93 ms sign-up had
+// finished, the sign-ups' no-load time was never learnt, and the limit followed the lookups
+// alone up to 200 in progress (admitted p99 3.5 s at 4×; 0.7 s once the probe waits).
+func TestAProbeWaitsForEachStaleKind(t *testing.T) {
+	c := &clock{t: time.Unix(0, 0)}
+	l := New(Config{InitialLimit: 20, MinLimit: 2, MaxLimit: 200, Quiet: 2, Now: c.now, MinSamples: 20,
+		Window: time.Nanosecond})
+	const lookup = "GET /api/verify/{}"
+	held := make([]Ticket, 0, 20)
+	for i := range 20 { // always busy: no quiet sample of either kind
+		tk, ok := l.Acquire(Normal, []string{lookup, signUp}[i%2])
+		require.True(t, ok)
+		held = append(held, tk)
+	}
+	c.advance(100 * time.Millisecond)
+	for _, tk := range held {
+		l.Done(tk)
+	}
+	require.True(t, l.Stats().Probing, "both kinds stale on a busy machine: a probe")
+
+	for range 25 {
+		together(t, l, c, lookup, 1, 5*time.Millisecond)
+	}
+	assert.Equal(t, 5*time.Millisecond, l.NoLoad(lookup))
+	assert.True(t, l.Stats().Probing, "25 quiet lookups, but no quiet sign-up yet")
+
+	together(t, l, c, signUp, 1, 90*time.Millisecond)
+	assert.Equal(t, 90*time.Millisecond, l.NoLoad(signUp))
+	assert.False(t, l.Stats().Probing, "every stale kind measured: the probe is over")
+}
