@@ -23,12 +23,12 @@
 //     polls): the shortest time of the requests that ran with no more than Quiet others in
 //     progress, over two rotating 30 s periods, re-probed as Envoy's adaptive concurrency filter
 //     does when the machine was busy for a whole period (for a moment only Quiet requests run,
-//     until each stale kind has a quiet sample; the others wait in the queue). The relative bound alone (twice the no-load time) kept the
-//     limit near 36 where a sign-up takes 4 ms unloaded and the throughput still grows with the
-//     work in progress (Postgres commits in groups; the round trips overlap): the machine served
-//     64-78 % of its capacity at 4x. With the budget it settles at 30-85 in progress there and
-//     serves 87-92 %; where requests are slow unloaded (Postgres 5 ms away) the relative bound
-//     still decides. 50 ms is small beside the 1 s an admitted person may wait; 200 ms let the
+//     until each stale kind has a quiet sample; the others wait in the queue). The relative bound
+//     alone (twice the no-load time) kept the limit near 36 where a sign-up takes 4 ms unloaded
+//     and the throughput still grows with the work in progress (Postgres commits in groups; the
+//     round trips overlap): the machine served 64-78 % of its capacity at 4x. With the budget it
+//     served 81-94 % at 2x and 4x in the record; where requests are slow unloaded (Postgres 5 ms
+//     away) the relative bound still decides. 50 ms is small beside the 1 s an admitted person may wait; 200 ms let the
 //     limit reach 370 and the admitted p99 2 s (make bench-overload, BENCHMARKS.md).
 //   - Epochs of busy windows measure the throughput: a limit that serves less than 90 % of what a
 //     higher limit served in the last 30 s goes up first, whatever the latency.
@@ -86,7 +86,7 @@ type Config struct {
 	InitialLimit float64 // 100: room for a burst at start (a cold start, a restart of its peer)
 	MinLimit     float64 // 8: even a slow moment keeps this much work going
 	MaxLimit     float64 // 1000
-	// Tolerance (2) and Budget (200 ms): requests that take, on average, more than Tolerance times
+	// Tolerance (2) and Budget (50 ms): requests that take, on average, more than Tolerance times
 	// their no-load latency and more than Budget beyond it mean the work in progress only queues
 	// inside the process: the limit goes down. Below either, more in progress costs the people
 	// little, and the limit may go up. The budget is a share of the time an admitted person is
@@ -193,9 +193,8 @@ type waiter struct {
 	p        Priority
 	kind     *kind
 	enqueued time.Time
-	fixed    bool // AcquireWithin: waits its whole patience even when the queue stands
-	patience time.Duration
-	answer   chan Ticket // a counted Ticket: admitted; a zero one: refused
+	patience time.Duration // how long it may wait (AcquireWithin's whole wait, even while the queue stands)
+	answer   chan Ticket   // a counted Ticket: admitted; a zero one: refused
 	elem     *list.Element
 }
 
@@ -316,7 +315,7 @@ func (l *Limiter) acquire(p Priority, kindName string, fixed time.Duration) (Tic
 			return Ticket{}, false
 		}
 	}
-	w := &waiter{p: p, kind: k, enqueued: now, fixed: fixed > 0, patience: patience, answer: make(chan Ticket, 1)}
+	w := &waiter{p: p, kind: k, enqueued: now, patience: patience, answer: make(chan Ticket, 1)}
 	w.elem = l.queues[p].PushBack(w)
 	l.waiting++
 	l.queuedInWindow = true
@@ -535,7 +534,7 @@ func (l *Limiter) update(now time.Time, freed int) {
 		// busy all along and their no-load latency is unknown or old. Measure it now.
 		// The probe lasts until each stale kind of this window has a quiet sample (the cheap kinds
 		// alone ended it before a sign-up with Postgres 5 ms away, 93 ms, had finished one: the
-		// sign-ups' no-load time was never learnt and the limit followed the lookups' alone), or
+		// sign-ups' no-load time was never learnt and the limit followed the lookups alone), or
 		// ProbeFor after the work in progress has drained.
 		l.probeGen++
 		l.probeWant = 0
