@@ -47,7 +47,11 @@
 // times the capacity while serving it. There the admitted work keeps both cores busy (Postgres
 // most of them), and a refusal waits its turn for the CPU: 150-300 ms at p99, whatever the limit
 // from 15 to 130; with the limit held at 1 (serving half the capacity) the same flood was refused
-// in 8 ms at p99 (make bench-overload). Serving what the machine can was chosen over that.
+// in 8 ms at p99 (make bench-overload). Serving what the machine can was chosen over that. On a
+// second, slower machine (344-531 sign-ups/s within the hour) the flood itself took a third to a
+// half of the machine at 4x: without admission control it served 54 % of its capacity there,
+// with it 56-69 %, and budgets from 50 to 200 ms or a limit fixed at 64 or 128 made no difference
+// larger than the machine's own drift from one run to the next (BENCHMARKS.md).
 package admission
 
 import (
