@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,7 +21,10 @@ import (
 // The open-loop half of `make bench-verify` (issue 27): closed-loop rounds compare the servers at
 // whatever load each sustains, so their p99s are taken at different loads. Here vegeta (its own
 // process, constant rate whatever the answers take) offers both servers the same rate: 50 %, 90 %
-// and 150 % of the bare program's closed-loop requests/s, alternating servers at each rate.
+// and 150 % of the bare program's closed-loop requests/s, alternating servers at each rate, three
+// rounds each (BENCH_OPEN_ROUNDS): a single 10 s window per server let one moment of the shared
+// machine decide the comparison (the bare program's p99 at 50 % was 9.4, 68.9 and 161.5 ms in
+// three records). The targets compare the median of each server's p99s.
 
 // openFractions of the bare program's measured capacity.
 var openFractions = []float64{0.5, 0.9, 1.5}
@@ -29,6 +33,7 @@ type openRound struct {
 	fraction float64
 	rate     int
 	target   string
+	bare     bool // the bare program's round, not the API's
 	requests int
 	success  float64 // share of 2xx answers
 	answered float64 // share of 2xx answers and of 404s (the made-up IDs): the lookups answered as they should be
@@ -65,6 +70,7 @@ func vegetaPath(t *testing.T) string {
 func openLoop(t *testing.T, dir, idsFile string, bare, api struct{ name, url string }, bareRPS float64) []openRound {
 	vegeta := vegetaPath(t)
 	secs := benchdata.EnvInt("BENCH_OPEN_SECONDS", 10)
+	rounds := benchdata.EnvInt("BENCH_OPEN_ROUNDS", 3)
 	ids := strings.Fields(readFile(t, idsFile))
 	rand.Shuffle(len(ids), func(i, j int) { ids[i], ids[j] = ids[j], ids[i] })
 	targetsFile := func(base string) string {
@@ -80,7 +86,8 @@ func openLoop(t *testing.T, dir, idsFile string, bare, api struct{ name, url str
 	var out []openRound
 	for _, frac := range openFractions {
 		rate := int(frac * bareRPS)
-		for _, tg := range []struct{ name, url string }{bare, api} {
+		for i := range 2 * rounds {
+			tg := []struct{ name, url string }{bare, api}[i%2]
 			// The results go to a file and are read after the attack: a report decoding them while
 			// the attack runs would take CPU from both servers on these shared cores.
 			results := filepath.Join(dir, fmt.Sprintf("vegeta-%d-%d.bin", rate, len(out)))
@@ -93,7 +100,7 @@ func openLoop(t *testing.T, dir, idsFile string, bare, api struct{ name, url str
 			os.Remove(results)
 			var r vegetaReport
 			require.NoError(t, json.Unmarshal(stdout, &r), "%s", stdout)
-			o := openRound{fraction: frac, rate: rate, target: tg.name, requests: r.Requests, success: r.Success,
+			o := openRound{fraction: frac, rate: rate, target: tg.name, bare: i%2 == 0, requests: r.Requests, success: r.Success,
 				p50: r.Latencies.P50, p99: r.Latencies.P99, max: r.Latencies.Max, refused: r.StatusCodes["503"]}
 			if r.Requests > 0 {
 				o.answered = r.Success + float64(r.StatusCodes["404"])/float64(r.Requests)
@@ -110,7 +117,7 @@ func writeOpenLoop(sb *strings.Builder, rounds []openRound) {
 	if len(rounds) == 0 {
 		return
 	}
-	sb.WriteString("\nOpen loop (vegeta in its own process, constant rate, keep-alive, same run, servers alternating at each rate; " +
+	sb.WriteString("\nOpen loop (vegeta in its own process, constant rate, keep-alive, same run, servers alternating at each rate, rounds in the order run; " +
 		"rates are fractions of the bare program's mean closed-loop requests/s above):\n\n")
 	sb.WriteString("| Rate | Target | Requests | 2xx | Answered (2xx, or 404 for a made-up ID) | p50 | p99 | max | 503 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rounds {
@@ -118,18 +125,43 @@ func writeOpenLoop(sb *strings.Builder, rounds []openRound) {
 			r.success*100, r.answered*100, r.p50.Round(10*time.Microsecond), r.p99.Round(10*time.Microsecond), r.max.Round(10*time.Microsecond), r.refused)
 	}
 	verdict, admitted := "met", "met"
-	for i := 0; i+1 < len(rounds); i += 2 {
-		bare, api := rounds[i], rounds[i+1]
-		if api.p99 > bare.p99 {
-			verdict = fmt.Sprintf("**not met** at %.0f %%", bare.fraction*100)
+	for _, frac := range openFractions {
+		var bareP99, apiP99 []time.Duration
+		answered := 1.0
+		for _, r := range rounds {
+			switch {
+			case r.fraction != frac:
+			case r.bare:
+				bareP99 = append(bareP99, r.p99)
+			default:
+				apiP99 = append(apiP99, r.p99)
+				answered = min(answered, r.answered)
+			}
 		}
-		if api.fraction < 1 && (api.answered < 0.999 || api.p99 > bare.p99) {
-			admitted = fmt.Sprintf("**not met** at %.0f %% (%.3f %% answered, p99 %v against %v)", api.fraction*100,
-				api.answered*100, api.p99.Round(10*time.Microsecond), bare.p99.Round(10*time.Microsecond))
+		if len(bareP99) == 0 || len(apiP99) == 0 {
+			continue
+		}
+		bareMid, apiMid := median(bareP99), median(apiP99)
+		fmt.Fprintf(sb, "\nAt %.0f %%: median p99 %v (API) against %v (bare), over %d rounds each.", frac*100,
+			apiMid.Round(10*time.Microsecond), bareMid.Round(10*time.Microsecond), len(apiP99))
+		if apiMid > bareMid {
+			verdict = fmt.Sprintf("**not met** at %.0f %%", frac*100)
+		}
+		if frac < 1 && (answered < 0.999 || apiMid > bareMid) {
+			admitted = fmt.Sprintf("**not met** at %.0f %% (%.3f %% answered in the worst round, median p99 %v against %v)", frac*100,
+				answered*100, apiMid.Round(10*time.Microsecond), bareMid.Round(10*time.Microsecond))
 		}
 	}
-	fmt.Fprintf(sb, "\nTarget (the API's open-loop p99 at no rate above the bare program's): %s.\n", verdict)
-	fmt.Fprintf(sb, "Target (issue 37: at 50 %% and 90 %%, at least 99.9 %% of the lookups answered and the p99 at or below the bare program's): %s.\n", admitted)
+	sb.WriteString("\n")
+	fmt.Fprintf(sb, "\nTarget (the API's open-loop median p99 at no rate above the bare program's): %s.\n", verdict)
+	fmt.Fprintf(sb, "Target (issue 37: at 50 %% and 90 %%, at least 99.9 %% of the lookups answered in every round and the median p99 at or below the bare program's): %s.\n", admitted)
+}
+
+// median of a few durations (the upper one of the middle two for an even count).
+func median(d []time.Duration) time.Duration {
+	d = slices.Clone(d)
+	slices.Sort(d)
+	return d[len(d)/2]
 }
 
 func readFile(t *testing.T, path string) string {
