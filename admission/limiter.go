@@ -28,8 +28,9 @@
 //     and the throughput still grows with the work in progress (Postgres commits in groups; the
 //     round trips overlap): the machine served 64-78 % of its capacity at 4x. With the budget it
 //     served 81-94 % at 2x and 4x in the record; where requests are slow unloaded (Postgres 5 ms
-//     away) the relative bound still decides. 50 ms is small beside the 1 s an admitted person may wait; 200 ms let the
-//     limit reach 370 and the admitted p99 2 s (make bench-overload, BENCHMARKS.md).
+//     away) the relative bound still decides. 50 ms is small beside the 1 s an admitted person
+//     may wait; 200 ms let the limit reach 370 and the admitted p99 2 s (make bench-overload,
+//     BENCHMARKS.md).
 //   - Epochs of busy windows measure the throughput: a limit that serves less than 90 % of what a
 //     higher limit served in the last 30 s goes up first, whatever the latency.
 //   - An optional Ceiling bounds the average answer where that costs no throughput.

@@ -80,11 +80,9 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 			r := newProcessRigAs(t, how, 20, append([]string{"ADMISSION_CONTROL=" + admission}, verifyProbeEnv...)...)
 			profiles := r.seedProfiles(t, 1000)
 			next := 0
-			run := func(args ...string) openloopResult { return runOpenloop(t, gen, r.url, &next, args...) }
-			warm := run("-closed", "8", "-duration", "5s") // warm-up: connections, prepared statements
-			r.checkCodes(t, warm.admitted, nil)            // its codes delivered before counting
+			r.warmUp(t, gen, &next)
 			if admission == "off" {
-				capacity = run("-closed", "32", "-duration", "10s").Throughput
+				capacity = r.closedLoopCapacity(t, gen, &next)
 				t.Logf("capacity (closed loop, 32 at once): %.0f sign-ups/s", capacity)
 				require.Greater(t, capacity, 10.0)
 			}
@@ -101,7 +99,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 				stop, probed, limits := make(chan struct{}), make(chan verifyProbe), make(chan [3]float64)
 				go func() { probed <- r.probeVerify(profiles, stop) }()
 				go func() { lo, mid, hi := watchLimit(r.metrics, stop); limits <- [3]float64{lo, mid, hi} }()
-				res := run("-rate", fmt.Sprintf("%.0f", f*capacity), "-duration", fmt.Sprint(secs))
+				res := runOpenloop(t, gen, r.url, &next, "-rate", fmt.Sprintf("%.0f", f*capacity), "-duration", fmt.Sprint(secs))
 				close(stop)
 				row := overloadRow{factor: f, admission: admission, res: res, verify: <-probed, limit: <-limits}
 				row.exactlyOne, row.shedWithCode = r.checkCodes(t, res.admitted, res.shed)
@@ -123,9 +121,8 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 		t.Run("capacity-after", func(t *testing.T) {
 			r := newProcessRigAs(t, how, 20, "ADMISSION_CONTROL=off")
 			next := 0
-			warm := runOpenloop(t, gen, r.url, &next, "-closed", "8", "-duration", "5s")
-			r.checkCodes(t, warm.admitted, nil)
-			after = runOpenloop(t, gen, r.url, &next, "-closed", "32", "-duration", "10s").Throughput
+			r.warmUp(t, gen, &next)
+			after = r.closedLoopCapacity(t, gen, &next)
 			t.Logf("capacity after the rates (closed loop, 32 at once): %.0f sign-ups/s", after)
 		})
 	}
@@ -155,6 +152,18 @@ func runOpenloop(t *testing.T, gen, url string, next *int, args ...string) openl
 	res.admitted, res.shed = readLines(t, out+".ok"), readLines(t, out+".shed")
 	*next += res.Sent + 1
 	return res
+}
+
+// warmUp runs sign-ups closed-loop (8 at once, 5 s) to open connections and prepare statements,
+// and waits for their codes, so that what is measured next starts on a warm, idle rig.
+func (r *rig) warmUp(t *testing.T, gen string, next *int) {
+	warm := runOpenloop(t, gen, r.url, next, "-closed", "8", "-duration", "5s")
+	r.checkCodes(t, warm.admitted, nil)
+}
+
+// closedLoopCapacity is the sign-ups/s answered 2xx with 32 going at once for 10 s.
+func (r *rig) closedLoopCapacity(t *testing.T, gen string, next *int) float64 {
+	return runOpenloop(t, gen, r.url, next, "-closed", "32", "-duration", "10s").Throughput
 }
 
 // parseFactors reads OVERLOAD_FACTORS ("2,4"); nil when unset.

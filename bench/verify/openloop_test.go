@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -155,13 +154,6 @@ func writeOpenLoop(sb *strings.Builder, rounds []openRound) {
 	sb.WriteString("\n")
 	fmt.Fprintf(sb, "\nTarget (the API's open-loop median p99 at no rate above the bare program's): %s.\n", verdict)
 	fmt.Fprintf(sb, "Target (issue 37: at 50 %% and 90 %%, at least 99.9 %% of the lookups answered in every round and the median p99 at or below the bare program's): %s.\n", admitted)
-}
-
-// median of a few durations (the upper one of the middle two for an even count).
-func median(d []time.Duration) time.Duration {
-	d = slices.Clone(d)
-	slices.Sort(d)
-	return d[len(d)/2]
 }
 
 func readFile(t *testing.T, path string) string {

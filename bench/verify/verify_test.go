@@ -394,6 +394,12 @@ func medianDur(rs []round, f func(round) time.Duration) time.Duration {
 	for i, r := range rs {
 		d[i] = f(r)
 	}
+	return median(d)
+}
+
+// median of a few durations (the upper one of the middle two for an even count).
+func median(d []time.Duration) time.Duration {
+	d = slices.Clone(d)
 	slices.Sort(d)
 	return d[len(d)/2]
 }
