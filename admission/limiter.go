@@ -31,8 +31,14 @@
 //     away) the relative bound still decides. 50 ms is small beside the 1 s an admitted person
 //     may wait; 200 ms let the limit reach 370 and the admitted p99 2 s (make bench-overload,
 //     BENCHMARKS.md).
-//   - Epochs of busy windows measure the throughput: a limit that serves less than 90 % of what a
-//     higher limit served in the last 30 s goes up first, whatever the latency.
+//   - Paired trials measure the throughput, both ways. A busy limiter cycles through four
+//     phases of about 300 ms: the limit tried a quarter higher, the limit, tried a fifth lower,
+//     the limit; each trial compares a tried limit with the limit in the phase right after it,
+//     so that the machine's own drift cancels (BBR's gain cycling, judged as PCC judges its
+//     rates: Dong et al., NSDI 2015). Where the trials near the limit clearly say one way
+//     serves more, the limit goes that way whatever the latency; where they say the budget's
+//     way serves less, it holds. Both ways matter: the best limit was 128 in progress on one
+//     machine and 32 on another, where more in progress served less.
 //   - An optional Ceiling bounds the average answer where that costs no throughput.
 //
 // What was read or tried and not taken. Netflix's Gradient2 and Vegas compare the latency with one
@@ -42,7 +48,9 @@
 // refuses the requests that arrive while it samples minRTT; here they wait. A fixed latency
 // target (the first version) fits one machine. A map from limit to throughput that picked the
 // smallest limit serving 95 % of the best (tried for a day) followed the ±40 % noise of a shared
-// two-core machine and refused sign-ins in the scale rig's rolling restart.
+// two-core machine and refused sign-ins in the scale rig's rolling restart. A climb that compared
+// each epoch with the best of the last 30 s followed the noise upward (the best of a hundred
+// noisy epochs is high) and never came down towards a lower limit that served more.
 //
 // What it cannot do on two cores shared with the load generator: refuse within 50 ms at four
 // times the capacity while serving it. There the admitted work keeps both cores busy (Postgres
