@@ -80,6 +80,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 			r := newProcessRigAs(t, how, 20, append([]string{"ADMISSION_CONTROL=" + admission}, verifyProbeEnv...)...)
 			profiles := r.seedProfiles(t, 1000)
 			next := 0
+			settleConnections(t)
 			r.warmUp(t, gen, &next)
 			if admission == "off" {
 				capacity = r.closedLoopCapacity(t, gen, &next)
@@ -94,6 +95,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 				factors = onlyFactors
 			}
 			for _, f := range factors {
+				settleConnections(t)
 				before := r.messageCount()
 				onArrival := gauge(r.metrics, "perfilseguro_admission_refused_on_arrival_total")
 				stop, probed, limits := make(chan struct{}), make(chan verifyProbe), make(chan [3]float64)
@@ -121,6 +123,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 		t.Run("capacity-after", func(t *testing.T) {
 			r := newProcessRigAs(t, how, 20, "ADMISSION_CONTROL=off")
 			next := 0
+			settleConnections(t)
 			r.warmUp(t, gen, &next)
 			after = r.closedLoopCapacity(t, gen, &next)
 			t.Logf("capacity after the rates (closed loop, 32 at once): %.0f sign-ups/s", after)
