@@ -535,8 +535,8 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 // work in progress has reached it) with what the limit itself served in the phase right after:
 // the same load, a moment apart, so that the machine's own drift (its capacity moved by half
 // within the hour here) mostly cancels, where comparing limits a minute apart did not. This is
-// BBR's gain cycling (probing a quarter above the bottleneck bandwidth) judged as PCC does, by
-// paired trials whose verdict must agree (Dong et al., NSDI 2015).
+// BBR's gain cycling (probing a quarter above the bottleneck bandwidth), judged as PCC judges its
+// rates, by paired trials (Dong et al., NSDI 2015), with a test on the mean of the last ones.
 const (
 	phaseUp = iota
 	phaseCruiseAfterUp
@@ -568,10 +568,10 @@ func (l *Limiter) nearby(trials []trial) []float64 {
 
 // clearly tells whether the trials of one direction say that the tried limit serves more (sign
 // +1) or less (sign -1) than the limit: at least trialsNeeded of them, off by clearGain on
-// average, and by at least twice the standard error of that average (on a noisy machine clear
-// evidence takes more agreement; the climb it replaces, a limit that served less than 90 % of
-// the best epoch of the last 30 s went up, followed the noise upward: the best of a hundred noisy
-// epochs is high).
+// average, and by at least twice the standard error of that average: on a noisy machine clear
+// evidence takes more agreement. (The climb this replaced raised a limit that served less than
+// 90 % of the best epoch of the last 30 s; the best of a hundred noisy epochs is high, so it
+// followed the noise upward.)
 func clearly(sign float64, gains []float64) bool {
 	n := float64(len(gains))
 	if len(gains) < trialsNeeded {
@@ -616,22 +616,7 @@ func (l *Limiter) update(now time.Time, freed int) {
 	if busy && l.stale*2 >= l.samples && !now.Before(l.nextProbe) {
 		// Most requests are of kinds that have not run quietly for a period: the machine has been
 		// busy all along and their no-load latency is unknown or old. Measure it now.
-		// The probe lasts until each stale kind of this window has a quiet sample (the cheap kinds
-		// alone ended it before a sign-up with Postgres 5 ms away, 93 ms, had finished one: the
-		// sign-ups' no-load time was never learnt and the limit followed the lookups alone), or
-		// ProbeFor after the work in progress has drained.
-		l.probeGen++
-		l.probeWant = 0
-		for _, k := range l.kinds {
-			if !k.staleAt.Before(l.windowStart) {
-				k.wanted = l.probeGen
-				l.probeWant++
-			}
-		}
-		drain := 2 * l.sumLatency / time.Duration(l.samples)
-		l.probeUntil, l.probeQuiet = now.Add(l.cfg.ProbeFor+drain), 0
-		l.firstAbove, l.standing = [numPriorities]time.Time{}, [numPriorities]bool{}
-		l.phase, l.phaseWindows = phaseUp, 0
+		l.startProbe(now)
 		return
 	}
 	overCeiling := l.cfg.Ceiling > 0 && l.sumLatency/time.Duration(l.samples) > l.cfg.Ceiling
@@ -688,8 +673,16 @@ func (l *Limiter) update(now time.Time, freed int) {
 			l.trials[dir] = l.trials[dir][1:]
 		}
 	}
+	direction := l.judge(l.slowWindows*2 > l.cruiseCount)
+	l.slowWindows, l.cruiseCount = 0, 0
+	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+direction*math.Max(1, 0.1*l.limit)))
+	l.grant(now)
+}
+
+// judge says, after a trial, which way the limit goes (+1 up, -1 down, 0 hold), from the trials
+// near it and whether the answers of its own phases were mostly past their budget (l.mu held).
+func (l *Limiter) judge(pastBudget bool) float64 {
 	up, down := l.nearby(l.trials[0]), l.nearby(l.trials[1])
-	pastBudget := l.slowWindows*2 > l.cruiseCount
 	budgetWay := up // where the budget would take the limit
 	if pastBudget {
 		budgetWay = down
@@ -711,9 +704,27 @@ func (l *Limiter) update(now time.Time, freed int) {
 	case pastBudget:
 		direction = -1 // the extra work in progress only waits inside the process
 	}
-	l.slowWindows, l.cruiseCount = 0, 0
-	l.limit = math.Max(l.cfg.MinLimit, math.Min(l.cfg.MaxLimit, l.limit+direction*math.Max(1, 0.1*l.limit)))
-	l.grant(now)
+	return direction
+}
+
+// startProbe starts measuring the no-load latency (l.mu held): for a moment only Quiet requests
+// run. The probe lasts until each stale kind of this window has a quiet sample (the cheap kinds
+// alone ended it before a sign-up with Postgres 5 ms away, 93 ms, had finished one: the
+// sign-ups' no-load time was never learnt and the limit followed the lookups alone), or ProbeFor
+// after the work in progress has drained.
+func (l *Limiter) startProbe(now time.Time) {
+	l.probeGen++
+	l.probeWant = 0
+	for _, k := range l.kinds {
+		if !k.staleAt.Before(l.windowStart) {
+			k.wanted = l.probeGen
+			l.probeWant++
+		}
+	}
+	drain := 2 * l.sumLatency / time.Duration(l.samples)
+	l.probeUntil, l.probeQuiet = now.Add(l.cfg.ProbeFor+drain), 0
+	l.firstAbove, l.standing = [numPriorities]time.Time{}, [numPriorities]bool{}
+	l.phase, l.phaseWindows = phaseUp, 0
 }
 
 // endProbe ends a probe that has its samples or its time (l.mu held), and lets the queue in.
