@@ -151,6 +151,9 @@ func TestABusyMachineProbesItsNoLoadLatency(t *testing.T) {
 	assert.Equal(t, 0, l.Stats().Inflight)
 }
 
+// serveStep is how far serve moves the clock at a time.
+const serveStep = 5 * time.Millisecond
+
 // machine is a simulated server: how many requests a second it answers with n in progress.
 type machine func(n int) float64
 
@@ -160,7 +163,6 @@ type machine func(n int) float64
 // lowest and highest limit of the last 2 s.
 func serve(t *testing.T, l *Limiter, c *clock, m machine, windows int) (lo, hi float64) {
 	t.Helper()
-	const step = 5 * time.Millisecond
 	var held []Ticket
 	lo, hi = math.Inf(1), 0
 	due := 0.0
@@ -173,8 +175,8 @@ func serve(t *testing.T, l *Limiter, c *clock, m machine, windows int) (lo, hi f
 			require.True(t, ok)
 			held = append(held, tk)
 		}
-		due += m(len(held)) * step.Seconds()
-		c.advance(step)
+		due += m(len(held)) * serveStep.Seconds()
+		c.advance(serveStep)
 		for ; due >= 1 && len(held) > 0; due-- {
 			l.Done(held[0])
 			held = held[1:]
@@ -269,13 +271,13 @@ func thrashing(knee int, perRequest time.Duration) machine {
 	}
 }
 
-// noisy makes a machine's throughput jump by up to ±spread every 100 ms (20 steps of serve), as
+// noisy makes a machine's throughput jump by up to ±spread every 100 ms (of serve's steps), as
 // a shared two-core machine's does, from a fixed seed.
 func noisy(m machine, spread float64, seed uint64) machine {
 	rng := rand.New(rand.NewPCG(seed, 1))
 	steps, factor := 0, 1.0
 	return func(n int) float64 {
-		if steps%20 == 0 {
+		if steps%int(100*time.Millisecond/serveStep) == 0 {
 			factor = 1 + spread*(2*rng.Float64()-1)
 		}
 		steps++
@@ -313,14 +315,14 @@ func TestTheLimitGoesPastTheBudgetWhereThatServesMore(t *testing.T) {
 	assert.LessOrEqual(t, hi, 200.0)
 }
 
-// counting wraps a machine to add up what it answers after its first `skip` steps of serve (5 ms
-// each), noise included.
+// counting wraps a machine to add up what it answers after its first `skip` steps of serve,
+// noise included.
 func counting(m machine, skip int) (machine, *float64) {
 	served, steps := 0.0, 0
 	return func(n int) float64 {
 		r := m(n)
 		if steps++; steps > skip {
-			served += r * 0.005
+			served += r * serveStep.Seconds()
 		}
 		return r
 	}, &served

@@ -80,7 +80,6 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 			r := newProcessRigAs(t, how, 20, append([]string{"ADMISSION_CONTROL=" + admission}, verifyProbeEnv...)...)
 			profiles := r.seedProfiles(t, 1000)
 			next := 0
-			settleConnections(t)
 			r.warmUp(t, gen, &next)
 			if admission == "off" {
 				capacity = r.closedLoopCapacity(t, gen, &next)
@@ -123,7 +122,6 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 		t.Run("capacity-after", func(t *testing.T) {
 			r := newProcessRigAs(t, how, 20, "ADMISSION_CONTROL=off")
 			next := 0
-			settleConnections(t)
 			r.warmUp(t, gen, &next)
 			after = r.closedLoopCapacity(t, gen, &next)
 			t.Logf("capacity after the rates (closed loop, 32 at once): %.0f sign-ups/s", after)
@@ -157,9 +155,11 @@ func runOpenloop(t *testing.T, gen, url string, next *int, args ...string) openl
 	return res
 }
 
-// warmUp runs sign-ups closed-loop (8 at once, 5 s) to open connections and prepare statements,
-// and waits for their codes, so that what is measured next starts on a warm, idle rig.
+// warmUp waits for the last flood's connections to leave TIME_WAIT, runs sign-ups closed-loop
+// (8 at once, 5 s) to open connections and prepare statements, and waits for their codes, so
+// that what is measured next starts on a warm, idle rig.
 func (r *rig) warmUp(t *testing.T, gen string, next *int) {
+	settleConnections(t)
 	warm := runOpenloop(t, gen, r.url, next, "-closed", "8", "-duration", "5s")
 	r.checkCodes(t, warm.admitted, nil)
 }
