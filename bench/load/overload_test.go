@@ -70,6 +70,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 	onlyFactors := parseFactors(t, os.Getenv("OVERLOAD_FACTORS"))
 
 	var rows []overloadRow
+	var perSignUp float64 // the whole machine's CPU-seconds per sign-up in the capacity run
 	// Without admission control first: the capacity is measured there, where no request is refused
 	// (refused requests retried at once would make a closed loop measure the refusals).
 	for _, admission := range []string{"off", "on"} {
@@ -82,8 +83,8 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 			next := 0
 			r.warmUp(t, gen, &next)
 			if admission == "off" {
-				capacity = r.closedLoopCapacity(t, gen, &next)
-				t.Logf("capacity (closed loop, 32 at once): %.0f sign-ups/s", capacity)
+				capacity, perSignUp = r.closedLoopCapacity(t, gen, &next)
+				t.Logf("capacity (closed loop, 32 at once): %.0f sign-ups/s, %.2f ms of CPU each", capacity, 1000*perSignUp)
 				require.Greater(t, capacity, 10.0)
 			}
 			factors := []float64{0.5, 1, 2, 4}
@@ -100,10 +101,14 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 				stop, probed, limits := make(chan struct{}), make(chan verifyProbe), make(chan [3]float64)
 				go func() { probed <- r.probeVerify(profiles, stop) }()
 				go func() { lo, mid, hi := watchLimit(r.metrics, stop); limits <- [3]float64{lo, mid, hi} }()
+				cpu, start := machineCPUSeconds(), time.Now()
 				res := runOpenloop(t, gen, r.url, &next, "-rate", fmt.Sprintf("%.0f", f*capacity), "-duration", fmt.Sprint(secs))
+				flood, elapsed := machineCPUSeconds()-cpu, time.Since(start)
 				close(stop)
 				row := overloadRow{factor: f, admission: admission, res: res, verify: <-probed, limit: <-limits}
 				row.exactlyOne, row.shedWithCode = r.checkCodes(t, res.admitted, res.shed)
+				row.cpu = splitCPU(flood, machineCPUSeconds()-cpu, perSignUp,
+					len(res.admitted), len(res.shed), runtime.NumCPU(), elapsed.Seconds())
 				row.delivered = r.messageCount() - before
 				if d := gauge(r.metrics, "perfilseguro_admission_refused_on_arrival_total") - onArrival; !math.IsNaN(d) {
 					row.onArrival = int(d) // NaN without admission control
@@ -123,11 +128,11 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 			r := newProcessRigAs(t, how, 20, "ADMISSION_CONTROL=off")
 			next := 0
 			r.warmUp(t, gen, &next)
-			after = r.closedLoopCapacity(t, gen, &next)
+			after, _ = r.closedLoopCapacity(t, gen, &next)
 			t.Logf("capacity after the rates (closed loop, 32 at once): %.0f sign-ups/s", after)
 		})
 	}
-	report := overloadReport(how, capacity, after, secs, load, rows)
+	report := overloadReport(how, capacity, perSignUp, after, secs, load, rows)
 	fmt.Print(report)
 	benchdata.AppendReport(t, report)
 	for _, row := range rows {
@@ -164,9 +169,16 @@ func (r *rig) warmUp(t *testing.T, gen string, next *int) {
 	r.checkCodes(t, warm.admitted, nil)
 }
 
-// closedLoopCapacity is the sign-ups/s answered 2xx with 32 going at once for 10 s.
-func (r *rig) closedLoopCapacity(t *testing.T, gen string, next *int) float64 {
-	return runOpenloop(t, gen, r.url, next, "-closed", "32", "-duration", "10s").Throughput
+// closedLoopCapacity is the sign-ups/s answered 2xx with 32 going at once for 10 s, and the
+// CPU-seconds the whole machine spent per sign-up, until the last one's code was delivered.
+func (r *rig) closedLoopCapacity(t *testing.T, gen string, next *int) (perSecond, cpuPerSignUp float64) {
+	cpu := machineCPUSeconds()
+	res := runOpenloop(t, gen, r.url, next, "-closed", "32", "-duration", "10s")
+	r.checkCodes(t, res.admitted, nil)
+	if len(res.admitted) > 0 {
+		cpuPerSignUp = (machineCPUSeconds() - cpu) / float64(len(res.admitted))
+	}
+	return res.Throughput, cpuPerSignUp
 }
 
 // parseFactors reads OVERLOAD_FACTORS ("2,4"); nil when unset.
@@ -206,6 +218,7 @@ type overloadRow struct {
 	verify       verifyProbe
 	limit        [3]float64 // the admission limit during the rate: min, median, max
 	onArrival    int        // refusals made on arrival (the rest waited their patience first)
+	cpu          cpuShare   // the machine's CPU while the generator ran, and per refusal
 }
 
 // messageCount is how many messages the fake WhatsApp has received.
@@ -258,7 +271,7 @@ var setupText = map[setup]string{
 		"5 ms of round trip away (a delaying proxy, pgtest.Proxy.SetDelay)",
 }
 
-func overloadReport(how setup, capacity, after float64, secs time.Duration, load string, rows []overloadRow) string {
+func overloadReport(how setup, capacity, perSignUp, after float64, secs time.Duration, load string, rows []overloadRow) string {
 	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	afterText, afterHeader, afterRule := "", "", ""
 	if after > 0 {
@@ -274,10 +287,13 @@ func overloadReport(how setup, capacity, after float64, secs time.Duration, load
 		"each request on its own connection from its own loopback address, latency counted from when each request was due, clients "+
 		"give up after 10 s. Capacity measured closed-loop (32 at once, 10 s, admission control off): **%.0f sign-ups/s**%s. %d cores, shared by the generator, "+
 		"the API, the worker, Postgres and Redis; load average before the run %s. Beside the sign-ups, the test process looks up "+
-		"public records (`GET /api/verify/{id}`, 1,000 people) at %d/s, open loop with keep-alive: their p99 and refusals are the last columns.\n\n",
-		how, setupText[how], secs, capacity, afterText, runtime.NumCPU(), load, verifyProbeRate)
-	fmt.Fprintf(&sb, "| Admission control | Rate | Sent | 2xx | Served (share of capacity) |%s 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Refused on arrival | Limit (min / median / max) | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n", afterHeader)
-	fmt.Fprintf(&sb, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n", afterRule)
+		"public records (`GET /api/verify/{id}`, 1,000 people) at %d/s, open loop with keep-alive: their p99 and refusals are the last columns. "+
+		"*Machine busy* is the share of all cores in use while the generator ran (/proc/stat, every process); *CPU per refusal* is the machine's CPU "+
+		"for the row, until the last code was delivered, less what the served sign-ups cost at %.2f ms each (the capacity run's CPU per sign-up), "+
+		"divided among the refusals: the generator's connection, the kernel's handshake and the API's 503 together.\n\n",
+		how, setupText[how], secs, capacity, afterText, runtime.NumCPU(), load, verifyProbeRate, 1000*perSignUp)
+	fmt.Fprintf(&sb, "| Admission control | Rate | Sent | 2xx | Served (share of capacity) |%s 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Refused on arrival | Machine busy | CPU per refusal | Limit (min / median / max) | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n", afterHeader)
+	fmt.Fprintf(&sb, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n", afterRule)
 	for _, r := range rows {
 		ok, shed, other := 0, r.res.Status["503"], r.res.Errors
 		for code, n := range r.res.Status {
@@ -297,9 +313,13 @@ func overloadReport(how setup, capacity, after float64, secs time.Duration, load
 		if after > 0 {
 			afterShare = fmt.Sprintf(" %.0f %% |", 100*served/after)
 		}
-		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %.0f/s (%.0f %%) |%s %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %s | %d | %d of %d | %d | %.1f ms | %d of %d |\n",
+		perRefusal := "—"
+		if r.cpu.perRefusal > 0 {
+			perRefusal = fmt.Sprintf("%.2f ms", 1000*r.cpu.perRefusal)
+		}
+		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %.0f/s (%.0f %%) |%s %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %.0f %% | %s | %s | %d | %d of %d | %d | %.1f ms | %d of %d |\n",
 			r.admission, r.factor, r.factor*capacity, r.res.Sent, ok, served, 100*served/capacity, afterShare, shed, r.res.Timeouts, other, r.res.AdmittedP50,
-			r.res.AdmittedP99, r.res.ShedP99, r.onArrival, limit, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode,
+			r.res.AdmittedP99, r.res.ShedP99, r.onArrival, 100*r.cpu.busyShare, perRefusal, limit, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode,
 			float64(r.verify.p99.Microseconds())/1000, r.verify.refused+r.verify.other, r.verify.sent)
 	}
 	return sb.String()
