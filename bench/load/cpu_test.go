@@ -1,9 +1,18 @@
 package load
 
 import (
+	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 )
 
 // machineCPUSeconds is the CPU time the whole machine has spent busy since boot, over all its
@@ -46,4 +55,65 @@ func splitCPU(flood, total, perSignUp float64, served, refused int, cores int, s
 		s.perRefusal = max(0, (total-float64(served)*perSignUp)/float64(refused))
 	}
 	return s
+}
+
+// bareRefusals is what refusals cost where they cost the least: bench/load/barerefuser, plain
+// net/http answering every request 503, flooded on the same cores with nothing else running.
+type bareRefusals struct {
+	p99        float64 // ms, from when each request was due
+	perRefusal float64 // the whole machine's CPU-seconds per refusal
+}
+
+// refuseBare floods the bare refuser at rate for 10 s.
+func refuseBare(t *testing.T, refuser, gen string, next *int, rate float64) bareRefusals {
+	addr := bintest.FreeAddr(t)
+	cmd := exec.Command(refuser)
+	cmd.Env = append(os.Environ(), "ADDR="+addr)
+	require.NoError(t, cmd.Start())
+	defer func() { cmd.Process.Kill(); cmd.Wait() }()
+	require.Eventually(t, func() bool {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	}, 10*time.Second, 20*time.Millisecond, "the bare refuser never listened")
+	settleConnections(t)
+	cpu := machineCPUSeconds()
+	res := runOpenloop(t, gen, "http://"+addr, next, "-rate", fmt.Sprintf("%.0f", rate), "-duration", "10s")
+	used := machineCPUSeconds() - cpu
+	require.Equal(t, res.Sent, res.Status["503"], "the bare refuser answers every request 503")
+	return bareRefusals{p99: res.ShedP99, perRefusal: used / float64(res.Sent)}
+}
+
+// mostServable is the most sign-ups a second the cores could have served at rate, if each cost
+// what one cost in the capacity run and each refusal what the bare refuser's did: the sign-ups
+// and the refusals of rate share the cores, x·perSignUp + (rate−x)·perRefusal ≤ cores. 0 where
+// a cost is unknown.
+func mostServable(rate, perSignUp, perRefusal float64, cores int) float64 {
+	if perSignUp <= 0 || perRefusal <= 0 || perSignUp <= perRefusal {
+		return 0
+	}
+	return max(0, min(rate, (float64(cores)-rate*perRefusal)/(perSignUp-perRefusal)))
+}
+
+// The bound behind "Most the cores could serve", on the figures of one run (2 cores, 7.03 ms a
+// sign-up, 0.76 ms a refusal): at 4x of 281/s the refusals leave room for 182 sign-ups/s; at a
+// rate the cores serve whole, the rate itself; where a refusal costs what a sign-up does, nothing
+// is known.
+func TestMostServable(t *testing.T) {
+	require.InDelta(t, 182, mostServable(1124, 0.00703, 0.00076, 2), 1)
+	require.Equal(t, 100.0, mostServable(100, 0.00703, 0.00076, 2))
+	require.Zero(t, mostServable(1124, 0.00703, 0.00703, 2))
+	require.Zero(t, mostServable(1124, 0, 0.00076, 2))
+	require.Zero(t, mostServable(100_000, 0.00703, 0.00076, 2), "refusals alone past the cores: nothing servable")
+}
+
+// A row's CPU beyond what its served sign-ups cost is its refusals'.
+func TestSplitCPU(t *testing.T) {
+	s := splitCPU(19, 24, 0.007, 2000, 9000, 2, 10)
+	require.InDelta(t, 0.95, s.busyShare, 1e-9)
+	require.InDelta(t, (24-2000*0.007)/9000, s.perRefusal, 1e-12)
+	require.Zero(t, splitCPU(19, 24, 0.007, 2000, 0, 2, 10).perRefusal, "nothing refused")
+	require.Zero(t, splitCPU(19, 10, 0.007, 2000, 10, 2, 10).perRefusal, "never below nothing")
 }

@@ -38,10 +38,12 @@ func TestOverload(t *testing.T) {
 		require.NoError(t, err)
 		secs = d
 	}
-	gen := filepath.Join(t.TempDir(), "openloop")
-	build := exec.Command("go", "build", "-o", gen, "../openloop")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	gen, refuser := filepath.Join(t.TempDir(), "openloop"), filepath.Join(t.TempDir(), "barerefuser")
+	for bin, pkg := range map[string]string{gen: "../openloop", refuser: "./barerefuser"} {
+		build := exec.Command("go", "build", "-o", bin, pkg)
+		build.Stderr = os.Stderr
+		require.NoError(t, build.Run())
+	}
 	// OVERLOAD_SETUPS picks how the binary runs (all three by default: as the Procfile starts it,
 	// as `make run` does, and with Postgres 5 ms away); OVERLOAD_CAPACITY skips the measurement
 	// (and the runs without admission control); OVERLOAD_FACTORS picks the rates: the last two for
@@ -54,12 +56,12 @@ func TestOverload(t *testing.T) {
 		}
 	}
 	for _, how := range setups {
-		t.Run(string(how), func(t *testing.T) { overload(t, how, gen, secs) })
+		t.Run(string(how), func(t *testing.T) { overload(t, how, gen, refuser, secs) })
 	}
 }
 
 // overload is TestOverload for one setup: its capacity, its rates, its table.
-func overload(t *testing.T, how setup, gen string, secs time.Duration) {
+func overload(t *testing.T, how setup, gen, refuser string, secs time.Duration) {
 	var capacity float64
 	load := loadAverage()
 	if s := os.Getenv("OVERLOAD_CAPACITY"); s != "" {
@@ -71,6 +73,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 
 	var rows []overloadRow
 	var perSignUp float64 // the whole machine's CPU-seconds per sign-up in the capacity run
+	var bare bareRefusals // the cheapest refusals, at 4x the capacity
 	// Without admission control first: the capacity is measured there, where no request is refused
 	// (refused requests retried at once would make a closed loop measure the refusals).
 	for _, admission := range []string{"off", "on"} {
@@ -86,6 +89,8 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 				capacity, perSignUp = r.closedLoopCapacity(t, gen, &next)
 				t.Logf("capacity (closed loop, 32 at once): %.0f sign-ups/s, %.2f ms of CPU each", capacity, 1000*perSignUp)
 				require.Greater(t, capacity, 10.0)
+				bare = refuseBare(t, refuser, gen, &next, 4*capacity)
+				t.Logf("a bare server refusing everything at 4x: p99 %.1f ms, %.2f ms of CPU each", bare.p99, 1000*bare.perRefusal)
 			}
 			factors := []float64{0.5, 1, 2, 4}
 			if admission == "off" {
@@ -132,7 +137,7 @@ func overload(t *testing.T, how setup, gen string, secs time.Duration) {
 			t.Logf("capacity after the rates (closed loop, 32 at once): %.0f sign-ups/s", after)
 		})
 	}
-	report := overloadReport(how, capacity, perSignUp, after, secs, load, rows)
+	report := overloadReport(how, capacity, perSignUp, bare, after, secs, load, rows)
 	fmt.Print(report)
 	benchdata.AppendReport(t, report)
 	for _, row := range rows {
@@ -271,7 +276,7 @@ var setupText = map[setup]string{
 		"5 ms of round trip away (a delaying proxy, pgtest.Proxy.SetDelay)",
 }
 
-func overloadReport(how setup, capacity, perSignUp, after float64, secs time.Duration, load string, rows []overloadRow) string {
+func overloadReport(how setup, capacity, perSignUp float64, bare bareRefusals, after float64, secs time.Duration, load string, rows []overloadRow) string {
 	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
 	afterText, afterHeader, afterRule := "", "", ""
 	if after > 0 {
@@ -290,10 +295,15 @@ func overloadReport(how setup, capacity, perSignUp, after float64, secs time.Dur
 		"public records (`GET /api/verify/{id}`, 1,000 people) at %d/s, open loop with keep-alive: their p99 and refusals are the last columns. "+
 		"*Machine busy* is the share of all cores in use while the generator ran (/proc/stat, every process); *CPU per refusal* is the machine's CPU "+
 		"for the row, until the last code was delivered, less what the served sign-ups cost at %.2f ms each (the capacity run's CPU per sign-up), "+
-		"divided among the refusals: the generator's connection, the kernel's handshake and the API's 503 together.\n\n",
-		how, setupText[how], secs, capacity, afterText, runtime.NumCPU(), load, verifyProbeRate, 1000*perSignUp)
-	fmt.Fprintf(&sb, "| Admission control | Rate | Sent | 2xx | Served (share of capacity) |%s 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Refused on arrival | Machine busy | CPU per refusal | Limit (min / median / max) | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n", afterHeader)
-	fmt.Fprintf(&sb, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n", afterRule)
+		"divided among the refusals: the generator's connection, the kernel's handshake and the API's 503 together. "+
+		"The baseline for refusals, in the same run: `bench/load/barerefuser` (plain net/http answering every request 503) flooded at 4× "+
+		"the capacity for 10 s with nothing else running refused in **%.1f ms** at p99 and cost the machine **%.2f ms** of CPU per refusal. "+
+		"*Most the cores could serve* is what the cores could have served at each rate if every sign-up cost the capacity run's CPU and "+
+		"every refusal the bare refuser's: served x and refused rate−x, x·%.2f ms + (rate−x)·%.2f ms ≤ %d cores.\n\n",
+		how, setupText[how], secs, capacity, afterText, runtime.NumCPU(), load, verifyProbeRate, 1000*perSignUp,
+		bare.p99, 1000*bare.perRefusal, 1000*perSignUp, 1000*bare.perRefusal, runtime.NumCPU())
+	fmt.Fprintf(&sb, "| Admission control | Rate | Sent | 2xx | Served (share of capacity) |%s 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Refused on arrival | Machine busy | CPU per refusal | Most the cores could serve | Limit (min / median / max) | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n", afterHeader)
+	fmt.Fprintf(&sb, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n", afterRule)
 	for _, r := range rows {
 		ok, shed, other := 0, r.res.Status["503"], r.res.Errors
 		for code, n := range r.res.Status {
@@ -313,13 +323,16 @@ func overloadReport(how setup, capacity, perSignUp, after float64, secs time.Dur
 		if after > 0 {
 			afterShare = fmt.Sprintf(" %.0f %% |", 100*served/after)
 		}
-		perRefusal := "—"
+		perRefusal, servable := "—", "—"
 		if r.cpu.perRefusal > 0 {
 			perRefusal = fmt.Sprintf("%.2f ms", 1000*r.cpu.perRefusal)
 		}
-		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %.0f/s (%.0f %%) |%s %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %.0f %% | %s | %s | %d | %d of %d | %d | %.1f ms | %d of %d |\n",
+		if most := mostServable(r.factor*capacity, perSignUp, bare.perRefusal, runtime.NumCPU()); r.admission == "on" && most > 0 {
+			servable = fmt.Sprintf("%.0f/s (%.0f %%)", most, 100*most/capacity)
+		}
+		fmt.Fprintf(&sb, "| %s | %g× (%.0f/s) | %d | %d | %.0f/s (%.0f %%) |%s %d | %d | %d | %.1f ms | %.1f ms | %.1f ms | %d | %.0f %% | %s | %s | %s | %d | %d of %d | %d | %.1f ms | %d of %d |\n",
 			r.admission, r.factor, r.factor*capacity, r.res.Sent, ok, served, 100*served/capacity, afterShare, shed, r.res.Timeouts, other, r.res.AdmittedP50,
-			r.res.AdmittedP99, r.res.ShedP99, r.onArrival, 100*r.cpu.busyShare, perRefusal, limit, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode,
+			r.res.AdmittedP99, r.res.ShedP99, r.onArrival, 100*r.cpu.busyShare, perRefusal, servable, limit, r.delivered, r.exactlyOne, len(r.res.admitted), r.shedWithCode,
 			float64(r.verify.p99.Microseconds())/1000, r.verify.refused+r.verify.other, r.verify.sent)
 	}
 	return sb.String()
