@@ -52,15 +52,20 @@
 // each epoch with the best of the last 30 s followed the noise upward (the best of a hundred
 // noisy epochs is high) and never came down towards a lower limit that served more.
 //
-// What it cannot do on two cores shared with the load generator: refuse within 50 ms at four
-// times the capacity while serving it. There the admitted work keeps both cores busy (Postgres
-// most of them), and a refusal waits its turn for the CPU: 150-300 ms at p99, whatever the limit
-// from 15 to 130; with the limit held at 1 (serving half the capacity) the same flood was refused
-// in 8 ms at p99 (make bench-overload). Serving what the machine can was chosen over that. On a
-// second, slower machine (344-531 sign-ups/s within the hour) the flood itself took a third to a
-// half of the machine at 4x: without admission control it served 54 % of its capacity there,
-// with it 56-69 %, and budgets from 50 to 200 ms or a limit fixed at 64 or 128 made no difference
-// larger than the machine's own drift from one run to the next (BENCHMARKS.md).
+// What it cannot do on two cores shared with the load generator: serve 90 % of the capacity at
+// four times it, or refuse within 50 ms while serving what it can. A refusal there costs the
+// machine what a bare net/http server's 503 costs it (0.7-1 ms of CPU: the generator's new
+// connection, the kernel's handshake, the answer), so at 4x the refusals alone take about half
+// the cores, and at the closed-loop cost of a sign-up the cores could serve 59 % of the capacity
+// beside them; the limiter served 56 % there, and 91 % at 2x where 90 % fit (make
+// bench-overload's "Most the cores could serve"). More in progress makes a sign-up cheaper (in
+// one process it served 95 % at 4x with a limit near 43), but on a starved machine the answers
+// are slow at any limit and the budget keeps it low. While the cores serve what they can, a
+// refusal waits its turn for the CPU: 40-420 ms at p99, against 4-10 ms for the bare server
+// alone; with the limit held at 1 (serving half the capacity) the same flood was refused in 8 ms.
+// Serving what the machine can was chosen over that. Budgets from 50 to 200 ms or a limit fixed
+// at 64 or 128 made no difference larger than the machine's own drift from one run to the next
+// (BENCHMARKS.md).
 package admission
 
 import (
