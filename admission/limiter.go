@@ -745,7 +745,11 @@ func (l *Limiter) endProbe(now time.Time) {
 
 // Stats is a snapshot for metrics.
 type Stats struct {
-	Limit    float64
+	Limit float64 // the limit learnt
+	// InForce is how many may be in progress now: the limit as tried (a quarter above it or a
+	// fifth below during the throughput trials, and a quarter above while idle, so that a burst
+	// finds room), or Quiet while probing the no-load latency.
+	InForce  int
 	Inflight int
 	Waiting  int                   // requests waiting for a place
 	Standing bool                  // a queue stands (sign-ups' first): the machine is past capacity
@@ -760,7 +764,7 @@ type Stats struct {
 func (l *Limiter) Stats() Stats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return Stats{Limit: l.limit, Inflight: l.inflight, Waiting: l.waiting, Standing: l.standing[High] || l.standing[Normal] || l.standing[Low],
+	return Stats{Limit: l.limit, InForce: l.effectiveLimit(), Inflight: l.inflight, Waiting: l.waiting, Standing: l.standing[High] || l.standing[Normal] || l.standing[Low],
 		Probing: l.probing(), Shed: l.shed, RefusedOnArrival: l.refusedOnArrival}
 }
 

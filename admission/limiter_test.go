@@ -111,6 +111,7 @@ func TestABusyMachineProbesItsNoLoadLatency(t *testing.T) {
 	}
 	s := l.Stats()
 	require.True(t, s.Probing, "a busy window of kinds never seen quiet starts a probe")
+	assert.Equal(t, 2, s.InForce, "while probing, Quiet in force")
 	assert.Zero(t, l.NoLoad(signUp))
 
 	// While probing only 2 run: the other 6 still in progress finish first, then 2 at a time.
@@ -147,6 +148,7 @@ func TestABusyMachineProbesItsNoLoadLatency(t *testing.T) {
 		next = hold(1)[0]
 	}
 	assert.False(t, l.Stats().Probing, "the probe ended")
+	assert.Greater(t, l.Stats().InForce, 2, "and its Quiet limit with it")
 	assert.Equal(t, uint64(0), l.Stats().Shed[Low], "nobody was refused for the probe")
 	assert.Equal(t, 0, l.Stats().Inflight)
 }
@@ -692,4 +694,13 @@ func TestAProbeWaitsForEachStaleKind(t *testing.T) {
 	together(t, l, c, signUp, 1, 90*time.Millisecond)
 	assert.Equal(t, 90*time.Millisecond, l.NoLoad(signUp))
 	assert.False(t, l.Stats().Probing, "every stale kind measured: the probe is over")
+}
+
+// What /metrics calls the limit in force: idle, the limit a quarter higher (the up-trial a burst
+// starts with), within MaxLimit; the learnt limit itself is Stats().Limit.
+func TestTheLimitInForceIsTheOneTried(t *testing.T) {
+	s := New(Config{}).Stats()
+	assert.Equal(t, 100.0, s.Limit)
+	assert.Equal(t, 125, s.InForce)
+	assert.Equal(t, 110, New(Config{MaxLimit: 110}).Stats().InForce, "never past MaxLimit")
 }

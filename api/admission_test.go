@@ -2,6 +2,9 @@ package api_test
 
 import (
 	"net/http"
+	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -82,6 +85,11 @@ func TestPastCapacityRequestsWaitThenAreRefusedByPriority(t *testing.T) {
 		"perfilseguro_admission_limit 10", "perfilseguro_admission_waiting 0"} {
 		require.True(t, strings.Contains(metrics, want+"\n"), "metrics lack %q", want)
 	}
+	// After that flood the limiter may be measuring its no-load latency (Quiet in force: as many
+	// as cores, at least 2) or not (the limit, fixed at 10 here).
+	inForce := regexp.MustCompile(`\nperfilseguro_admission_limit_in_force (\d+)\n`).FindStringSubmatch(metrics)
+	require.NotNil(t, inForce, "metrics lack the limit in force")
+	require.Contains(t, []string{"10", strconv.Itoa(max(2, runtime.GOMAXPROCS(0)))}, inForce[1])
 }
 
 // TestAdmissionControlOff: ADMISSION_CONTROL=off leaves no limit and no admission metrics.
@@ -91,6 +99,7 @@ func TestAdmissionControlOff(t *testing.T) {
 	metrics := string(e.send(t, e.adminClient(t), "GET", "/metrics", nil).Body)
 	require.NotContains(t, metrics, "perfilseguro_admission_limit")
 	on := setup(t)
-	require.Contains(t, string(on.send(t, on.adminClient(t), "GET", "/metrics", nil).Body), "perfilseguro_admission_limit 100\n",
-		"on by default, starting at 100")
+	metrics = string(on.send(t, on.adminClient(t), "GET", "/metrics", nil).Body)
+	require.Contains(t, metrics, "perfilseguro_admission_limit 100\n", "on by default, starting at 100")
+	require.Contains(t, metrics, "perfilseguro_admission_limit_in_force 125\n", "idle, a quarter above: a burst finds room")
 }
