@@ -36,9 +36,14 @@ func behindProxy(d *api.Deps) {
 	d.Config.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32"), netip.MustParsePrefix("::1/128")}
 }
 
+// slowMissRefill keeps the default burst of misses but refills it one a minute: with the default
+// pace (one every 3 s) a block ends within seconds, and on a slow machine (-race, two shared
+// cores) a loop of lookups outlasted it and saw 404s again after its first 429.
+func slowMissRefill(d *api.Deps) { d.Public = api.PublicLimits{MissesPerMinute: 1} }
+
 func TestMadeUpIDsAreRefusedPastTheMissLimitAndRealOnesAreNot(t *testing.T) {
 	t.Parallel()
-	e := setup(t, behindProxy)
+	e := setup(t, behindProxy, slowMissRefill)
 	var real []string
 	for range 60 {
 		_, pid := seedUser(t, e.db, seeded{Level: 3})
@@ -84,7 +89,7 @@ func TestMadeUpIDsAreRefusedPastTheMissLimitAndRealOnesAreNot(t *testing.T) {
 
 func TestMalformedQRRequestsCountAsMisses(t *testing.T) {
 	t.Parallel()
-	e := setup(t, behindProxy)
+	e := setup(t, behindProxy, slowMissRefill)
 	const ip = "203.0.113.8"
 	statuses := map[int]int{}
 	for i := range 30 {
