@@ -293,15 +293,8 @@ func overloadReport(how setup, capacity, perSignUp float64, bare bareRefusals, a
 		"give up after 10 s. Capacity measured closed-loop (32 at once, 10 s, admission control off): **%.0f sign-ups/s**%s. %d cores, shared by the generator, "+
 		"the API, the worker, Postgres and Redis; load average before the run %s. Beside the sign-ups, the test process looks up "+
 		"public records (`GET /api/verify/{id}`, 1,000 people) at %d/s, open loop with keep-alive: their p99 and refusals are the last columns. "+
-		"*Machine busy* is the share of all cores in use while the generator ran (/proc/stat, every process); *CPU per refusal* is the machine's CPU "+
-		"for the row, until the last code was delivered, less what the served sign-ups cost at %.2f ms each (the capacity run's CPU per sign-up), "+
-		"divided among the refusals: the generator's connection, the kernel's handshake and the API's 503 together. "+
-		"The baseline for refusals, in the same run: `bench/load/barerefuser` (plain net/http answering every request 503) flooded at 4× "+
-		"the capacity for 10 s with nothing else running refused in **%.1f ms** at p99 and cost the machine **%.2f ms** of CPU per refusal. "+
-		"*Most the cores could serve* is what the cores could have served at each rate if every sign-up cost the capacity run's CPU and "+
-		"every refusal the bare refuser's: served x and refused rate−x, x·%.2f ms + (rate−x)·%.2f ms ≤ %d cores.\n\n",
-		how, setupText[how], secs, capacity, afterText, runtime.NumCPU(), load, verifyProbeRate, 1000*perSignUp,
-		bare.p99, 1000*bare.perRefusal, 1000*perSignUp, 1000*bare.perRefusal, runtime.NumCPU())
+		"*Machine busy* is the share of all cores in use while the generator ran (/proc/stat, every process). %s\n\n",
+		how, setupText[how], secs, capacity, afterText, runtime.NumCPU(), load, verifyProbeRate, costsText(perSignUp, bare))
 	fmt.Fprintf(&sb, "| Admission control | Rate | Sent | 2xx | Served (share of capacity) |%s 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Refused on arrival | Machine busy | CPU per refusal | Most the cores could serve | Limit (min / median / max) | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n", afterHeader)
 	fmt.Fprintf(&sb, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n", afterRule)
 	for _, r := range rows {
@@ -336,6 +329,21 @@ func overloadReport(how setup, capacity, perSignUp float64, bare bareRefusals, a
 			float64(r.verify.p99.Microseconds())/1000, r.verify.refused+r.verify.other, r.verify.sent)
 	}
 	return sb.String()
+}
+
+// costsText explains the columns that need the capacity run's costs, or says they were not measured.
+func costsText(perSignUp float64, bare bareRefusals) string {
+	if perSignUp <= 0 || bare.perRefusal <= 0 {
+		return "The capacity was given (`OVERLOAD_CAPACITY`): what a sign-up and a refusal cost was not measured."
+	}
+	return fmt.Sprintf("*CPU per refusal* is the machine's CPU "+
+		"for the row, until the last code was delivered, less what the served sign-ups cost at %.2f ms each (the capacity run's CPU per sign-up), "+
+		"divided among the refusals: the generator's connection, the kernel's handshake and the API's 503 together. "+
+		"The baseline for refusals, in the same run: `bench/load/barerefuser` (plain net/http answering every request 503) flooded at 4× "+
+		"the capacity for 10 s with nothing else running refused in **%.1f ms** at p99 and cost the machine **%.2f ms** of CPU per refusal. "+
+		"*Most the cores could serve* is what the cores could have served at each rate if every sign-up cost the capacity run's CPU and "+
+		"every refusal the bare refuser's: served x and refused rate−x, x·%.2f ms + (rate−x)·%.2f ms ≤ %d cores.",
+		1000*perSignUp, bare.p99, 1000*bare.perRefusal, 1000*perSignUp, 1000*bare.perRefusal, runtime.NumCPU())
 }
 
 func readLines(t *testing.T, path string) []string {
