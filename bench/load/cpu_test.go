@@ -2,13 +2,11 @@ package load
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -66,18 +64,13 @@ type bareRefusals struct {
 
 // refuseBare floods the bare refuser at rate for 10 s.
 func refuseBare(t *testing.T, refuser, gen string, next *int, rate float64) bareRefusals {
-	addr := bintest.FreeAddr(t)
+	port := bintest.FreePort(t)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	cmd := exec.Command(refuser)
 	cmd.Env = append(os.Environ(), "ADDR="+addr)
 	require.NoError(t, cmd.Start())
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
-	require.Eventually(t, func() bool {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	}, 10*time.Second, 20*time.Millisecond, "the bare refuser never listened")
+	bintest.WaitTCP(t, port)
 	settleConnections(t)
 	cpu := machineCPUSeconds()
 	res := runOpenloop(t, gen, "http://"+addr, next, "-rate", fmt.Sprintf("%.0f", rate), "-duration", "10s")
