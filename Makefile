@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-verify bench-consultations bench-sessions bench-passes bench-overload scale restore-drill fuzz audit clean
+.PHONY: help build run test bench bench-verify bench-consultations bench-sessions bench-passes bench-overload bench-overload-split scale restore-drill fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -59,6 +59,10 @@ bench-sessions: ## wrk against GET /api/partner/v1/verification-sessions/{id} wi
 bench-overload: ## Sign-ups past capacity: open loop at 0.5×–4× the measured capacity, as the Procfile runs the binary, as `make run` does and with Postgres 5 ms away, with and without admission control; append to BENCHMARKS.md
 	scripts/ensure-services.sh perfilseguro_test
 	BENCH_OVERLOAD=1 go test -count=1 -run '^TestOverload$$' -timeout 60m -v ./bench/load
+
+bench-overload-split: ## bench-overload with the load generator alone on the last core and the server (API, worker, Postgres, Redis) on the others
+	scripts/ensure-services.sh perfilseguro_test
+	scripts/bench-overload-split.sh
 
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes

@@ -4,36 +4,69 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 
 	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 )
 
-// machineCPUSeconds is the CPU time the whole machine has spent busy since boot, over all its
-// cores and processes (the generator, the kernel, the API, the worker, Postgres, Redis and the
-// test process alike): the busy fields of /proc/stat's first line, in USER_HZ (100 a second on
-// Linux). 0 where /proc is not there.
+// machineCPUSeconds is the CPU time the server's cores have spent busy since boot, over every
+// process on them (the kernel, the API, the worker, Postgres, Redis and the test process alike,
+// and the generator unless it has cores of its own): the busy fields of /proc/stat's line for
+// each core this process may run on, in USER_HZ (100 a second on Linux). Without pinning those are
+// all the machine's cores; with `make bench-overload-split` the generator's core is left out.
+// 0 where /proc is not there.
 func machineCPUSeconds() float64 {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0
 	}
-	line, _, _ := strings.Cut(string(b), "\n")
-	f := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal …
-	if len(f) < 9 || f[0] != "cpu" {
-		return 0
+	return busySeconds(string(b), serverCPUs())
+}
+
+// serverCPUs are the cores this process (and the API, worker and Postgres beside it) may run on.
+func serverCPUs() []int {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil
 	}
+	var cpus []int
+	for i := range 1024 {
+		if set.IsSet(i) {
+			cpus = append(cpus, i)
+		}
+	}
+	return cpus
+}
+
+// busySeconds sums the busy fields of /proc/stat's per-core lines (cpuN) for the given cores.
+func busySeconds(stat string, cpus []int) float64 {
 	busy := 0.0
-	for _, i := range []int{1, 2, 3, 6, 7, 8} { // user nice system irq softirq steal
-		v, _ := strconv.ParseFloat(f[i], 64)
-		busy += v
+	for _, line := range strings.Split(stat, "\n") {
+		f := strings.Fields(line) // cpuN user nice system idle iowait irq softirq steal …
+		if len(f) < 9 || !strings.HasPrefix(f[0], "cpu") || f[0] == "cpu" {
+			continue
+		}
+		n, err := strconv.Atoi(f[0][3:])
+		if err != nil || !slices.Contains(cpus, n) {
+			continue
+		}
+		for _, i := range []int{1, 2, 3, 6, 7, 8} { // user nice system irq softirq steal
+			v, _ := strconv.ParseFloat(f[i], 64)
+			busy += v
+		}
 	}
 	return busy / 100
 }
+
+// generatorCPUs is the core list the generator is pinned to (OVERLOAD_GENERATOR_CPUS, set by
+// `make bench-overload-split`), empty when it shares the server's cores.
+func generatorCPUs() string { return os.Getenv("OVERLOAD_GENERATOR_CPUS") }
 
 // cpuShare splits a row's machine CPU between the sign-ups it served and the requests it
 // refused. A served sign-up costs what one cost in the closed-loop capacity run (perSignUp,
@@ -109,4 +142,16 @@ func TestSplitCPU(t *testing.T) {
 	require.InDelta(t, (24-2000*0.007)/9000, s.perRefusal, 1e-12)
 	require.Zero(t, splitCPU(19, 24, 0.007, 2000, 0, 2, 10).perRefusal, "nothing refused")
 	require.Zero(t, splitCPU(19, 10, 0.007, 2000, 10, 2, 10).perRefusal, "never below nothing")
+}
+
+// Only the listed cores' lines count; the machine's total line (cpu) never does.
+func TestBusySeconds(t *testing.T) {
+	stat := "cpu  900 0 300 5000 10 0 40 0 0 0\n" +
+		"cpu0 500 0 100 2500 5 0 20 0 0 0\n" +
+		"cpu1 400 0 200 2500 5 0 20 0 0 0\n" +
+		"intr 12345\n"
+	require.InDelta(t, 6.2, busySeconds(stat, []int{0}), 1e-9, "user+system+softirq of cpu0, in seconds")
+	require.InDelta(t, 12.4, busySeconds(stat, []int{0, 1}), 1e-9)
+	require.Zero(t, busySeconds(stat, nil))
+	require.NotEmpty(t, serverCPUs(), "this process runs on some core")
 }

@@ -153,8 +153,12 @@ func overload(t *testing.T, how setup, gen, refuser string, secs time.Duration) 
 // runOpenloop runs bench/openloop against url for people numbered from *next on, and moves *next past them.
 func runOpenloop(t *testing.T, gen, url string, next *int, args ...string) openloopResult {
 	out := filepath.Join(t.TempDir(), "out")
-	cmd := exec.Command(gen, append([]string{"-url", url, "-first", fmt.Sprint(*next),
-		"-admitted", out + ".ok", "-shed", out + ".shed"}, args...)...)
+	argv := append([]string{gen, "-url", url, "-first", fmt.Sprint(*next),
+		"-admitted", out + ".ok", "-shed", out + ".shed"}, args...)
+	if cpus := generatorCPUs(); cpus != "" {
+		argv = append([]string{"taskset", "-c", cpus}, argv...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	var stdout bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, os.Stderr
 	require.NoError(t, cmd.Run())
@@ -285,16 +289,20 @@ func overloadReport(how setup, capacity, perSignUp float64, bare bareRefusals, a
 		afterHeader, afterRule = " Share of the capacity after |", "---:|"
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, "\n## Sign-ups past capacity (open loop), %s, %s, commit %s\n\n", how, time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
-	fmt.Fprintf(&sb, "`make bench-overload` (reproduce: `BENCH_OVERLOAD=1 OVERLOAD_SETUPS=%s go test -count=1 -run TestOverload -timeout 60m -v ./bench/load`): "+
+	title, reproduce := string(how), fmt.Sprintf("`make bench-overload` (reproduce: `BENCH_OVERLOAD=1 OVERLOAD_SETUPS=%s go test -count=1 -run TestOverload -timeout 60m -v ./bench/load`)", how)
+	if generatorCPUs() != "" {
+		title += ", the generator on its own core"
+		reproduce = fmt.Sprintf("`make bench-overload-split` (reproduce: `OVERLOAD_SETUPS=%s scripts/bench-overload-split.sh`)", how)
+	}
+	fmt.Fprintf(&sb, "\n## Sign-ups past capacity (open loop), %s, %s, commit %s\n\n", title, time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
+	fmt.Fprintf(&sb, "%s: "+
 		"%s, fresh database, fake WhatsApp API "+
 		"in the test process; `bench/openloop` in its own process sends `POST /api/register` for new people at a constant rate for %v, "+
 		"each request on its own connection from its own loopback address, latency counted from when each request was due, clients "+
-		"give up after 10 s. Capacity measured closed-loop (32 at once, 10 s, admission control off): **%.0f sign-ups/s**%s. %d cores, shared by the generator, "+
-		"the API, the worker, Postgres and Redis; load average before the run %s. Beside the sign-ups, the test process looks up "+
+		"give up after 10 s. Capacity measured closed-loop (32 at once, 10 s, admission control off): **%.0f sign-ups/s**%s. %s; load average before the run %s. Beside the sign-ups, the test process looks up "+
 		"public records (`GET /api/verify/{id}`, 1,000 people) at %d/s, open loop with keep-alive: their p99 and refusals are the last columns. "+
-		"*Machine busy* is the share of all cores in use while the generator ran (/proc/stat, every process). %s\n\n",
-		how, setupText[how], secs, capacity, afterText, runtime.NumCPU(), load, verifyProbeRate, costsText(perSignUp, bare))
+		"*Machine busy* is the share of %s in use while the generator ran (/proc/stat, every process on them). %s\n\n",
+		reproduce, setupText[how], secs, capacity, afterText, coresText(), load, verifyProbeRate, busyCores(), costsText(perSignUp, bare))
 	fmt.Fprintf(&sb, "| Admission control | Rate | Sent | 2xx | Served (share of capacity) |%s 503 | Time-outs | Other | p50 admitted | p99 admitted | p99 refused | Refused on arrival | Machine busy | CPU per refusal | Most the cores could serve | Limit (min / median / max) | Codes delivered | Admitted with exactly one code | Refused with a code | Public lookups: p99 | Public lookups refused |\n", afterHeader)
 	fmt.Fprintf(&sb, "|---|---|---:|---:|---:|%s---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n", afterRule)
 	for _, r := range rows {
@@ -329,6 +337,22 @@ func overloadReport(how setup, capacity, perSignUp float64, bare bareRefusals, a
 			float64(r.verify.p99.Microseconds())/1000, r.verify.refused+r.verify.other, r.verify.sent)
 	}
 	return sb.String()
+}
+
+// coresText says which cores the run had: all of them shared, or the server's apart from the generator's.
+func coresText() string {
+	if g := generatorCPUs(); g != "" {
+		return fmt.Sprintf("%d cores for the API, the worker, Postgres, Redis and the test process, the generator alone on CPU %s "+
+			"(`make bench-overload-split`; the CPU columns count the server's cores only)", runtime.NumCPU(), g)
+	}
+	return fmt.Sprintf("%d cores, shared by the generator, the API, the worker, Postgres and Redis", runtime.NumCPU())
+}
+
+func busyCores() string {
+	if generatorCPUs() != "" {
+		return "the server's cores"
+	}
+	return "all cores"
 }
 
 // costsText explains the columns that need the capacity run's costs, or says they were not measured.
