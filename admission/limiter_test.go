@@ -704,3 +704,38 @@ func TestTheLimitInForceIsTheOneTried(t *testing.T) {
 	assert.Equal(t, 125, s.InForce)
 	assert.Equal(t, 110, New(Config{MaxLimit: 110}).Stats().InForce, "never past MaxLimit")
 }
+
+// A newcomer's wait is counted at the rate places are given back to its priority: the places
+// the higher priorities keep taking are not its. Here three public lookups and one sign-up are
+// answered every 10 ms: a sign-up gets a place every 10 ms, not every 2.5 ms.
+func TestTheWaitForAPlaceLeavesOutWhatHigherPrioritiesTake(t *testing.T) {
+	c := &clock{t: time.Now()}
+	l := New(Config{InitialLimit: 10, MinLimit: 10, MaxLimit: 10, Quiet: 2, Now: c.now, MinSamples: 1, Window: time.Nanosecond})
+	round := func(prios ...Priority) {
+		var held []Ticket
+		for _, p := range prios {
+			tk, ok := l.Acquire(p, signUp)
+			require.True(t, ok)
+			held = append(held, tk)
+		}
+		c.advance(10 * time.Millisecond)
+		for _, tk := range held {
+			l.Done(tk)
+		}
+	}
+	for range 100 {
+		round(High, High, High, Low)
+	}
+	l.mu.Lock()
+	assert.InDelta(t, float64(10*time.Millisecond), float64(l.expectedWait(Low)), float64(time.Millisecond), "one sign-up answered every 10 ms")
+	assert.InDelta(t, float64(2500*time.Microsecond), float64(l.expectedWait(High)), float64(250*time.Microsecond), "four places every 10 ms")
+	l.mu.Unlock()
+
+	for range 100 {
+		round(High, High, High, High)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	assert.InDelta(t, float64(25*time.Millisecond), float64(l.expectedWait(Low)), float64(2*time.Millisecond),
+		"no sign-up answered: a tenth of the whole rate, so that the lagging averages cannot make it infinite")
+}
