@@ -15,13 +15,13 @@ import (
 	"github.com/perfilseguro/perfilseguro/cmd/perfilseguro/bintest"
 )
 
-// machineCPUSeconds is the CPU time the server's cores have spent busy since boot, over every
+// serverCPUSeconds is the CPU time the server's cores have spent busy since boot, over every
 // process on them (the kernel, the API, the worker, Postgres, Redis and the test process alike,
 // and the generator unless it has cores of its own): the busy fields of /proc/stat's line for
 // each core this process may run on, in USER_HZ (100 a second on Linux). Without pinning those are
 // all the machine's cores; with `make bench-overload-split` the generator's core is left out.
 // 0 where /proc is not there.
-func machineCPUSeconds() float64 {
+func serverCPUSeconds() float64 {
 	b, err := os.ReadFile("/proc/stat")
 	if err != nil {
 		return 0
@@ -105,9 +105,9 @@ func refuseBare(t *testing.T, refuser, gen string, next *int, rate float64) bare
 	defer func() { cmd.Process.Kill(); cmd.Wait() }()
 	bintest.WaitTCP(t, port)
 	settleConnections(t)
-	cpu := machineCPUSeconds()
+	cpu := serverCPUSeconds()
 	res := runOpenloop(t, gen, "http://"+addr, next, "-rate", fmt.Sprintf("%.0f", rate), "-duration", "10s")
-	used := machineCPUSeconds() - cpu
+	used := serverCPUSeconds() - cpu
 	require.Equal(t, res.Sent, res.Status["503"], "the bare refuser answers every request 503")
 	return bareRefusals{p99: res.ShedP99, perRefusal: used / float64(res.Sent)}
 }

@@ -106,13 +106,13 @@ func overload(t *testing.T, how setup, gen, refuser string, secs time.Duration) 
 				stop, probed, limits := make(chan struct{}), make(chan verifyProbe), make(chan [3]float64)
 				go func() { probed <- r.probeVerify(profiles, stop) }()
 				go func() { lo, mid, hi := watchLimit(r.metrics, stop); limits <- [3]float64{lo, mid, hi} }()
-				cpu, start := machineCPUSeconds(), time.Now()
+				cpu, start := serverCPUSeconds(), time.Now()
 				res := runOpenloop(t, gen, r.url, &next, "-rate", fmt.Sprintf("%.0f", f*capacity), "-duration", fmt.Sprint(secs))
-				flood, elapsed := machineCPUSeconds()-cpu, time.Since(start)
+				flood, elapsed := serverCPUSeconds()-cpu, time.Since(start)
 				close(stop)
 				row := overloadRow{factor: f, admission: admission, res: res, verify: <-probed, limit: <-limits}
 				row.exactlyOne, row.shedWithCode = r.checkCodes(t, res.admitted, res.shed)
-				row.cpu = splitCPU(flood, machineCPUSeconds()-cpu, perSignUp,
+				row.cpu = splitCPU(flood, serverCPUSeconds()-cpu, perSignUp,
 					len(res.admitted), len(res.shed), runtime.NumCPU(), elapsed.Seconds())
 				row.delivered = r.messageCount() - before
 				if d := gauge(r.metrics, "perfilseguro_admission_refused_on_arrival_total") - onArrival; !math.IsNaN(d) {
@@ -181,11 +181,11 @@ func (r *rig) warmUp(t *testing.T, gen string, next *int) {
 // closedLoopCapacity is the sign-ups/s answered 2xx with 32 going at once for 10 s, and the
 // CPU-seconds the whole machine spent per sign-up, until the last one's code was delivered.
 func (r *rig) closedLoopCapacity(t *testing.T, gen string, next *int) (perSecond, cpuPerSignUp float64) {
-	cpu := machineCPUSeconds()
+	cpu := serverCPUSeconds()
 	res := runOpenloop(t, gen, r.url, next, "-closed", "32", "-duration", "10s")
 	r.checkCodes(t, res.admitted, nil)
 	if len(res.admitted) > 0 {
-		cpuPerSignUp = (machineCPUSeconds() - cpu) / float64(len(res.admitted))
+		cpuPerSignUp = (serverCPUSeconds() - cpu) / float64(len(res.admitted))
 	}
 	return res.Throughput, cpuPerSignUp
 }
