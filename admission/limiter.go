@@ -266,9 +266,8 @@ type Limiter struct {
 	shed         [numPriorities]uint64
 	// the rate at which places are given back (an average over windows), to tell at once whether
 	// a newcomer would get one within its patience
-	freedInWindow    int
+	freedBy          [numPriorities]int // this window's places given back, by priority
 	freedPerSec      float64
-	freedBy          [numPriorities]int     // this window's places given back, by priority
 	freedPerSecBy    [numPriorities]float64 // the rate of each priority's (an average over windows)
 	refusedOnArrival uint64
 }
@@ -491,7 +490,6 @@ func (l *Limiter) release(t Ticket, sampled bool) {
 	defer l.mu.Unlock()
 	quiet := t.quiet && l.inflight <= l.cfg.Quiet
 	l.inflight--
-	l.freedInWindow++
 	l.freedBy[t.p]++
 	if sampled {
 		l.sample(t, now.Sub(t.start), quiet, now)
@@ -538,18 +536,18 @@ func (l *Limiter) sample(t Ticket, latency time.Duration, quiet bool, now time.T
 		k.staleAt = now
 	}
 	if l.samples >= l.cfg.MinSamples && now.Sub(l.windowStart) >= l.cfg.Window {
-		rate := float64(l.freedInWindow) / now.Sub(l.windowStart).Seconds()
+		secs, freed := now.Sub(l.windowStart).Seconds(), 0
+		for p, n := range l.freedBy {
+			freed += n
+			l.freedPerSecBy[p] += 0.3 * (float64(n)/secs - l.freedPerSecBy[p])
+		}
 		if l.freedPerSec == 0 {
-			l.freedPerSec = rate
+			l.freedPerSec = float64(freed) / secs
 		} else {
-			l.freedPerSec += 0.3 * (rate - l.freedPerSec)
+			l.freedPerSec += 0.3 * (float64(freed)/secs - l.freedPerSec)
 		}
-		for p := range l.freedBy {
-			l.freedPerSecBy[p] += 0.3 * (float64(l.freedBy[p])/now.Sub(l.windowStart).Seconds() - l.freedPerSecBy[p])
-			l.freedBy[p] = 0
-		}
-		l.update(now, l.freedInWindow)
-		l.freedInWindow = 0
+		l.update(now, freed)
+		l.freedBy = [numPriorities]int{}
 		l.windowStart, l.samples, l.sumLatency, l.sumKnown, l.sumNoLoad, l.known, l.stale = now, 0, 0, 0, 0, 0, 0
 		l.maxInflight, l.queuedInWindow = l.inflight, l.waiting > 0
 	}
