@@ -20,10 +20,14 @@ server="0-$((cores - 2))"
 everything="0-$((cores - 1))"
 
 services() { pgrep -x postgres || true; pgrep -x redis-server || true; }
+# pin CPUS: every Postgres and Redis process onto CPUS; fails if any one could not be moved (set -e
+# does not apply inside the `if` below, so the status is kept by hand)
 pin() {
+	local status=0
 	for pid in $(services | sort -u); do
-		taskset -a -p -c "$1" "$pid" >/dev/null
+		taskset -a -p -c "$1" "$pid" >/dev/null || status=1
 	done
+	return $status
 }
 trap 'pin "$everything"' EXIT
 if ! pin "$server"; then

@@ -70,7 +70,7 @@ func generatorCPUs() string { return os.Getenv("OVERLOAD_GENERATOR_CPUS") }
 
 // cpuShare splits a row's machine CPU between the sign-ups it served and the requests it
 // refused. A served sign-up costs what one cost in the closed-loop capacity run (perSignUp,
-// CPU-seconds of the whole machine, its code's delivery included); what the row spent beyond
+// CPU-seconds of the server's cores, its code's delivery included); what the row spent beyond
 // that is the refusals' cost, each costing perRefusal: the generator's connection, the kernel's
 // handshake and the API's 503. busyShare is how much of the cores the machine used while the
 // generator ran (its last answers or time-outs included): near 1, serving more needed cheaper
@@ -92,7 +92,7 @@ func splitCPU(flood, total, perSignUp float64, served, refused int, cores int, s
 // net/http answering every request 503, flooded on the same cores with nothing else running.
 type bareRefusals struct {
 	p99        float64 // ms, from when each request was due
-	perRefusal float64 // the whole machine's CPU-seconds per refusal
+	perRefusal float64 // the server's cores' CPU-seconds per refusal
 }
 
 // refuseBare floods the bare refuser at rate for 10 s.

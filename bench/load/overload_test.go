@@ -72,7 +72,7 @@ func overload(t *testing.T, how setup, gen, refuser string, secs time.Duration) 
 	onlyFactors := parseFactors(t, os.Getenv("OVERLOAD_FACTORS"))
 
 	var rows []overloadRow
-	var perSignUp float64 // the whole machine's CPU-seconds per sign-up in the capacity run
+	var perSignUp float64 // the server's cores' CPU-seconds per sign-up in the capacity run
 	var bare bareRefusals // the cheapest refusals, at 4x the capacity
 	// Without admission control first: the capacity is measured there, where no request is refused
 	// (refused requests retried at once would make a closed loop measure the refusals).
@@ -179,7 +179,8 @@ func (r *rig) warmUp(t *testing.T, gen string, next *int) {
 }
 
 // closedLoopCapacity is the sign-ups/s answered 2xx with 32 going at once for 10 s, and the
-// CPU-seconds the whole machine spent per sign-up, until the last one's code was delivered.
+// CPU-seconds the server's cores (serverCPUSeconds) spent per sign-up, until the last one's code
+// was delivered.
 func (r *rig) closedLoopCapacity(t *testing.T, gen string, next *int) (perSecond, cpuPerSignUp float64) {
 	cpu := serverCPUSeconds()
 	res := runOpenloop(t, gen, r.url, next, "-closed", "32", "-duration", "10s")
