@@ -10,6 +10,9 @@ import { withFreshPasskey } from './admin-passkey'
 /** A widget partner. */
 export type Partner = Schema<'Partner'>
 
+/** A partner just created, with its four first keys (the secret ones appear only in this answer). */
+export type CreatedPartner = Schema<'CreatedPartner'>
+
 /** The partner creation payload (SPEC §5). */
 export type PartnerInput = Schema<'PartnerRequest'>
 
@@ -38,15 +41,16 @@ export function usePartners() {
   return useQuery(partnersQueryOptions)
 }
 
-/** Creates, deactivates or deletes a partner (then refetches the list), or invites someone to its console. */
+/** Creates, deactivates, reactivates or deletes a partner (then refetches the list), or invites someone to its console. */
 export function usePartnerMutations() {
   const partners = partnersQueryOptions.queryKey
   return {
     create: useRefetchingMutation(
-      (input: PartnerInput) => withFreshPasskey(() => apiRequest<Partner>('POST', '/api/admin/partners', input)),
+      (input: PartnerInput) => withFreshPasskey(() => apiRequest<CreatedPartner>('POST', '/api/admin/partners', input)),
       partners,
     ),
     deactivate: useRefetchingMutation((id: number) => apiRequest<Partner>('POST', `/api/admin/partners/${id}/deactivate`), partners),
+    activate: useRefetchingMutation((id: number) => apiRequest<Partner>('POST', `/api/admin/partners/${id}/activate`), partners),
     inviteUser: useMutation({
       mutationFn: ({ partnerId, ...input }: PartnerUserInvite & { partnerId: number }) =>
         withFreshPasskey(() => apiRequest<PartnerUserEnrolment>('POST', `/api/admin/partners/${partnerId}/users`, input)),

@@ -1,16 +1,17 @@
 import { useState, type FormEvent } from 'react'
 import { useForm } from 'react-hook-form'
 import { zodResolver } from '@hookform/resolvers/zod'
-import { Ban, Trash2, UserPlus } from 'lucide-react'
+import { Ban, RotateCcw, Trash2, UserPlus } from 'lucide-react'
 import { Badge } from '@/components/ui/badge'
 import { Button, IconButton } from '@/components/ui/button'
 import { Field, Input } from '@/components/ui/input'
 import { QueryTable } from '@/components/ui/table'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
-import { usePartnerMutations, usePartners, type Partner, type PartnerConsoleRole, type PartnerUserInvite } from '../api/partners'
+import { usePartnerMutations, usePartners, type CreatedPartner, type Partner, type PartnerConsoleRole, type PartnerUserInvite } from '../api/partners'
 import { partnerSchema, type PartnerValues } from '../schemas'
 import { EnrolmentLinkAlert, InviteeFields, isInviteeComplete } from './invitee-fields'
+import { NewPartnerKeysDialog } from './new-partner-keys-dialog'
 import { useAdminUnauthorizedOn } from './use-admin-unauthorized'
 
 const EMPTY: PartnerValues = { partnerName: '', domain: '', createdBy: '', notes: '' }
@@ -22,10 +23,11 @@ const CONSOLE_ROLES: { value: PartnerConsoleRole; label: string }[] = [
 ]
 const EMPTY_INVITE: PartnerUserInvite = { email: '', name: '', role: 'propietario' }
 
-/** Widget partners (api_keys): list, create, deactivate, delete. */
+/** Widget partners (api_keys): list, create (its keys shown once), deactivate, reactivate, delete. */
 export function PartnersSection() {
   const partners = usePartners()
-  const { create, deactivate, remove, inviteUser } = usePartnerMutations()
+  const { create, deactivate, activate, remove, inviteUser } = usePartnerMutations()
+  const [created, setCreated] = useState<CreatedPartner | null>(null)
   const [inviting, setInviting] = useState<Partner | null>(null)
   const [invite, setInvite] = useState<PartnerUserInvite>(EMPTY_INVITE)
   const [link, setLink] = useState<{ partner: string; name: string; url: string } | null>(null)
@@ -51,7 +53,8 @@ export function PartnersSection() {
         ...(values.createdBy ? { createdBy: values.createdBy } : {}),
         ...(values.notes ? { notes: values.notes } : {}),
       })
-      toast({ title: 'Socio creado', description: `${p.partnerName} (${p.domain}) · clave ${p.keyId}` })
+      toast({ title: 'Socio creado', description: `${p.partnerName} (${p.domain})` })
+      if (p.keys) setCreated(p)
       reset(EMPTY)
     } catch (err) {
       fail(err)
@@ -77,6 +80,7 @@ export function PartnersSection() {
 
   return (
     <div className="space-y-6">
+      <NewPartnerKeysDialog partner={created} onClose={() => setCreated(null)} />
       {link && (
         <EnrolmentLinkAlert title={`Enlace de la consola de ${link.partner} para ${link.name}`} url={link.url} testId="partner-user-link">
           Compártelo solo con esa persona. Funciona una vez, durante 7 días, y no se volverá a mostrar. Con él registra su llave de acceso en /socios.
@@ -146,13 +150,23 @@ export function PartnersSection() {
                     setInviting(p)
                   }}
                 />
-                <IconButton
-                  icon={Ban}
-                  label={`Desactivar ${p.partnerName}`}
-                  title="Desactivar"
-                  disabled={!p.isActive || deactivate.isPending}
-                  onClick={() => deactivate.mutate(p.id, { onError: fail })}
-                />
+                {p.isActive ? (
+                  <IconButton
+                    icon={Ban}
+                    label={`Desactivar ${p.partnerName}`}
+                    title="Desactivar"
+                    disabled={deactivate.isPending}
+                    onClick={() => deactivate.mutate(p.id, { onError: fail })}
+                  />
+                ) : (
+                  <IconButton
+                    icon={RotateCcw}
+                    label={`Reactivar ${p.partnerName}`}
+                    title="Reactivar"
+                    disabled={activate.isPending}
+                    onClick={() => activate.mutate(p.id, { onError: fail })}
+                  />
+                )}
                 <IconButton
                   icon={Trash2}
                   label={`Eliminar ${p.partnerName}`}

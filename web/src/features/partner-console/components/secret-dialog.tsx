@@ -2,7 +2,7 @@ import { useId } from 'react'
 import { TriangleAlert } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Modal } from '@/components/ui/modal'
-import { CopyButton } from './copy-button'
+import { CopyButton } from '@/components/ui/copy-button'
 
 /** What a SecretDialog shows once. */
 export type ShownSecret = {

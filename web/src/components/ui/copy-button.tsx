@@ -5,7 +5,10 @@ import { Button } from '@/components/ui/button'
 /** How long "Copiado" stays after a copy. */
 const COPY_FEEDBACK_MS = 2000
 
-/** Copies text to the clipboard and says so for two seconds; says why not when the browser refuses. */
+/**
+ * Copies text to the clipboard and says so for two seconds; says why not when the browser refuses.
+ * Shared by the partner console and the admin panel (keys and secrets shown once).
+ */
 export function CopyButton({ text, label }: { text: string; label: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   const timer = useRef<number>(undefined)
