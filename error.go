@@ -57,3 +57,7 @@ func ErrorMessage(err error) string {
 
 // ErrPermanent marks a provider failure that retrying cannot fix (wrap it with %w).
 var ErrPermanent = errors.New("permanent provider failure")
+
+// ErrAddressNotPublic marks a connection refused because the address a third party's URL led to
+// (after DNS) is not a public one; the party is told only that, never the address.
+var ErrAddressNotPublic = errors.New("the address is not public")

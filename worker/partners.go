@@ -3,7 +3,9 @@ package worker
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -86,7 +88,7 @@ func (w *Worker) handlePartnerNotify(ctx context.Context, p jobs.PartnerNotifyPa
 	req.Header.Set(perfilseguro.PartnerSignatureHeader, perfilseguro.SignPartnerWebhook(secret, now, d.Payload, previous))
 	res, err := w.deps.HTTPClient.Do(req)
 	if err != nil {
-		return store.RecordDelivery(ctx, d.ID, 0, err.Error(), false, partnerBackoff(d.Attempts+1))
+		return store.RecordDelivery(ctx, d.ID, 0, deliveryFailure(err), false, partnerBackoff(d.Attempts+1))
 	}
 	defer res.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(res.Body, 64<<10))
@@ -96,6 +98,24 @@ func (w *Worker) handlePartnerNotify(ctx context.Context, p jobs.PartnerNotifyPa
 		errText = "HTTP " + res.Status
 	}
 	return store.RecordDelivery(ctx, d.ID, res.StatusCode, errText, ok, partnerBackoff(d.Attempts+1))
+}
+
+// NotPublicDeliveryNote is what the partner's delivery log says when its webhook's host resolved
+// to an address that is not public: never the address itself, which would map our network.
+const NotPublicDeliveryNote = "La dirección del webhook no es pública (red privada, local o reservada); no se envió. Usa una URL que resuelva a una dirección pública."
+
+// deliveryFailure is the partner-visible text of a failed attempt. A refusal by the public-only
+// dialer would name the private address twice (the dial and our check), so it becomes the note;
+// a DNS failure would name our resolver's address, so it keeps only the name and the reason.
+func deliveryFailure(err error) string {
+	var dnsErr *net.DNSError
+	switch {
+	case errors.Is(err, perfilseguro.ErrAddressNotPublic):
+		return NotPublicDeliveryNote
+	case errors.As(err, &dnsErr):
+		return "lookup " + dnsErr.Name + ": " + dnsErr.Err
+	}
+	return err.Error()
 }
 
 // handlePartnerFlushUsage moves the request counts batched in Redis to api_keys in one write per partner.
