@@ -5,6 +5,7 @@
 package redisconn
 
 import (
+	"context"
 	"crypto/tls"
 	"errors"
 	"fmt"
@@ -161,11 +162,28 @@ type Conn struct {
 	Asynq  asynq.RedisConnOpt
 	Client redis.UniversalClient
 
-	failover bool // Client is a Sentinel failover client (also a *redis.Client)
+	failover bool     // Client is a Sentinel failover client (also a *redis.Client)
+	breaker  *Breaker // fails commands fast while Redis is unreachable (breaker.go); nil: none
 }
 
-// Close closes the go-redis client (asynq closes what it makes).
-func (c Conn) Close() error { return c.Client.Close() }
+// Close stops the breaker's probe and closes the go-redis client (asynq closes what it makes).
+func (c Conn) Close() error {
+	c.breaker.Close()
+	return c.Client.Close()
+}
+
+// guarded puts both sides of a single server's or a Sentinel primary's connection behind one
+// breaker. A cluster has none: its nodes fail one at a time, and go-redis routes around a lost
+// primary once the slot map is read again (a breaker for the whole cluster would refuse the
+// slots of the nodes that still answer).
+func (c Conn) guarded() Conn {
+	c.breaker = newBreaker()
+	c.Client.AddHook(hook{c.breaker})
+	c.Asynq = GuardedOpt{RedisConnOpt: c.Asynq, breaker: c.breaker}
+	client := c.Client
+	c.breaker.start(func(ctx context.Context) error { return client.Ping(ctx).Err() })
+	return c
+}
 
 // Open validates c and builds its connections; nothing is dialled yet. With tracing on, every
 // command of both becomes a client span (tracing.Redis).
@@ -206,7 +224,7 @@ func open(c Config) (Conn, error) {
 			SentinelPassword: c.SentinelPassword, Username: c.Username, Password: c.Password, DB: c.DB, TLSConfig: tlsConfig}
 		return Conn{Asynq: opt, failover: true, Client: redis.NewFailoverClient(&redis.FailoverOptions{MasterName: c.MasterName,
 			SentinelAddrs: c.SentinelAddrs, SentinelPassword: c.SentinelPassword, Username: c.Username,
-			Password: c.Password, DB: c.DB, TLSConfig: tlsConfig})}, nil
+			Password: c.Password, DB: c.DB, TLSConfig: tlsConfig})}.guarded(), nil
 	case Cluster:
 		// asynq's RedisClusterClientOpt cannot set how often the slot map is read again, and
 		// go-redis's default is a minute: after a primary's loss every process would keep dialing
@@ -223,5 +241,5 @@ func open(c Config) (Conn, error) {
 	// asynq gets the same server as REDIS_URL, including a unix:// socket and TLS.
 	opt := asynq.RedisClientOpt{Network: o.Network, Addr: o.Addr, DB: o.DB, Username: o.Username,
 		Password: o.Password, TLSConfig: o.TLSConfig}
-	return Conn{Asynq: opt, Client: redis.NewClient(o)}, nil
+	return Conn{Asynq: opt, Client: redis.NewClient(o)}.guarded(), nil
 }

@@ -29,7 +29,7 @@ func TestEachTopologyOpensMatchingAsynqAndGoRedisConnections(t *testing.T) {
 	} {
 		conn, err := redisconn.Open(redisconn.Config{URL: tc.url})
 		require.NoError(t, err, tc.url)
-		opt, ok := conn.Asynq.(asynq.RedisClientOpt)
+		opt, ok := conn.Asynq.(redisconn.GuardedOpt).RedisConnOpt.(asynq.RedisClientOpt)
 		require.True(t, ok)
 		o := conn.Client.(*redis.Client).Options()
 		require.Equal(t, tc.network, opt.Network, tc.url)
@@ -44,7 +44,7 @@ func TestEachTopologyOpensMatchingAsynqAndGoRedisConnections(t *testing.T) {
 		MasterName: "perfilseguro", Password: "primary-pw", SentinelPassword: "sentinel-pw", DB: 3, TLS: true}
 	conn, err := redisconn.Open(sentinel)
 	require.NoError(t, err)
-	fo, ok := conn.Asynq.(asynq.RedisFailoverClientOpt)
+	fo, ok := conn.Asynq.(redisconn.GuardedOpt).RedisConnOpt.(asynq.RedisFailoverClientOpt)
 	require.True(t, ok)
 	require.Equal(t, sentinel.SentinelAddrs, fo.SentinelAddrs)
 	require.Equal(t, "perfilseguro", fo.MasterName)
