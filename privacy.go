@@ -127,6 +127,8 @@ const (
 	RetainDeletedConsents  = "deleted_consents"
 	RetainReceipts         = "payment_receipts"
 	RetainAuditTrail       = "audit_trail"
+	// RetainArcoRequests: the record of each ARCO request and its answer, never the changed values (issue 54).
+	RetainArcoRequests = "arco_requests"
 	// RetainWalletPresentations: what a wallet disclosed to a partner (OpenID4VP, issue 28).
 	RetainWalletPresentations = "wallet_presentations"
 	// RetainTestSessions: a partner's test-mode verification sessions and what was shared in them (issue 36).
@@ -152,6 +154,8 @@ var RetentionPeriods = []Retention{
 		"30 días desde que se crearon", 30 * 24 * time.Hour},
 	{RetainAuditTrail, "Bitácora de seguridad: tus inicios de sesión y lo que nuestro equipo hizo en tu cuenta (quién, qué, cuándo y desde dónde)",
 		"2 años", 2 * 365 * 24 * time.Hour},
+	{RetainArcoRequests, "Registro de tus solicitudes ARCO: tipo, fechas y respuesta (lo que pediste, nunca el dato anterior ni el nuevo)",
+		"5 años después de responderla, aun si eliminas tu cuenta", 5 * 365 * 24 * time.Hour},
 }
 
 // RetentionOf returns the period kept for key (zero when the key is unknown).

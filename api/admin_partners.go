@@ -17,7 +17,10 @@ func (s *Server) mountAdminPartners() {
 	fuego.Get(s.f, "/api/admin/partners", s.listPartners, tag, option.Summary("Listar socios (api_keys)"))
 	fuego.Post(s.f, "/api/admin/partners", s.createPartner, tag, option.Summary("Crear socio: responde sus llaves publicables y una primera llave secreta de prueba y de producción, que solo se muestran esta vez"),
 		option.DefaultStatusCode(http.StatusCreated))
-	fuego.Post(s.f, "/api/admin/partners/{id}/deactivate", s.deactivatePartner, tag, option.Summary("Desactivar socio"))
+	fuego.Post(s.f, "/api/admin/partners/{id}/deactivate", s.deactivatePartner, tag,
+		option.Summary("Desactivar socio: sus llaves, su consola, sus flujos abiertos y sus notificaciones se detienen"))
+	fuego.Post(s.f, "/api/admin/partners/{id}/activate", s.activatePartner, tag,
+		option.Summary("Reactivar socio: sus llaves y su consola vuelven a funcionar (409 si otra plataforma tomó su origen)"))
 	fuego.Delete(s.f, "/api/admin/partners/{id}", s.deletePartner, tag, option.Summary("Eliminar socio"))
 	fuego.Post(s.f, "/api/admin/partners/{id}/users", s.invitePartnerUserAsAdmin, tag, option.DefaultStatusCode(http.StatusCreated),
 		option.Summary("Invitar a una persona del socio a su consola (/socios): devuelve su enlace de registro una sola vez, válido 7 días"))
@@ -64,7 +67,7 @@ func (s *Server) createPartner(c fuego.ContextWithBody[PartnerRequest]) (postgre
 		return postgres.CreatedPartner{}, err
 	}
 	np := postgres.NewPartner{PartnerName: req.PartnerName, Domain: req.Domain, Permissions: req.Permissions,
-		CreatedBy: req.CreatedBy, Notes: req.Notes}
+		CreatedBy: req.CreatedBy, Notes: req.Notes, Ours: s.cfg.OwnOrigins()}
 	if err := np.Normalize(); err != nil {
 		return postgres.CreatedPartner{}, err
 	}
@@ -98,6 +101,24 @@ func (s *Server) deactivatePartner(c fuego.ContextNoBody) (postgres.Partner, err
 	err = s.adminAction(r, sess, "partner.disable", "partner", func(ctx context.Context) (string, map[string]postgres.Change, error) {
 		var err error
 		p, err = s.store.DeactivatePartner(ctx, id)
+		return target, nil, err
+	})
+	if err != nil {
+		return postgres.Partner{}, err
+	}
+	return p, nil
+}
+
+func (s *Server) activatePartner(c fuego.ContextNoBody) (postgres.Partner, error) {
+	r := c.Request()
+	sess, id, target, err := s.authorizeOn(c, pathPartnerID, guard{action: "partner.enable", targetKind: "partner", roles: rolesManage})
+	if err != nil {
+		return postgres.Partner{}, err
+	}
+	var p postgres.Partner
+	err = s.adminAction(r, sess, "partner.enable", "partner", func(ctx context.Context) (string, map[string]postgres.Change, error) {
+		var err error
+		p, err = s.store.ActivatePartner(ctx, id)
 		return target, nil, err
 	})
 	if err != nil {

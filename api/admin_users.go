@@ -243,7 +243,7 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 	}
 	if !byAdmin {
 		// Recorded first: the request outlives the account (with its profile ID only).
-		s.recordAnswered(r, id, perfilseguro.ArcoCancel, "Eliminación de la cuenta desde Mi Perfil")
+		s.recordAnswered(r, id, perfilseguro.ArcoCancel, postgres.ArcoDeletionAsked)
 	}
 	pid := id
 	event := postgres.AuditEvent{ActorKind: postgres.ActorPerson, ActorID: &pid, ActorLabel: who.IDValidado,

@@ -178,7 +178,7 @@ var extraStatuses = map[string][]int{
 	"POST /api/admin/login":                      {401, 429},
 	"POST /api/widget/login":                     {401, 404, 409, 429},
 	"POST /api/widget/verify-code":               {401, 404, 410, 429},
-	"GET /api/widget/verify":                     {401},
+	"GET /api/widget/verify":                     {401, 429},
 	"POST /api/invitations":                      {409, 429},
 	"POST /api/invitations/accept":               {404, 409, 410, 429},
 	"GET /api/invitations/validate":              {404, 409, 410},
@@ -237,6 +237,7 @@ var extraStatuses = map[string][]int{
 	"POST /api/admin/reauth":                {409, 410},
 	// The partner console and its passkeys (partner_console*.go).
 	"POST /api/admin/partners/{id}/users":     {409},
+	"POST /api/admin/partners/{id}/activate":  {409},
 	"GET /api/socios/enrol":                   {410},
 	"POST /api/socios/enrol/options":          {410},
 	"POST /api/socios/enrol/verify":           {401, 409, 410},
@@ -325,7 +326,7 @@ func securityFor(path string) openapi3.SecurityRequirements {
 	case path == oid4vciCredentialPath, path == oid4vciDeferredPath:
 		return require(secWallet)
 	case strings.HasPrefix(path, "/api/widget/"):
-		return openapi3.SecurityRequirements{} // the browser widget: the partner's origin (CORS)
+		return require(secPartner) // the widget sign-in: the publishable key (our own app calls it same-origin)
 	case path == "/api/users" || path == "/api/users/search":
 		return require(secAdmin)
 	case path == "/api/users/{id}":
@@ -369,7 +370,7 @@ func nullableToTypes(ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) {
 	}
 }
 
-// requiredFields marks enums (below) and, in the schema of each Go struct, the fields its JSON always carries:
+// requiredFields marks enums and descriptions (below) and, in the schema of each Go struct, the fields its JSON always carries:
 // those without omitempty (a pointer without omitempty is always there too, as null when
 // nil). Generated clients then know what they can rely on; the contract check of the API tests
 // holds every answer to it.
@@ -379,6 +380,11 @@ func requiredFields(_ string, t reflect.Type, tag reflect.StructTag, schema *ope
 		for _, v := range strings.Split(values, ",") {
 			schema.Enum = append(schema.Enum, v)
 		}
+	}
+	// A field's meaning where its name is not enough (tag description:"…"), for the reference and
+	// the SDKs' types.
+	if d, ok := tag.Lookup("description"); ok && schema.Description == "" {
+		schema.Description = d
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()

@@ -30,6 +30,9 @@ var (
 	errPartnerUserOff   = perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
 		"Tu cuenta de la consola está desactivada. Pide ayuda a quien administra tu plataforma.")
 	errConsoleBadID = perfilseguro.FieldError("id", "Identificador no válido")
+	// errPartnerOff answers every console call of a deactivated partner, and its sign-in.
+	errPartnerOff = perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
+		"Tu plataforma está desactivada en Perfil Seguro: la consola, sus llaves y sus notificaciones no funcionan hasta que la reactivemos. Escribe a soporte si crees que es un error.")
 )
 
 func errPartnerRole(role string) error {
@@ -89,7 +92,8 @@ type consoleGuard struct {
 }
 
 // requirePartner returns the request's console session when its role allows g.action: 401 with
-// no session, 403 for a role that does not (recorded as denied when the call is a change).
+// no session, 403 for a deactivated partner (errPartnerOff) or a role that does not (recorded as
+// denied when the call is a change).
 func (s *Server) requirePartner(r *http.Request, g consoleGuard) (*postgres.PartnerConsoleSession, error) {
 	sess, err := s.partnerSessionOf(r)
 	if err != nil {
@@ -97,6 +101,9 @@ func (s *Server) requirePartner(r *http.Request, g consoleGuard) (*postgres.Part
 	}
 	if sess == nil {
 		return nil, errPartnerSignedOut
+	}
+	if !sess.PartnerActive {
+		return nil, errPartnerOff
 	}
 	if !perfilseguro.PartnerRoleAllows(sess.Role, g.action) {
 		if g.audit != "" {

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 	"time"
@@ -27,11 +26,13 @@ type ConsoleSession struct {
 	Reference     string   `json:"reference"`
 	RequiredLevel int      `json:"requiredLevel"`
 	Claims        []string `json:"claims"` // asked for
-	// Shared are the claims as the person shared them (completed only).
-	Shared    map[string]any `json:"shared,omitzero"`
-	CreatedAt time.Time      `json:"createdAt"`
-	ExpiresAt time.Time      `json:"expiresAt"`
-	EndedAt   *time.Time     `json:"endedAt"`
+	// Shared are the claims as the person shared them (completed only); null once the person
+	// withdrew the platform's access or deleted their account (SharedReason says which).
+	Shared       *SharedClaims `json:"shared,omitzero"`
+	SharedReason string        `json:"sharedReason,omitempty" enum:"withdrawn,deleted"`
+	CreatedAt    time.Time     `json:"createdAt"`
+	ExpiresAt    time.Time     `json:"expiresAt"`
+	EndedAt      *time.Time    `json:"endedAt"`
 }
 
 // ConsoleSessionPage is one keyset page of sessions of one mode, newest first.
@@ -129,9 +130,7 @@ func (s *Server) consoleSessions(c fuego.ContextNoBody) (ConsoleSessionPage, err
 	page, more := pageOf(rows, size, func(v postgres.PartnerVerificationSession) ConsoleSession {
 		cs := ConsoleSession{ID: v.ID, Status: v.StatusAt(s.now()), Reference: v.Reference, RequiredLevel: v.RequiredLevel,
 			Claims: append([]string{}, v.Claims...), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt}
-		if len(v.Shared) > 0 {
-			_ = json.Unmarshal(v.Shared, &cs.Shared)
-		}
+		cs.Shared, cs.SharedReason = sharedOf(v)
 		return cs
 	})
 	return ConsoleSessionPage{Mode: mode, Data: page, HasMore: more}, nil
@@ -188,7 +187,7 @@ func (s *Server) consoleSetOrigin(c fuego.ContextWithBody[ConsoleOriginRequest])
 	if !ok || len(origin) > 253 {
 		return ConsoleOriginResponse{}, perfilseguro.FieldError("origin", "El origen no es válido (ejemplo: https://www.casalista.mx).")
 	}
-	_, after, err := s.store.SetPartnerOrigin(r.Context(), sess.PartnerID, origin, s.partnerEvent(r, sess, "partner_console.origin"))
+	_, after, err := s.store.SetPartnerOrigin(r.Context(), sess.PartnerID, origin, s.cfg.OwnOrigins(), s.partnerEvent(r, sess, "partner_console.origin"))
 	if err != nil {
 		return ConsoleOriginResponse{}, err
 	}

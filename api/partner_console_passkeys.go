@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -105,6 +106,9 @@ func (s *Server) partnerEnrolling(r *http.Request, token string) (postgres.Partn
 	if err != nil {
 		return postgres.PartnerEnrolment{}, nil, err
 	}
+	if !en.PartnerActive {
+		return postgres.PartnerEnrolment{}, nil, errPartnerOff
+	}
 	svc, err := s.passkeyService()
 	return en, svc, err
 }
@@ -134,7 +138,6 @@ func (s *Server) consoleEnrolOptions(c fuego.ContextWithBody[PartnerEnrolRequest
 func (s *Server) consoleEnrolVerify(c fuego.ContextWithBody[PartnerEnrolVerifyRequest]) (ConsoleSessionResponse, error) {
 	consoleNoStore(c)
 	r := c.Request()
-	ctx := r.Context()
 	req, err := decodeJSON[enrolVerifyBody](r)
 	if err != nil {
 		return ConsoleSessionResponse{}, err
@@ -145,16 +148,22 @@ func (s *Server) consoleEnrolVerify(c fuego.ContextWithBody[PartnerEnrolVerifyRe
 	}
 	e := s.partnerUserEvent(r, en.PartnerUser, "partner_console.enrol")
 	e.TargetKind, e.TargetID = "partner_user", strconv.FormatInt(en.ID, 10)
-	if _, err := svc.FinishRegistration(ctx, partnerOwner(en.PartnerUser, en.PartnerName), passkey.SessionKeyFrom(r), req.Credential, req.Name); err != nil {
+	// The link is used and the passkey stored in one transaction, as an administrator's
+	// (admin_passkeys.go): of two requests with one link, one stores a passkey, the other is 410.
+	err = s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+		if _, err := s.store.ConsumePartnerEnrolment(ctx, secure.HashToken(req.Token), s.now()); err != nil {
+			return postgres.AuditEvent{}, err
+		}
+		if _, err := svc.FinishRegistration(ctx, partnerOwner(en.PartnerUser, en.PartnerName), passkey.SessionKeyFrom(r), req.Credential, req.Name); err != nil {
+			return postgres.AuditEvent{}, err
+		}
+		return e, nil
+	})
+	if err != nil {
 		e.Outcome = postgres.OutcomeFailed
 		s.audit(r, e)
 		return ConsoleSessionResponse{}, err
 	}
-	// Used once: a second registration with the same link finds it used.
-	if _, err := s.store.ConsumePartnerEnrolment(ctx, secure.HashToken(req.Token), s.now()); err != nil {
-		return ConsoleSessionResponse{}, err
-	}
-	s.audit(r, e)
 	return s.startPartnerSession(c.Response(), r, en.PartnerUser)
 }
 
@@ -202,11 +211,14 @@ func (s *Server) consoleSignIn(c fuego.ContextWithBody[PasskeyCredentialJSON]) (
 		s.audit(r, s.withRequest(r, failed))
 		return ConsoleSessionResponse{}, errPartnerPasskeyUnknown
 	}
-	if u.DisabledAt != nil {
+	if u.DisabledAt != nil || !u.PartnerActive {
 		e := s.partnerUserEvent(r, u.PartnerUser, "partner_console.signin.passkey")
 		e.Outcome = postgres.OutcomeDenied
 		s.audit(r, e)
-		return ConsoleSessionResponse{}, errPartnerUserOff
+		if u.DisabledAt != nil {
+			return ConsoleSessionResponse{}, errPartnerUserOff
+		}
+		return ConsoleSessionResponse{}, errPartnerOff
 	}
 	res, err := s.startPartnerSession(c.Response(), r, u.PartnerUser)
 	if err != nil {

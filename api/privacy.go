@@ -175,7 +175,7 @@ func (s *Server) recordConsent(c fuego.ContextWithBody[ConsentRequest]) (Consent
 		// Objecting to a secondary use is the right of opposition, answered at once.
 		_, err = s.store.AddArcoRequest(ctx, tx, postgres.NewArcoRequest{UserID: id, Type: perfilseguro.ArcoOppose,
 			Channel: perfilseguro.ArcoChannelApp, State: perfilseguro.ArcoDone, Details: req.Purpose,
-			Resolution: "Finalidad secundaria desactivada desde Mi Perfil.", Now: s.now()})
+			Resolution: postgres.ArcoObjectionDone, Now: s.now()})
 		return err
 	})
 	if err != nil {

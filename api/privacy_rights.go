@@ -86,7 +86,7 @@ func (s *Server) requestDataExport(c fuego.ContextNoBody) (DataExportRequested, 
 	var exportID int64
 	err = s.store.InTx(ctx, func(tx *sqlx.Tx) error {
 		arco, err := s.store.AddArcoRequest(ctx, tx, postgres.NewArcoRequest{UserID: u.ID, Type: perfilseguro.ArcoAccess,
-			Channel: perfilseguro.ArcoChannelApp, State: perfilseguro.ArcoInProgress, Details: "Descarga de mis datos", Now: now})
+			Channel: perfilseguro.ArcoChannelApp, State: perfilseguro.ArcoInProgress, Details: postgres.ArcoExportAsked, Now: now})
 		if err != nil {
 			return err
 		}
@@ -209,11 +209,12 @@ func (s *Server) rectifyName(c fuego.ContextWithBody[RectifyNameRequest]) (UserJ
 	if annul && !req.ConfirmRevalidation {
 		return UserJSON{}, errRenameAnnuls
 	}
-	before, after, err := s.store.RenameUser(ctx, id, nombre, annul, s.now())
+	_, after, err := s.store.RenameUser(ctx, id, nombre, annul, s.now())
 	if err != nil {
 		return UserJSON{}, err
 	}
-	s.recordAnswered(r, id, perfilseguro.ArcoRectify, fmt.Sprintf("Nombre: %q → %q", before.Nombre, after.Nombre))
+	// What was asked, not the names: the request outlives the account (issue 54, item 23).
+	s.recordAnswered(r, id, perfilseguro.ArcoRectify, postgres.ArcoNameCorrected)
 	s.public.forgetUser(id) // other replicas hear it from Postgres
 	s.rebuildPasses(ctx, after)
 	if annul {
@@ -227,7 +228,7 @@ func (s *Server) rectifyName(c fuego.ContextWithBody[RectifyNameRequest]) (UserJ
 func (s *Server) recordAnswered(r *http.Request, userID int64, typ, details string) {
 	_, err := s.store.AddArcoRequest(r.Context(), s.db, postgres.NewArcoRequest{UserID: userID, Type: typ,
 		Channel: perfilseguro.ArcoChannelApp, State: perfilseguro.ArcoDone, Details: details,
-		Resolution: "Atendida desde Mi Perfil.", Now: s.now()})
+		Resolution: postgres.ArcoAnsweredInApp, Now: s.now()})
 	if err != nil {
 		s.logger.ErrorContext(r.Context(), "record arco request", "user_id", userID, "type", typ, "error", err)
 	}
@@ -366,11 +367,11 @@ func (s *Server) verifyContactChange(c fuego.ContextWithBody[CodeRequest]) (User
 	if err != nil {
 		return UserJSON{}, err
 	}
-	old, field := deref(before.Email), "Correo"
+	changed := postgres.ArcoEmailChanged // what was asked, never the addresses (issue 54, item 23)
 	if match.Channel == postgres.ChannelPhone {
-		old, field = deref(before.PhoneNumber), "Teléfono"
+		changed = postgres.ArcoPhoneChanged
 	}
-	s.recordAnswered(r, id, perfilseguro.ArcoRectify, fmt.Sprintf("%s: %s → %s", field, old, match.Destination))
+	s.recordAnswered(r, id, perfilseguro.ArcoRectify, changed)
 	s.public.forgetUser(id)
 	after, err := s.store.UserByID(ctx, id)
 	if err != nil {

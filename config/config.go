@@ -393,6 +393,16 @@ func loadRedis(getenv func(string) string, url string) (redisconn.Config, error)
 // Production reports whether APP_ENV=production.
 func (c Config) Production() bool { return c.Env == EnvProduction }
 
+// OwnOrigins are Perfil Seguro's own origins (PUBLIC_BASE_URL's, as scheme://host[:port]): no
+// partner may register them (perfilseguro.OwnOrigin).
+func (c Config) OwnOrigins() []string {
+	u, err := url.Parse(c.PublicBaseURL)
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	return []string{strings.ToLower(u.Scheme + "://" + u.Host)}
+}
+
 // DevProviders reports whether local stand-ins (inbox, simulator) are in use for messaging.
 func (c Config) DevProviders() bool { return c.WhatsApp.AccessToken == "" }
 

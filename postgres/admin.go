@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jmoiron/sqlx"
+	"github.com/lib/pq"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
@@ -134,6 +135,7 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 			{`DELETE FROM invitations WHERE accepted_user_id = $1 OR lower(invitee_email) = $2 OR invitee_phone = $3`,
 				[]any{id, who.Email, who.Phone}},
 			{`DELETE FROM dev_messages WHERE recipient = $1 OR recipient = $2`, []any{who.Email, who.Phone}},
+			{forgetArcoText, []any{id, pq.Array(arcoAppWords)}},
 			// The audit trail keeps who did what to the account, not its old name or e-mail: the
 			// before/after values are blanked (the trigger allows only that, and only here).
 			{`SET LOCAL perfilseguro.erasure = 'on'`, nil},

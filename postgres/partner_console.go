@@ -147,22 +147,22 @@ func (s *Store) WebhookPreviousSecret(ctx context.Context, partnerID int64, now 
 }
 
 // SetPartnerOrigin changes the partner's allowed origin (already normalized) and returns it
-// before and after; ErrOriginTaken when another partner has it.
-func (s *Store) SetPartnerOrigin(ctx context.Context, partnerID int64, origin string, e AuditEvent) (before, after string, err error) {
+// before and after: claimOrigin refuses one of ours (ErrOriginOurs) or another active partner's
+// (ErrOriginTaken). A new origin is unproven until the worker checks it again.
+func (s *Store) SetPartnerOrigin(ctx context.Context, partnerID int64, origin string, ours []string, e AuditEvent) (before, after string, err error) {
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
 		err := getOne(ctx, tx, &before, ErrPartnerNotFound, fmt.Sprintf("partner origin %d", partnerID),
 			`SELECT domain FROM api_keys WHERE id = $1 FOR UPDATE`, partnerID)
 		if err != nil {
 			return err
 		}
-		var taken bool
-		if err := tx.GetContext(ctx, &taken, `SELECT EXISTS (SELECT 1 FROM api_keys WHERE domain = $2 AND id <> $1)`, partnerID, origin); err != nil {
-			return fmt.Errorf("partner origin in use: %w", err)
+		if err := claimOrigin(ctx, tx, partnerID, origin, ours); err != nil {
+			return err
 		}
-		if taken {
-			return ErrOriginTaken
-		}
-		if err := tx.GetContext(ctx, &after, `UPDATE api_keys SET domain = $2 WHERE id = $1 RETURNING domain`, partnerID, origin); err != nil {
+		if err := tx.GetContext(ctx, &after, `UPDATE api_keys SET domain = $2,
+				origin_checked_at = CASE WHEN domain = $2 THEN origin_checked_at END,
+				origin_check_error = CASE WHEN domain = $2 THEN origin_check_error END
+			WHERE id = $1 RETURNING domain`, partnerID, origin); err != nil {
 			return fmt.Errorf("set partner origin: %w", err)
 		}
 		var changes map[string]Change

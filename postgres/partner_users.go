@@ -96,7 +96,7 @@ func (s *Store) CreatePartnerUser(ctx context.Context, u perfilseguro.NewPartner
 }
 
 // NewPartnerUserEnrolment issues another enrolment link to an active user of the partner (a lost
-// or new device); links issued before stay valid until used or expired.
+// or new device); the links issued before and not used are void from then on.
 func (s *Store) NewPartnerUserEnrolment(ctx context.Context, partnerID, userID int64, tokenHash string, expires time.Time,
 	e AuditEvent) (PartnerUser, error) {
 	u, err := s.activePartnerUser(ctx, partnerID, userID)
@@ -104,7 +104,7 @@ func (s *Store) NewPartnerUserEnrolment(ctx context.Context, partnerID, userID i
 		return PartnerUser{}, err
 	}
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := partnerEnrolments.insert(ctx, tx, userID, tokenHash, expires); err != nil {
+		if err := partnerEnrolments.replace(ctx, tx, userID, tokenHash, expires); err != nil {
 			return err
 		}
 		return auditIn(ctx, tx, e, "partner_user", userID, nil)
@@ -222,7 +222,8 @@ func (s *Store) DisablePartnerUser(ctx context.Context, partnerID, id int64, now
 // PartnerEnrolment is whom a usable enrolment link is for, and for which platform.
 type PartnerEnrolment struct {
 	PartnerUser
-	PartnerName string `db:"partner_name"`
+	PartnerName   string `db:"partner_name"`
+	PartnerActive bool   `db:"partner_active"` // false: the partner is deactivated (no console)
 }
 
 // PartnerEnrolmentByToken returns the user a usable (unused, unexpired, user active) enrolment
@@ -230,7 +231,7 @@ type PartnerEnrolment struct {
 func (s *Store) PartnerEnrolmentByToken(ctx context.Context, tokenHash string, now time.Time) (PartnerEnrolment, error) {
 	var en PartnerEnrolment
 	err := getOne(ctx, s.DB, &en, ErrPartnerEnrolmentNotUsable, "partner enrolment",
-		`SELECT pu.*, a.partner_name FROM (`+selectPartnerUser+`) pu
+		`SELECT pu.*, a.partner_name, a.is_active AS partner_active FROM (`+selectPartnerUser+`) pu
 		JOIN partner_user_enrolments en ON en.partner_user_id = pu.id JOIN api_keys a ON a.id = pu.partner_id
 		WHERE en.token_hash = $1 AND en.used_at IS NULL AND en.expires_at > $2 AND pu.disabled_at IS NULL`, tokenHash, now)
 	if err != nil {
@@ -239,14 +240,14 @@ func (s *Store) PartnerEnrolmentByToken(ctx context.Context, tokenHash string, n
 	return en, nil
 }
 
-// ConsumePartnerEnrolment uses an enrolment link once (atomically) and returns its user's id, or
-// ErrPartnerEnrolmentNotUsable.
+// ConsumePartnerEnrolment uses an enrolment link once (atomically; in the audited action's
+// transaction when ctx carries one) and returns its user's id, or ErrPartnerEnrolmentNotUsable.
 func (s *Store) ConsumePartnerEnrolment(ctx context.Context, tokenHash string, now time.Time) (int64, error) {
 	const q = `UPDATE partner_user_enrolments en SET used_at = $2 FROM partner_users u
 		WHERE en.token_hash = $1 AND en.used_at IS NULL AND en.expires_at > $2 AND u.id = en.partner_user_id AND u.disabled_at IS NULL
 		RETURNING en.partner_user_id`
 	var id int64
-	if err := getOne(ctx, s.DB, &id, ErrPartnerEnrolmentNotUsable, "consume partner enrolment", q, tokenHash, now); err != nil {
+	if err := getOne(ctx, s.q(ctx), &id, ErrPartnerEnrolmentNotUsable, "consume partner enrolment", q, tokenHash, now); err != nil {
 		return 0, err
 	}
 	return id, nil
@@ -257,7 +258,7 @@ func (s *Store) ConsumePartnerEnrolment(ctx context.Context, tokenHash string, n
 func (s *Store) PartnerUserForSignIn(ctx context.Context, id int64) (PartnerEnrolment, error) {
 	var u PartnerEnrolment
 	err := getOne(ctx, s.DB, &u, ErrPartnerUserNotFound, fmt.Sprintf("partner user %d", id),
-		`SELECT pu.*, a.partner_name FROM (`+selectPartnerUser+`) pu
+		`SELECT pu.*, a.partner_name, a.is_active AS partner_active FROM (`+selectPartnerUser+`) pu
 		JOIN api_keys a ON a.id = pu.partner_id WHERE pu.id = $1`, id)
 	if err != nil {
 		return PartnerEnrolment{}, err

@@ -65,6 +65,8 @@ type NewPartner struct {
 	Permissions []string
 	CreatedBy   string
 	Notes       string
+	// Ours are Perfil Seguro's own origins (config.Config.OwnOrigins): a partner cannot claim them.
+	Ours []string
 }
 
 var permissionPattern = regexp.MustCompile(`^[a-z][a-z0-9_]{1,39}$`)
@@ -160,6 +162,9 @@ type CreatedPartner struct {
 func (s *Store) CreatePartner(ctx context.Context, p NewPartner) (CreatedPartner, error) {
 	var out CreatedPartner
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := claimOrigin(ctx, tx, 0, p.Domain, p.Ours); err != nil {
+			return err
+		}
 		const q = `INSERT INTO api_keys (key_id, partner_name, domain, permissions, created_by, notes)
 			VALUES ('pending:' || gen_random_uuid(), $1, $2, $3, NULLIF($4, ''), NULLIF($5, '')) RETURNING id`
 		var id int64
@@ -210,12 +215,34 @@ func (s *Store) PartnerByRef(ctx context.Context, ref string) (Partner, error) {
 	return r.partner(), nil
 }
 
-// DeactivatePartner turns a partner off (its origin stops being authorized) and returns it.
+// DeactivatePartner turns a partner off and returns it: its keys, its console, its open hosted
+// flows and its webhook deliveries stop (each checks api_keys.is_active), until ActivatePartner.
 func (s *Store) DeactivatePartner(ctx context.Context, id int64) (Partner, error) {
 	var r partnerRow
 	err := getOne(ctx, s.q(ctx), &r, ErrPartnerNotFound, fmt.Sprintf("deactivate partner %d", id),
-		`UPDATE api_keys SET is_active = false WHERE id = $1 RETURNING `+
-			`id, key_id, partner_name, domain, is_active, permissions, requests_count, last_used_at, created_at, created_by, notes`, id)
+		`UPDATE api_keys SET is_active = false WHERE id = $1 RETURNING `+partnerColumns, id)
+	if err != nil {
+		return Partner{}, err
+	}
+	return r.partner(), nil
+}
+
+// ActivatePartner turns a deactivated partner back on (its keys and console work again) and
+// returns it; ErrOriginTaken when another active partner registered its origin meanwhile.
+func (s *Store) ActivatePartner(ctx context.Context, id int64) (Partner, error) {
+	var r partnerRow
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		var domain string
+		err := getOne(ctx, tx, &domain, ErrPartnerNotFound, fmt.Sprintf("partner %d", id),
+			`SELECT domain FROM api_keys WHERE id = $1 FOR UPDATE`, id)
+		if err != nil {
+			return err
+		}
+		if err := originFree(ctx, tx, id, domain); err != nil {
+			return err
+		}
+		return tx.GetContext(ctx, &r, `UPDATE api_keys SET is_active = true WHERE id = $1 RETURNING `+partnerColumns, id)
+	})
 	if err != nil {
 		return Partner{}, err
 	}

@@ -93,6 +93,32 @@ type ArcoRequest struct {
 	ResolvedAt *time.Time `db:"resolved_at"`
 }
 
+// What the app writes in the ARCO requests it answers itself: what was asked, never the values
+// (an old name or e-mail in the administrators' list would outlive the account). Deletion keeps
+// these words and blanks whatever a person or an administrator typed (forgetArcoText).
+const (
+	ArcoNameCorrected  = "Nombre corregido"
+	ArcoEmailChanged   = "Correo cambiado"
+	ArcoPhoneChanged   = "Teléfono cambiado"
+	ArcoDeletionAsked  = "Eliminación de la cuenta desde Mi Perfil"
+	ArcoExportAsked    = "Descarga de mis datos"
+	ArcoAnsweredInApp  = "Atendida desde Mi Perfil."
+	ArcoObjectionDone  = "Finalidad secundaria desactivada desde Mi Perfil."
+	ArcoExportAnswered = "Copia de los datos enviada por correo electrónico."
+)
+
+// arcoAppWords are the texts above: the only details and answers a deletion keeps.
+var arcoAppWords = []string{ArcoNameCorrected, ArcoEmailChanged, ArcoPhoneChanged, ArcoDeletionAsked, ArcoExportAsked,
+	ArcoAnsweredInApp, ArcoObjectionDone, ArcoExportAnswered}
+
+// forgetArcoText blanks, in a deletion's transaction, the free text of the person's ARCO requests
+// (an e-mailed request's description, an administrator's answer): the rows stay, with the profile
+// ID, as the record that each request was answered. An objection's details are a purpose code.
+const forgetArcoText = `UPDATE arco_requests SET
+	details = CASE WHEN details IS NULL OR details = ANY($2) OR type = 'oposicion' AND channel = 'app' THEN details ELSE '[eliminado]' END,
+	resolution = CASE WHEN resolution IS NULL OR resolution = ANY($2) THEN resolution ELSE '[eliminado]' END
+	WHERE user_id = $1`
+
 // NewArcoRequest is a request to record; a State of atendida records one already answered.
 type NewArcoRequest struct {
 	UserID     int64

@@ -85,7 +85,7 @@ func (s *Store) StoreExportArchive(ctx context.Context, id int64, archive []byte
 		}
 		if arco != nil {
 			_, err = tx.ExecContext(ctx, `UPDATE arco_requests SET state = 'atendida', resolved_at = $2,
-				resolution = 'Copia de los datos enviada por correo electrónico.' WHERE id = $1 AND resolved_at IS NULL`, *arco, now)
+				resolution = $3 WHERE id = $1 AND resolved_at IS NULL`, *arco, now, ArcoExportAnswered)
 		}
 		return err
 	})
@@ -179,6 +179,9 @@ func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionRes
 			[]any{before(perfilseguro.RetainDeletedConsents)}},
 		{perfilseguro.RetainReceipts, `DELETE FROM payments WHERE user_id IS NULL AND created_at < $1`,
 			[]any{before(perfilseguro.RetainReceipts)}},
+		// An ARCO request is kept as the record of its answer; an open one is still work to do.
+		{perfilseguro.RetainArcoRequests, `DELETE FROM arco_requests WHERE resolved_at < $1`,
+			[]any{before(perfilseguro.RetainArcoRequests)}},
 		// A presentation is for the partner who asked, within minutes; a week covers the webhook's
 		// retries and the partner's own reading of the result.
 		{perfilseguro.RetainWalletPresentations, `DELETE FROM presentation_requests WHERE created_at < $1`,

@@ -76,6 +76,30 @@ func TestPartnerAddListDisable(t *testing.T) {
 	require.NoError(t, runPartner(ctx, []string{"list"}, &out, &errOut))
 	require.Regexp(t, `https://casalista.mx\s+false`, out.String())
 	require.Error(t, runPartner(ctx, []string{"disable", "pk_missing"}, &out, &errOut))
+
+	out.Reset()
+	require.NoError(t, runPartner(ctx, []string{"enable", key}, &out, &errOut))
+	require.Contains(t, out.String(), "enabled")
+	out.Reset()
+	require.NoError(t, runPartner(ctx, []string{"list"}, &out, &errOut))
+	require.Regexp(t, `https://casalista.mx\s+true`, out.String())
+}
+
+// The CLI follows the one origin rule (issue 54 item 12): not ours, not another active partner's.
+func TestPartnerAddRefusesOurOriginAndATakenOne(t *testing.T) {
+	_, dsn := pgtest.New(t)
+	t.Setenv("DATABASE_URL", dsn)
+	t.Setenv("APP_ENV", "test")
+	t.Setenv("PUBLIC_BASE_URL", "https://perfilseguro.example")
+	ctx := context.Background()
+	var out, errOut bytes.Buffer
+	require.ErrorContains(t, runPartner(ctx, []string{"add", "-name", "Impostor", "-domain", "https://perfilseguro.example"}, &out, &errOut),
+		"Ese origen es de Perfil Seguro")
+	require.ErrorContains(t, runPartner(ctx, []string{"add", "-name", "Impostor", "-domain", "www.perfilseguro.example"}, &out, &errOut),
+		"Ese origen es de Perfil Seguro")
+	require.NoError(t, runPartner(ctx, []string{"add", "-name", "CasaLista", "-domain", "casalista.mx"}, &out, &errOut))
+	require.ErrorContains(t, runPartner(ctx, []string{"add", "-name", "Copia", "-domain", "https://CasaLista.mx/"}, &out, &errOut),
+		"Otra plataforma ya registró ese origen")
 }
 
 func TestAdminCreatePrintsASingleUseEnrolmentLink(t *testing.T) {

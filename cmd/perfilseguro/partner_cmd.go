@@ -22,11 +22,14 @@ const partnerUsage = `Usage:
   perfilseguro partner add -name NAME -domain ORIGIN [-webhook URL] [-permissions widget_auth,...] [-created-by WHO] [-notes TEXT]
   perfilseguro partner list
   perfilseguro partner disable ID|KEY_ID
+  perfilseguro partner enable ID|KEY_ID
 
 The domain is stored as an origin (https://www.example.mx): the widget accepts calls only from
 the origins of active partners. add prints the partner's publishable keys and a first secret key
 of each mode (test and live), and with -webhook the webhook's signing secret: the secrets are
-shown only then.
+shown only then. The origin cannot be Perfil Seguro's own (PUBLIC_BASE_URL) nor one another
+active partner holds. disable stops the partner's keys, console, open flows and notifications;
+enable turns them back on.
 `
 
 // errUsageShown is a usage error whose text was already printed.
@@ -38,7 +41,7 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprint(stderr, partnerUsage)
 		return errUsageShown
 	}
-	return withStore(ctx, func(_ config.Config, store *postgres.Store) error {
+	return withStore(ctx, func(cfg config.Config, store *postgres.Store) error {
 		switch args[0] {
 		case "add":
 			fs := flag.NewFlagSet("partner add", flag.ContinueOnError)
@@ -55,6 +58,7 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 				return errUsageShown
 			}
 			np.Permissions = strings.Split(perms, ",")
+			np.Ours = cfg.OwnOrigins()
 			if err := np.Normalize(); err != nil {
 				return fieldsText(err)
 			}
@@ -89,7 +93,7 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 					strings.Join(p.Permissions, ","), p.RequestsCount)
 			}
 			return tw.Flush()
-		case "disable":
+		case "disable", "enable":
 			if len(args) != 2 {
 				fmt.Fprint(stderr, partnerUsage)
 				return errUsageShown
@@ -98,10 +102,14 @@ func runPartner(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			if err != nil {
 				return err
 			}
-			if p, err = store.DeactivatePartner(ctx, p.ID); err != nil {
+			turn := store.DeactivatePartner
+			if args[0] == "enable" {
+				turn = store.ActivatePartner
+			}
+			if p, err = turn(ctx, p.ID); err != nil {
 				return err
 			}
-			fmt.Fprintf(stdout, "partner %d (%s, %s) disabled\n", p.ID, p.PartnerName, p.Domain)
+			fmt.Fprintf(stdout, "partner %d (%s, %s) %sd\n", p.ID, p.PartnerName, p.Domain, args[0])
 			return nil
 		default:
 			fmt.Fprint(stderr, partnerUsage)

@@ -27,9 +27,13 @@ var (
 	_ perfilseguro.GooglePassUpdater = Inbox{}
 )
 
+// store files the message under the person the address (or profile ID) belongs to in the
+// inbox's mode, so that deleting the person takes it even after they change that address.
 func (in Inbox) store(ctx context.Context, channel, to, subject, text, html string) error {
-	const q = `INSERT INTO dev_messages (channel, recipient, subject, body_text, body_html, test_partner_id)
-		VALUES ($1, $2, NULLIF($3, ''), $4, NULLIF($5, ''), NULLIF($6, 0))`
+	const q = `INSERT INTO dev_messages (channel, recipient, subject, body_text, body_html, test_partner_id, user_id)
+		VALUES ($1, $2, NULLIF($3, ''), $4, NULLIF($5, ''), NULLIF($6, 0),
+			(SELECT id FROM users WHERE coalesce(test_partner_id, 0) = $6 AND (email = $2 OR phone_number = $2 OR id_validado = $2)
+			 ORDER BY id LIMIT 1))`
 	if _, err := in.DB.ExecContext(ctx, q, channel, to, subject, text, html, in.TestPartner); err != nil {
 		return fmt.Errorf("dev inbox: %w", err)
 	}
