@@ -121,6 +121,9 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if ae.Status == http.StatusInternalServerError && errors.Is(r.Context().Err(), context.DeadlineExceeded) {
 		ae = unavailable(err) // past requestBound: whatever the driver said when it gave up
 	}
+	if ae.Status >= 500 && errors.Is(r.Context().Err(), context.Canceled) {
+		ae = clientClosed(err) // the browser went away: whatever failed, it failed because of that
+	}
 	if ae.Status >= 500 {
 		slog.ErrorContext(r.Context(), "request failed", "path", r.URL.Path, "request_id", requestID(r.Context()), "error", err)
 	}
@@ -162,6 +165,17 @@ const unavailableRetryAfter = 10
 func unavailable(cause error) *apiError {
 	return &apiError{Status: http.StatusServiceUnavailable, RetryAfter: unavailableRetryAfter, Cause: cause, Body: ErrorBody{
 		Message: "El servicio no está disponible en este momento. Intenta nuevamente en unos minutos."}}
+}
+
+// statusClientClosedRequest is nginx's 499: the client closed the connection (a navigation away,
+// a closed tab, fetch's abort) before the answer. It is not our failure: the request line is
+// logged at INFO level, not ERROR, and the 5xx alert and dashboard, which count code=~"5..",
+// leave it out.
+const statusClientClosedRequest = 499
+
+// clientClosed is the answer to a request whose client went away; nobody reads it.
+func clientClosed(cause error) *apiError {
+	return &apiError{Status: statusClientClosedRequest, Cause: cause, Body: ErrorBody{Message: "La solicitud se canceló."}}
 }
 
 // setStatus sets a success status other than 200 on a fuego context. fuego writes the status
