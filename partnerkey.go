@@ -103,8 +103,14 @@ const (
 	SessionCanceled   = "canceled"    // the partner canceled it
 )
 
-// SessionLifetime is how long a session can be completed after it is created.
-const SessionLifetime = 24 * time.Hour
+// A session's client secret opens the hosted flow once and only within ClientSecretLifetime of the
+// session's creation (a leaked or forgotten one soon opens nothing); a session nobody opened by
+// then expires. Once the hosted flow took it, the person may finish until SessionLifetime after
+// the creation (time to verify an e-mail or complete the biometric check on the way).
+const (
+	ClientSecretLifetime = time.Hour
+	SessionLifetime      = 24 * time.Hour
+)
 
 // SessionClaims are the claims a partner may ask for, in the order the hosted flow lists them.
 var SessionClaims = []string{"name", "profileId", "validUntil", "level"}

@@ -75,6 +75,10 @@ type HostedView struct {
 type HostedOpened struct {
 	FlowToken string     `json:"flowToken"`
 	Session   HostedView `json:"session"`
+	// OpenerConfirmed: the browser named the page that opened the flow, and it is the partner's
+	// registered origin. When false (a page that hides its referrer, a link sent by other means)
+	// the hosted page names the partner and its domain with a warning before "Compartir".
+	OpenerConfirmed bool `json:"openerConfirmed"`
 }
 
 // HostedDecisionRequest is the person's answer.
@@ -140,7 +144,7 @@ func (s *Server) hostedOpen(c fuego.ContextWithBody[HostedOpenRequest]) (HostedO
 	if err != nil {
 		return HostedOpened{}, err
 	}
-	return HostedOpened{FlowToken: token, Session: view}, nil
+	return HostedOpened{FlowToken: token, Session: view, OpenerConfirmed: req.OpenerOrigin != ""}, nil
 }
 
 // flowSession reads the session of the flow token the request carries.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strconv"
 	"time"
@@ -36,7 +37,9 @@ type SessionCreated struct {
 	ID string `json:"id"`
 	// ClientSecret opens the hosted flow once (PerfilSeguro(pk).verify(clientSecret)); never store it.
 	ClientSecret string `json:"clientSecret"`
-	// URL is the hosted flow with the client secret, for a plain link or redirect.
+	// URL is the hosted flow with the publishable key and the client secret, to redirect the person
+	// to (or send as a link): it opens as the drop-in's redirect variant. Empty when the platform
+	// has no active publishable key of the session's mode.
 	URL       string    `json:"url"`
 	ExpiresAt time.Time `json:"expiresAt"`
 	Livemode  bool      `json:"livemode"`
@@ -75,7 +78,9 @@ func (s *Server) mountPartnerSessions() {
 		option.Summary("Abrir una sesión de verificación (llave secreta)"),
 		option.Description("La persona verifica su identidad hasta requiredLevel (2: correo, 3: biométrico) en el flujo de Perfil Seguro "+
 			"y decide si comparte los datos pedidos en claims (name, profileId, validUntil, level). El clientSecret se entrega a tu página "+
-			"para PerfilSeguro(pk).verify(clientSecret); vale una vez y 24 horas. Una llave sk_test_ abre sesiones de prueba."),
+			"para PerfilSeguro(pk).verify(clientSecret); vale una vez y solo durante 1 hora (una sesión que nadie abrió en ese tiempo expira; "+
+			"abierta, la persona tiene hasta 24 horas desde la creación para terminar). url abre el mismo flujo como redirección de página completa. "+
+			"Una llave sk_test_ abre sesiones de prueba."),
 		option.AddError(429, "Demasiadas sesiones en una hora", ErrorBody{}))
 	fuego.Get(s.f, "/api/partner/v1/verification-sessions", s.listSessions, tag, unauthorized,
 		option.Summary("Listar sesiones de verificación, de la más reciente a la más antigua"),
@@ -123,9 +128,23 @@ func (s *Server) createSession(c fuego.ContextWithBody[perfilseguro.NewSession])
 	if err != nil {
 		return SessionCreated{}, err
 	}
+	pk, err := s.store.CurrentPublishableKey(ctx, kp.Partner.ID, kp.Key.Livemode)
+	if err != nil {
+		return SessionCreated{}, err
+	}
 	setStatus(c, http.StatusCreated)
-	return SessionCreated{ID: v.ID, ClientSecret: secret, URL: s.cfg.PublicBaseURL + "/conectar#" + secret,
+	return SessionCreated{ID: v.ID, ClientSecret: secret, URL: s.hostedURL(pk, secret),
 		ExpiresAt: v.ExpiresAt, Livemode: v.Livemode}, nil
+}
+
+// hostedURL is the hosted flow of a session as a plain link or redirect: the drop-in's redirect
+// variant (/conectar?pk=…&mode=redirect#clientSecret), which /api/hosted/open accepts as it is.
+// "" without a publishable key of the session's mode: the flow cannot open without one.
+func (s *Server) hostedURL(publishableKey, clientSecret string) string {
+	if publishableKey == "" {
+		return ""
+	}
+	return s.cfg.PublicBaseURL + "/conectar?" + url.Values{"pk": {publishableKey}, "mode": {"redirect"}}.Encode() + "#" + clientSecret
 }
 
 // partnerSessionTarget authenticates the partner's server and reads the session id of the path.

@@ -51,7 +51,7 @@ func TestAPartnerSessionCompletesWithSharedClaimsAProofAndAWebhook(t *testing.T)
 	require.Regexp(t, `^vs_[0-9a-f]{24}$`, id)
 	require.True(t, strings.HasPrefix(secret, id+"_secret_"))
 	require.Equal(t, true, created["livemode"])
-	require.Contains(t, created["url"], "/conectar#"+secret)
+	require.True(t, strings.HasSuffix(created["url"].(string), "/conectar?mode=redirect&pk="+pk+"#"+secret), "the redirect variant, with the publishable key: %s", created["url"])
 	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM partner_sessions WHERE secret_hash = encode(sha256(convert_to($1, 'UTF8')), 'hex')`, secret), "only the client secret's hash is kept")
 
 	// A validated person opens the hosted flow from the partner's page and shares.

@@ -93,6 +93,22 @@ func (s *Store) TouchPartnerKey(ctx context.Context, keyID int64, at time.Time) 
 	return err
 }
 
+// CurrentPublishableKey is the partner's newest active publishable key of a mode ("" when it has
+// none): publishable keys are public, and stored whole as their hint.
+func (s *Store) CurrentPublishableKey(ctx context.Context, partnerID int64, live bool) (string, error) {
+	const q = `SELECT hint FROM partner_keys WHERE partner_id = $1 AND kind = 'publishable' AND livemode = $2
+		AND revoked_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1`
+	var key string
+	err := s.DB.GetContext(ctx, &key, q, partnerID, live)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("publishable key of partner %d: %w", partnerID, err)
+	}
+	return key, nil
+}
+
 // PartnerKeys lists a partner's keys, newest first, revoked ones included.
 func (s *Store) PartnerKeys(ctx context.Context, partnerID int64) ([]PartnerKey, error) {
 	keys := []PartnerKey{}

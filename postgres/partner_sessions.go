@@ -66,7 +66,8 @@ func (v PartnerVerificationSession) StatusAt(now time.Time) string {
 const sessionColumns = `id, partner_id, livemode, reference, required_level, claims, return_url, status, user_id,
 	shared, proof, created_at, expires_at, opened_at, ended_at`
 
-// InsertSession stores a new session with the hash of its client secret.
+// InsertSession stores a new session with the hash of its client secret; it expires when the
+// client secret does, unless the hosted flow opens it first (OpenSession).
 func (s *Store) InsertSession(ctx context.Context, id string, partnerID int64, live bool, n perfilseguro.NewSession,
 	secretHash string, now time.Time) (PartnerVerificationSession, error) {
 	var v PartnerVerificationSession
@@ -74,7 +75,7 @@ func (s *Store) InsertSession(ctx context.Context, id string, partnerID int64, l
 		(id, partner_id, livemode, reference, required_level, claims, return_url, secret_hash, created_at, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6, NULLIF($7, ''), $8, $9, $10) RETURNING `+sessionColumns,
 		id, partnerID, live, n.Reference, n.RequiredLevel, pq.StringArray(n.Claims), n.ReturnURL, secretHash,
-		now, now.Add(perfilseguro.SessionLifetime))
+		now, now.Add(perfilseguro.ClientSecretLifetime))
 	if err != nil {
 		return PartnerVerificationSession{}, fmt.Errorf("insert verification session: %w", err)
 	}
@@ -144,16 +145,17 @@ type HostedSession struct {
 // OpenSession lets the hosted flow take a session by its client secret, once: the session moves
 // to in_progress and from then on answers only to flowHash. A used, unknown or ended secret, or
 // one of another partner or mode than the publishable key's, is ErrSessionClosed (the caller says
-// nothing more).
+// nothing more). Opening gives the person until SessionLifetime after the creation to finish.
 func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, partnerID int64, live bool, now time.Time) (HostedSession, error) {
 	var h HostedSession
 	err := getOne(ctx, s.DB, &h, ErrSessionClosed, "open verification session", `WITH opened AS (
-			UPDATE partner_sessions SET status = 'in_progress', opened_at = $3, flow_hash = $2
+			UPDATE partner_sessions SET status = 'in_progress', opened_at = $3, flow_hash = $2,
+				expires_at = created_at + $6 * interval '1 second'
 			WHERE secret_hash = $1 AND status = 'created' AND flow_hash IS NULL AND expires_at > $3
 				AND partner_id = $4 AND livemode = $5
 			RETURNING `+sessionColumns+`)
 		SELECT o.*, a.partner_name, a.domain, a.key_id FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
-		secretHash, flowHash, now, partnerID, live)
+		secretHash, flowHash, now, partnerID, live, perfilseguro.SessionLifetime.Seconds())
 	if err != nil {
 		return HostedSession{}, err
 	}
