@@ -199,7 +199,7 @@ func TestRegistrationConflictReturnsExistingUser(t *testing.T) {
 	require.Equal(t, true, out["codeRequested"])
 	require.Equal(t, false, out["isNewUser"])
 	require.Equal(t, "verify_code", out["nextStep"])
-	require.Equal(t, float64(id), out["userId"])
+	require.NotEqual(t, float64(id), out["userId"], "the sign-in attempt's id, never the person's (issue 54, item 7)")
 	require.Len(t, out["sessionToken"], 64)
 }
 

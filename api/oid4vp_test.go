@@ -308,8 +308,13 @@ func TestOID4VPPresentationRequestsAreChecked(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, e.askPresentation(t, "pk_desconocido", map[string]any{"claims": []string{"name"}}).Status)
 	require.Equal(t, http.StatusForbidden, e.send(t, http.DefaultClient, "POST", "/api/widget/presentations",
 		map[string]any{"claims": []string{"name"}}, "Origin", testBaseURL).Status)
-	// A partner's page calls it from its own origin, with CORS.
+	// A partner's page calls it from its own origin with its publishable key, with CORS; its
+	// origin alone acts for nobody (issue 54, item 6).
 	res, out := e.cross(t, "POST", "/api/widget/presentations", "https://casalista.example", nil, map[string]any{"claims": []string{"name"}})
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode, out)
+	require.Contains(t, out["message"], "X-Partner-Key")
+	res, out = e.cross(t, "POST", "/api/widget/presentations", "https://casalista.example",
+		map[string]string{"X-Partner-Key": vpPartnerKey}, map[string]any{"claims": []string{"name"}})
 	require.Equal(t, http.StatusCreated, res.StatusCode, out)
 	require.Equal(t, "https://casalista.example", res.Header.Get("Access-Control-Allow-Origin"))
 }

@@ -20,8 +20,8 @@ import (
 )
 
 // The partner's side of a presentation: create a request for chosen claims, show its QR or
-// link, then poll it (or wait for the presentation.completed webhook). Partner key or partner
-// origin, like the other widget routes; a partner sees only its own requests.
+// link, then poll it (or wait for the presentation.completed webhook). The partner's key, like the
+// other widget routes (its origin alone identifies nobody); a partner sees only its own requests.
 
 // presentationsPerHour bounds the requests one partner creates.
 const presentationsPerHour = 1000
@@ -33,7 +33,7 @@ var (
 	errPresentationNotFound    = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "La solicitud de presentación no existe.")
 	msgClaimsNeedSecret        = "Los datos compartidos se leen desde tu servidor con tu llave secreta (Authorization: Bearer sk_…), o llegan en el webhook presentation.completed."
 	errPresentationPartnerOnly = httpError(http.StatusForbidden,
-		"Solo una plataforma socia puede pedir datos de una credencial (llave X-Partner-Key o su dominio).")
+		"Solo una plataforma socia puede pedir datos de una credencial, con su llave en el encabezado X-Partner-Key.")
 	errPresentationWhat = perfilseguro.FieldError("claims",
 		"Indica los datos que pides: una lista claims (por ejemplo [\"name\"]) o una consulta DCQL en dcql_query, no ambas.")
 )

@@ -90,8 +90,12 @@ func (s *Server) touchKey(id int64, now time.Time) {
 	}()
 }
 
-// requireSecretKey authenticates a partner's server; anything else is the one 401.
+// requireSecretKey authenticates a partner's server; anything else is the one 401. A request with
+// an Origin header comes from a browser, where a secret key must never be: refused loudly.
 func (s *Server) requireSecretKey(r *http.Request) (*postgres.KeyedPartner, error) {
+	if r.Header.Get("Origin") != "" {
+		return nil, errSecretKeyInBrowser
+	}
 	kp, err := s.partnerByKey(r.Context(), bearerKey(r), perfilseguro.KeySecret)
 	if err != nil {
 		return nil, err

@@ -88,9 +88,10 @@ func TestWidgetCORSMatrix(t *testing.T) {
 	require.Contains(t, strings.ToLower(res.Header.Get("Access-Control-Allow-Headers")), "content-type")
 	require.Contains(t, res.Header.Values("Vary"), "Origin")
 
-	// Actual request from the partner works and is granted.
+	// Actual request from the partner, with its publishable key, works and is granted.
 	p := newPerson()
-	res, out := e.cross(t, "POST", "/api/widget/login", "https://casalista.example", nil, map[string]string{"email": p.Email, "phoneNumber": p.Phone})
+	pk := map[string]string{"X-Partner-Key": "pk_live_0000000000000000000000a1"}
+	res, out := e.cross(t, "POST", "/api/widget/login", "https://casalista.example", pk, map[string]string{"email": p.Email, "phoneNumber": p.Phone})
 	require.Equal(t, http.StatusOK, res.StatusCode, out)
 	require.Equal(t, "https://casalista.example", res.Header.Get("Access-Control-Allow-Origin"))
 	require.Equal(t, true, out["isNewUser"])
@@ -107,7 +108,7 @@ func TestWidgetCORSMatrix(t *testing.T) {
 	}
 
 	// The status lookup names nobody without a secret key: a publishable key or a bare Origin is
-	// no credential (DECISIONS.md, "Partners").
+	// no credential (DECISIONS.md, "Partners"); it is a server's route, and no browser gets CORS.
 	res, out = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", map[string]string{"X-Partner-Key": "pk_live_0000000000000000000000a1"}, nil)
 	require.Equal(t, http.StatusUnauthorized, res.StatusCode, out)
 	require.Contains(t, out["message"], "Llave secreta no válida")
@@ -115,7 +116,7 @@ func TestWidgetCORSMatrix(t *testing.T) {
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, "", out["name"])
 	require.Equal(t, "", out["profileId"])
-	require.Equal(t, "https://casalista.example", res.Header.Get("Access-Control-Allow-Origin"))
+	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"), "a secret-key route never answers with CORS")
 	res, out = e.cross(t, "GET", "/api/widget/verify?email="+p.Email, "", nil, nil)
 	require.Equal(t, http.StatusOK, res.StatusCode)
 	require.Equal(t, "", out["name"])
@@ -147,39 +148,45 @@ func widgetPerson(t *testing.T, keyID, origin string) (*env, person) {
 	return e, newPerson()
 }
 
-// widgetLogin asks the widget at origin for p's sign-in code.
-func (e *env) widgetLogin(t *testing.T, origin string, p person) (*http.Response, map[string]any) {
+// widgetLogin asks the widget at origin, with the partner's publishable key, for p's sign-in code.
+func (e *env) widgetLogin(t *testing.T, origin, key string, p person) (*http.Response, map[string]any) {
 	t.Helper()
-	return e.cross(t, "POST", "/api/widget/login", origin, nil, map[string]string{"phoneNumber": p.Phone})
+	return e.cross(t, "POST", "/api/widget/login", origin, map[string]string{"X-Partner-Key": key}, map[string]string{"phoneNumber": p.Phone})
 }
 
 func TestWidgetFlowShapesAndNextSteps(t *testing.T) {
 	t.Parallel()
 	origin := "https://ventadirecta.example"
-	e, p := widgetPerson(t, "pk_live_0000000000000000000000a4", origin)
+	pk := "pk_live_0000000000000000000000a4"
+	e, p := widgetPerson(t, pk, origin)
+	key := map[string]string{"X-Partner-Key": pk}
 
-	res, login := e.widgetLogin(t, origin, p)
+	res, login := e.widgetLogin(t, origin, pk, p)
 	require.Equal(t, http.StatusOK, res.StatusCode, login)
 	for _, k := range []string{"success", "message", "codeRequested", "verified", "userId", "sessionToken", "data", "isNewUser", "nextStep"} {
 		require.Contains(t, login, k)
 	}
 	require.Equal(t, "verify_code", login["nextStep"])
 	require.Equal(t, false, login["verified"])
-	uid := int64(login["userId"].(float64))
+	attempt := login["userId"]
+	uid := dbGet[int64](t, e.db, `SELECT id FROM users WHERE phone_number = $1`, "+52"+p.Phone)
+	require.NotEqual(t, float64(uid), attempt, "the attempt's id, never the person's")
 
 	// The user is attributed to the partner.
 	partnerKey := dbGet[string](t, e.db, `SELECT k.key_id FROM users u JOIN api_keys k ON k.id = u.partner_id WHERE u.id = $1`, uid)
-	require.Equal(t, "pk_live_0000000000000000000000a4", partnerKey)
+	require.Equal(t, pk, partnerKey)
 
 	code := e.lastCode(t, uid)
-	res, out := e.cross(t, "POST", "/api/widget/verify-code", origin, nil, map[string]any{"userId": uid, "code": "000000"})
+	res, out := e.cross(t, "POST", "/api/widget/verify-code", origin, key, map[string]any{"userId": attempt, "code": "000000"})
 	if code == "000000" {
 		t.Skip("drew the one code we use as wrong")
 	}
 	require.Equal(t, http.StatusBadRequest, res.StatusCode)
-	res, out = e.cross(t, "POST", "/api/widget/verify-code", origin, nil, map[string]any{"userId": uid, "code": code})
+	res, out = e.cross(t, "POST", "/api/widget/verify-code", origin, key, map[string]any{"userId": attempt, "code": code})
 	require.Equal(t, http.StatusOK, res.StatusCode, out)
+	require.Equal(t, attempt, out["userId"])
 	data := out["data"].(map[string]any)
+	require.Equal(t, attempt, data["userId"])
 	require.Equal(t, float64(1), data["verification_level"])
 	require.Equal(t, "phone", data["verificationType"])
 	require.Equal(t, "biometric_verification", data["nextStep"])
@@ -256,9 +263,9 @@ func TestWidgetLoginIsRateLimited(t *testing.T) {
 	t.Parallel()
 	origin := "https://limites.example"
 	e, p := widgetPerson(t, "pk_live_0000000000000000000000a6", origin)
-	res, _ := e.widgetLogin(t, origin, p)
+	res, _ := e.widgetLogin(t, origin, "pk_live_0000000000000000000000a6", p)
 	require.Equal(t, http.StatusOK, res.StatusCode)
-	res, out := e.widgetLogin(t, origin, p)
+	res, out := e.widgetLogin(t, origin, "pk_live_0000000000000000000000a6", p)
 	require.Equal(t, http.StatusTooManyRequests, res.StatusCode, "60 s cooldown for the same user")
 	require.Contains(t, out["message"], "Podrás solicitar uno nuevo")
 	require.NotEmpty(t, res.Header.Get("Retry-After"))

@@ -28,11 +28,16 @@ type Limits struct {
 	WidgetSendPerPartner int
 	// WidgetSendPerDestination: codes one partner's widget may send to one phone or e-mail per hour
 	WidgetSendPerDestination int
+	// WidgetLookupsPerMinute: status lookups (GET /api/widget/verify) one secret key may make per
+	// minute, after a burst of WidgetLookupBurst (docs/partners.md states the budget)
+	WidgetLookupsPerMinute int
+	WidgetLookupBurst      int
 }
 
 // DefaultLimits are generous for people and tight for pumping and guessing.
 var DefaultLimits = Limits{SendPerIP: 30, SendPerPhone: 6, SendPerEmail: 6, VerifyPerIP: 60, VerifyPerUser: 20, AdminLoginPerIP: 10,
-	PrivacyReadsPerUser: 600, WidgetSendPerPartner: 300, WidgetSendPerDestination: 3}
+	PrivacyReadsPerUser: 600, WidgetSendPerPartner: 300, WidgetSendPerDestination: 3,
+	WidgetLookupsPerMinute: 60, WidgetLookupBurst: 30}
 
 // errUnavailable is what users read when Redis (limits, queue) is down: nothing was saved.
 var errUnavailable = perfilseguro.Errorf(perfilseguro.EUNAVAILABLE,

@@ -81,8 +81,8 @@ type Server struct {
 	sealer   secure.Sealer
 	inbox    devsim.Inbox
 	metrics  *metrics // Prometheus instruments (monitoring.go)
-	// partners caches widget partner lookups (partners.go)
-	partners ttlCache[*postgres.Partner]
+	// origins caches the partners of registered browser origins, bounded (origincache.go)
+	origins *originCache
 	// issuer signs verification sessions' proofs (partner_sessions.go); nil: no proof
 	issuer *credential.Issuer
 	// usage counts partner requests, written to Redis in batches (partner_usage.go)
@@ -128,8 +128,8 @@ func New(d Deps) (*Server, error) {
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache(),
 		lookups: newPublicLimiter(d.Public, d.Redis), asynqRedis: d.AsynqRedis,
-		partners: ttlCache[*postgres.Partner]{ttl: partnerCacheTTL},
-		keys:     keyCache{byHash: ttlCache[*postgres.KeyedPartner]{ttl: keyCacheTTL, bound: 10_000}}}
+		origins: newOriginCache(originCacheSize, partnerCacheTTL),
+		keys:    keyCache{byHash: ttlCache[*postgres.KeyedPartner]{ttl: keyCacheTTL, bound: 10_000}}}
 	if read := d.OTPQueueLatency; read != nil || d.AsynqRedis != nil {
 		if read == nil {
 			insp := asynq.NewInspector(d.AsynqRedis)
@@ -214,6 +214,7 @@ func (s *Server) routes(d Deps) {
 	s.mountUsers()
 	s.mountLegal()
 	s.mountPrivacy()
+	s.mountAccountChanges()
 	s.mountDevInbox()
 	s.mountLevels(d.Levels)
 	s.mountPayments(d.Payments)

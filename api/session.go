@@ -93,6 +93,10 @@ func (s *Server) sameOrigin(next http.Handler) http.Handler {
 			return
 		}
 		origin := r.Header.Get("Origin")
+		if origin != "" && sentSecretKey(r) {
+			writeError(w, r, errSecretKeyInBrowser) // a partner's secret key in a browser: say so
+			return
+		}
 		if origin != "" && !s.isOwnOrigin(origin, r) {
 			writeError(w, r, httpError(http.StatusForbidden, "Origen de la solicitud no permitido."))
 			return

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lib/pq"
+
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
 
@@ -20,6 +22,27 @@ func (s *Store) ActivePartnerByOrigin(ctx context.Context, origin string) (*Part
 	}
 	p := r.partner()
 	return &p, nil
+}
+
+// SharedUserByEmail is the person of the mode with this e-mail who holds a live grant to the
+// partner in the key's mode, with the claims granted (0 and nil when none). It is the one
+// statement of a partner's status lookup, the same whether the e-mail has no account or an
+// account that never shared: the answer must not tell them apart, not even by its time.
+func (s *Store) SharedUserByEmail(ctx context.Context, partnerID int64, live bool, email string, mode int64) (int64, []string, error) {
+	const q = `SELECT u.id, g.claims FROM users u
+		JOIN partner_grants g ON g.user_id = u.id AND g.partner_id = $1 AND g.livemode = $2 AND g.revoked_at IS NULL
+		WHERE u.email = $3 AND ` + modeIs + `$4 ORDER BY g.granted_at DESC, g.id DESC LIMIT 1`
+	var row struct {
+		ID     int64          `db:"id"`
+		Claims pq.StringArray `db:"claims"`
+	}
+	if err := s.q(ctx).GetContext(ctx, &row, q, partnerID, live, email, mode); err != nil {
+		if isNoRows(err) {
+			return 0, nil, nil
+		}
+		return 0, nil, fmt.Errorf("shared user by e-mail: %w", err)
+	}
+	return row.ID, row.Claims, nil
 }
 
 // AddPartnerUsage adds counted requests to a partner in one write (usage is batched in Redis).
