@@ -1,5 +1,6 @@
 import type { ReactElement } from 'react'
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom'
+import { FocusedLayout } from '@/components/layout/focused-layout'
 import { AppLayout } from './routes/app-layout'
 import { NotFoundRoute } from './routes/not-found'
 import { lazyRoute, type LazyRoute } from './lazy-route'
@@ -33,6 +34,11 @@ const VerifyProfileRoute = lazyRoute(() => import('./routes/verify-profile'), 'V
 
 /** The route table of SPEC §2; anything else is the not-found screen. */
 export const routes: RouteObject[] = [
+  // A partner's hosted verification is a focused flow (issue 54): its own frame, without the site's.
+  {
+    element: <FocusedLayout />,
+    children: [{ path: '/conectar', element: <HostedFlowRoute /> }],
+  },
   {
     element: <AppLayout />,
     children: [
@@ -49,7 +55,6 @@ export const routes: RouteObject[] = [
       { path: '/accept-invitation', element: <AcceptInvitationRoute /> },
       { path: '/verification-complete', element: <VerificationCompleteRoute /> },
       { path: '/integration', element: <IntegrationRoute /> },
-      { path: '/conectar', element: <HostedFlowRoute /> },
       { path: '/admin-login', element: <AdminLoginRoute /> },
       { path: '/admin-enrol', element: <AdminEnrolRoute /> },
       { path: '/admin', element: <AdminRoute /> },

@@ -1,8 +1,11 @@
 // The hosted verification flow this tab holds (features/hosted): kept in sessionStorage, so the
 // sign-in and registration screens can send the person back to /conectar when they finish.
 
-/** What this tab remembers of an open flow. */
-export type StoredFlow = { token: string; mode: 'popup' | 'redirect' }
+/**
+ * What this tab remembers of an open flow. openerConfirmed: the page that opened it was shown to be
+ * the platform's registered origin (else the flow warns before sharing).
+ */
+export type StoredFlow = { token: string; mode: 'popup' | 'redirect'; openerConfirmed?: boolean }
 
 const FLOW_KEY = 'ps_hosted_flow'
 

@@ -93,6 +93,38 @@ describe('/conectar', () => {
     expect(new Headers(reread?.init?.headers).get('X-Flow-Token')).toBe('d'.repeat(64))
   })
 
+  it('is a focused flow: no site navigation, developer banner or footer links, only the privacy notice link', async () => {
+    Object.defineProperty(window, 'opener', { value: { postMessage: vi.fn() }, configurable: true, writable: true })
+    window.history.replaceState(null, '', `/conectar?pk=pk_test_0123456789abcdef01234567#${secret}`)
+    mockApi({ 'POST /api/hosted/open': { json: { flowToken: 'c'.repeat(64), session: view, openerConfirmed: true } } })
+    renderRoute('/conectar')
+    expect(await screen.findByText('Verificación para CasaLista (demo)')).toBeInTheDocument()
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument()
+    expect(screen.queryByTestId('developer-banner')).not.toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Términos y condiciones' })).not.toBeInTheDocument()
+    expect(screen.getAllByRole('link', { name: /Aviso de privacidad/ })[0]).toHaveAttribute('href', '/privacidad')
+    // The opener was confirmed (its origin, and the popup still has it): no warning.
+    expect(screen.queryByText('Comprueba quién te pide tus datos')).not.toBeInTheDocument()
+  })
+
+  it.each([
+    ['the browser did not name the opening page', false, true],
+    ['the popup has no opener', true, false],
+  ])('warns before sharing, naming the platform and its domain, when %s', async (_case, openerConfirmed, hasOpener) => {
+    Object.defineProperty(window, 'opener', { value: hasOpener ? { postMessage: vi.fn() } : null, configurable: true, writable: true })
+    window.history.replaceState(null, '', `/conectar?pk=pk_test_0123456789abcdef01234567#${secret}`)
+    mockApi({ 'POST /api/hosted/open': { json: { flowToken: 'c'.repeat(64), session: view, openerConfirmed } } })
+    renderRoute('/conectar')
+    const warning = (await screen.findByText('Comprueba quién te pide tus datos')).closest('[role="alert"], .alert') as HTMLElement
+    expect(within(warning).getByText('CasaLista (demo)')).toBeInTheDocument()
+    expect(within(warning).getByText('127.0.0.1:8081')).toBeInTheDocument()
+    // It comes before the button that shares.
+    const share = screen.getByRole('button', { name: 'Compartir' })
+    expect(warning.compareDocumentPosition(share) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    // And it stays when the flow is resumed in this tab (after signing in).
+    expect(JSON.parse(window.sessionStorage.getItem('ps_hosted_flow') ?? '{}').openerConfirmed).toBe(false)
+  })
+
   it('says so when the secret was already used', async () => {
     window.history.replaceState(null, '', `/conectar?pk=pk_live_0123456789abcdef01234567#${secret}`)
     mockApi({ 'POST /api/hosted/open': refusal(409, 'Esta solicitud de verificación ya no es válida.') })

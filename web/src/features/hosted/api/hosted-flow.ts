@@ -31,7 +31,7 @@ export type HostedDecision = { id: string; status: 'completed' | 'declined'; red
 
 /** POST /api/hosted/open: takes the client secret, once. */
 export function openFlow(body: { clientSecret: string; publishableKey: string; openerOrigin?: string }) {
-  return apiRequest<{ flowToken: string; session: HostedView }>('POST', '/api/hosted/open', body)
+  return apiRequest<{ flowToken: string; session: HostedView; openerConfirmed: boolean }>('POST', '/api/hosted/open', body)
 }
 
 /** GET /api/hosted/session: the session this flow holds. */

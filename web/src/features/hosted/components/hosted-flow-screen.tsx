@@ -28,7 +28,7 @@ import {
 type State =
   | { kind: 'loading' }
   | { kind: 'error'; message: string }
-  | { kind: 'ready'; view: HostedView; token: string; mode: 'popup' | 'redirect' }
+  | { kind: 'ready'; view: HostedView; token: string; mode: 'popup' | 'redirect'; openerConfirmed: boolean }
 
 const endedText: Record<string, string> = {
   completed: 'Listo: compartiste tus datos.',
@@ -51,7 +51,8 @@ async function load(): Promise<State> {
   if (secret) {
     // Out of the address bar and history at once: the secret works only once anyway.
     window.history.replaceState(null, '', window.location.pathname)
-    const mode = query.get('mode') === 'redirect' || !window.opener ? 'redirect' : 'popup'
+    const popupVariant = query.get('mode') !== 'redirect'
+    const mode = popupVariant && window.opener ? 'popup' : 'redirect'
     let openerOrigin: string | undefined
     try {
       openerOrigin = document.referrer ? new URL(document.referrer).origin : undefined
@@ -59,14 +60,24 @@ async function load(): Promise<State> {
       openerOrigin = undefined
     }
     const opened = await openFlow({ clientSecret: secret, publishableKey: query.get('pk') ?? '', openerOrigin })
-    writeFlow({ token: opened.flowToken, mode })
-    return { kind: 'ready', view: opened.session, token: opened.flowToken, mode }
+    // The opener is confirmed when the browser named it (the server checked it is the platform's
+    // origin) and, in the popup variant, the popup still has it: a page that hides its referrer
+    // or opened us without an opener cannot be told apart from another site.
+    const openerConfirmed = opened.openerConfirmed && (!popupVariant || !!window.opener)
+    writeFlow({ token: opened.flowToken, mode, openerConfirmed })
+    return { kind: 'ready', view: opened.session, token: opened.flowToken, mode, openerConfirmed }
   }
   const flow = readFlow()
   if (!flow) {
     return { kind: 'error', message: 'No hay una verificación abierta en esta ventana. Vuelve a la página de la plataforma e inicia de nuevo.' }
   }
-  return { kind: 'ready', view: await getFlowSession(flow.token), token: flow.token, mode: flow.mode }
+  return {
+    kind: 'ready',
+    view: await getFlowSession(flow.token),
+    token: flow.token,
+    mode: flow.mode,
+    openerConfirmed: flow.openerConfirmed === true,
+  }
 }
 
 /** Sends the person back to the partner once the session ended. */
@@ -111,14 +122,14 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
       </div>
     )
   }
-  const { view, token, mode } = state
+  const { view, token, mode, openerConfirmed } = state
 
   const answer = (share: boolean) =>
     run(
       async () => {
         const res = await decide(token, share)
         const ended = { ...view, status: res.status }
-        setState({ kind: 'ready', view: ended, token, mode })
+        setState({ kind: 'ready', view: ended, token, mode, openerConfirmed })
         finish(ended, mode, res.redirectUrl)
       },
       (err) => serverMessage(err, 'No pudimos guardar tu respuesta. Intenta de nuevo.'),
@@ -130,7 +141,7 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
       async () => {
         await signOut()
         clearStoredUser()
-        setState({ kind: 'ready', view: await getFlowSession(token), token, mode })
+        setState({ kind: 'ready', view: await getFlowSession(token), token, mode, openerConfirmed })
       },
       (err) => serverMessage(err, 'No pudimos cerrar tu sesión. Intenta de nuevo.'),
     )
@@ -191,6 +202,7 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
                 </ul>
                 <p className="mt-2 text-sm text-base-content/70">Solo esto, y solo si eliges compartir. Puedes retirar el acceso después desde Mi Perfil.</p>
               </section>
+              {!openerConfirmed && <UnconfirmedOpener view={view} />}
               {problem && <Alert variant="destructive">{problem}</Alert>}
               <div className="flex flex-wrap gap-2">
                 <Button disabled={busy || !view.signedIn || !!view.blocker} onClick={() => answer(true)}>
@@ -206,5 +218,31 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
         </CardBody>
       </Card>
     </div>
+  )
+}
+
+/** The platform's host, as a person reads a web address (its origin without the scheme). */
+function hostOf(origin: string): string {
+  try {
+    return new URL(origin).host
+  } catch {
+    return origin
+  }
+}
+
+/**
+ * Shown before "Compartir" when we could not confirm that the platform's own page opened this
+ * flow (its page hides the referrer, or a link reached the person some other way): the person
+ * checks the name and the domain themselves.
+ */
+function UnconfirmedOpener({ view }: { view: HostedView }) {
+  return (
+    <Alert variant="warning" title="Comprueba quién te pide tus datos">
+      <p>No pudimos confirmar desde qué página se abrió esta verificación. Compartirías tus datos con:</p>
+      <p className="my-2 text-lg">
+        <strong>{view.partnerName}</strong> — <strong>{hostOf(view.partnerOrigin)}</strong>
+      </p>
+      <p>Comparte solo si llegaste aquí desde esa plataforma. Si no la reconoces o no iniciaste tú esta verificación, elige «No compartir».</p>
+    </Alert>
   )
 }
