@@ -68,19 +68,30 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 		if completed {
 			proof := str()
 			proof.Description = "JWS compacto (ES256, typ perfilseguro-session+jwt) sobre la sesión y los datos; verifíquelo con las llaves de /.well-known/jwt-vc-issuer"
-			props["claims"], props["proof"] = sessionClaims, proof
-			required = append(required, "claims")
+			gone := openapi3.NewSchema()
+			gone.Type = &openapi3.Types{"null"}
+			gone.Description = "Solo en un reintento o un reenvío posterior a un retiro o una eliminación: null, y ni claims ni proof"
+			reason := str().WithEnum("withdrawn", "deleted")
+			reason.Description = "Por qué ya no van los datos: withdrawn (la persona retiró el acceso de su plataforma) o deleted (eliminó su cuenta)"
+			props["claims"], props["proof"], props["shared"], props["sharedReason"] = sessionClaims, proof, gone, reason
 		}
 		return withProps(required, props)
 	}
-	revoked := withProps([]string{"event", "profileId", "livemode", "revokedAt"},
-		map[string]*openapi3.Schema{"event": event("profile.access_revoked"), "profileId": str(),
+	sessionRef := withProps([]string{"id", "reference"},
+		map[string]*openapi3.Schema{"id": str().WithPattern(`^vs_[0-9a-f]{24}$`), "reference": str()})
+	sessionRefs := openapi3.NewArraySchema().WithItems(sessionRef)
+	sessionRefs.Description = "Las sesiones que la persona completó con su plataforma en este modo, de la más reciente a la más antigua, " +
+		"con su propia referencia: desde ahora responden solo su estado (shared: null, sharedReason: withdrawn)"
+	revokedProfile := str()
+	revokedProfile.Description = "Solo si la persona le había compartido su ID de perfil"
+	revoked := withProps([]string{"event", "sessions", "livemode", "revokedAt"},
+		map[string]*openapi3.Schema{"event": event("profile.access_revoked"), "sessions": sessionRefs, "profileId": revokedProfile,
 			"livemode": openapi3.NewBoolSchema(), "revokedAt": openapi3.NewDateTimeSchema()})
 	events := []webhookEvent{
-		{"verification_session.completed", "La persona completó una sesión de verificación y compartió los datos pedidos", session("verification_session.completed", true)},
+		{"verification_session.completed", "La persona completó una sesión de verificación y compartió los datos pedidos (claims y proof; tras un retiro o una eliminación, shared: null y sharedReason)", session("verification_session.completed", true)},
 		{"verification_session.declined", "La persona decidió no compartir: no se comparte nada", session("verification_session.declined", false)},
 		{"verification_session.expired", "Nadie terminó la sesión en 24 horas", session("verification_session.expired", false)},
-		{"profile.access_revoked", "La persona retiró el acceso de su plataforma a sus datos (Mi Perfil › Plataformas con acceso)", revoked},
+		{"profile.access_revoked", "La persona retiró el acceso de su plataforma a sus datos (Mi Perfil › Plataformas con acceso): la identifican sus sesiones y su referencia", revoked},
 		{"user.verification_level_changed", "El nivel de verificación de una persona que llegó por su plataforma cambió", level},
 		{"profile.expired", "La vigencia de la validación terminó", lifecycle("profile.expired", true)},
 		{"profile.renewed", "La persona renovó su validación con una nueva verificación biométrica", lifecycle("profile.renewed", true)},

@@ -54,14 +54,35 @@ type SessionView struct {
 	RequiredLevel int      `json:"requiredLevel"`
 	Claims        []string `json:"claims"` // asked for
 	ReturnURL     string   `json:"returnUrl,omitempty"`
-	// Shared are the claims as the person shared them (completed only).
-	Shared map[string]any `json:"shared,omitzero"`
+	// Shared are the claims as the person shared them (completed only); null once the person
+	// withdrew your access or deleted their account (SharedReason says which).
+	Shared *SharedClaims `json:"shared,omitzero" description:"Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál"`
+	// SharedReason is why a completed session's Shared is null; absent otherwise.
+	SharedReason string `json:"sharedReason,omitempty" enum:"withdrawn,deleted" description:"Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso"`
 	// Proof is a compact JWS (typ perfilseguro-session+jwt, ES256) over the session and the shared
-	// claims; check it with the keys at /.well-known/jwt-vc-issuer (completed only).
+	// claims; check it with the keys at /.well-known/jwt-vc-issuer (completed only, and gone with
+	// the shared claims).
 	Proof     string     `json:"proof,omitempty"`
 	CreatedAt time.Time  `json:"createdAt"`
 	ExpiresAt time.Time  `json:"expiresAt"`
 	EndedAt   *time.Time `json:"endedAt,omitempty"`
+}
+
+// SharedClaims are the claims a person shared with a partner (name, profileId, validUntil, level).
+type SharedClaims map[string]any
+
+// sharedOf is what a completed session still holds of what the person shared: the claims, or null
+// and the reason they are gone; nil and "" for any other status.
+func sharedOf(v postgres.PartnerVerificationSession) (*SharedClaims, string) {
+	if v.Status != perfilseguro.SessionCompleted {
+		return nil, ""
+	}
+	if v.SharedReason != nil {
+		return new(SharedClaims), *v.SharedReason
+	}
+	var shared SharedClaims
+	_ = json.Unmarshal(v.Shared, &shared)
+	return &shared, ""
 }
 
 // SessionList is one keyset page of sessions, newest first.
@@ -235,9 +256,7 @@ func (s *Server) sessionView(v postgres.PartnerVerificationSession) SessionView 
 	if v.ReturnURL != nil {
 		out.ReturnURL = *v.ReturnURL
 	}
-	if len(v.Shared) > 0 {
-		_ = json.Unmarshal(v.Shared, &out.Shared)
-	}
+	out.Shared, out.SharedReason = sharedOf(v)
 	if v.Proof != nil {
 		out.Proof = *v.Proof
 	}

@@ -110,6 +110,8 @@ func (s *Store) UpdateUserAsAdmin(ctx context.Context, id int64, u AdminUser) (b
 // codes, tokens, sessions, identity codes, biometric sessions, stored passes, sent invitations),
 // plus what only points at them by value: raw provider webhooks of their biometric sessions,
 // partner notifications about them, invitations addressed to them and development inbox messages.
+// The partner sessions they completed keep their status only: shared claims and proofs are
+// blanked (SharedDeleted).
 // Verification logs stay for the scanners' side but lose every link to the person.
 func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 	return s.InTx(ctx, func(tx *sqlx.Tx) error {
@@ -131,6 +133,8 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 				WHERE user_id = $1 OR id_validado = $2`, []any{id, who.ProfileID}},
 			{`DELETE FROM provider_webhooks WHERE session_id IN
 				(SELECT session_id FROM verification_sessions WHERE user_id = $1 AND session_id IS NOT NULL)`, []any{id}},
+			// Partners keep each session's status, never what the person shared with them.
+			{blankSharedQuery, []any{id, 0, false, SharedDeleted}},
 			{`DELETE FROM partner_deliveries WHERE user_id = $1`, []any{id}},
 			{`DELETE FROM invitations WHERE accepted_user_id = $1 OR lower(invitee_email) = $2 OR invitee_phone = $3`,
 				[]any{id, who.Email, who.Phone}},

@@ -45,12 +45,14 @@ type PartnerVerificationSession struct {
 	ReturnURL     *string        `db:"return_url"`
 	Status        string         `db:"status"`
 	UserID        *int64         `db:"user_id"`
-	Shared        []byte         `db:"shared"` // JSON object, completed only
+	Shared        []byte         `db:"shared"` // JSON object, completed only (nil once SharedReason is set)
 	Proof         *string        `db:"proof"`
-	CreatedAt     time.Time      `db:"created_at"`
-	ExpiresAt     time.Time      `db:"expires_at"`
-	OpenedAt      *time.Time     `db:"opened_at"`
-	EndedAt       *time.Time     `db:"ended_at"`
+	// SharedReason is why a completed session's shared data is gone: SharedWithdrawn or SharedDeleted.
+	SharedReason *string    `db:"shared_reason"`
+	CreatedAt    time.Time  `db:"created_at"`
+	ExpiresAt    time.Time  `db:"expires_at"`
+	OpenedAt     *time.Time `db:"opened_at"`
+	EndedAt      *time.Time `db:"ended_at"`
 }
 
 // StatusAt is the status as seen at now: an open session past its expiry is expired even before
@@ -64,7 +66,7 @@ func (v PartnerVerificationSession) StatusAt(now time.Time) string {
 }
 
 const sessionColumns = `id, partner_id, livemode, reference, required_level, claims, return_url, status, user_id,
-	shared, proof, created_at, expires_at, opened_at, ended_at`
+	shared, proof, created_at, expires_at, opened_at, ended_at, shared_reason`
 
 // InsertSession stores a new session with the hash of its client secret; it expires when the
 // client secret does, unless the hosted flow opens it first (OpenSession).
@@ -91,7 +93,7 @@ func (s *Store) PartnerSession(ctx context.Context, partnerID int64, live bool, 
 		WHERE id = $1 AND partner_id = $2 AND livemode = $3`)
 	if err == nil {
 		err = st.QueryRowContext(ctx, id, partnerID, live).Scan(&v.ID, &v.PartnerID, &v.Livemode, &v.Reference, &v.RequiredLevel,
-			&v.Claims, &v.ReturnURL, &v.Status, &v.UserID, &v.Shared, &v.Proof, &v.CreatedAt, &v.ExpiresAt, &v.OpenedAt, &v.EndedAt)
+			&v.Claims, &v.ReturnURL, &v.Status, &v.UserID, &v.Shared, &v.Proof, &v.CreatedAt, &v.ExpiresAt, &v.OpenedAt, &v.EndedAt, &v.SharedReason)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return PartnerVerificationSession{}, ErrSessionNotFound
@@ -140,6 +142,8 @@ type HostedSession struct {
 	PartnerName   string `db:"partner_name"`
 	PartnerDomain string `db:"domain"`
 	PartnerKeyID  string `db:"key_id"` // the partner's key id (its live publishable key): a proof's audience
+	// PartnerActive: false once an administrator deactivated the partner; the flow then shares nothing.
+	PartnerActive bool `db:"is_active"`
 }
 
 // OpenSession lets the hosted flow take a session by its client secret, once: the session moves
@@ -154,7 +158,7 @@ func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, pa
 			WHERE secret_hash = $1 AND status = 'created' AND flow_hash IS NULL AND expires_at > $3
 				AND partner_id = $4 AND livemode = $5
 			RETURNING `+sessionColumns+`)
-		SELECT o.*, a.partner_name, a.domain, a.key_id FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
+		SELECT o.*, a.partner_name, a.domain, a.key_id, a.is_active FROM opened o JOIN api_keys a ON a.id = o.partner_id AND a.is_active`,
 		secretHash, flowHash, now, partnerID, live, perfilseguro.SessionLifetime.Seconds())
 	if err != nil {
 		return HostedSession{}, err
@@ -166,7 +170,7 @@ func (s *Store) OpenSession(ctx context.Context, secretHash, flowHash string, pa
 func (s *Store) FlowSession(ctx context.Context, flowHash string) (HostedSession, error) {
 	var h HostedSession
 	err := getOne(ctx, s.DB, &h, ErrSessionNotFound, "flow session",
-		`SELECT v.*, a.partner_name, a.domain, a.key_id FROM (SELECT `+sessionColumns+`
+		`SELECT v.*, a.partner_name, a.domain, a.key_id, a.is_active FROM (SELECT `+sessionColumns+`
 		FROM partner_sessions WHERE flow_hash = $1) v JOIN api_keys a ON a.id = v.partner_id`, flowHash)
 	if err != nil {
 		return HostedSession{}, err
@@ -185,7 +189,8 @@ type SessionDecision struct {
 }
 
 // DecideSession ends an in-progress session as the person chose: completed (with a grant of the
-// claims to the partner) or declined (nothing shared). The partner's notification is written in
+// claims to the partner) or declined (nothing shared). A deactivated partner's session takes no
+// decision (ErrSessionClosed): nothing is shared with a partner that is off. The partner's notification is written in
 // the same transaction; its id is returned (0: the partner has no webhook).
 func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVerificationSession, int64, error) {
 	var v PartnerVerificationSession
@@ -199,7 +204,9 @@ func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVe
 		}
 		err := getOne(ctx, tx, &v, ErrSessionClosed, "decide verification session",
 			`UPDATE partner_sessions SET status = $3, user_id = NULLIF($2, 0), shared = $4, proof = NULLIF($5, ''), ended_at = $6
-			WHERE flow_hash = $1 AND status = 'in_progress' AND expires_at > $6 RETURNING `+sessionColumns,
+			WHERE flow_hash = $1 AND status = 'in_progress' AND expires_at > $6
+				AND EXISTS (SELECT 1 FROM api_keys k WHERE k.id = partner_id AND k.is_active)
+			RETURNING `+sessionColumns,
 			d.FlowHash, d.UserID, status, shared, proof, d.Now)
 		if err != nil {
 			return err
@@ -222,11 +229,16 @@ func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVe
 }
 
 // sessionPayload is the body of a session notification: what GET …/verification-sessions/{id}
-// answers, so a partner can act on the webhook alone.
+// answers, so a partner can act on the webhook alone. A completed session whose data is gone
+// says only why ("shared": null and "sharedReason", as blankSharedQuery rewrites a stored one).
 func sessionPayload(v PartnerVerificationSession, event string) ([]byte, error) {
 	body := map[string]any{"event": event, "id": v.ID, "reference": v.Reference, "status": v.Status,
 		"livemode": v.Livemode, "requiredLevel": v.RequiredLevel, "createdAt": v.CreatedAt.UTC(), "endedAt": v.EndedAt}
-	if v.Status == perfilseguro.SessionCompleted {
+	switch {
+	case v.Status != perfilseguro.SessionCompleted:
+	case v.SharedReason != nil:
+		body["shared"], body["sharedReason"] = nil, *v.SharedReason
+	default:
 		body["claims"] = json.RawMessage(v.Shared)
 		body["proof"] = v.Proof
 	}
@@ -298,11 +310,15 @@ func (s *Store) CurrentGrant(ctx context.Context, partnerID int64, live bool, us
 		WHERE g.partner_id = $1 AND g.livemode = $2 AND g.user_id = $3 AND g.revoked_at IS NULL`, partnerID, live, userID)
 }
 
-// UserGrants lists what a person shared with each partner (live mode), newest first, revoked included.
+// UserGrants lists what a person shared with each partner, newest first, revoked included: a live
+// person's live grants, a test person's test grants (test keys drive the same flow, withdrawal
+// included).
 func (s *Store) UserGrants(ctx context.Context, userID int64) ([]Grant, error) {
 	out := []Grant{}
 	err := s.DB.SelectContext(ctx, &out, `SELECT `+grantColumns+` FROM partner_grants g JOIN api_keys a ON a.id = g.partner_id
-		WHERE g.user_id = $1 AND g.livemode ORDER BY g.revoked_at IS NULL DESC, g.granted_at DESC, g.id DESC`, userID)
+		JOIN users u ON u.id = g.user_id
+		WHERE g.user_id = $1 AND g.livemode = (u.test_partner_id IS NULL)
+		ORDER BY g.revoked_at IS NULL DESC, g.granted_at DESC, g.id DESC`, userID)
 	if err != nil {
 		return nil, fmt.Errorf("user grants: %w", err)
 	}
@@ -311,32 +327,3 @@ func (s *Store) UserGrants(ctx context.Context, userID int64) ([]Grant, error) {
 
 // ErrGrantNotFound is a grant that is not the person's or is already revoked.
 var ErrGrantNotFound = perfilseguro.Errorf(perfilseguro.ENOTFOUND, "Esa plataforma ya no tiene acceso a tu perfil.")
-
-// RevokeGrant withdraws a partner's access to the person's data and writes the partner's
-// profile.access_revoked notification in the same transaction.
-func (s *Store) RevokeGrant(ctx context.Context, userID, grantID int64, now time.Time) (Grant, int64, error) {
-	var g Grant
-	var deliveryID int64
-	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		err := getOne(ctx, tx, &g, ErrGrantNotFound, fmt.Sprintf("revoke grant %d", grantID),
-			`WITH r AS (UPDATE partner_grants SET revoked_at = $3
-				WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL RETURNING *)
-			SELECT `+grantColumns+` FROM r g JOIN api_keys a ON a.id = g.partner_id`, grantID, userID, now)
-		if err != nil {
-			return err
-		}
-		err = tx.GetContext(ctx, &deliveryID, `INSERT INTO partner_deliveries (partner_id, user_id, event, payload)
-			SELECT k.id, $2, $3, jsonb_build_object('event', $3::text, 'profileId', u.id_validado, 'livemode', $4::boolean, 'revokedAt', $5::timestamptz)
-			FROM api_keys k JOIN users u ON u.id = $2
-			WHERE k.id = $1 AND k.is_active AND k.webhook_url IS NOT NULL RETURNING id`,
-			g.PartnerID, userID, EventAccessRevoked, g.Livemode, now)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("notify access revoked: %w", err)
-		}
-		return nil
-	})
-	return g, deliveryID, err
-}
