@@ -1,11 +1,14 @@
 // Pieces that several copyable samples print alike, written once so the samples stay in step.
 
-/** The browser samples' request helper: POST with a JSON body, GET without; throws the server's message. */
+/**
+ * The browser samples' request helper: POST with a JSON body, GET without, always with the
+ * publishable key (the sample declares PUBLISHABLE_KEY); throws the server's message.
+ */
 export const BROWSER_REQUEST = `async function request(path, body) {
   const response = await fetch(API_BASE + path, {
     method: body ? 'POST' : 'GET',
     credentials: 'include',
-    headers: body ? { 'Content-Type': 'application/json' } : undefined,
+    headers: body ? { 'X-Partner-Key': PUBLISHABLE_KEY, 'Content-Type': 'application/json' } : { 'X-Partner-Key': PUBLISHABLE_KEY },
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await response.json().catch(() => null);

@@ -3,23 +3,28 @@
 
 import { BROWSER_REQUEST, PHP_CURL_CALL } from './sample-snippets'
 
-/** The partner key placeholder in the server-to-server sample (the publishable key). */
+/** The publishable key placeholder of the first version's widget calls (browser and PHP samples). */
 export const PARTNER_KEY_PLACEHOLDER = 'pk_tu_llave_de_socio'
 
 /** The secret key placeholder of the server samples (the PHP status lookup, the presentation poll). */
 export const PHP_SECRET_KEY_PLACEHOLDER = 'sk_tu_llave_secreta'
 
-/** Browser sample: plain JavaScript with fetch (no modules, no build step). */
+/**
+ * Browser sample of the first version's widget (the legacy path): plain JavaScript with fetch, no
+ * modules, no build step. Every call carries the publishable key; the origin alone is refused.
+ */
 export function javascriptSample(apiBase: string): string {
-  return `// Perfil Seguro · Widget de Validación Universal (JavaScript, fetch)
-// Tu dominio debe estar autorizado: las llamadas viajan con cookies (credentials: 'include').
+  return `// Perfil Seguro · widget de la primera versión (JavaScript, fetch) · llamadas heredadas
+// Desde tu dominio registrado y siempre con tu llave publicable (X-Partner-Key): tu dominio solo
+// ya no identifica a tu plataforma. Para integraciones nuevas usa el widget listo para usar.
 const API_BASE = '${apiBase}';
+const PUBLISHABLE_KEY = '${PARTNER_KEY_PLACEHOLDER}';
 
 async function perfilSeguroRequest(path, options = {}) {
   const response = await fetch(API_BASE + path, {
     credentials: 'include',
     ...options,
-    headers: options.body ? { 'Content-Type': 'application/json' } : undefined,
+    headers: { 'X-Partner-Key': PUBLISHABLE_KEY, ...(options.body ? { 'Content-Type': 'application/json' } : {}) },
   });
   const data = await response.json().catch(() => null);
   if (!response.ok) {
@@ -36,8 +41,8 @@ async function loginUser({ email, phoneNumber }) {
   });
 }
 
-// 2. Verificación del código con el userId devuelto por loginUser (no el correo).
-//    nextStep: 'biometric_verification' (nivel 1 alcanzado).
+// 2. Verificación del código con el userId devuelto por loginUser (identifica ese intento, no a
+//    la persona). nextStep: 'biometric_verification' (nivel 1 alcanzado).
 async function verifyCode(userId, code) {
   return perfilSeguroRequest('/api/widget/verify-code', {
     method: 'POST',
@@ -45,26 +50,22 @@ async function verifyCode(userId, code) {
   });
 }
 
-// 3. Consulta del estado de validación por correo electrónico. Desde el navegador nunca trae
-//    datos de la persona (nombre, ID, vigencia): consúltalos desde tu servidor con tu llave
-//    secreta, y solo de quien compartió su perfil con tu plataforma.
-async function checkVerificationStatus(email) {
-  return perfilSeguroRequest('/api/widget/verify?email=' + encodeURIComponent(email));
-}
+// 3. El estado por correo (GET /api/widget/verify) no se consulta desde el navegador: tu servidor
+//    lo pide con tu llave secreta, y solo de quien compartió su perfil con tu plataforma.
 
 // Ejemplo de uso:
 // const login = await loginUser({ email: 'cliente@ejemplo.com', phoneNumber: '+525512345678' });
 // const verification = await verifyCode(login.userId, '123456');
-// const status = await checkVerificationStatus('cliente@ejemplo.com');
 `
 }
 
-/** React sample: a hook that keeps the userId between login and verification. */
+/** React sample of the first version's widget: a hook that keeps the userId between login and verification. */
 export function reactHookSample(apiBase: string): string {
-  return `// Perfil Seguro · hook de React para el widget
+  return `// Perfil Seguro · hook de React para el widget de la primera versión (llamadas heredadas)
 import { useCallback, useState } from 'react';
 
 const API_BASE = '${apiBase}';
+const PUBLISHABLE_KEY = '${PARTNER_KEY_PLACEHOLDER}';
 
 ${BROWSER_REQUEST}
 
@@ -108,13 +109,8 @@ export function usePerfilSeguro() {
     [run, userId],
   );
 
-  // Estado de validación por correo: { valid, verified, name, profileId, vigencia, message }.
-  const checkStatus = useCallback(
-    (email) => run(() => request('/api/widget/verify?email=' + encodeURIComponent(email))),
-    [run],
-  );
-
-  return { userId, loading, error, login, verify, checkStatus };
+  // El estado de validación por correo lo consulta tu servidor con tu llave secreta, no el navegador.
+  return { userId, loading, error, login, verify };
 }
 `
 }
@@ -289,10 +285,11 @@ createServer((req, res) => {
 export function walletWidgetSample(apiBase: string): string {
   return `// Perfil Seguro · «Verificar con billetera» para tu widget (React)
 // La persona comparte su nombre desde su billetera digital (OpenID4VP).
-// Tu dominio debe estar autorizado: las llamadas viajan con cookies (credentials: 'include').
+// Desde tu dominio registrado, con tu llave publicable (X-Partner-Key) y cookies (credentials: 'include').
 import { useEffect, useState } from 'react';
 
 const API_BASE = '${apiBase}';
+const PUBLISHABLE_KEY = '${PARTNER_KEY_PLACEHOLDER}';
 const POLL_MS = 2000;
 // Los datos compartidos no llegan al navegador: tu servidor los lee con tu llave secreta
 // (GET /api/widget/presentations/{id}) o los recibe en el webhook presentation.completed.

@@ -10,11 +10,21 @@ export const PUBLISHABLE_KEY_PLACEHOLDER = 'pk_test_tu_llave_publicable'
 /** The secret key placeholder (the partner's servers). */
 export const SECRET_KEY_PLACEHOLDER = 'sk_test_tu_llave_secreta'
 
+/**
+ * The Subresource Integrity hash of web/public/widget/v1.js, printed in the drop-in snippet so a
+ * partner's page runs only the script we published. The tests compare it with the file (vitest)
+ * and with what the server serves (e2e); docs/partners.md publishes the same hash.
+ */
+export const DROP_IN_INTEGRITY = 'sha384-LVk3R5lMRm0AlVlzpPepLVASJgxcevl90ZYe0LUZOHe8aVT+SRWpi/iWbmhgdNji'
+
 /** The page: the script, a button, and the call to the partner's own server for a client secret. */
 export function dropInSample(apiBase: string): string {
   return `<!-- Perfil Seguro · widget listo para usar. Tu página pide a TU servidor una sesión
-     (con tu llave secreta) y abre nuestro flujo con la llave publicable. -->
-<script src="${apiBase}/widget/v1.js"></script>
+     (con tu llave secreta) y abre nuestro flujo con la llave publicable. integrity= hace que el
+     navegador ejecute solo el archivo que publicamos: si lo cambiamos, te avisamos el nuevo valor. -->
+<script src="${apiBase}/widget/v1.js"
+        integrity="${DROP_IN_INTEGRITY}"
+        crossorigin="anonymous"></script>
 
 <button id="validar" type="button">Validar con Perfil Seguro</button>
 <p id="resultado" role="status"></p>
@@ -45,7 +55,7 @@ export function dropInSample(apiBase: string): string {
 /** Node.js 18+: create and read sessions with the secret key; a command-line tool as printed. */
 export function nodeSessionSample(apiBase: string): string {
   return `// Perfil Seguro · sesiones de verificación desde tu servidor (Node.js 18 o posterior, sin dependencias)
-// Uso: PERFIL_SEGURO_SECRET_KEY=sk_test_... node sesion.mjs crear <tu-referencia>
+// Uso: PERFIL_SEGURO_SECRET_KEY=sk_test_... node sesion.mjs crear <tu-referencia> <nivel: 2 o 3>
 //      PERFIL_SEGURO_SECRET_KEY=sk_test_... node sesion.mjs consultar <vs_...>
 const API_BASE = '${apiBase}';
 const SECRET_KEY = process.env.PERFIL_SEGURO_SECRET_KEY || '${SECRET_KEY_PLACEHOLDER}';
@@ -61,24 +71,27 @@ async function perfilSeguro(method, path, body) {
   return data;
 }
 
-// Crea la sesión: entrega clientSecret a tu página (nunca tu llave secreta). Vale 24 horas y una vez.
-export function createSession(reference) {
+// Crea la sesión: entrega clientSecret a tu página (nunca tu llave secreta). Vale una sola vez,
+// hasta expiresAt. requiredLevel: 2 (correo verificado) o 3 (verificación biométrica vigente).
+export function createSession(reference, requiredLevel) {
   return perfilSeguro('POST', '/api/partner/v1/verification-sessions', {
     reference,                  // tu propio identificador de la persona o del trámite
-    requiredLevel: 3,           // 2: correo verificado; 3: verificación biométrica
+    requiredLevel,
     claims: ['name', 'validUntil'], // solo lo que necesitas: name, profileId, validUntil, level
   });
 }
 
 // Consulta la sesión: status y, si es 'completed', shared (los datos) y proof (JWS firmado).
+// Si después la persona retiró el acceso o eliminó su cuenta: shared es null, sharedReason
+// dice 'withdrawn' o 'deleted', y ya no hay proof.
 export function getSession(id) {
   return perfilSeguro('GET', '/api/partner/v1/verification-sessions/' + encodeURIComponent(id));
 }
 
-const [command, arg] = process.argv.slice(2);
+const [command, arg, level] = process.argv.slice(2);
 if (command === 'crear' || command === 'consultar') {
   try {
-    const result = command === 'crear' ? await createSession(arg) : await getSession(arg);
+    const result = command === 'crear' ? await createSession(arg, Number(level)) : await getSession(arg);
     console.log(JSON.stringify(result));
   } catch (err) {
     console.error(err.message);
@@ -92,7 +105,7 @@ if (command === 'crear' || command === 'consultar') {
 export function phpSessionSample(apiBase: string): string {
   return `<?php
 // Perfil Seguro · sesiones de verificación desde tu servidor (PHP cURL)
-// Uso: php sesion.php crear <tu-referencia> | php sesion.php consultar <vs_...>
+// Uso: php sesion.php crear <tu-referencia> <nivel: 2 o 3> | php sesion.php consultar <vs_...>
 const PERFIL_SEGURO_API = '${apiBase}';
 const PERFIL_SEGURO_SECRET_KEY = '${SECRET_KEY_PLACEHOLDER}';
 
@@ -107,21 +120,23 @@ ${PHP_CURL_CALL}
     return json_decode($response, true);
 }
 
-// Crea la sesión; entrega $sesion['clientSecret'] a tu página.
-function createSession($reference)
+// Crea la sesión; entrega $sesion['clientSecret'] a tu página. $requiredLevel: 2 (correo
+// verificado) o 3 (verificación biométrica vigente).
+function createSession($reference, $requiredLevel)
 {
     return perfilSeguroSession('POST', '/api/partner/v1/verification-sessions',
-        ['reference' => $reference, 'requiredLevel' => 3, 'claims' => ['name', 'validUntil']]);
+        ['reference' => $reference, 'requiredLevel' => $requiredLevel, 'claims' => ['name', 'validUntil']]);
 }
 
-// status; si es 'completed', 'shared' trae los datos y 'proof' la prueba firmada.
+// status; si es 'completed', 'shared' trae los datos y 'proof' la prueba firmada (o, tras un
+// retiro o una eliminación de cuenta, 'shared' null y 'sharedReason' withdrawn o deleted).
 function getSession($id)
 {
     return perfilSeguroSession('GET', '/api/partner/v1/verification-sessions/' . rawurlencode($id));
 }
 
 if (PHP_SAPI === 'cli' && isset($argv[1]) && in_array($argv[1], ['crear', 'consultar'], true)) {
-    echo json_encode($argv[1] === 'crear' ? createSession($argv[2]) : getSession($argv[2])), PHP_EOL;
+    echo json_encode($argv[1] === 'crear' ? createSession($argv[2], (int) ($argv[3] ?? 0)) : getSession($argv[2])), PHP_EOL;
 }
 `
 }
@@ -129,7 +144,7 @@ if (PHP_SAPI === 'cli' && isset($argv[1]) && in_array($argv[1], ['crear', 'consu
 /** Go 1.21+: the same two calls with the standard library, and the webhook signature check. */
 export function goSessionSample(apiBase: string): string {
   return `// Perfil Seguro · sesiones de verificación desde tu servidor (Go, solo biblioteca estándar)
-// Uso: PERFIL_SEGURO_SECRET_KEY=sk_test_... go run sesion.go crear <tu-referencia>
+// Uso: PERFIL_SEGURO_SECRET_KEY=sk_test_... go run sesion.go crear <tu-referencia> <nivel: 2 o 3>
 //      PERFIL_SEGURO_SECRET_KEY=sk_test_... go run sesion.go consultar <vs_...>
 package main
 
@@ -185,15 +200,17 @@ func perfilSeguro(method, path string, body, out any) error {
 	return json.NewDecoder(res.Body).Decode(out)
 }
 
-// CreateSession crea la sesión; entrega ClientSecret a tu página.
-func CreateSession(reference string) (map[string]any, error) {
+// CreateSession crea la sesión; entrega ClientSecret a tu página. requiredLevel: 2 (correo
+// verificado) o 3 (verificación biométrica vigente).
+func CreateSession(reference string, requiredLevel int) (map[string]any, error) {
 	var out map[string]any
 	err := perfilSeguro("POST", "/api/partner/v1/verification-sessions", map[string]any{
-		"reference": reference, "requiredLevel": 3, "claims": []string{"name", "validUntil"}}, &out)
+		"reference": reference, "requiredLevel": requiredLevel, "claims": []string{"name", "validUntil"}}, &out)
 	return out, err
 }
 
-// GetSession: status y, si es "completed", shared (los datos) y proof (JWS firmado).
+// GetSession: status y, si es "completed", shared (los datos) y proof (JWS firmado); tras un
+// retiro o una eliminación de cuenta, shared es null y sharedReason dice "withdrawn" o "deleted".
 func GetSession(id string) (map[string]any, error) {
 	var out map[string]any
 	err := perfilSeguro("GET", "/api/partner/v1/verification-sessions/"+id, nil, &out)
@@ -231,14 +248,18 @@ func VerifyWebhook(secret, header string, body []byte, now time.Time) bool {
 }
 
 func main() {
-	if len(os.Args) != 3 {
-		fmt.Fprintln(os.Stderr, "uso: go run sesion.go crear <referencia> | consultar <vs_...>")
+	if len(os.Args) < 3 {
+		fmt.Fprintln(os.Stderr, "uso: go run sesion.go crear <referencia> <nivel: 2 o 3> | consultar <vs_...>")
 		os.Exit(2)
 	}
 	var result map[string]any
 	var err error
 	if os.Args[1] == "crear" {
-		result, err = CreateSession(os.Args[2])
+		level := 0
+		if len(os.Args) > 3 {
+			level, _ = strconv.Atoi(os.Args[3])
+		}
+		result, err = CreateSession(os.Args[2], level)
 	} else {
 		result, err = GetSession(os.Args[2])
 	}

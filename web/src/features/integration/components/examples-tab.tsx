@@ -32,21 +32,30 @@ export function ExamplesTab({ apiBase }: { apiBase: string }) {
         </p>
         <h3 className="font-semibold">1. En tu página</h3>
         <CodeBlock title="Widget en tu página (HTML)" code={dropInSample(apiBase)} language="html" />
+        <p className="text-sm text-base-content/70">
+          El atributo integrity hace que el navegador ejecute solo el script que publicamos; crossorigin="anonymous" es necesario
+          para que lo compruebe.
+        </p>
         <h3 className="font-semibold">2. Desde tu servidor</h3>
         <p className="text-sm text-base-content/70">
-          Crea la sesión con tu llave secreta (solo en tu servidor) y consulta su resultado. El mismo ejemplo en tres lenguajes.
+          Crea la sesión con tu llave secreta (solo en tu servidor), con el nivel que necesitas (2 o 3) como parámetro, y consulta
+          su resultado. El mismo ejemplo en tres lenguajes.
         </p>
         <CodeBlock title="Sesiones en Node.js" code={nodeSessionSample(apiBase)} language="node-sesion" />
         <CodeBlock title="Sesiones en PHP" code={phpSessionSample(apiBase)} language="php-sesion" />
         <CodeBlock title="Sesiones y webhook en Go" code={goSessionSample(apiBase)} language="go" />
       </ExampleSection>
       <ExampleSection id="ejemplo-js" title="JavaScript (fetch)">
-        <p className="text-sm text-base-content/70">Desde el navegador, en un dominio autorizado.</p>
+        <p className="text-sm text-base-content/70">
+          Widget de la primera versión (llamadas heredadas): desde el navegador, en tu dominio registrado y con tu llave publicable.
+          El estado de una persona lo consulta tu servidor con tu llave secreta (ejemplo PHP).
+        </p>
         <CodeBlock title="JavaScript" code={javascriptSample(apiBase)} language="javascript" />
       </ExampleSection>
       <ExampleSection id="ejemplo-react" title="React (hook)">
         <p className="text-sm text-base-content/70">
-          El hook guarda el userId del inicio de sesión; llamar a verify antes de login lanza el error «No userId available».
+          Widget de la primera versión, con tu llave publicable. El hook guarda el userId del inicio de sesión; llamar a verify antes
+          de login lanza el error «No userId available».
         </p>
         <CodeBlock title="React" code={reactHookSample(apiBase)} language="jsx" />
       </ExampleSection>

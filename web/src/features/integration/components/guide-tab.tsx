@@ -1,56 +1,127 @@
-import { LifeBuoy, Mail, ScrollText } from 'lucide-react'
+import type { ReactNode } from 'react'
+import { History, LifeBuoy, Mail, ScrollText } from 'lucide-react'
 import { PRIVACY_PATH } from '@/components/legal/legal-links'
 import { buttonClass } from '@/components/ui/button'
 import { Card, CardBody } from '@/components/ui/card'
 import { SUPPORT_EMAIL } from '@/lib/config'
+import { LEGACY_ANCHOR } from '../content'
+import { DROP_IN_INTEGRITY, PUBLISHABLE_KEY_PLACEHOLDER } from '../session-samples'
+import { CodeBlock } from './code-block'
 
-const steps = [
-  {
-    title: 'Configuración CORS',
-    text: 'Envíanos el dominio exacto de tu plataforma (por ejemplo https://www.tuplataforma.mx). Lo autorizamos y te entregamos tu llave de socio. Desde el navegador, llama a la API con credentials: "include"; desde tu servidor, agrega el encabezado X-Partner-Key.',
-  },
-  {
-    title: 'Inicio de sesión / registro',
-    text: 'Llama a POST /api/widget/login con el correo, el teléfono o ambos. Si la persona es nueva se registra; en ambos casos recibe un código de 6 dígitos. Guarda el userId de la respuesta.',
-  },
-  {
-    title: 'Verificación SMS',
-    text: 'Pide el código a la persona y envíalo a POST /api/widget/verify-code junto con el userId del paso anterior. Con el código correcto la persona alcanza el nivel 1 y nextStep indica biometric_verification.',
-  },
-  {
-    title: 'Consulta de estado',
-    text: 'Consulta GET /api/widget/verify?email= para saber si el perfil es válido, si está verificado, su ID de perfil y su vigencia antes de cerrar una operación.',
-  },
-]
+const code = (text: string) => <code className="font-mono">{text}</code>
+
+/** One numbered step of the guide. */
+function Step({ n, title, children }: { n: number; title: string; children: ReactNode }) {
+  return (
+    <li>
+      <Card>
+        <CardBody className="flex-row items-start gap-4">
+          <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary font-bold text-primary-content">
+            {n}
+          </span>
+          <div className="min-w-0 flex-1 space-y-2 text-sm text-base-content/70">
+            <h2 className="text-lg font-semibold text-base-content">{title}</h2>
+            {children}
+          </div>
+        </CardBody>
+      </Card>
+    </li>
+  )
+}
 
 /**
- * 'Guía': the four integration steps, the privacy notice partners must link to and the support
- * contact. apiBase is this site's origin, which serves the notice.
+ * 'Guía': how a partner integrates now (keys from the console, a session from its server, the
+ * drop-in with its integrity hash, the result and the webhooks, the test mode), where the first
+ * version's calls went, the privacy notice partners must link to and the support contact.
+ * apiBase is this site's origin, which serves the script, the console and the notice.
  */
-export function GuideTab({ apiBase }: { apiBase: string }) {
+export function GuideTab({ apiBase, onLegacy }: { apiBase: string; onLegacy: () => void }) {
   const privacyUrl = `${apiBase}${PRIVACY_PATH}`
   const mailto = `mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Integración del Widget de Validación Universal')}`
+  const scriptTag = `<script src="${apiBase}/widget/v1.js"
+        integrity="${DROP_IN_INTEGRITY}"
+        crossorigin="anonymous"></script>`
   return (
     <div className="space-y-8">
       <ol className="space-y-4">
-        {steps.map((step, i) => (
-          <li key={step.title}>
-            <Card>
-              <CardBody className="flex-row items-start gap-4">
-                <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary font-bold text-primary-content">
-                  {i + 1}
-                </span>
-                <div>
-                  <h2 className="text-lg font-semibold">{step.title}</h2>
-                  <p className="mt-1 text-sm text-base-content/70">{step.text}</p>
-                </div>
-              </CardBody>
-            </Card>
-          </li>
-        ))}
+        <Step n={1} title="Tus llaves, en la consola de socios">
+          <p>
+            Entra a la{' '}
+            <a href={`${apiBase}/socios`} className="link link-primary">
+              consola de socios
+            </a>{' '}
+            con tu llave de acceso (passkey). Ahí están tus llaves publicables ({code('pk_live_…')}, {code('pk_test_…')}), que van
+            en tus páginas, y creas tus llaves secretas ({code('sk_live_…')}, {code('sk_test_…')}), que se muestran una sola vez y
+            viven solo en tu servidor. También registras el dominio de tu plataforma y la URL de tu webhook.
+          </p>
+          <p>
+            Una llave secreta nunca va en un navegador: una solicitud que la trae con encabezado {code('Origin')} se rechaza con
+            401. Si una se expone, revócala en la consola y crea otra.
+          </p>
+        </Step>
+        <Step n={2} title="Una sesión desde tu servidor">
+          <p>
+            Tu servidor llama a {code('POST /api/partner/v1/verification-sessions')} con {code('Authorization: Bearer sk_…')},
+            tu {code('reference')}, el {code('requiredLevel')} que necesitas (2: correo verificado; 3: verificación biométrica
+            vigente) y solo los {code('claims')} que usarás ({code('name')}, {code('profileId')}, {code('validUntil')},{' '}
+            {code('level')}). Entrega a tu página solo el {code('clientSecret')}: vale una vez y por tiempo limitado. Los ejemplos
+            en Node.js, PHP y Go reciben el nivel como parámetro.
+          </p>
+        </Step>
+        <Step n={3} title="El widget en tu página">
+          <p>
+            Carga nuestro script con su {code('integrity=')}: el navegador solo lo ejecuta si es exactamente el archivo que
+            publicamos. Luego {code(`PerfilSeguro('${PUBLISHABLE_KEY_PLACEHOLDER}').verify(clientSecret)`)} abre nuestra ventana
+            (en teléfonos, una página completa que vuelve a tu {code('returnUrl')}); o usa el elemento{' '}
+            {code('<perfil-seguro-button>')}. La promesa entrega solo {code('{ id, status }')}: ningún dato de la persona pasa por
+            tu página.
+          </p>
+          <CodeBlock title="Script del widget con integrity" code={scriptTag} language="html-guia" />
+        </Step>
+        <Step n={4} title="El resultado, en tu servidor y en tu webhook">
+          <p>
+            Confirma con {code('GET /api/partner/v1/verification-sessions/{id}')}: una sesión {code('completed')} trae{' '}
+            {code('shared')} (exactamente lo pedido) y {code('proof')}, un JWS que compruebas con las llaves de{' '}
+            {code('/.well-known/jwt-vc-issuer')}. Tu webhook recibe {code('verification_session.completed')},{' '}
+            {code('.declined')}, {code('.expired')} y {code('profile.access_revoked')}, firmados en{' '}
+            {code('X-PerfilSeguro-Signature')} ({code('t=…,v1=…')}, HMAC-SHA256 de {code('"<t>.<cuerpo>"')} con tu secreto, 5
+            minutos de tolerancia); descarta las entregas repetidas por {code('X-PerfilSeguro-Delivery')}.
+          </p>
+          <p>
+            Lo compartido no es tuyo para siempre: si la persona retira el acceso de tu plataforma o elimina su cuenta, la sesión
+            responde solo su estado, {code('"shared": null')} con {code('"sharedReason": "withdrawn"')} o{' '}
+            {code('"deleted"')}, sin {code('proof')}, y un reenvío de la notificación llega en esa misma forma, solo con el estado.
+          </p>
+        </Step>
+        <Step n={5} title="Prueba sin datos reales">
+          <p>
+            Con las llaves de prueba ({code('pk_test_…')}, {code('sk_test_…')}) todo funciona igual, sin tocar perfiles reales: las
+            personas que se registran en una sesión de prueba son tus personas de prueba, sus códigos y correos no salen por
+            WhatsApp ni por correo y los ves en la pestaña <strong>Bandeja de prueba</strong> de la consola. Tus sesiones y
+            webhooks de prueba llevan {code('"livemode": false')}.
+          </p>
+        </Step>
       </ol>
-      {/* The widget is the partner's own form: the person gives us their data there, so the
-          notice must be one click away on that form, before the first call. */}
+      <Card>
+        <CardBody className="flex-row items-start gap-4">
+          <History className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden />
+          <div>
+            <h2 className="text-lg font-semibold">¿Usas el widget de la primera versión?</h2>
+            <p className="mt-1 text-sm text-base-content/80">
+              {code('/api/widget/login')}, {code('/api/widget/verify-code')} y {code('/api/widget/verify')} siguen documentados,
+              con sus reglas actuales: cada llamada lleva tu llave, y el dominio solo ya no basta (401 con encabezados{' '}
+              {code('Deprecation')} y {code('Sunset')}).
+            </p>
+            <p className="mt-2 text-sm">
+              <a href={`#${LEGACY_ANCHOR}`} className="link link-primary font-medium" onClick={onLegacy}>
+                Ver las llamadas heredadas
+              </a>
+            </p>
+          </div>
+        </CardBody>
+      </Card>
+      {/* The flow is ours, but the partner's page asks for the person's trust first: the
+          notice must be one click away there, before the first call. */}
       <Card>
         <CardBody className="flex-row items-start gap-4">
           <ScrollText className="mt-0.5 size-6 shrink-0 text-primary" aria-hidden />

@@ -1,16 +1,38 @@
-import { useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Code2, ShieldCheck } from 'lucide-react'
+import { useLocation } from 'react-router-dom'
 import { cn } from '@/lib/cn'
-import { integrationTabs, type IntegrationTabId } from '../content'
+import { integrationTabs, LEGACY_ANCHOR, type IntegrationTabId } from '../content'
 import { EndpointsTab } from './endpoints-tab'
 import { ExamplesTab } from './examples-tab'
 import { GuideTab } from './guide-tab'
 import { OverviewTab } from './overview-tab'
 
-/** The widget documentation (SPEC §2 'Integration documentation'); samples use this site's origin. */
+/** The tab that holds each anchor other pages link to (the deprecation headers' Link names one). */
+const tabOfAnchor: Record<string, IntegrationTabId> = { [LEGACY_ANCHOR]: 'endpoints' }
+
+/**
+ * The widget documentation (SPEC §2 'Integration documentation'); samples use this site's origin.
+ * /integration#llamadas-heredadas opens the tab of that section and scrolls to it.
+ */
 export function IntegrationScreen({ apiBase = window.location.origin }: { apiBase?: string }) {
-  const [active, setActive] = useState<IntegrationTabId>('resumen')
+  const location = useLocation()
+  const [active, setActive] = useState<IntegrationTabId>(() => tabOfAnchor[location.hash.slice(1)] ?? 'resumen')
+  // A new object for every request, so that asking for the same anchor twice scrolls twice.
+  const [target, setTarget] = useState<{ id: string }>()
   const tabRefs = useRef<Partial<Record<IntegrationTabId, HTMLButtonElement | null>>>({})
+
+  const openAnchor = (id: string) => {
+    setActive(tabOfAnchor[id])
+    setTarget({ id })
+  }
+  useEffect(() => {
+    const id = location.hash.slice(1)
+    if (tabOfAnchor[id]) openAnchor(id)
+  }, [location.hash, location.key])
+  useEffect(() => {
+    if (target) document.getElementById(target.id)?.scrollIntoView?.({ block: 'start' })
+  }, [target])
 
   // Arrow keys move between tabs (WAI-ARIA tabs pattern).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -35,7 +57,7 @@ export function IntegrationScreen({ apiBase = window.location.origin }: { apiBas
           <h1 className="mt-5 text-4xl font-extrabold tracking-tight sm:text-5xl">Widget de Validación Universal</h1>
           <p className="mx-auto mt-4 max-w-2xl text-lg text-base-content/70">
             Integra la validación de identidad de Perfil Seguro en tu plataforma inmobiliaria: código por SMS, validación
-            biométrica, pase digital y QR, con tres llamadas a nuestra API.
+            biométrica, pase digital y QR, con una sesión que abre tu servidor y nuestro widget en tu página.
           </p>
           <p className="mt-5 inline-flex items-center gap-2 text-sm text-base-content/70">
             <ShieldCheck className="size-4 text-primary" aria-hidden />
@@ -83,7 +105,7 @@ export function IntegrationScreen({ apiBase = window.location.origin }: { apiBas
           {active === 'resumen' && <OverviewTab />}
           {active === 'endpoints' && <EndpointsTab apiBase={apiBase} />}
           {active === 'ejemplos' && <ExamplesTab apiBase={apiBase} />}
-          {active === 'guia' && <GuideTab apiBase={apiBase} />}
+          {active === 'guia' && <GuideTab apiBase={apiBase} onLegacy={() => openAnchor(LEGACY_ANCHOR)} />}
         </div>
       </div>
     </div>
