@@ -92,6 +92,8 @@ type AdminUserRequest struct {
 	Email    string   `json:"email"`
 	Origen   string   `json:"origen"`
 	Vigencia vigencia `json:"vigencia"`
+	// ConfirmRevalidation acknowledges that a new name annuls a validated person's biometric validation.
+	ConfirmRevalidation bool `json:"confirmRevalidation,omitempty"`
 }
 
 // validate applies SPEC §5 'Admin user' rules and returns the record to store. keepOrigen is an
@@ -171,10 +173,30 @@ func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 	if err != nil {
 		return UserJSON{}, err
 	}
+	// A new name or e-mail is who the account is and how it signs in: it needs the fresh passkey
+	// confirmation a deletion needs, and a validated person's new name annuls the validation as
+	// the person's own correction does (issue 54, item 22; account_changes.go tells the person).
+	renamed := u.Nombre != current.Nombre
+	annul := renamed && current.BiometricVerified && current.VerificationLevel >= perfilseguro.LevelBiometric
+	if renamed || deref(u.Email) != deref(current.Email) {
+		if _, err := s.authorize(r, guard{action: "user.update", targetKind: "user", targetID: strconv.FormatInt(id, 10),
+			roles: rolesManage, fresh: true}); err != nil {
+			return UserJSON{}, err
+		}
+	}
+	if annul && !req.ConfirmRevalidation {
+		return UserJSON{}, errAdminRenameAnnuls
+	}
 	var before, after perfilseguro.User
 	err = s.adminAction(r, sess, "user.update", "user", func(ctx context.Context) (string, map[string]postgres.Change, error) {
 		var err error
 		before, after, err = s.store.UpdateUserAsAdmin(ctx, id, u)
+		if err == nil && annul {
+			_, after, err = s.store.RenameUser(ctx, id, u.Nombre, true, s.now())
+		}
+		if err == nil {
+			err = s.recordAdminEdit(ctx, before, after)
+		}
 		return strconv.FormatInt(id, 10), userChanges(before, after), err
 	})
 	if err != nil {
@@ -184,8 +206,16 @@ func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 	if passChanged(before, after) {
 		s.rebuildPasses(ctx, after)
 	}
+	if annul {
+		s.rebuildStatusList(ctx, fmt.Sprintf("annulled:%d:%d", id, s.now().UnixNano()))
+	}
 	return toUserJSON(after), nil
 }
+
+// errAdminRenameAnnuls: a validated person's new name needs confirmRevalidation (the panel asks).
+var errAdminRenameAnnuls = &apiError{Status: http.StatusConflict, Body: ErrorBody{
+	Message: "Esta persona tiene su identidad validada: si cambias su nombre, su validación biométrica dejará de ser válida y tendrá que validarse de nuevo. Confírmalo para continuar.",
+	Errors:  map[string]string{"confirmRevalidation": "Confirma que el cambio de nombre anula la validación."}}}
 
 // passChanged reports whether an edit changed what a wallet pass shows.
 func passChanged(before, after perfilseguro.User) bool {
@@ -309,5 +339,6 @@ func userChanges(before, after perfilseguro.User) map[string]postgres.Change {
 		"email":    {deref(before.Email), deref(after.Email)},
 		"origen":   {before.Origen, after.Origen},
 		"vigencia": {before.Vigencia, after.Vigencia},
+		"nivel":    {before.VerificationLevel, after.VerificationLevel},
 	})
 }

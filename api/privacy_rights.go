@@ -264,6 +264,9 @@ func (s *Server) requestContactChange(c fuego.ContextWithBody[ContactChangeReque
 	if (email == "") == (rawPhone == "") {
 		return CodeSentResponse{}, errContactOne
 	}
+	if err := s.requireContactConfirmation(r); err != nil { // account_changes.go
+		return CodeSentResponse{}, err
+	}
 	u, err := s.store.UserByID(ctx, id)
 	if err != nil {
 		return CodeSentResponse{}, err
@@ -359,7 +362,7 @@ func (s *Server) verifyContactChange(c fuego.ContextWithBody[CodeRequest]) (User
 	}
 	id := before.ID
 	match, err := s.enterCode(r, id, purposeContactChange, func(tx *sqlx.Tx, match postgres.ActiveCode) error {
-		return s.store.ChangeContact(ctx, tx, id, match.Channel, match.Destination)
+		return s.applyContactChange(r, tx, before, match.Channel, match.Destination) // account_changes.go
 	})
 	if errors.Is(err, postgres.ErrAlreadyRegistered) {
 		return UserJSON{}, errContactTaken

@@ -401,8 +401,12 @@ func TestAContactChangeIsProvedByACodeToTheNewAddress(t *testing.T) {
 	e := lvSetup(t)
 	a, b := e.signedUp(t), e.signedUp(t)
 	bEmail := dbGet[string](t, e.db, `SELECT email FROM users WHERE id = $1`, b.id)
+	// First a confirmation from the current contact (account_changes_test.go tests it).
+	_, out, _ := a.call("POST", a.path("/api/users/%d/confirmation-code"), nil)
+	status, out, _ := a.call("POST", a.path("/api/users/%d/confirmation"), map[string]string{"code": out["verificationCode"].(string)})
+	require.Equal(t, http.StatusOK, status, out)
 
-	status, out, _ := a.call("POST", a.path("/api/users/%d/contact-change"), map[string]string{"email": bEmail})
+	status, out, _ = a.call("POST", a.path("/api/users/%d/contact-change"), map[string]string{"email": bEmail})
 	require.Equal(t, http.StatusConflict, status, out)
 	require.Contains(t, out["message"], "ya está registrado")
 	status, out, _ = a.call("POST", a.path("/api/users/%d/contact-change"), map[string]string{"email": "no-es-correo"})

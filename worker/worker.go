@@ -128,6 +128,7 @@ func (w *Worker) routes() {
 	w.routesPasses()
 	w.routesInvitations()
 	w.routesAdmin()
+	w.routesAccountChanges()
 	w.routesPartners()
 	w.routesLifecycle()
 	w.routesReminders()
