@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -112,7 +113,6 @@ func (k adminPasskeys) enrolOptions(c fuego.ContextWithBody[AdminEnrolRequest]) 
 
 func (k adminPasskeys) enrolVerify(c fuego.ContextWithBody[AdminEnrolVerifyRequest]) (AdminSessionResponse, error) {
 	r := c.Request()
-	ctx := r.Context()
 	req, err := decodeJSON[enrolVerifyBody](r)
 	if err != nil {
 		return AdminSessionResponse{}, err
@@ -122,15 +122,23 @@ func (k adminPasskeys) enrolVerify(c fuego.ContextWithBody[AdminEnrolVerifyReque
 		return AdminSessionResponse{}, err
 	}
 	target := strconv.FormatInt(a.ID, 10)
-	if _, err := svc.FinishRegistration(ctx, adminOwner(a), passkey.SessionKeyFrom(r), req.Credential, req.Name); err != nil {
+	// The link is used and the passkey stored in one transaction (issue 54 item 26): of two
+	// requests with one link the second waits on the first's lock of the link and then finds it
+	// used (410), so one link stores one passkey; a passkey that cannot be stored leaves the link
+	// unused.
+	err = k.s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+		if _, err := k.s.store.ConsumeAdminEnrolment(ctx, k.s.store.Ext(ctx), secure.HashToken(req.Token), k.s.now()); err != nil {
+			return postgres.AuditEvent{}, err
+		}
+		if _, err := svc.FinishRegistration(ctx, adminOwner(a), passkey.SessionKeyFrom(r), req.Credential, req.Name); err != nil {
+			return postgres.AuditEvent{}, err
+		}
+		return adminEvent(a, "admin.enrol", "admin", target, postgres.OutcomeOK), nil
+	})
+	if err != nil {
 		k.s.audit(r, adminEvent(a, "admin.enrol", "admin", target, postgres.OutcomeFailed))
 		return AdminSessionResponse{}, err
 	}
-	// Used once: a second registration with the same link finds it used.
-	if _, err := k.s.store.ConsumeAdminEnrolment(ctx, k.s.db, secure.HashToken(req.Token), k.s.now()); err != nil {
-		return AdminSessionResponse{}, err
-	}
-	k.s.audit(r, adminEvent(a, "admin.enrol", "admin", target, postgres.OutcomeOK))
 	return k.s.startAdminSession(c.Response(), r, a, true, false)
 }
 

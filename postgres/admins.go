@@ -62,7 +62,7 @@ func (s *Store) CreateAdmin(ctx context.Context, a perfilseguro.NewAdmin, enrolT
 }
 
 // NewAdminEnrolment issues another enrolment link to an active administrator (a lost passkey);
-// links issued before stay valid until used or expired.
+// the links issued before and not used are void from then on.
 func (s *Store) NewAdminEnrolment(ctx context.Context, adminID int64, tokenHash string, expires time.Time) error {
 	a, err := s.AdminByID(ctx, adminID)
 	if err != nil {
@@ -71,7 +71,7 @@ func (s *Store) NewAdminEnrolment(ctx context.Context, adminID int64, tokenHash 
 	if a.DisabledAt != nil {
 		return ErrAdminAlreadyOff
 	}
-	return adminEnrolments.insert(ctx, s.q(ctx), adminID, tokenHash, expires)
+	return adminEnrolments.replace(ctx, s.q(ctx), adminID, tokenHash, expires)
 }
 
 // EnsureAdmin returns the administrator with this e-mail, creating them with name and role if

@@ -30,3 +30,14 @@ func (e enrolmentLinks) insert(ctx context.Context, q sqlx.ExecerContext, ownerI
 	}
 	return nil
 }
+
+// replace voids ownerID's unused links and stores a new one (a link re-issued after a lost
+// device or an e-mail sent to the wrong place): only the newest link can enrol a passkey. A void
+// link is deleted, so it answers as a used one does (ErrEnrolmentNotUsable, 410); one being used
+// at this moment keeps its lock, and its use, and is not deleted.
+func (e enrolmentLinks) replace(ctx context.Context, q sqlx.ExecerContext, ownerID int64, tokenHash string, expires time.Time) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM `+e.table+` WHERE `+e.owner+` = $1 AND used_at IS NULL`, ownerID); err != nil {
+		return fmt.Errorf("void %s links of %d: %w", e.what, ownerID, err)
+	}
+	return e.insert(ctx, q, ownerID, tokenHash, expires)
+}
