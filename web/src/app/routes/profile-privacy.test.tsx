@@ -53,6 +53,21 @@ async function typeAndPress(section: HTMLElement, field: HTMLElement, value: str
   await userEvent.click(within(section).getByRole('button', { name: button }))
 }
 
+/** The confirmation from the current contact that a contact change starts with: a code, entered. */
+const confirmationRoutes: Record<string, MockHandler> = {
+  'POST /api/users/7/confirmation-code': {
+    status: 202,
+    json: { message: 'Te enviamos un código por WhatsApp al +52 •• •••• 4321.', verificationCode: '135790' },
+  },
+  'POST /api/users/7/confirmation': { json: { confirmedUntil: '2026-11-24T18:05:00Z' } },
+}
+
+/** Confirms in the rectification section with the code sent to the current contact. */
+async function confirmContact(section: HTMLElement) {
+  await userEvent.click(await within(section).findByRole('button', { name: 'Enviar código a mi contacto actual' }))
+  await typeAndPress(section, await within(section).findByLabelText('Código de confirmación'), '135790', 'Confirmar código')
+}
+
 describe('/profile express biometric consent', () => {
   it('asks for the consent instead of the start button, and shows the button once given', async () => {
     signInProfile()
@@ -264,10 +279,15 @@ describe('/profile Mis datos: corrections', () => {
         current = { ...baseUser, phoneNumber: '+525587654321' }
         return { json: current }
       },
+      ...confirmationRoutes,
     })
     renderRoute('/profile')
     const section = await screen.findByTestId('rectification')
-    await userEvent.click(within(section).getByRole('radio', { name: 'Teléfono' }))
+    // First the confirmation from the current contact; the form comes after it.
+    expect(within(section).queryByRole('radio', { name: 'Teléfono' })).not.toBeInTheDocument()
+    await confirmContact(section)
+    expect(calls.find((c) => c.path === '/api/users/7/confirmation')!.body).toEqual({ code: '135790' })
+    await userEvent.click(await within(section).findByRole('radio', { name: 'Teléfono' }))
     const phone = within(section).getByLabelText('Nuevo teléfono (WhatsApp)')
     await typeAndPress(section, phone, '55 8765', 'Enviar código')
     expect(await within(section).findByText('El teléfono debe tener 10 dígitos')).toBeInTheDocument()
@@ -295,17 +315,37 @@ describe('/profile Mis datos: corrections', () => {
       { code: '654321' },
     ])
     expect(await screen.findByText('+525587654321')).toBeInTheDocument()
-    expect(within(section).getByRole('button', { name: 'Enviar código' })).toBeInTheDocument()
+    expect(within(section).getByRole('button', { name: 'Enviar código a mi contacto actual' })).toBeInTheDocument()
+  })
+
+  it('asks to confirm again when the confirmation expired', async () => {
+    signInProfile()
+    api({
+      ...confirmationRoutes,
+      'POST /api/users/7/contact-change': refusal(
+        403,
+        'Antes de cambiar tu correo o teléfono, confirma que eres tú con el código que enviamos a tu contacto actual o con tu llave de acceso. La confirmación vale 5 minutos.',
+      ),
+    })
+    renderRoute('/profile')
+    const section = await screen.findByTestId('rectification')
+    await confirmContact(section)
+    await typeAndPress(section, await within(section).findByLabelText('Nuevo correo electrónico'), 'otra@example.com', 'Enviar código')
+    expect(await within(section).findByText(/La confirmación vale 5 minutos/)).toBeInTheDocument()
+    expect(within(section).getByRole('button', { name: 'Enviar código a mi contacto actual' })).toBeInTheDocument()
+    expect(within(section).queryByLabelText('Nuevo correo electrónico')).not.toBeInTheDocument()
   })
 
   it("shows the server's refusal of an address another account uses", async () => {
     signInProfile()
     api({
+      ...confirmationRoutes,
       'POST /api/users/7/contact-change': refusal(409, 'Ese correo electrónico o teléfono ya está registrado en otra cuenta.'),
     })
     renderRoute('/profile')
     const section = await screen.findByTestId('rectification')
-    await typeAndPress(section, within(section).getByLabelText('Nuevo correo electrónico'), 'otra@example.com', 'Enviar código')
+    await confirmContact(section)
+    await typeAndPress(section, await within(section).findByLabelText('Nuevo correo electrónico'), 'otra@example.com', 'Enviar código')
     expect(await within(section).findByText('Ese correo electrónico o teléfono ya está registrado en otra cuenta.')).toBeInTheDocument()
     expect(within(section).queryByLabelText('Código de verificación')).not.toBeInTheDocument()
   })

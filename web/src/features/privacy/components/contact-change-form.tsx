@@ -8,11 +8,12 @@ import { CodeInput } from '@/components/ui/code-input'
 import { Field, Input } from '@/components/ui/input'
 import { MxPhoneField } from '@/components/ui/mx-phone-field'
 import { useToast } from '@/components/ui/toast'
-import { serverMessage } from '@/lib/api-client'
+import { ApiError, serverMessage } from '@/lib/api-client'
 import { mxPhoneTypingFilter, withMxPrefix } from '@/lib/phone'
 import { useRequestContactChange, type ContactChangeAccepted } from '../api/request-contact-change'
 import { useVerifyContactChange } from '../api/verify-contact-change'
 import { codeSubmit, contactSchema, type ContactValues } from '../schemas'
+import { IdentityConfirmation } from './identity-confirmation'
 
 /** How long the development-only code toast stays (as in the registration). */
 export const TEST_CODE_TOAST_MS = 10_000
@@ -20,13 +21,17 @@ export const TEST_CODE_TOAST_MS = 10_000
 const EMPTY: ContactValues = { channel: 'email', email: '', phoneNumber: '' }
 
 /**
- * Changes one's e-mail or phone: a code goes to the new address and the change happens when it
- * comes back, so nobody can point the account at an address they do not hold.
+ * Changes one's e-mail or phone: first the person confirms from the current contact (a code to
+ * it, or a passkey), so a stolen session alone cannot take the account; then a code goes to the
+ * new address and the change happens when it comes back, so nobody can point the account at an
+ * address they do not hold. The old address is told, with a link that undoes the change.
  */
 export function ContactChangeForm({ userId, onUserChanged }: { userId: string; onUserChanged: () => void }) {
   const request = useRequestContactChange()
   const verify = useVerifyContactChange()
   const { toast } = useToast()
+  const [confirmed, setConfirmed] = useState(false)
+  const [confirmError, setConfirmError] = useState<string>()
   const [sent, setSent] = useState<ContactChangeAccepted | null>(null)
   const [requestError, setRequestError] = useState<string>()
   const [code, setCode] = useState('')
@@ -53,7 +58,16 @@ export function ContactChangeForm({ userId, onUserChanged }: { userId: string; o
           setCodeError(undefined)
           if (res.verificationCode) toast({ title: 'Código para pruebas', description: res.verificationCode, duration: TEST_CODE_TOAST_MS })
         },
-        onError: (err) => setRequestError(serverMessage(err, 'No pudimos enviar el código. Intenta de nuevo.')),
+        onError: (err) => {
+          const message = serverMessage(err, 'No pudimos enviar el código. Intenta de nuevo.')
+          if (err instanceof ApiError && err.status === 403) {
+            // The confirmation is older than 5 minutes: confirm again.
+            setConfirmed(false)
+            setConfirmError(message)
+            return
+          }
+          setRequestError(message)
+        },
       },
     )
   }
@@ -68,6 +82,7 @@ export function ContactChangeForm({ userId, onUserChanged }: { userId: string; o
             description: sent?.channel === 'phone' ? 'Tu teléfono quedó actualizado.' : 'Tu correo electrónico quedó actualizado.',
           })
           setSent(null)
+          setConfirmed(false)
           reset(EMPTY)
           onUserChanged()
         },
@@ -75,6 +90,23 @@ export function ContactChangeForm({ userId, onUserChanged }: { userId: string; o
       },
     ),
   )
+
+  if (!confirmed) {
+    return (
+      <IdentityConfirmation
+        userId={userId}
+        idPrefix="contact"
+        error={confirmError}
+        onConfirmed={() => {
+          setConfirmError(undefined)
+          setConfirmed(true)
+        }}
+      >
+        Para cambiar tu correo o teléfono, primero confirma que eres tú: te enviamos un código a tu teléfono actual (o a tu
+        correo, si no tienes teléfono), o usa tu llave de acceso. Avisaremos a tu dato anterior y cerraremos tus otras sesiones.
+      </IdentityConfirmation>
+    )
+  }
 
   if (sent) {
     return (
