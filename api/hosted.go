@@ -33,7 +33,12 @@ var (
 	errSessionNotOpen = perfilseguro.Errorf(perfilseguro.ECONFLICT,
 		"Esta solicitud de verificación ya no es válida (ya se usó, terminó o no es de esta plataforma). Vuelve a la página de la plataforma e inicia de nuevo.")
 	errOpenerOrigin = httpError(http.StatusForbidden, "Esta solicitud de verificación no pertenece a la página que la abrió.")
+	// errPartnerDisconnected answers a decision in a flow of a deactivated partner (issue 54 item 4).
+	errPartnerDisconnected = perfilseguro.Errorf(perfilseguro.ECONFLICT, "%s", msgPartnerDisconnected)
 )
+
+// msgPartnerDisconnected is what an open flow of a deactivated partner says.
+const msgPartnerDisconnected = "Esta plataforma ya no está conectada con Perfil Seguro: no se compartirá ningún dato con ella. Puedes cerrar esta ventana."
 
 // HostedOpenRequest is what the drop-in passes to our page.
 type HostedOpenRequest struct {
@@ -66,6 +71,9 @@ type HostedView struct {
 	Level         int           `json:"level"`
 	// Blocker says, in Spanish, what the person must do before sharing ("" when they can share).
 	Blocker string `json:"blocker"`
+	// Disconnected: the partner was deactivated after the flow opened; nothing can be shared, and
+	// Blocker says so.
+	Disconnected bool `json:"disconnected,omitempty"`
 	// SignOutToContinue: the signed-in account is of the other mode (a live account in a test
 	// session, or the reverse); the page offers to sign out.
 	SignOutToContinue bool `json:"signOutToContinue,omitempty"`
@@ -177,6 +185,13 @@ func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedVi
 	if h.ReturnURL != nil {
 		v.ReturnURL = *h.ReturnURL
 	}
+	if !h.PartnerActive { // nothing of the person is read, nothing can be shared
+		v.Disconnected, v.Blocker = true, msgPartnerDisconnected
+		for _, c := range h.Claims {
+			v.Claims = append(v.Claims, HostedClaim{Key: c, Label: perfilseguro.SessionClaimLabels[c]})
+		}
+		return v, nil
+	}
 	uid, err := s.sessionUserID(r)
 	if err != nil {
 		return HostedView{}, err
@@ -258,6 +273,9 @@ func (s *Server) hostedDecision(c fuego.ContextWithBody[HostedDecisionRequest]) 
 	h, hash, err := s.flowSession(r)
 	if err != nil {
 		return HostedDecision{}, err
+	}
+	if !h.PartnerActive {
+		return HostedDecision{}, errPartnerDisconnected
 	}
 	d := postgres.SessionDecision{FlowHash: hash, Share: req.Share, Now: s.now()}
 	uid, err := s.sessionUserID(r)

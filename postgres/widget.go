@@ -74,11 +74,13 @@ type Delivery struct {
 	Objected bool `db:"objected"`
 }
 
-// DueDeliveries lists undelivered notifications whose next attempt is due.
+// DueDeliveries lists undelivered notifications whose next attempt is due, of active partners
+// only: a deactivated partner's wait, unsent, until it is reactivated.
 func (s *Store) DueDeliveries(ctx context.Context, limit int) ([]int64, error) {
 	var ids []int64
-	const q = `SELECT id FROM partner_deliveries WHERE delivered_at IS NULL AND attempts < $2 AND next_attempt_at <= now()
-		ORDER BY id LIMIT $1`
+	const q = `SELECT d.id FROM partner_deliveries d JOIN api_keys k ON k.id = d.partner_id AND k.is_active
+		WHERE d.delivered_at IS NULL AND d.attempts < $2 AND d.next_attempt_at <= now()
+		ORDER BY d.id LIMIT $1`
 	err := s.q(ctx).SelectContext(ctx, &ids, q, limit, MaxDeliveryAttempts)
 	return ids, err
 }

@@ -55,6 +55,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account-changes/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Enlace del aviso de cambio de correo o teléfono: página que pide confirmar antes de deshacer el cambio */
+        get: operations["get_api_account_changes_undo"];
+        put?: never;
+        /** Deshace el cambio de correo o teléfono del aviso (y los cambios de contacto posteriores): vuelven los datos anteriores, se cierran todas las sesiones y se quitan las llaves de acceso agregadas desde el cambio */
+        post: operations["post_api_account_changes_undo"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/admins": {
         parameters: {
             query?: never;
@@ -296,6 +314,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/partners/{id}/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivar socio: sus llaves y su consola vuelven a funcionar (409 si otra plataforma tomó su origen) */
+        post: operations["POST_/api/admin/partners/:id/activate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/partners/{id}/deactivate": {
         parameters: {
             query?: never;
@@ -305,7 +340,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Desactivar socio */
+        /** Desactivar socio: sus llaves, su consola, sus flujos abiertos y sus notificaciones se detienen */
         post: operations["POST_/api/admin/partners/:id/deactivate"];
         delete?: never;
         options?: never;
@@ -2252,7 +2287,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * La persona retiró el acceso de su plataforma a sus datos (Mi Perfil › Plataformas con acceso)
+         * La persona retiró el acceso de su plataforma a sus datos (Mi Perfil › Plataformas con acceso): la identifican sus sesiones y su referencia
          * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_profile.access_revoked"];
@@ -2372,7 +2407,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * La persona completó una sesión de verificación y compartió los datos pedidos
+         * La persona completó una sesión de verificación y compartió los datos pedidos (claims y proof; tras un retiro o una eliminación, shared: null y sharedReason)
          * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_verification_session.completed"];
@@ -2632,6 +2667,7 @@ export interface components {
         };
         /** @description AdminUserRequest schema */
         AdminUserRequest: {
+            confirmRevalidation?: boolean | null;
             email: string;
             nombre: string;
             origen: string;
@@ -2870,7 +2906,9 @@ export interface components {
                 requiredLevel: number;
                 shared?: {
                     [key: string]: unknown;
-                };
+                } | null;
+                /** @enum {string|null} */
+                sharedReason?: "withdrawn" | "deleted" | null;
                 /** @enum {string} */
                 status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
             }[];
@@ -3136,6 +3174,7 @@ export interface components {
         /** @description HostedOpened schema */
         HostedOpened: {
             flowToken: string;
+            openerConfirmed: boolean;
             session: {
                 blocker: string;
                 claims: {
@@ -3144,6 +3183,7 @@ export interface components {
                     label: string;
                     value?: unknown;
                 }[];
+                disconnected?: boolean | null;
                 id: string;
                 level: number;
                 livemode: boolean;
@@ -3166,6 +3206,7 @@ export interface components {
                 label: string;
                 value?: unknown;
             }[];
+            disconnected?: boolean | null;
             id: string;
             level: number;
             livemode: boolean;
@@ -3701,9 +3742,15 @@ export interface components {
                 reference: string;
                 requiredLevel: number;
                 returnUrl?: string | null;
+                /** @description Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
                 shared?: {
                     [key: string]: unknown;
-                };
+                } | null;
+                /**
+                 * @description Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso
+                 * @enum {string|null}
+                 */
+                sharedReason?: "withdrawn" | "deleted" | null;
                 /** @enum {string} */
                 status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
             }[];
@@ -3724,9 +3771,15 @@ export interface components {
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
+            /** @description Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
             shared?: {
                 [key: string]: unknown;
-            };
+            } | null;
+            /**
+             * @description Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso
+             * @enum {string|null}
+             */
+            sharedReason?: "withdrawn" | "deleted" | null;
             /** @enum {string} */
             status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
         };
@@ -3962,6 +4015,185 @@ export interface operations {
                     "application/json": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_api_account_changes_undo: {
+        parameters: {
+            query: {
+                /** @description Token de 64 caracteres hexadecimales del enlace */
+                token: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Página en español con el botón «Deshacer el cambio» */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Solicitud no válida (los campos con error en errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Página en español: el enlace no es válido */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Página en español: el enlace ya se usó o venció */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_api_account_changes_undo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Página en español: el cambio se deshizo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Solicitud no válida (los campos con error en errors) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Página en español: el enlace no es válido */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Página en español: el dato anterior ya es de otra cuenta */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Página en español: el enlace ya se usó o venció */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description Error interno */
@@ -5496,6 +5728,111 @@ export interface operations {
             };
             /** @description No encontrado */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/admin/partners/:id/activate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Partner"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicto con el estado actual */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -16844,6 +17181,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description Demasiadas solicitudes: espere los segundos de Retry-After */
+            429: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description Error interno: {message} en español. */
             500: {
                 headers: {
@@ -17201,9 +17549,15 @@ export interface operations {
                     /** @enum {string} */
                     event: "profile.access_revoked";
                     livemode: boolean;
-                    profileId: string;
+                    /** @description Solo si la persona le había compartido su ID de perfil */
+                    profileId?: string;
                     /** Format: date-time */
                     revokedAt: string;
+                    /** @description Las sesiones que la persona completó con su plataforma en este modo, de la más reciente a la más antigua, con su propia referencia: desde ahora responden solo su estado (shared: null, sharedReason: withdrawn) */
+                    sessions: {
+                        id: string;
+                        reference: string;
+                    }[];
                 };
             };
         };
@@ -17462,7 +17816,7 @@ export interface operations {
             content: {
                 "application/json": {
                     /** @description Los datos que la persona compartió, solo los pedidos: name, profileId, validUntil, level */
-                    claims: {
+                    claims?: {
                         [key: string]: unknown;
                     };
                     /** Format: date-time */
@@ -17478,6 +17832,13 @@ export interface operations {
                     reference: string;
                     /** @enum {integer} */
                     requiredLevel: 2 | 3;
+                    /** @description Solo en un reintento o un reenvío posterior a un retiro o una eliminación: null, y ni claims ni proof */
+                    shared?: null;
+                    /**
+                     * @description Por qué ya no van los datos: withdrawn (la persona retiró el acceso de su plataforma) o deleted (eliminó su cuenta)
+                     * @enum {string}
+                     */
+                    sharedReason?: "withdrawn" | "deleted";
                     status: string;
                 };
             };

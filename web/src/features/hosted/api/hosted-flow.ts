@@ -22,6 +22,8 @@ export type HostedView = {
   signedIn: boolean
   level: number
   blocker: string
+  /** The partner was deactivated after the flow opened: nothing can be shared (blocker says so). */
+  disconnected?: boolean
   /** The signed-in account is of the other mode (live in a test session, or the reverse). */
   signOutToContinue?: boolean
 }

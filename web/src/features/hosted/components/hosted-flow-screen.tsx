@@ -149,9 +149,9 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
   const ended = finalStatuses.has(view.status)
   const levelName = view.requiredLevel >= 3 ? 'verificación biométrica (nivel 3)' : 'correo electrónico verificado (nivel 2)'
   return (
-    <div className="mx-auto max-w-lg px-4 py-8">
+    <div className="mx-auto max-w-lg px-2 py-3 sm:px-4 sm:py-8">
       <Card>
-        <CardBody className="gap-4">
+        <CardBody className="gap-3 max-sm:px-4 max-sm:py-5 sm:gap-4">
           <div className="flex flex-wrap items-center gap-2">
             <CardTitle>Verificación para {view.partnerName}</CardTitle>
             {!view.livemode && <Badge variant="warning">Modo de prueba</Badge>}
@@ -159,7 +159,11 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
           <CardDescription>
             {view.partnerName} ({view.partnerOrigin}) te pide validar tu identidad con Perfil Seguro. Requiere {levelName}.
           </CardDescription>
-          {ended ? (
+          {view.disconnected ? (
+            <Alert variant="warning" title={`${view.partnerName} ya no está conectada con Perfil Seguro`}>
+              {view.blocker}
+            </Alert>
+          ) : ended ? (
             <Alert variant={view.status === 'completed' ? 'success' : 'info'} title={endedText[view.status]}>
               {mode === 'popup'
                 ? 'Puedes cerrar esta ventana.'
@@ -238,11 +242,11 @@ function hostOf(origin: string): string {
 function UnconfirmedOpener({ view }: { view: HostedView }) {
   return (
     <Alert variant="warning" title="Comprueba quién te pide tus datos">
-      <p>No pudimos confirmar desde qué página se abrió esta verificación. Compartirías tus datos con:</p>
-      <p className="my-2 text-lg">
+      <p>No pudimos confirmar qué página abrió esta verificación. Comparte solo si vienes de:</p>
+      <p className="my-1 text-base">
         <strong>{view.partnerName}</strong> — <strong>{hostOf(view.partnerOrigin)}</strong>
       </p>
-      <p>Comparte solo si llegaste aquí desde esa plataforma. Si no la reconoces o no iniciaste tú esta verificación, elige «No compartir».</p>
+      <p>Si no la reconoces o no la iniciaste tú, elige «No compartir».</p>
     </Alert>
   )
 }
