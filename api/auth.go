@@ -106,10 +106,12 @@ func (s *Server) register(c fuego.ContextWithBody[RegisterRequest]) (RegisterRes
 	if err != nil {
 		return RegisterResponse{}, err
 	}
-	if err := s.conflict(r, req.Email, req.PhoneNumber, mode); err != nil {
+	// The limits come first: a 409 tells whether an address has an account, so asking is charged
+	// to the caller's address and to the e-mail and phone as a code sent would be (issue 54, item 25).
+	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email); err != nil {
 		return RegisterResponse{}, err
 	}
-	if err := s.checkSendLimits(ctx, r, req.PhoneNumber, req.Email); err != nil {
+	if err := s.conflict(r, req.Email, req.PhoneNumber, mode); err != nil {
 		return RegisterResponse{}, err
 	}
 	token := secure.NewToken(32)
@@ -143,14 +145,22 @@ func (s *Server) register(c fuego.ContextWithBody[RegisterRequest]) (RegisterRes
 	return res, nil
 }
 
-// conflict answers 409 with existingUserId when the e-mail or phone already has an account of the mode.
+// conflict answers 409 when the e-mail or phone already has an account of the mode. Its
+// existingUserId (SPEC §7) is not the account's id: it is a new registration attempt's number
+// (registerattempt.go), which only POST /api/verify-code takes, with the code of the sign-in
+// that follows.
 func (s *Server) conflict(r *http.Request, email, phoneE164 string, mode int64) error {
-	id, err := s.store.RegisteredUserID(r.Context(), email, phoneE164, mode)
+	ctx := r.Context()
+	id, err := s.store.RegisteredUserID(ctx, email, phoneE164, mode)
 	if err != nil || id == 0 {
 		return err
 	}
+	attempt, err := s.newRegisterAttempt(ctx, id)
+	if err != nil {
+		return err
+	}
 	ae := toAPIError(postgres.ErrAlreadyRegistered)
-	ae.Body.Extra = map[string]any{"existingUserId": id}
+	ae.Body.Extra = map[string]any{"existingUserId": attempt}
 	return ae
 }
 
@@ -203,8 +213,12 @@ func (s *Server) verifyCode(c fuego.ContextWithBody[VerifyCodeRequest]) (VerifyC
 	if err != nil {
 		return VerifyCodeResponse{}, err
 	}
+	sent, err := s.resolveRegisterAttempt(r.Context(), &req)
+	if err != nil {
+		return VerifyCodeResponse{}, err
+	}
 	res, token, err := s.verify(r, req)
-	s.auditCodeSignIn(r, "person.signin.code", int64(req.UserID), res, err)
+	s.auditCodeSignIn(r, "person.signin.code", sent, res, err)
 	if err != nil {
 		return VerifyCodeResponse{}, err
 	}

@@ -191,7 +191,8 @@ func TestRegistrationConflictReturnsExistingUser(t *testing.T) {
 		status, out := b.call("POST", "/api/register", body)
 		require.Equal(t, http.StatusConflict, status)
 		require.Equal(t, "El correo electrónico o el número de teléfono ya está registrado.", out["message"])
-		require.Equal(t, float64(id), out["existingUserId"])
+		require.NotEqual(t, float64(id), out["existingUserId"], "a registration attempt's number, never the account's id (issue 54, item 25)")
+		require.GreaterOrEqual(t, out["existingUserId"], 1e15)
 	}
 	// The conflict flow: widget login sends a new code with a registration token.
 	status, out := b.call("POST", "/api/widget/login", map[string]string{"email": p.Email, "phoneNumber": p.Phone})
