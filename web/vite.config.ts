@@ -41,17 +41,18 @@ const preloadedRoutes: Record<string, string> = {
   '/login': 'src/app/routes/login.tsx',
   '/register': 'src/app/routes/register.tsx',
   '/verify/': 'src/app/routes/verify-profile.tsx',
+  '/conectar': 'src/app/routes/hosted-flow.tsx',
 }
 
 // The start of both inline scripts: the data, this page's files, whether it shows a prerendered
 // screen (a shell path, no query string (?plan= names the chosen plan), nobody signed in: the
-// header would differ) and preload().
+// header would differ; a focused shell, whose frame names nobody, for anyone) and preload().
 const firstPaintPrelude =
   `  var data = JSON.parse(document.getElementById('first-paint').textContent)\n` +
   `  var p = location.pathname, shell = false\n` +
   `  var files = [data.entry].concat(data.common, data.routes[p] || data.routes[p.slice(0, p.lastIndexOf('/') + 1)] || [])\n` +
   `  try {\n` +
-  `    shell = data.shells.indexOf(p) >= 0 && !location.search && !window.localStorage.getItem('userId')\n` +
+  `    shell = data.shells.indexOf(p) >= 0 && (data.focused.indexOf(p) >= 0 || (!location.search && !window.localStorage.getItem('userId')))\n` +
   `  } catch (e) {}\n` +
   `  function preload() {\n` +
   `    files.forEach(function (href) {\n` +
@@ -91,7 +92,7 @@ const routePreload: Plugin = {
         visit(route.fileName)
         routes[path] = [...seen].map((f) => `/${f}`)
       }
-      const data = { entry: `/${entry.fileName}`, common: entry.imports.map((f) => `/${f}`), routes, shells: shellPaths }
+      const data = { entry: `/${entry.fileName}`, common: entry.imports.map((f) => `/${f}`), routes, shells: shellPaths, focused: focusedShellPaths }
       // Vite's tags for the entry and its imports go: the scripts above load them.
       const tags = [
         `<script type="module" crossorigin src="/${entry.fileName}"></script>`,
@@ -123,7 +124,14 @@ const routePreload: Plugin = {
 // aria-hidden: typing into it would be lost. It is not used for a signed-in person (the header
 // differs), a query string (?plan= shows the chosen plan) or any other path. The Go server allows the
 // script by its hash (api/csp.go), as the others.
-const shellPaths = ['/login', '/register']
+//
+// /conectar (issue 54), a partner's hosted verification, is prerendered too: its focused frame and
+// the page's heading and explanation paint from the HTML, so a phone sees the step's context before
+// any JavaScript; the request's own details (the platform, the claims, the buttons) follow once the
+// screen has run. Its frame names nobody, so its shell is used with a query string (?pk=…) and for a
+// signed-in person alike (focusedShellPaths).
+const focusedShellPaths = ['/conectar']
+const shellPaths = ['/login', '/register', ...focusedShellPaths]
 const shellThemes = ['light', 'dark']
 const shellSource = `
 import { createElement as h } from 'react'

@@ -29,6 +29,7 @@ test.use({
 test.describe.configure({ mode: 'serial' });
 
 let server: ChildProcess | undefined;
+let secretKey = ''; // the demo partner's test secret key
 
 test.beforeAll(async () => {
   // The partner, made the way an operator makes one: its keys and webhook secret printed once.
@@ -41,6 +42,7 @@ test.beforeAll(async () => {
   const sk = /secret keys[^\n]*\n {2}live \S+\n {2}test (sk_test_[0-9a-f]+)/.exec(out)?.[1];
   const whsec = /(whsec_[0-9a-f]+)/.exec(out)?.[1];
   expect(pk && sk && whsec, out).toBeTruthy();
+  secretKey = sk!;
   server = spawn(path.join(root, 'bin', 'casalista'), [], {
     env: { ...process.env, PERFILSEGURO_URL: api, CASALISTA_ADDR: `127.0.0.1:${demoPort}`,
       CASALISTA_PUBLISHABLE_KEY: pk!, CASALISTA_SECRET_KEY: sk!, CASALISTA_WEBHOOK_SECRET: whsec! },
@@ -160,5 +162,41 @@ test('on a phone the flow is a full-page redirect and returns to the partner', a
   await expect(page.getByRole('status')).toHaveAttribute('data-status', 'completed', { timeout: 15_000 });
   await expect(page.locator('dd[data-claim="name"]')).toHaveText(person.name);
   await page.screenshot({ path: path.join(screenshots, 'partner-demo-phone.png') });
+  await context.close();
+});
+
+// Issue 54, items 10 and 11: the url a new session returns opened nothing ("Llave publicable no
+// válida"). Opened exactly as returned (a redirect or a link: no referrer, no opener), it is the
+// redirect variant; the opener cannot be confirmed, so the platform's name and domain are shown
+// with a warning before "Compartir". The page is a focused flow: none of the site's navigation.
+test("the session's url opens the hosted flow as returned, and warns when the opener is unknown", async ({ browser }) => {
+  const created = (await (
+    await fetch(`${api}/api/partner/v1/verification-sessions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secretKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ reference: 'enlace-1', requiredLevel: 3, claims: ['name'], returnUrl: `${demo}/` }),
+    })
+  ).json()) as { id: string; url: string };
+  expect(created.url).toMatch(new RegExp(`^${api}/conectar\\?mode=redirect&pk=pk_test_[0-9a-f]+#${created.id}_secret_`));
+
+  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(created.url);
+  await expect(page.getByRole('heading', { name: 'Verificación para CasaLista (demo)' })).toBeVisible();
+  expect(page.url()).not.toContain('_secret_');
+  const warning = page.getByRole('alert').filter({ hasText: 'Comprueba quién te pide tus datos' });
+  await expect(warning).toContainText('CasaLista (demo)');
+  await expect(warning).toContainText(new URL(demo).host);
+  // Focused: no site navigation or developer banner; the step and its buttons on the first screen.
+  await expect(page.getByRole('navigation')).toHaveCount(0);
+  await expect(page.getByTestId('developer-banner')).toHaveCount(0);
+  await expect(page.getByRole('link', { name: /Aviso de privacidad/ }).first()).toBeVisible();
+  await expect(page.getByRole('button', { name: 'No compartir' })).toBeInViewport();
+  await page.screenshot({ path: path.join(screenshots, 'hosted-flow-url-375.png') });
+  await page.screenshot({ path: path.join(screenshots, 'hosted-flow-url-375-full.png'), fullPage: true });
+
+  // Declining sends the person back to the partner's returnUrl.
+  await page.getByRole('button', { name: 'No compartir' }).click();
+  await page.waitForURL(new RegExp(`^${demo}/\\?perfilseguro_session=${created.id}&perfilseguro_status=declined$`), { timeout: 10_000 });
   await context.close();
 });
