@@ -144,6 +144,31 @@ describe('/admin forms and dialog', () => {
     expect(screen.getByRole('tab', { name: 'Usuarios' })).toHaveAttribute('aria-selected', 'true')
   })
 
+  it("asks before a validated person's new name annuls the validation, then sends the confirmation", async () => {
+    const annuls =
+      'Esta persona tiene su identidad validada: si cambias su nombre, su validación biométrica dejará de ser válida y tendrá que validarse de nuevo. Confírmalo para continuar.'
+    const { calls } = api({
+      'GET /api/users/2': { json: users[1] },
+      'PUT /api/users/2': (body) =>
+        (body as { confirmRevalidation?: boolean }).confirmRevalidation
+          ? { json: { ...users[1], nombre: 'Beto Ruiz Díaz', verificationLevel: 2 } }
+          : { status: 409, json: { message: annuls, errors: { confirmRevalidation: 'Confirma que el cambio de nombre anula la validación.' } } },
+    })
+    signInAdmin()
+    const { user } = renderRouteWithUser('/admin')
+    await user.click(await screen.findByRole('button', { name: 'Editar Beto Ruiz' }))
+    await waitFor(() => expect(screen.getByLabelText('Nombre')).toHaveValue('Beto Ruiz'))
+    await fillAndSubmit(user, { Nombre: ' Díaz' }, 'Guardar Cambios')
+    const dialog = await screen.findByRole('alertdialog', { name: '¿Cambiar el nombre de una persona validada?' })
+    expect(dialog).toHaveTextContent(annuls)
+    await user.click(within(dialog).getByRole('button', { name: 'Sí, cambiar el nombre' }))
+    expect(await screen.findByText('Usuario actualizado')).toBeInTheDocument()
+    expect(calls.filter((c) => c.method === 'PUT').map((c) => c.body)).toEqual([
+      { nombre: 'Beto Ruiz Díaz', email: '', origen: 'invitación', vigencia: 5 },
+      { nombre: 'Beto Ruiz Díaz', email: '', origen: 'invitación', vigencia: 5, confirmRevalidation: true },
+    ])
+  })
+
   it('shows the save failure as an Error toast with the server text', async () => {
     api({ 'POST /api/users': refusal(409, 'Ya existe un usuario con ese email') })
     signInAdmin()
