@@ -48,6 +48,7 @@ type Deps struct {
 	Credentials   CredentialDeps        // credentials.go
 	Payments      PaymentDeps           // payments.go
 	Now           func() time.Time      // the clock of lifecycle jobs (nil: time.Now)
+	Origins       OriginDeps            // origin_proof.go: partners proving their origins
 }
 
 // Worker is one worker process.
@@ -130,6 +131,7 @@ func (w *Worker) routes() {
 	w.routesAdmin()
 	w.routesAccountChanges()
 	w.routesPartners()
+	w.routesOrigins()
 	w.routesLifecycle()
 	w.routesReminders()
 	w.routesCredentials()
