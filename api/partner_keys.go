@@ -94,7 +94,10 @@ func (s *Server) touchKey(id int64, now time.Time) {
 // an Origin header comes from a browser, where a secret key must never be: refused loudly.
 func (s *Server) requireSecretKey(r *http.Request) (*postgres.KeyedPartner, error) {
 	if r.Header.Get("Origin") != "" {
-		return nil, errSecretKeyInBrowser
+		if sentSecretKey(r) {
+			return nil, errSecretKeyInBrowser
+		}
+		return nil, errSecretKey // a browser is never a secret route's caller
 	}
 	kp, err := s.partnerByKey(r.Context(), bearerKey(r), perfilseguro.KeySecret)
 	if err != nil {

@@ -310,12 +310,17 @@ func TestASecretKeyFromABrowserIsRefusedWithoutCORS(t *testing.T) {
 		require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"), c)
 		require.Empty(t, res.Header.Get("Access-Control-Allow-Credentials"), c)
 	}
-	res, _ := e.cross(t, "OPTIONS", "/api/widget/verify?email=a@example.com", origin,
+	// A publishable key from a browser on the lookup: the secret-key refusal, no CORS.
+	res, out := e.cross(t, "GET", "/api/widget/verify?email=a@example.com", origin, map[string]string{"X-Partner-Key": pk}, nil)
+	require.Equal(t, http.StatusUnauthorized, res.StatusCode)
+	require.Contains(t, out["message"], "Llave secreta no válida")
+	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
+	res, _ = e.cross(t, "OPTIONS", "/api/widget/verify?email=a@example.com", origin,
 		map[string]string{"Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization"}, nil)
 	require.Equal(t, http.StatusForbidden, res.StatusCode)
 	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
 	// From the server (no Origin) the same key works, and gets no CORS either.
-	res, out := e.cross(t, "GET", "/api/widget/verify?email=a@example.com", "", bearer, nil)
+	res, out = e.cross(t, "GET", "/api/widget/verify?email=a@example.com", "", bearer, nil)
 	require.Equal(t, http.StatusOK, res.StatusCode, out)
 	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
 }
