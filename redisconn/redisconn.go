@@ -161,6 +161,10 @@ func (o ClusterOpt) MakeRedisClient() interface{} {
 type Conn struct {
 	Asynq  asynq.RedisConnOpt
 	Client redis.UniversalClient
+	// AsynqServer is Asynq without the breaker, for asynq.Server (the worker): its processor asks
+	// for the next task again at once after an error, so refusals in microseconds would spin it;
+	// go-redis's own retries keep its pace while Redis is away.
+	AsynqServer asynq.RedisConnOpt
 
 	failover bool     // Client is a Sentinel failover client (also a *redis.Client)
 	breaker  *Breaker // fails commands fast while Redis is unreachable (breaker.go); nil: none
@@ -179,6 +183,7 @@ func (c Conn) Close() error {
 func (c Conn) guarded() Conn {
 	c.breaker = newBreaker()
 	c.Client.AddHook(hook{c.breaker})
+	c.AsynqServer = c.Asynq
 	c.Asynq = GuardedOpt{RedisConnOpt: c.Asynq, breaker: c.breaker}
 	client := c.Client
 	c.breaker.start(func(ctx context.Context) error { return client.Ping(ctx).Err() })
@@ -189,13 +194,19 @@ func (c Conn) guarded() Conn {
 // command of both becomes a client span (tracing.Redis).
 func Open(c Config) (Conn, error) {
 	conn, err := open(c)
-	if err != nil || !tracing.Enabled() {
+	if err != nil {
 		return conn, err
+	}
+	if conn.AsynqServer == nil {
+		conn.AsynqServer = conn.Asynq
+	}
+	if !tracing.Enabled() {
+		return conn, nil
 	}
 	if err := tracing.Redis(conn.Client); err != nil {
 		return Conn{}, fmt.Errorf("redis tracing: %w", err)
 	}
-	conn.Asynq = tracedOpt{conn.Asynq}
+	conn.Asynq, conn.AsynqServer = tracedOpt{conn.Asynq}, tracedOpt{conn.AsynqServer}
 	return conn, nil
 }
 

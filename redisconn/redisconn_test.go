@@ -31,6 +31,7 @@ func TestEachTopologyOpensMatchingAsynqAndGoRedisConnections(t *testing.T) {
 		require.NoError(t, err, tc.url)
 		opt, ok := conn.Asynq.(redisconn.GuardedOpt).RedisConnOpt.(asynq.RedisClientOpt)
 		require.True(t, ok)
+		require.Equal(t, opt, conn.AsynqServer, "the worker's asynq.Server has no breaker: its processor would spin on instant refusals")
 		o := conn.Client.(*redis.Client).Options()
 		require.Equal(t, tc.network, opt.Network, tc.url)
 		require.Equal(t, tc.addr, opt.Addr, tc.url)

@@ -35,8 +35,10 @@ type app struct {
 	db       *sqlx.DB
 	replica  *sqlx.DB // DATABASE_REPLICA_URL; nil: none
 	redisOpt asynq.RedisConnOpt
-	redis    redis.UniversalClient
-	queue    jobs.Enqueuer // fenced: a task is reported enqueued once a replica holds it
+	// serverOpt is redisOpt without the breaker, for the worker's asynq.Server (redisconn.Conn)
+	serverOpt asynq.RedisConnOpt
+	redis     redis.UniversalClient
+	queue     jobs.Enqueuer // fenced: a task is reported enqueued once a replica holds it
 }
 
 // withApp opens the connections and runs fn. A long-running process names itself (process:
@@ -82,7 +84,8 @@ func withApp(ctx context.Context, process string, fn func(*app) error) error {
 	client := asynq.NewClient(conn.Asynq)
 	defer client.Close()
 	queue := tracing.Enqueuer(jobs.FencedEnqueuer{Enqueuer: client, Fence: conn.NewFence(redisFenceTimeout)})
-	return fn(&app{cfg: cfg, logger: logger, db: db, replica: replica, redisOpt: conn.Asynq, redis: conn.Client, queue: queue})
+	return fn(&app{cfg: cfg, logger: logger, db: db, replica: replica, redisOpt: conn.Asynq, serverOpt: conn.AsynqServer,
+		redis: conn.Client, queue: queue})
 }
 
 // redisFenceTimeout bounds how long an enqueue waits for a replica (redisconn.Fence): on loopback
@@ -151,7 +154,7 @@ func (a *app) runWorker(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return worker.New(a.redisOpt, a.cfg.WorkerConc, a.cfg.ShutdownGrace, deps).Run(ctx)
+	return worker.New(a.serverOpt, a.cfg.WorkerConc, a.cfg.ShutdownGrace, deps).Run(ctx)
 }
 
 func (a *app) runScheduler(ctx context.Context) error {
