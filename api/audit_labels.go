@@ -34,6 +34,7 @@ var auditActionLabels = map[string]string{
 	"partner_console.key.create":      "Creación de una llave (consola)",
 	"partner_console.key.revoke":      "Revocación de una llave (consola)",
 	"partner_console.origin":          "Cambio de orígenes permitidos (consola)",
+	"partner_console.origin.verify":   "Revisión de la verificación del origen (consola)",
 	"partner_console.signin.passkey":  "Inicio de sesión en la consola con llave de acceso",
 	"partner_console.signout":         "Cierre de sesión en la consola",
 	"partner_console.user.disable":    "Baja de un miembro del equipo (consola)",

@@ -62,6 +62,7 @@ func (s *Server) mountPartnerConsole() {
 		option.Summary("Quién usa la consola de socios: su cuenta, su plataforma y lo que su rol permite"))
 	s.mountPartnerConsoleIntegration()
 	s.mountPartnerConsoleData()
+	s.mountPartnerConsoleOrigin()
 	s.mountPartnerConsoleTeam()
 }
 

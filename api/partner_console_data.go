@@ -191,6 +191,11 @@ func (s *Server) consoleSetOrigin(c fuego.ContextWithBody[ConsoleOriginRequest])
 	if err != nil {
 		return ConsoleOriginResponse{}, err
 	}
+	// The new origin is unproven: the worker checks it at once (the partner may have published
+	// the token already); the console shows the result.
+	if err := s.enqueueOriginProof(r.Context(), sess.PartnerID, after); err != nil {
+		s.logger.WarnContext(r.Context(), "origin proof not enqueued: the partner can ask again from the console", "partner", sess.PartnerID, "error", err)
+	}
 	return ConsoleOriginResponse{Origin: after,
 		Message: "Origen guardado. El widget lo acepta en unos segundos; tus páginas en el origen anterior dejan de funcionar."}, nil
 }

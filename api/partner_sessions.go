@@ -102,6 +102,7 @@ func (s *Server) mountPartnerSessions() {
 			"para PerfilSeguro(pk).verify(clientSecret); vale una vez y solo durante 1 hora (una sesión que nadie abrió en ese tiempo expira; "+
 			"abierta, la persona tiene hasta 24 horas desde la creación para terminar). url abre el mismo flujo como redirección de página completa. "+
 			"Una llave sk_test_ abre sesiones de prueba."),
+		option.AddError(409, "En producción: el origen de la plataforma aún no está verificado (una llave sk_live_ lo requiere)", ErrorBody{}),
 		option.AddError(429, "Demasiadas sesiones en una hora", ErrorBody{}))
 	fuego.Get(s.f, "/api/partner/v1/verification-sessions", s.listSessions, tag, unauthorized,
 		option.Summary("Listar sesiones de verificación, de la más reciente a la más antigua"),
@@ -135,6 +136,11 @@ func (s *Server) createSession(c fuego.ContextWithBody[perfilseguro.NewSession])
 	}
 	if err := req.Validate(kp.Partner.Domain); err != nil {
 		return SessionCreated{}, err
+	}
+	if kp.Key.Livemode {
+		if err := s.requireProvenOrigin(ctx, kp.Partner.ID); err != nil {
+			return SessionCreated{}, err
+		}
 	}
 	mode := "live"
 	if !kp.Key.Livemode {
