@@ -42,17 +42,21 @@ const preloadedRoutes: Record<string, string> = {
   '/register': 'src/app/routes/register.tsx',
   '/verify/': 'src/app/routes/verify-profile.tsx',
   '/conectar': 'src/app/routes/hosted-flow.tsx',
+  '/socios': 'src/app/routes/partner-console.tsx',
+  '/integration': 'src/app/routes/integration.tsx',
 }
 
 // The start of both inline scripts: the data, this page's files, whether it shows a prerendered
-// screen (a shell path, no query string (?plan= names the chosen plan), nobody signed in: the
-// header would differ; a focused shell, whose frame names nobody, for anyone) and preload().
+// screen (a shell path, no query string (?plan= names the chosen plan), nobody signed in, as a
+// person or to the partner console: the header and /socios would differ; a focused shell, whose
+// frame names nobody, for anyone) and preload().
 const firstPaintPrelude =
   `  var data = JSON.parse(document.getElementById('first-paint').textContent)\n` +
   `  var p = location.pathname, shell = false\n` +
   `  var files = [data.entry].concat(data.common, data.routes[p] || data.routes[p.slice(0, p.lastIndexOf('/') + 1)] || [])\n` +
   `  try {\n` +
-  `    shell = data.shells.indexOf(p) >= 0 && (data.focused.indexOf(p) >= 0 || (!location.search && !window.localStorage.getItem('userId')))\n` +
+  `    shell = data.shells.indexOf(p) >= 0 && (data.focused.indexOf(p) >= 0 ||\n` +
+  `      (!location.search && !window.localStorage.getItem('userId') && !window.localStorage.getItem('ps_console')))\n` +
   `  } catch (e) {}\n` +
   `  function preload() {\n` +
   `    files.forEach(function (href) {\n` +
@@ -131,7 +135,9 @@ const routePreload: Plugin = {
 // screen has run. Its frame names nobody, so its shell is used with a query string (?pk=…) and for a
 // signed-in person alike (focusedShellPaths).
 const focusedShellPaths = ['/conectar']
-const shellPaths = ['/login', '/register', ...focusedShellPaths]
+// /socios signed out is the console's sign-in card (features/partner-console: it asks the server
+// nothing while this browser holds no console session, the ps_console mark).
+const shellPaths = ['/login', '/register', '/socios', ...focusedShellPaths]
 const shellThemes = ['light', 'dark']
 const shellSource = `
 import { createElement as h } from 'react'

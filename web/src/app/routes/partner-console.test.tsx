@@ -69,7 +69,21 @@ function consoleApi(role: Role = 'propietario', overrides: Record<string, MockHa
 }
 
 describe('/socios', () => {
-  beforeEach(() => webauthn.startAuthentication.mockReset())
+  beforeEach(() => {
+    webauthn.startAuthentication.mockReset()
+    // A browser that has held a console session: the console asks the server who is signed in.
+    window.localStorage.setItem('ps_console', '1')
+  })
+
+  it('in a browser that never signed in shows the sign-in at once, without asking the server (issue 54)', async () => {
+    window.localStorage.removeItem('ps_console')
+    const { calls } = mockApi({ 'GET /api/socios/me': { json: me() } })
+    renderRouteWithUser('/socios')
+    expect(screen.getByRole('heading', { name: 'Consola de socios' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Entrar con llave de acceso' })).toBeInTheDocument()
+    await new Promise((r) => setTimeout(r, 50))
+    expect(calls.some((c) => c.path === '/api/socios/me')).toBe(false)
+  })
 
   it('signs in with a passkey only, then shows the platform, the person and the tabs', async () => {
     let signedIn = false

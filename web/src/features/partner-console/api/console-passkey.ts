@@ -6,6 +6,7 @@ import {
 } from '@simplewebauthn/browser'
 import { apiRequest } from '@/lib/api-client'
 import type { EnrolInfo } from '../types'
+import { markConsoleSession } from './get-console-me'
 
 // Partner users sign in with passkeys only: an enrolment link registers the first one, later a
 // discoverable passkey opens the console (the ps_partner cookie).
@@ -19,7 +20,9 @@ export type ConsoleSessionResponse = { success: boolean; authenticated: boolean;
 export async function signInPartnerWithPasskey(): Promise<ConsoleSessionResponse> {
   const options = await apiRequest<Options>('POST', '/api/socios/passkey/options')
   const credential = await startAuthentication({ optionsJSON: options.publicKey as unknown as PublicKeyCredentialRequestOptionsJSON })
-  return apiRequest<ConsoleSessionResponse>('POST', '/api/socios/passkey/verify', credential)
+  const res = await apiRequest<ConsoleSessionResponse>('POST', '/api/socios/passkey/verify', credential)
+  markConsoleSession(true)
+  return res
 }
 
 /** GET /api/socios/enrol: whom an enrolment link is for (410 when used or expired). */
@@ -31,10 +34,14 @@ export function getPartnerEnrolment(token: string): Promise<EnrolInfo> {
 export async function enrolPartnerPasskey(token: string): Promise<ConsoleSessionResponse> {
   const options = await apiRequest<Options>('POST', '/api/socios/enrol/options', { token })
   const credential = await startRegistration({ optionsJSON: options.publicKey as unknown as PublicKeyCredentialCreationOptionsJSON })
-  return apiRequest<ConsoleSessionResponse>('POST', '/api/socios/enrol/verify', { token, credential })
+  const res = await apiRequest<ConsoleSessionResponse>('POST', '/api/socios/enrol/verify', { token, credential })
+  markConsoleSession(true)
+  return res
 }
 
 /** POST /api/socios/logout: ends the console session. */
-export function signOutPartner(): Promise<ConsoleSessionResponse> {
-  return apiRequest<ConsoleSessionResponse>('POST', '/api/socios/logout')
+export async function signOutPartner(): Promise<ConsoleSessionResponse> {
+  const res = await apiRequest<ConsoleSessionResponse>('POST', '/api/socios/logout')
+  markConsoleSession(false)
+  return res
 }
