@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { chromiumArgs, chromiumPath } from '../chromium';
 import { expect, test, type Page } from '@playwright/test';
 import { codeFor } from './helpers';
@@ -88,18 +90,25 @@ async function openSite(page: Page, origin: string) {
   await expect(page.getByRole('banner')).toBeVisible();
 }
 
-/** loadSample evaluates the JavaScript sample in the page and keeps its three functions on window. */
+/** loadSample evaluates the JavaScript sample in the page and keeps its two functions on window. */
 async function loadSample(page: Page, source: string) {
   await page.evaluate((src) => {
-    const api = new Function(`${src}\nreturn { loginUser, verifyCode, checkVerificationStatus };`)();
+    const api = new Function(`${src}\nreturn { loginUser, verifyCode };`)();
     (window as unknown as { perfilSeguro: unknown }).perfilSeguro = api;
   }, source);
+}
+
+/** seriousIssues are axe-core's serious and critical findings on the page as it is now (a11y.spec.ts sees only the first tab). */
+async function seriousIssues(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 type SampleAPI = {
   loginUser(input: { email?: string; phoneNumber?: string }): Promise<Record<string, unknown>>;
   verifyCode(userId: unknown, code: string): Promise<Record<string, unknown>>;
-  checkVerificationStatus(email: string): Promise<Record<string, unknown>>;
 };
 
 test('the page shows the hero and its four tabs, and no developer banner', async ({ page }) => {
@@ -116,23 +125,28 @@ test('the page shows the hero and its four tabs, and no developer banner', async
   await page.screenshot({ path: path.join(screenshotDir, 'integration-resumen.png'), fullPage: true });
 
   await page.getByRole('tab', { name: 'Endpoints' }).click();
-  for (const p of ['/api/widget/login', '/api/widget/verify-code', '/api/widget/verify?email={email}']) {
+  for (const p of ['/api/partner/v1/verification-sessions', '/api/partner/v1/verification-sessions/{id}',
+    '/api/widget/login', '/api/widget/verify-code', '/api/widget/verify?email={email}']) {
     await expect(panel.getByRole('heading', { name: p, exact: true })).toBeVisible();
   }
   await expect(panel).toContainText(`URL base: ${apiBase}`);
+  expect(await seriousIssues(page)).toEqual([]);
   await page.screenshot({ path: path.join(screenshotDir, 'integration-endpoints.png'), fullPage: true });
 
   await page.getByRole('tab', { name: 'Ejemplos' }).click();
   // JavaScript, React, PHP, then the wallet presentation: Node.js request, webhook and React widget.
   await expect(panel.getByRole('figure')).toHaveCount(10);
   await expect(panel.getByRole('button', { name: /^Copiar / })).toHaveCount(10);
+  expect(await seriousIssues(page)).toEqual([]);
   await page.screenshot({ path: path.join(screenshotDir, 'integration-ejemplos.png'), fullPage: true });
 
   await page.getByRole('tab', { name: 'Guía' }).click();
-  for (const step of ['Configuración CORS', 'Inicio de sesión / registro', 'Verificación SMS', 'Consulta de estado']) {
+  for (const step of ['Tus llaves, en la consola de socios', 'Una sesión desde tu servidor', 'El widget en tu página',
+    'El resultado, en tu servidor y en tu webhook', 'Prueba sin datos reales']) {
     await expect(panel.getByRole('heading', { name: step })).toBeVisible();
   }
   await expect(panel.getByRole('link', { name: 'Contactar al equipo técnico' })).toHaveAttribute('href', /^mailto:soporte@perfilseguro\.mx/);
+  expect(await seriousIssues(page)).toEqual([]);
   await page.screenshot({ path: path.join(screenshotDir, 'integration-guia.png'), fullPage: true });
 
   // The banner is there on other pages and leads here.
@@ -165,10 +179,12 @@ test('the copy button copies the sample and shows its check for 2 seconds', asyn
   await expect(page.getByTestId('copy-check')).toHaveCount(0);
 });
 
-test('the JavaScript sample works as printed from an authorized origin: login, code, verify, status', async ({ page, request }) => {
+test('the legacy JavaScript sample works as printed from the registered origin with the publishable key: login, code, verify', async ({ page, request }) => {
   registerPartner();
-  const source = await sampleText(page, 'javascript');
-  expect(source).toContain(`const API_BASE = '${apiBase}';`);
+  const printed = await sampleText(page, 'javascript');
+  expect(printed).toContain(`const API_BASE = '${apiBase}';`);
+  expect(printed).not.toContain('/api/widget/verify?'); // the status lookup is for servers only
+  const source = printed.replace("'pk_tu_llave_de_socio'", `'${partnerKey}'`);
 
   await openSite(page, partnerOrigin);
   await loadSample(page, source);
@@ -185,8 +201,6 @@ test('the JavaScript sample works as printed from an authorized origin: login, c
     isNewUser: true,
     nextStep: 'verify_code',
     userId: expect.any(Number),
-    sessionToken: expect.any(String),
-    data: { userId: login.userId, profileId: expect.stringMatching(/^PS-\d{4}-\d{4}-\d{2}$/), verificationLevel: 0 },
   });
 
   const code = await codeFor(request, phone);
@@ -209,17 +223,35 @@ test('the JavaScript sample works as printed from an authorized origin: login, c
     success: true,
     verified: true,
     userId: login.userId,
-    profileId: (login.data as { profileId: string }).profileId,
+    profileId: expect.stringMatching(/^PS-\d{4}-\d{4}-\d{2}$/),
     data: { userId: login.userId, verified: true, verification_level: 1, verificationType: 'phone', nextStep: 'biometric_verification' },
   });
+});
 
-  const status = await page.evaluate(
-    (e) => (window as unknown as { perfilSeguro: SampleAPI }).perfilSeguro.checkVerificationStatus(e),
-    email,
-  );
-  // From the browser the status names nobody: personal data goes only to the partner's server,
-  // with its secret key, about people who shared with it (DECISIONS.md, "Partners").
-  expect(status).toEqual({ valid: false, verified: false, name: '', profileId: '', vigencia: null, message: expect.any(String) });
+test('a call on the origin alone is refused with the deprecation headers the page prints, and their link opens that section', async ({ page, request }) => {
+  registerPartner();
+  const { email } = newContact();
+  const res = await request.post('/api/widget/login', { data: { email }, headers: { Origin: partnerOrigin } });
+  expect(res.status()).toBe(401);
+  const headers = res.headers();
+  expect(headers['deprecation']).toBe('@1767225600');
+  expect(headers['sunset']).toBe('Wed, 31 Mar 2027 00:00:00 GMT');
+  expect(headers['link']).toBe('</integration#llamadas-heredadas>; rel="deprecation"');
+
+  // The Link, followed from the server's own origin, lands on the legacy section, which names the same headers.
+  const target = new URL(headers['link'].slice(1, headers['link'].indexOf('>')), apiBase).toString();
+  await page.goto(target);
+  await expect(page.getByRole('tab', { name: 'Endpoints' })).toHaveAttribute('aria-selected', 'true');
+  const section = page.locator('#llamadas-heredadas');
+  await expect(section.getByRole('heading', { level: 2 })).toHaveText('Llamadas heredadas (widget de la primera versión)');
+  await expect(section.getByRole('heading', { level: 2 })).toBeInViewport();
+  for (const name of ['deprecation', 'sunset', 'link']) {
+    await expect(section).toContainText(`${name[0].toUpperCase()}${name.slice(1)}: ${headers[name]}`);
+  }
+  // And the guide's link leads there too.
+  await page.getByRole('tab', { name: 'Guía' }).click();
+  await page.getByRole('link', { name: 'Ver las llamadas heredadas' }).click();
+  await expect(section.getByRole('heading', { level: 2 })).toBeInViewport();
 });
 
 test('an origin that is not a partner is refused, with no CORS grant', async ({ page, request }) => {
@@ -267,7 +299,7 @@ function phpAvailable(): boolean {
   }
 }
 
-test('the PHP sample works as printed with the partner key, and answers false on any non-200', async ({ page, request }) => {
+test('the legacy PHP sample works as printed with the partner keys, and answers false on any non-200', async ({ page, request }) => {
   test.skip(!phpAvailable(), 'php-cli with cURL is not installed (scripts/ensure-tools.sh --test installs it)');
   registerPartner();
   const source = await sampleText(page, 'php');
@@ -325,14 +357,37 @@ echo json_encode($result);
 });
 
 test('the drop-in page and the session samples in Node, PHP and Go work as printed with a test secret key', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   registerPartner();
   const html = await sampleText(page, 'html');
-  expect(html).toContain(`<script src="${apiBase}/widget/v1.js"></script>`);
+  const tag = html.match(/<script src="([^"]+)"\s+integrity="([^"]+)"\s+crossorigin="anonymous"><\/script>/);
+  expect(tag, html).not.toBeNull();
+  const [, src, integrity] = tag!;
+  expect(src).toBe(`${apiBase}/widget/v1.js`);
   expect(html).not.toMatch(/sk_(live|test)_/);
-  const loader = await page.request.get(`${apiBase}/widget/v1.js`);
+  const loader = await page.request.get(src);
   expect(loader.status()).toBe(200);
   expect(loader.headers()['access-control-allow-origin']).toBe('*');
+  // The printed hash is that of the file served, and a partner's page runs the script with it.
+  expect(integrity).toBe(`sha384-${createHash('sha384').update(await loader.body()).digest('base64')}`);
+  await page.goto(`${apiBase}/integration`);
+  await page.getByRole('tab', { name: 'Guía' }).click();
+  await expect(page.locator('figure[data-language="html-guia"] pre code')).toContainText(`integrity="${integrity}"`);
+  await openSite(page, partnerOrigin);
+  const loaded = await page.evaluate(
+    ([s, i]) =>
+      new Promise<string>((resolve) => {
+        const script = document.createElement('script');
+        script.src = s;
+        script.integrity = i;
+        script.crossOrigin = 'anonymous';
+        script.onload = () => resolve(typeof (window as unknown as { PerfilSeguro?: unknown }).PerfilSeguro);
+        script.onerror = () => resolve('refused');
+        document.head.appendChild(script);
+      }),
+    [src, integrity],
+  );
+  expect(loaded).toBe('function');
 
   const dir = mkdtempSync(path.join(os.tmpdir(), 'perfilseguro-sesion-'));
   const runners: Record<string, { file: string; cmd: (file: string) => [string, string[]] }> = {
@@ -354,15 +409,26 @@ test('the drop-in page and the session samples in Node, PHP and Go work as print
           return { ok: false, out: String((err as { stderr?: string }).stderr ?? err) };
         }
       };
-      const created = run(secretKey, 'crear', `ref-${language}`);
-      expect(created.ok, `${language}: ${created.out}`).toBe(true);
-      const session = JSON.parse(created.out) as { id: string; clientSecret: string; livemode: boolean };
-      expect(session).toMatchObject({ id: expect.stringMatching(/^vs_[0-9a-f]{24}$/), livemode: false });
-      expect(session.clientSecret.startsWith(`${session.id}_secret_`)).toBe(true);
-      const read = run(secretKey, 'consultar', session.id);
-      expect(JSON.parse(read.out)).toMatchObject({ id: session.id, status: 'created', reference: `ref-${language}`, claims: ['name', 'validUntil'] });
+      // The level is the caller's: 2 and 3 as asked, anything else refused with the server's message.
+      for (const level of [2, 3]) {
+        const created = run(secretKey, 'crear', `ref-${language}-${level}`, String(level));
+        expect(created.ok, `${language}: ${created.out}`).toBe(true);
+        const session = JSON.parse(created.out) as { id: string; clientSecret: string; livemode: boolean };
+        expect(session).toMatchObject({ id: expect.stringMatching(/^vs_[0-9a-f]{24}$/), livemode: false });
+        expect(session.clientSecret.startsWith(`${session.id}_secret_`)).toBe(true);
+        const read = run(secretKey, 'consultar', session.id);
+        expect(JSON.parse(read.out)).toMatchObject({
+          id: session.id, status: 'created', reference: `ref-${language}-${level}`, requiredLevel: level, claims: ['name', 'validUntil'],
+        });
+      }
+      const badLevel = run(secretKey, 'crear', `ref-${language}-5`, '5');
+      if (language === 'php-sesion') expect(badLevel.out.trim()).toBe('false');
+      else {
+        expect(badLevel.ok).toBe(false);
+        expect(badLevel.out).toContain('El nivel requerido debe ser 2 (correo) o 3 (biométrico).');
+      }
       // A key nobody issued: refused (Node and Go exit with the server's Spanish message; PHP answers false).
-      const refused = run('sk_test_000000000000000000000000000000000000000000000000', 'crear', 'x');
+      const refused = run('sk_test_000000000000000000000000000000000000000000000000', 'crear', 'x', '3');
       if (language === 'php-sesion') expect(refused.out.trim()).toBe('false');
       else {
         expect(refused.ok).toBe(false);

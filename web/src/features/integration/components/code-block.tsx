@@ -8,7 +8,8 @@ export function CodeBlock({ title, code, language }: { title: string; code: stri
         <span className="text-sm font-medium">{title}</span>
         <CopyButton text={code} label={title} />
       </figcaption>
-      <pre className="max-h-[32rem] overflow-auto p-4 text-xs leading-relaxed sm:text-sm">
+      {/* Focusable, so that a keyboard can scroll a long sample (axe: scrollable-region-focusable). */}
+      <pre tabIndex={0} className="max-h-[32rem] overflow-auto p-4 text-xs leading-relaxed sm:text-sm">
         <code>{code}</code>
       </pre>
     </figure>
