@@ -382,9 +382,20 @@ func requiredFields(_ string, t reflect.Type, tag reflect.StructTag, schema *ope
 		}
 	}
 	// A field's meaning where its name is not enough (tag description:"…"), for the reference and
-	// the SDKs' types.
-	if d, ok := tag.Lookup("description"); ok && schema.Description == "" {
+	// the SDKs' types (fuego reads the tag too, but not for the documents built with openapi3gen
+	// alone, as routes_doc.go's are).
+	if d, ok := tag.Lookup("description"); ok {
 		schema.Description = d
+		// The field's items or values were made with the same tag first: the text is the field's.
+		inner := []*openapi3.SchemaRef{schema.Items}
+		if schema.AdditionalProperties.Schema != nil {
+			inner = append(inner, schema.AdditionalProperties.Schema)
+		}
+		for _, r := range inner {
+			if r != nil && r.Ref == "" && r.Value != nil && r.Value.Description == d {
+				r.Value.Description = ""
+			}
+		}
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()

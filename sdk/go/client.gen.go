@@ -16,6 +16,24 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for SessionViewSharedReason.
+const (
+	SessionViewSharedReasonDeleted   SessionViewSharedReason = "deleted"
+	SessionViewSharedReasonWithdrawn SessionViewSharedReason = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the SessionViewSharedReason enum.
+func (e SessionViewSharedReason) Valid() bool {
+	switch e {
+	case SessionViewSharedReasonDeleted:
+		return true
+	case SessionViewSharedReasonWithdrawn:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SessionViewStatus.
 const (
 	SessionViewStatusCanceled   SessionViewStatus = "canceled"
@@ -78,19 +96,27 @@ type SessionList struct {
 
 // SessionView SessionView schema
 type SessionView struct {
-	Claims        []string               `json:"claims"`
-	CreatedAt     time.Time              `json:"createdAt"`
-	EndedAt       *time.Time             `json:"endedAt,omitempty"`
-	ExpiresAt     time.Time              `json:"expiresAt"`
-	ID            string                 `json:"id"`
-	Livemode      bool                   `json:"livemode"`
-	Proof         *string                `json:"proof,omitempty"`
-	Reference     string                 `json:"reference"`
-	RequiredLevel int                    `json:"requiredLevel"`
-	ReturnURL     *string                `json:"returnUrl,omitempty"`
-	Shared        map[string]interface{} `json:"shared,omitempty"`
-	Status        SessionViewStatus      `json:"status"`
+	Claims        []string   `json:"claims"`
+	CreatedAt     time.Time  `json:"createdAt"`
+	EndedAt       *time.Time `json:"endedAt,omitempty"`
+	ExpiresAt     time.Time  `json:"expiresAt"`
+	ID            string     `json:"id"`
+	Livemode      bool       `json:"livemode"`
+	Proof         *string    `json:"proof,omitempty"`
+	Reference     string     `json:"reference"`
+	RequiredLevel int        `json:"requiredLevel"`
+	ReturnURL     *string    `json:"returnUrl,omitempty"`
+
+	// Shared Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál
+	Shared map[string]interface{} `json:"shared,omitempty"`
+
+	// SharedReason Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso
+	SharedReason *SessionViewSharedReason `json:"sharedReason,omitempty"`
+	Status       SessionViewStatus        `json:"status"`
 }
+
+// SessionViewSharedReason Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso
+type SessionViewSharedReason string
 
 // SessionViewStatus defines model for SessionView.Status.
 type SessionViewStatus string
@@ -1025,6 +1051,11 @@ func (r CancelVerificationSessionResponse) ContentType() string {
 	return ""
 }
 
+// GetWidgetStatusResponse429Headers the declared response headers of an HTTP 429 response for GetWidgetStatus
+type GetWidgetStatusResponse429Headers struct {
+	RetryAfter *int
+}
+
 // GetWidgetStatusResponse503Headers the declared response headers of an HTTP 503 response for GetWidgetStatus
 type GetWidgetStatusResponse503Headers struct {
 	RetryAfter *int
@@ -1041,10 +1072,14 @@ type GetWidgetStatusResponse struct {
 	JSON401 *ErrorBody
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *ErrorBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ErrorBody
 	// JSON500 the response for an HTTP 500 `application/json` response
 	JSON500 *ErrorBody
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ErrorBody
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetWidgetStatusResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
 	Headers503 *GetWidgetStatusResponse503Headers
 }
@@ -1067,6 +1102,11 @@ func (r GetWidgetStatusResponse) GetJSON401() *ErrorBody {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetWidgetStatusResponse) GetJSON403() *ErrorBody {
 	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetWidgetStatusResponse) GetJSON429() *ErrorBody {
+	return r.JSON429
 }
 
 // GetJSON500 returns the response for an HTTP 500 `application/json` response
@@ -1580,6 +1620,13 @@ func ParseGetWidgetStatusResponse(rsp *http.Response) (*GetWidgetStatusResponse,
 		}
 		response.JSON403 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
 		var dest ErrorBody
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -1597,6 +1644,16 @@ func ParseGetWidgetStatusResponse(rsp *http.Response) (*GetWidgetStatusResponse,
 	}
 
 	switch {
+	case rsp.StatusCode == 429:
+		var headers GetWidgetStatusResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetWidgetStatusResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

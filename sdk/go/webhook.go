@@ -158,10 +158,52 @@ type SessionEvent struct {
 	RequiredLevel int               `json:"requiredLevel"`
 	CreatedAt     time.Time         `json:"createdAt"`
 	EndedAt       *time.Time        `json:"endedAt,omitempty"`
-	// Claims is what the person shared, only what was asked for (completed only).
+	// Claims is what the person shared, only what was asked for (completed only; absent once
+	// SharedReason is set).
 	Claims map[string]any `json:"claims,omitempty"`
 	// Proof is the signed proof of Claims (completed only); check it with VerifyProof.
 	Proof string `json:"proof,omitempty"`
+	// SharedReason is set on a completed session whose data is gone (a retry or a resend after the
+	// person withdrew your access or deleted their account): SharedWithdrawn or SharedDeleted. The
+	// body then carries "shared": null and neither claims nor proof.
+	SharedReason string `json:"sharedReason,omitempty"`
+}
+
+// Why a completed session no longer carries what the person shared (SessionView.SharedReason,
+// SessionEvent.SharedReason).
+const (
+	SharedWithdrawn = "withdrawn" // the person withdrew your platform's access in Mi Perfil
+	SharedDeleted   = "deleted"   // the person deleted their account
+)
+
+// SessionRef is one of your sessions as profile.access_revoked names it: its id and your reference.
+type SessionRef struct {
+	ID        string `json:"id"`
+	Reference string `json:"reference"`
+}
+
+// AccessRevokedEvent is the body of profile.access_revoked: the person withdrew your access, and
+// every session they completed with you in that mode now answers its status only.
+type AccessRevokedEvent struct {
+	Event string `json:"event"`
+	// Sessions are the sessions the person completed with you in this mode, newest first.
+	Sessions  []SessionRef `json:"sessions"`
+	Livemode  bool         `json:"livemode"`
+	RevokedAt time.Time    `json:"revokedAt"`
+	// ProfileID is set only if the person had shared their profile ID with you.
+	ProfileID string `json:"profileId,omitempty"`
+}
+
+// AccessRevoked reads a profile.access_revoked notification.
+func (e Event) AccessRevoked() (*AccessRevokedEvent, error) {
+	if e.Event != "profile.access_revoked" {
+		return nil, fmt.Errorf("perfilseguro: el evento %q no es profile.access_revoked", e.Event)
+	}
+	var a AccessRevokedEvent
+	if err := e.Decode(&a); err != nil {
+		return nil, fmt.Errorf("perfilseguro: el webhook %s no se pudo leer: %w", e.Event, err)
+	}
+	return &a, nil
 }
 
 // Session reads a verification_session.* notification.

@@ -143,3 +143,39 @@ func TestConstructEvent(t *testing.T) {
 		t.Errorf("Decode: %v, %+v", err, p)
 	}
 }
+
+// After a withdrawal, a resent completion carries the status only, and profile.access_revoked
+// names the partner's own sessions (issue 54, items 1 and 3).
+func TestTheEventsOfAWithdrawal(t *testing.T) {
+	const secret = "whsec_prueba"
+	body := []byte(`{"event":"verification_session.completed","id":"vs_9","reference":"pedido-9","status":"completed",` +
+		`"livemode":true,"requiredLevel":2,"createdAt":"2026-03-01T12:00:00Z","shared":null,"sharedReason":"withdrawn"}`)
+	ev, err := ConstructEvent(secret, SignWebhook(secret, time.Now(), body), body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ev.Session()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.SharedReason != SharedWithdrawn || s.Claims != nil || s.Proof != "" || s.Reference != "pedido-9" {
+		t.Errorf("session event = %+v", s)
+	}
+	revoked := []byte(`{"event":"profile.access_revoked","livemode":false,"revokedAt":"2026-03-02T08:00:00Z",` +
+		`"sessions":[{"id":"vs_9","reference":"pedido-9"},{"id":"vs_8","reference":"pedido-8"}]}`)
+	ev, err = ConstructEvent(secret, SignWebhook(secret, time.Now(), revoked), revoked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := ev.AccessRevoked()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Sessions) != 2 || a.Sessions[0] != (SessionRef{ID: "vs_9", Reference: "pedido-9"}) || a.Livemode || a.ProfileID != "" ||
+		a.RevokedAt.IsZero() {
+		t.Errorf("access revoked = %+v", a)
+	}
+	if _, err := ev.Session(); err == nil {
+		t.Error("profile.access_revoked read as a session")
+	}
+}

@@ -2,4 +2,13 @@
 // sends to a partner's webhook URL.
 export { constructEvent, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifyWebhook, WebhookSignatureError } from './webhook.js'
 export type { VerifyWebhookOptions } from './webhook.js'
-export type { SessionEvent, SharedClaims, VerificationSession, VerificationStatus, WebhookEvent } from './types.js'
+export type {
+  AccessRevokedEvent,
+  SessionEvent,
+  SessionRef,
+  SharedClaims,
+  SharedReason,
+  VerificationSession,
+  VerificationStatus,
+  WebhookEvent,
+} from './types.js'

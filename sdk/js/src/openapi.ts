@@ -119,9 +119,15 @@ export interface components {
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
+            /** @description Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
             shared?: {
                 [key: string]: unknown;
-            };
+            } | null;
+            /**
+             * @description Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso
+             * @enum {string|null}
+             */
+            sharedReason?: "withdrawn" | "deleted" | null;
             /** @enum {string} */
             status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
         };
@@ -542,6 +548,17 @@ export interface operations {
             /** @description Origen o socio no autorizado */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demasiadas solicitudes: espere los segundos de Retry-After */
+            429: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -68,7 +68,17 @@ export interface SharedClaims {
   level?: number
 }
 
-/** verification_session.completed, .declined and .expired: the session, flat (claims and proof when completed). */
+/**
+ * Why a completed session no longer carries what the person shared: 'withdrawn' (the person
+ * withdrew your platform's access in Mi Perfil) or 'deleted' (the person deleted their account).
+ */
+export type SharedReason = 'withdrawn' | 'deleted'
+
+/**
+ * verification_session.completed, .declined and .expired: the session, flat (claims and proof when
+ * completed). A retry or a resend of a completion after a withdrawal or a deletion carries
+ * `shared: null` and `sharedReason` instead of claims and proof.
+ */
 export interface SessionEvent {
   event: 'verification_session.completed' | 'verification_session.declined' | 'verification_session.expired'
   id: string
@@ -80,7 +90,27 @@ export interface SessionEvent {
   endedAt?: string | null
   claims?: SharedClaims
   proof?: string
+  shared?: null
+  sharedReason?: SharedReason
+}
+
+/** One of your sessions as profile.access_revoked names it: its id and your own reference. */
+export interface SessionRef {
+  id: string
+  reference: string
+}
+
+/**
+ * profile.access_revoked: the person withdrew your access; the sessions they completed with you in
+ * that mode (newest first) now answer their status only. profileId only if they had shared it.
+ */
+export interface AccessRevokedEvent {
+  event: 'profile.access_revoked'
+  sessions: SessionRef[]
+  livemode: boolean
+  revokedAt: string
+  profileId?: string
 }
 
 /** One notification Perfil Seguro POSTs to the partner's webhook URL: flat JSON whose `event` names it. */
-export type WebhookEvent<T extends { event: string } = SessionEvent | { event: string; [field: string]: unknown }> = T
+export type WebhookEvent<T extends { event: string } = SessionEvent | AccessRevokedEvent | { event: string; [field: string]: unknown }> = T

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { constructEvent, SIGNATURE_HEADER, verifyWebhook, WebhookSignatureError } from '../src/node.js'
-import type { SessionEvent } from '../src/node.js'
+import type { AccessRevokedEvent, SessionEvent, WebhookEvent } from '../src/node.js'
 
 // Signatures are made here the way the server makes them (partner.go, SignPartnerWebhook):
 // t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>.
@@ -109,6 +109,25 @@ describe('constructEvent', () => {
     expect(event).toEqual(JSON.parse(BODY))
     expect(event.event).toBe('verification_session.completed')
     expect(event.claims).toEqual({ name: 'Lucía Pérez', validUntil: '2027-11-25T20:05:00Z' })
+  })
+
+  it('reads the status-only completion and profile.access_revoked of a withdrawal', () => {
+    const resent = JSON.stringify({ ...JSON.parse(BODY), claims: undefined, proof: undefined, shared: null, sharedReason: 'withdrawn' })
+    const session = constructEvent<SessionEvent>(SECRET, header(T, SECRET, resent), resent, { now: NOW })
+    expect(session.shared).toBeNull()
+    expect(session.sharedReason).toBe('withdrawn')
+    expect(session.claims).toBeUndefined()
+    const revokedBody = JSON.stringify({
+      event: 'profile.access_revoked',
+      livemode: false,
+      revokedAt: '2026-11-26T08:00:00Z',
+      sessions: [{ id: 'vs_0123456789abcdef01234567', reference: 'cliente-42 · Peña' }],
+    })
+    const event = constructEvent<WebhookEvent>(SECRET, header(T, SECRET, revokedBody), revokedBody, { now: NOW })
+    if (event.event !== 'profile.access_revoked') throw new Error(event.event)
+    const revoked = event as AccessRevokedEvent
+    expect(revoked.sessions[0]?.reference).toBe('cliente-42 · Peña')
+    expect(revoked.profileId).toBeUndefined()
   })
 
   it('throws instead of parsing a body whose signature fails, or that is not JSON', () => {

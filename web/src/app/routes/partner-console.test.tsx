@@ -282,6 +282,12 @@ describe('/socios', () => {
                     expiresAt: '2026-11-25T17:00:00Z', endedAt: '2026-11-24T17:05:00Z' },
                   { id: 'vs_000000000000000000000002', status: 'declined', reference: 'caso-2', requiredLevel: 2, claims: ['level'],
                     createdAt: '2026-11-24T16:00:00Z', expiresAt: '2026-11-25T16:00:00Z', endedAt: '2026-11-24T16:01:00Z' },
+                  { id: 'vs_000000000000000000000003', status: 'completed', reference: 'caso-3', requiredLevel: 2, claims: ['name'],
+                    shared: null, sharedReason: 'withdrawn', createdAt: '2026-11-24T15:00:00Z', expiresAt: '2026-11-25T15:00:00Z',
+                    endedAt: '2026-11-24T15:01:00Z' },
+                  { id: 'vs_000000000000000000000004', status: 'completed', reference: 'caso-4', requiredLevel: 2, claims: ['name'],
+                    shared: null, sharedReason: 'deleted', createdAt: '2026-11-24T14:00:00Z', expiresAt: '2026-11-25T14:00:00Z',
+                    endedAt: '2026-11-24T14:01:00Z' },
                 ]
               : [],
         },
@@ -301,6 +307,10 @@ describe('/socios', () => {
     ])
     expect(rows[1]).toHaveTextContent('Rechazada')
     expect(rows[1]).toHaveTextContent('Nada (pediste: Nivel)')
+    // Issue 54: after a withdrawal or a deletion, the status only and why.
+    expect(rows[2]).toHaveTextContent('Completada')
+    expect(rows[2]).toHaveTextContent('Ya no disponible: la persona retiró el acceso de tu plataforma')
+    expect(rows[3]).toHaveTextContent('Ya no disponible: la persona eliminó su cuenta')
     expect(calls.filter((c) => c.path === '/api/socios/sessions').map((c) => c.url.searchParams.get('mode'))).toEqual(['test', 'live'])
   })
 

@@ -1,4 +1,4 @@
-import type { ConsoleAction, ConsoleMe, Delivery, PartnerRole, VerificationSession } from './types'
+import type { ConsoleAction, ConsoleMe, Delivery, PartnerRole, SharedReason, VerificationSession } from './types'
 
 // The console's codes as people read them: one place, beside the types that define them.
 
@@ -19,6 +19,12 @@ export const ROLE_HINT: Record<PartnerRole, string> = {
 /** Whether the signed-in user's role allows an action (the server checks it anyway). */
 export function can(me: ConsoleMe | null | undefined, action: ConsoleAction): boolean {
   return Boolean(me?.actions.includes(action))
+}
+
+/** What a completed session says once the person's shared data is gone. */
+export const SHARED_GONE: Record<SharedReason, string> = {
+  withdrawn: 'Ya no disponible: la persona retiró el acceso de tu plataforma',
+  deleted: 'Ya no disponible: la persona eliminó su cuenta',
 }
 
 /** A verification session's status. */

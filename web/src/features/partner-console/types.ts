@@ -75,6 +75,9 @@ export type Delivery = {
 /** api.ConsoleDeliveryPage */
 export type DeliveryPage = { data: Delivery[]; hasMore: boolean }
 
+/** Why a completed session no longer holds what the person shared. */
+export type SharedReason = 'withdrawn' | 'deleted'
+
 /** api.ConsoleSession */
 export type VerificationSession = {
   id: string
@@ -82,7 +85,10 @@ export type VerificationSession = {
   reference: string
   requiredLevel: number
   claims: string[]
-  shared?: Record<string, unknown>
+  /** What the person shared (completed only); null once they withdrew access or deleted their account. */
+  shared?: Record<string, unknown> | null
+  /** Why a completed session's shared is null. */
+  sharedReason?: SharedReason
   createdAt: string
   expiresAt: string
   endedAt: string | null

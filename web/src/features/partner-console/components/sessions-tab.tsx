@@ -2,7 +2,7 @@ import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { formatDateMx, formatDateTimeMx } from '@/lib/format'
 import { useSignedOutOn } from '../api/get-console-me'
 import { useSessions } from '../api/sessions'
-import { CLAIM_LABEL, LEVEL_LABEL, SESSION_STATUS } from '../labels'
+import { CLAIM_LABEL, LEVEL_LABEL, SESSION_STATUS, SHARED_GONE } from '../labels'
 import type { Mode, VerificationSession } from '../types'
 import { ConsoleTable, PagedTableFooter } from './table-message'
 import { TabHeading } from './tab-heading'
@@ -30,8 +30,9 @@ function sharedInOrder(s: VerificationSession): [string, unknown][] {
   return [...asked, ...Object.keys(shared).filter((c) => !asked.includes(c))].map((c) => [c, shared[c]])
 }
 
-/** What a session without shared data says. */
+/** What a session without shared data says (or why what was shared is gone). */
 function nothingShared(s: VerificationSession): string {
+  if (s.sharedReason) return SHARED_GONE[s.sharedReason]
   const open = s.status === 'created' || s.status === 'in_progress'
   const asked = s.claims.map((c) => CLAIM_LABEL[c] ?? c).join(', ')
   return `${open ? 'Aún nada' : 'Nada'}${asked ? ` (pediste: ${asked})` : ''}`
