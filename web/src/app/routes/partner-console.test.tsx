@@ -55,6 +55,19 @@ const key = (id: number, livemode: boolean, kind: 'secret' | 'publishable', hint
 const testKeys = [key(1, false, 'secret', 'sk_test_…9f3a'), key(2, false, 'publishable', 'pk_test_0123456789abcdef01234567')]
 const liveKeys = [key(3, true, 'secret', 'sk_live_…c0de'), key(4, true, 'secret', 'sk_live_…dead', '2026-11-10T17:00:00Z')]
 
+/** The origin's proof as GET /api/socios/origin answers before any check (issue 54 item 12). */
+const originProof = {
+  origin: 'https://www.casalista.mx',
+  proven: false,
+  provenAt: null,
+  checkedAt: null,
+  local: false,
+  liveNeedsProof: true,
+  txtName: 'www.casalista.mx',
+  txtValue: 'perfilseguro-verification=0123456789abcdef0123456789abcdef',
+  fileUrl: 'https://www.casalista.mx/.well-known/perfilseguro-verification.txt',
+}
+
 /** The console's reads, signed in as role; overrides win. */
 function consoleApi(role: Role = 'propietario', overrides: Record<string, MockHandler> = {}) {
   return mockApi({
@@ -64,6 +77,7 @@ function consoleApi(role: Role = 'propietario', overrides: Record<string, MockHa
     'GET /api/socios/deliveries': { json: { data: [], hasMore: false } },
     'GET /api/socios/sessions': { json: { mode: 'test', data: [], hasMore: false } },
     'GET /api/socios/users': { json: [me(role).user] },
+    'GET /api/socios/origin': { json: originProof },
     ...overrides,
   })
 }
@@ -197,10 +211,48 @@ describe('/socios', () => {
     await user.type(field, 'app.casalista.mx')
     await user.click(screen.getByRole('button', { name: 'Guardar origen' }))
     await waitFor(() => expect(field).toHaveValue('https://app.casalista.mx'))
-    expect(calls.filter((c) => c.path === '/api/socios/origin').map((c) => c.body)).toEqual([
+    expect(calls.filter((c) => c.method === 'PUT' && c.path === '/api/socios/origin').map((c) => c.body)).toEqual([
       { origin: 'https://intrusa.mx' },
       { origin: 'app.casalista.mx' },
     ])
+  })
+
+  it('shows how to prove the origin and asks for a check; after it, that the origin is proven (issue 54 item 12)', async () => {
+    let proven = false
+    const { calls } = consoleApi('desarrollador', {
+      'GET /api/socios/origin': () => ({
+        json: proven
+          ? { ...originProof, proven: true, provenAt: '2026-11-20T18:00:00Z', checkedAt: '2026-11-20T18:00:00Z' }
+          : { ...originProof, checkedAt: '2026-11-19T18:00:00Z', checkError: 'No encontramos el registro TXT en el DNS de tu dominio.' },
+      }),
+      'POST /api/socios/origin/verify': () => {
+        proven = true
+        return { status: 202, json: { ...originProof, message: 'Revisaremos tu registro TXT y tu archivo de verificación en unos segundos.' } }
+      },
+    })
+    const { user } = renderRouteWithUser('/socios')
+    const panel = await screen.findByTestId('origin-proof')
+    expect(within(panel).getByText('Origen sin verificar')).toBeInTheDocument()
+    expect(panel).toHaveTextContent('Tus llaves de producción funcionarán cuando verifiquemos que controlas este origen')
+    expect(panel).toHaveTextContent('No encontramos el registro TXT en el DNS de tu dominio.')
+    expect(within(panel).getByTestId('origin-txt')).toHaveTextContent(originProof.txtValue)
+    expect(panel).toHaveTextContent(originProof.fileUrl)
+    await user.click(within(panel).getByRole('button', { name: 'Copiar el valor del registro' }))
+    expect(await navigator.clipboard.readText()).toBe(originProof.txtValue)
+
+    await user.click(within(panel).getByRole('button', { name: 'Verificar ahora' }))
+    expect(await screen.findByText('Revisión pedida')).toBeInTheDocument()
+    expect(calls.some((c) => c.method === 'POST' && c.path === '/api/socios/origin/verify')).toBe(true)
+    expect(await screen.findByText('Origen verificado', {}, { timeout: 6000 })).toBeInTheDocument()
+    expect(screen.getByTestId('origin-proof')).toHaveTextContent('(hora de la Ciudad de México)')
+  })
+
+  it('a reader sees the origin’s proof but cannot ask for a check', async () => {
+    consoleApi('lectura')
+    renderRoute('/socios')
+    const panel = await screen.findByTestId('origin-proof')
+    expect(within(panel).getByText('Origen sin verificar')).toBeInTheDocument()
+    expect(within(panel).queryByRole('button', { name: 'Verificar ahora' })).not.toBeInTheDocument()
   })
 
   it('rotates the webhook secret: the new one once, and until when the old one still signs', async () => {

@@ -120,3 +120,20 @@ export type TestMessage = {
 
 /** api.ConsoleTestInbox */
 export type TestInbox = { data: TestMessage[] }
+
+/** Where the platform stands in proving its origin (GET /api/socios/origin). */
+export type OriginProof = {
+  origin: string
+  proven: boolean
+  provenAt: string | null
+  checkedAt: string | null
+  checkError?: string
+  /** A localhost origin: test mode only, never checked. */
+  local: boolean
+  /** Live keys work only once the origin is proven (production). */
+  liveNeedsProof: boolean
+  txtName: string
+  txtValue: string
+  fileUrl: string
+  message?: string
+}

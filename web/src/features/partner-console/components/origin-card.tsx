@@ -8,6 +8,7 @@ import { useSetOrigin } from '../api/origin'
 import { can } from '../labels'
 import { originSchema } from '../schemas'
 import type { ConsoleMe } from '../types'
+import { OriginProofPanel } from './origin-proof'
 import { useSavedValueForm } from './use-saved-value-form'
 
 /** The platform's allowed origin: shown to everyone, changed by a propietario or a desarrollador. */
@@ -62,6 +63,7 @@ export function OriginCard({ me }: { me: ConsoleMe }) {
               {me.partner.domain}
             </code>
           )}
+          <OriginProofPanel me={me} />
         </div>
       </div>
     </section>
