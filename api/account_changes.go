@@ -143,7 +143,7 @@ func (s *Server) mountAccountChanges() {
 			text("404", "Página en español: el enlace no es válido", "text/html"),
 			text("410", "Página en español: el enlace ya se usó o venció", "text/html")))
 	undo := op("Privacidad", "Deshace el cambio de correo o teléfono del aviso (y los cambios de contacto posteriores): vuelven los datos "+
-		"anteriores, se cierran todas las sesiones y se quitan las llaves de acceso agregadas desde el cambio",
+		"anteriores, se cierran todas las sesiones y se quitan las llaves de acceso de la cuenta",
 		nil,
 		text("200", "Página en español: el cambio se deshizo", "text/html"),
 		text("404", "Página en español: el enlace no es válido", "text/html"),
@@ -165,7 +165,7 @@ var (
 	undoTaken = linkPage{"No pudimos deshacer el cambio",
 		"Tu dato anterior ya está registrado en otra cuenta, así que no pudimos devolverlo a la tuya. Escríbenos a soporte para revisar tu cuenta."}
 	undoDone = linkPage{"Cambio deshecho",
-		"Tu cuenta volvió a tus datos anteriores y cerramos todas sus sesiones. Inicia sesión de nuevo con tu correo o teléfono de siempre."}
+		"Tu cuenta volvió a tus datos anteriores, cerramos todas sus sesiones y quitamos sus llaves de acceso. Inicia sesión de nuevo con un código a tu correo o teléfono de siempre."}
 	undoFailed = linkPage{"No pudimos deshacer el cambio",
 		"Ocurrió un error al deshacer el cambio. Intenta abrir el enlace nuevamente en unos minutos."}
 )
@@ -184,7 +184,7 @@ button{margin-top:1rem;background:#b91c1c;color:#fff;border:0;font:inherit;font-
 </style></head><body><main>
 <div class="brand">Perfil Seguro</div>
 <h1>¿Deshacer el cambio de tus datos?</h1>
-<p>Tu cuenta volverá al correo y teléfono que tenía antes del cambio, cerraremos todas sus sesiones y quitaremos las llaves de acceso agregadas desde entonces.</p>
+<p>Tu cuenta volverá al correo y teléfono que tenía antes del cambio, cerraremos todas sus sesiones y quitaremos sus llaves de acceso: quien haya hecho el cambio ya no podrá entrar. Después entra con un código y, si quieres, crea una llave nueva.</p>
 <form method="post" action="/api/account-changes/undo">
 <input type="hidden" name="token" value="{{.}}">
 <button type="submit">Deshacer el cambio</button>

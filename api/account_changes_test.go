@@ -123,6 +123,7 @@ func TestAContactChangeEndsOtherSessionsAndTheOldAddressCanUndoIt(t *testing.T) 
 	require.Equal(t, http.StatusUnauthorized, e.send(t, victim, "GET", fmt.Sprintf("/api/users/%d", id), nil).Status,
 		"every other session of the account ends")
 	require.Equal(t, http.StatusOK, e.send(t, changer, "GET", fmt.Sprintf("/api/users/%d", id), nil).Status, "not the one that changed it")
+	// A session alone may add a passkey (which could then confirm and sign in): the undo removes it.
 	_, err := e.db.Exec(`INSERT INTO webauthn_credentials (user_id, credential_id, public_key, name) VALUES ($1, 'intruso', 'k', 'Intruso')`, id)
 	require.NoError(t, err)
 	e.changeContact(t, changer, id, map[string]string{"email": "rosa.despues@example.com"})
@@ -157,7 +158,7 @@ func TestAContactChangeEndsOtherSessionsAndTheOldAddressCanUndoIt(t *testing.T) 
 	require.Equal(t, "rosa.antes@example.com", back.Email)
 	require.Equal(t, http.StatusUnauthorized, e.send(t, changer, "GET", fmt.Sprintf("/api/users/%d", id), nil).Status,
 		"the session that changed them ends too")
-	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM webauthn_credentials WHERE user_id = $1`, id), "the passkey added since goes")
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM webauthn_credentials WHERE user_id = $1`, id), "the passkeys go")
 	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM audit_events WHERE action = 'person.contact_undo' AND target_id = $1`, fmt.Sprint(id)))
 	require.Equal(t, 2, countOf(t, e.db, `SELECT count(*) FROM audit_events WHERE action = 'person.contact_change' AND target_id = $1`, fmt.Sprint(id)))
 

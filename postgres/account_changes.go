@@ -117,20 +117,20 @@ var (
 // UndoContactChanges undoes, from the undo link whose token hashes to tokenHash, its change and
 // every contact change the person made after it (a thief who changed the phone and then the
 // e-mail is undone by either link), newest first, in one transaction: the old values come back,
-// every sign-in session of the account ends, and the passkeys added since the first undone change
-// are removed. It returns the person's id. ErrUndoUnknown, ErrUndoSpent (used, or past its
+// every sign-in session of the account ends, and every passkey of the account is removed (a
+// session alone may add a passkey, which would then sign its holder in and confirm for them;
+// the person signs in with a code and creates a new one). It returns the person's id. ErrUndoUnknown, ErrUndoSpent (used, or past its
 // window at now), ErrUndoTaken.
 func (s *Store) UndoContactChanges(ctx context.Context, tokenHash string, now time.Time) (int64, error) {
 	var userID int64
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var first struct {
-			ID        int64      `db:"id"`
-			UserID    int64      `db:"user_id"`
-			Until     time.Time  `db:"undo_until"`
-			UndoneAt  *time.Time `db:"undone_at"`
-			CreatedAt time.Time  `db:"created_at"`
+			ID       int64      `db:"id"`
+			UserID   int64      `db:"user_id"`
+			Until    time.Time  `db:"undo_until"`
+			UndoneAt *time.Time `db:"undone_at"`
 		}
-		err := getOne(ctx, tx, &first, ErrUndoUnknown, "undo link", `SELECT id, user_id, undo_until, undone_at, created_at
+		err := getOne(ctx, tx, &first, ErrUndoUnknown, "undo link", `SELECT id, user_id, undo_until, undone_at
 			FROM account_changes WHERE undo_token_hash = $1 FOR UPDATE`, tokenHash)
 		if err != nil {
 			return err
@@ -170,9 +170,7 @@ func (s *Store) UndoContactChanges(ctx context.Context, tokenHash string, now ti
 		if _, err := s.EndOtherSessions(ctx, tx, userID, ""); err != nil {
 			return err
 		}
-		// A passkey added by whoever held the session since the change would sign them in again.
-		if _, err := tx.ExecContext(ctx, `DELETE FROM webauthn_credentials WHERE user_id = $1 AND created_at >= $2`,
-			userID, first.CreatedAt); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM webauthn_credentials WHERE user_id = $1`, userID); err != nil {
 			return fmt.Errorf("remove passkeys of %d: %w", userID, err)
 		}
 		return nil

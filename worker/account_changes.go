@@ -121,7 +121,7 @@ func (n accountChangeNotice) lines() (subject string, paragraphs []string) {
 	}
 	if n.UndoLink != "" && n.Change.UndoUntil != nil {
 		paragraphs = append(paragraphs, fmt.Sprintf("Si no fuiste tú, deshaz el cambio con el enlace de abajo: tu cuenta vuelve a tus datos "+
-			"anteriores y se cierran todas sus sesiones. El enlace vale hasta el %s (hora de la Ciudad de México).",
+			"anteriores, se cierran todas sus sesiones y se quitan sus llaves de acceso. El enlace vale hasta el %s (hora de la Ciudad de México).",
 			perfilseguro.MexicoDateTime(*n.Change.UndoUntil)))
 	}
 	return fmt.Sprintf(AccountChangeSubjectPerson, what), paragraphs
