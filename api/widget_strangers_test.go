@@ -102,15 +102,18 @@ func TestOriginAloneActsForNoPartner(t *testing.T) {
 	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM users`), "no person made")
 	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM presentation_requests`), "no request made")
 	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM verification_codes`)+countOf(t, e.db, `SELECT count(*) FROM email_verification_codes`), "no code sent")
-	n, err := e.redis.Exists(t.Context(), fmt.Sprintf("rate:{rl}:widget:partner:%d", pid)).Result()
+	charged, err := e.redis.Keys(t.Context(), "rate:{rl}:widget*").Result()
 	require.NoError(t, err)
-	require.Zero(t, n, "nothing charged to the partner's budget")
+	require.Empty(t, charged, "nothing charged to the partner's budgets")
 
 	// Its key, from the same origin, does act for it, and only that call is counted.
 	res, out := e.cross(t, "POST", "/api/widget/login", origin, map[string]string{"X-Partner-Key": pk}, map[string]string{"email": p.Email, "phoneNumber": p.Phone})
 	require.Equal(t, http.StatusOK, res.StatusCode, out)
 	require.Empty(t, res.Header.Get("Deprecation"))
 	require.Equal(t, pid, dbGet[int64](t, e.db, `SELECT partner_id FROM users WHERE email = $1`, p.Email))
+	charged, err = e.redis.Keys(t.Context(), "rate:{rl}:widget*").Result()
+	require.NoError(t, err)
+	require.NotEmpty(t, charged, "the keyed call is charged")
 	usage := func() int {
 		n, _ := e.redis.HGet(t.Context(), jobs.PartnerUsageKey, fmt.Sprint(pid)).Int()
 		return n
