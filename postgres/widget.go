@@ -70,7 +70,9 @@ type Delivery struct {
 	Secret     *string         `db:"webhook_secret"`
 	Delivered  *time.Time      `db:"delivered_at"`
 	PartnerAct bool            `db:"is_active"`
-	// Objected: the person switched partner notifications off (a secondary purpose).
+	// Objected: the person switched partner notifications off (a secondary purpose), or withdrew
+	// this partner's access (Mi Perfil › Plataformas con acceso) and has not shared with it since:
+	// nothing more about them is sent but the withdrawal's own notice and their sessions' status.
 	Objected bool `db:"objected"`
 }
 
@@ -93,7 +95,10 @@ func (s *Store) DeliveryByID(ctx context.Context, id int64) (*Delivery, error) {
 	var d Delivery
 	const q = `SELECT d.id, d.partner_id, d.event, d.payload, d.attempts, d.delivered_at, k.webhook_url, k.webhook_secret, k.is_active,
 		COALESCE((SELECT NOT c.granted FROM consents c WHERE c.user_id = d.user_id AND c.purpose = 'partner_notifications'
-			ORDER BY c.accepted_at DESC, c.id DESC LIMIT 1), false) AS objected
+			ORDER BY c.accepted_at DESC, c.id DESC LIMIT 1), false)
+		OR (d.event <> 'profile.access_revoked' AND d.event NOT LIKE 'verification_session.%'
+			AND EXISTS (SELECT 1 FROM partner_grants g WHERE g.partner_id = d.partner_id AND g.user_id = d.user_id AND g.revoked_at IS NOT NULL)
+			AND NOT EXISTS (SELECT 1 FROM partner_grants g WHERE g.partner_id = d.partner_id AND g.user_id = d.user_id AND g.revoked_at IS NULL)) AS objected
 		FROM partner_deliveries d JOIN api_keys k ON k.id = d.partner_id WHERE d.id = $1`
 	if err := s.q(ctx).GetContext(ctx, &d, q, id); err != nil {
 		if isNoRows(err) {
@@ -104,7 +109,8 @@ func (s *Store) DeliveryByID(ctx context.Context, id int64) (*Delivery, error) {
 	return &d, nil
 }
 
-// DropDelivery deletes a notification that must not be sent (the person objected to it).
+// DropDelivery deletes a notification that must not be sent (the person objected to it, or
+// withdrew the partner's access).
 func (s *Store) DropDelivery(ctx context.Context, id int64) error {
 	_, err := s.q(ctx).ExecContext(ctx, `DELETE FROM partner_deliveries WHERE id = $1 AND delivered_at IS NULL`, id)
 	return err

@@ -101,3 +101,47 @@ func TestAResendAfterAWithdrawalSendsTheStatusOnly(t *testing.T) {
 	require.NoError(t, db.Get(&leftovers, `SELECT count(*) FROM partner_deliveries WHERE payload::text LIKE '%Ana Retirada%' OR payload::text LIKE '%eyJ.prueba%'`))
 	require.Zero(t, leftovers, "nothing stored for the partner holds what was withdrawn")
 }
+
+// Issue 54, item 1 ("any later webhook"): once a person withdrew a partner's access, the events
+// the partner used to hear about a person who came through it (level changes, validity, payments)
+// stop; a person who shares with it again is heard of again. Before the fix the level change went
+// out with the profile ID.
+func TestNoLaterWebhookNamesAPersonWhoWithdrew(t *testing.T) {
+	t.Parallel()
+	db, _ := pgtest.New(t)
+	var mu sync.Mutex
+	var events []string
+	partner := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		events = append(events, r.Header.Get("X-PerfilSeguro-Event"))
+	}))
+	defer partner.Close()
+	ctx := context.Background()
+	var pid, withdrew, shares int64
+	require.NoError(t, db.Get(&pid, `INSERT INTO api_keys (key_id, partner_name, domain, webhook_url, webhook_secret)
+		VALUES ('pk_live_000000000000000000000e55', 'CasaLista', 'https://casalista.example', $1, 'whsec_test') RETURNING id`, partner.URL))
+	require.NoError(t, db.Get(&withdrew, `INSERT INTO users (nombre, id_validado, partner_id) VALUES ('Ana', 'PS-5555-0000-01', $1) RETURNING id`, pid))
+	require.NoError(t, db.Get(&shares, `INSERT INTO users (nombre, id_validado, partner_id) VALUES ('Beto', 'PS-5555-0000-02', $1) RETURNING id`, pid))
+	_, err := db.Exec(`INSERT INTO partner_grants (partner_id, user_id, livemode, claims, via, revoked_at) VALUES
+		($1, $2, true, '{name}', 'session', now()),
+		($1, $3, true, '{name}', 'session', now()), ($1, $3, true, '{name}', 'session', NULL)`, pid, withdrew, shares)
+	require.NoError(t, err)
+	// Both change level: the trigger writes a notification for each (the outbox).
+	_, err = db.Exec(`UPDATE users SET verification_level = 1, is_phone_verified = true WHERE id IN ($1, $2)`, withdrew, shares)
+	require.NoError(t, err)
+	var ids []int64
+	require.NoError(t, db.Select(&ids, `SELECT id FROM partner_deliveries ORDER BY user_id = $1 DESC`, withdrew))
+	require.Len(t, ids, 2)
+
+	w, _ := partnerWorker(t, db)
+	for _, id := range ids {
+		task, err := jobs.NewPartnerNotifyTask(id, 1)
+		require.NoError(t, err)
+		require.NoError(t, w.Handler().ProcessTask(ctx, task))
+	}
+	require.Equal(t, []string{"user.verification_level_changed"}, events, "only about the person whose grant is current")
+	var left int
+	require.NoError(t, db.Get(&left, `SELECT count(*) FROM partner_deliveries WHERE user_id = $1`, withdrew))
+	require.Zero(t, left, "the withdrawn person's notification is dropped, not kept")
+}
