@@ -59,5 +59,11 @@ func ErrorMessage(err error) string {
 var ErrPermanent = errors.New("permanent provider failure")
 
 // ErrAddressNotPublic marks a connection refused because the address a third party's URL led to
-// (after DNS) is not a public one; the party is told only that, never the address.
+// (after DNS) is not a public one; the party is told only that (AddressNotPublicNote), never the
+// address, which would map our network.
 var ErrAddressNotPublic = errors.New("the address is not public")
+
+// AddressNotPublicNote is what a partner's delivery log says of an attempt refused with
+// ErrAddressNotPublic.
+const AddressNotPublicNote = "La dirección del webhook no es pública (red privada, local o reservada); no se envió. " +
+	"Usa una URL que resuelva a una dirección pública."

@@ -266,8 +266,18 @@ func (s *Server) consoleRotateWebhook(c fuego.ContextNoBody) (ConsoleWebhookResp
 	return out, nil
 }
 
+// deliveryNote is a stored failure as the partner reads it. Attempts logged before the worker wrote
+// AddressNotPublicNote named the private address the webhook resolved to: they read as the note.
+func deliveryNote(stored *string) *string {
+	if stored != nil && strings.Contains(*stored, perfilseguro.ErrAddressNotPublic.Error()) {
+		note := perfilseguro.AddressNotPublicNote
+		return &note
+	}
+	return stored
+}
+
 func (s *Server) deliveryJSON(d postgres.DeliveryLogEntry) ConsoleDelivery {
-	out := ConsoleDelivery{ID: d.ID, Event: d.Event, Attempts: d.Attempts, StatusCode: d.StatusCode, LastError: d.LastError,
+	out := ConsoleDelivery{ID: d.ID, Event: d.Event, Attempts: d.Attempts, StatusCode: d.StatusCode, LastError: deliveryNote(d.LastError),
 		CreatedAt: d.CreatedAt, DeliveredAt: d.DeliveredAt}
 	switch {
 	case d.DeliveredAt != nil:

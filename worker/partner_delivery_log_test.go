@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/jobs/redistest"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
@@ -58,7 +59,7 @@ func TestARefusedDeliveryDoesNotTellThePartnerTheResolvedAddress(t *testing.T) {
 	require.NoError(t, db.QueryRow(`SELECT attempts, last_error FROM partner_deliveries`).Scan(&attempts, &lastError))
 	require.Equal(t, 1, attempts, "the attempt is logged, to be retried")
 	require.Zero(t, calls, "nothing reached the private address")
-	require.Equal(t, worker.NotPublicDeliveryNote, lastError)
+	require.Equal(t, perfilseguro.AddressNotPublicNote, lastError)
 	for _, leak := range []string{"127.0.0.1", "::1", "dial", "not public:"} {
 		require.NotContains(t, lastError, leak)
 	}

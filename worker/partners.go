@@ -100,10 +100,6 @@ func (w *Worker) handlePartnerNotify(ctx context.Context, p jobs.PartnerNotifyPa
 	return store.RecordDelivery(ctx, d.ID, res.StatusCode, errText, ok, partnerBackoff(d.Attempts+1))
 }
 
-// NotPublicDeliveryNote is what the partner's delivery log says when its webhook's host resolved
-// to an address that is not public: never the address itself, which would map our network.
-const NotPublicDeliveryNote = "La dirección del webhook no es pública (red privada, local o reservada); no se envió. Usa una URL que resuelva a una dirección pública."
-
 // deliveryFailure is the partner-visible text of a failed attempt. A refusal by the public-only
 // dialer would name the private address twice (the dial and our check), so it becomes the note;
 // a DNS failure would name our resolver's address, so it keeps only the name and the reason.
@@ -111,7 +107,7 @@ func deliveryFailure(err error) string {
 	var dnsErr *net.DNSError
 	switch {
 	case errors.Is(err, perfilseguro.ErrAddressNotPublic):
-		return NotPublicDeliveryNote
+		return perfilseguro.AddressNotPublicNote
 	case errors.As(err, &dnsErr):
 		return "lookup " + dnsErr.Name + ": " + dnsErr.Err
 	}
