@@ -131,6 +131,11 @@ func (s *Server) hostedOpen(c fuego.ContextWithBody[HostedOpenRequest]) (HostedO
 	if kp == nil {
 		return HostedOpened{}, errPublishableKey
 	}
+	if kp.Key.Livemode { // the origin may have changed since the session was made (item 12)
+		if err := s.requireProvenOrigin(ctx, kp.Partner.ID); err != nil {
+			return HostedOpened{}, err
+		}
+	}
 	if req.OpenerOrigin != "" {
 		if o, ok := postgres.NormalizeOrigin(req.OpenerOrigin); !ok || o != kp.Partner.Domain {
 			return HostedOpened{}, errOpenerOrigin

@@ -109,4 +109,11 @@ func TestInProductionLiveSessionsNeedAProvenOrigin(t *testing.T) {
 	require.NoError(t, err)
 	live = e.send(t, anonymous(), "POST", "/api/partner/v1/verification-sessions", body, "Authorization", "Bearer "+e.secretKey(t, pk, true))
 	require.Equal(t, http.StatusCreated, live.Status, string(live.Body))
+
+	// A new origin is unproven: the live session made before cannot be opened on it.
+	_, err = e.db.Exec(`UPDATE api_keys SET domain = 'https://www.casalista.example' WHERE key_id = $1`, pk)
+	require.NoError(t, err)
+	open := e.send(t, anonymous(), "POST", "/api/hosted/open", map[string]any{"clientSecret": live.JSON(t)["clientSecret"], "publishableKey": pk})
+	require.Equal(t, http.StatusConflict, open.Status, string(open.Body))
+	require.Contains(t, string(open.Body), "aún no está verificado")
 }
