@@ -23,6 +23,10 @@ func TestTheDocumentedSRIHashIsTheDropInsOwn(t *testing.T) {
 	doc := readText(t, "docs/partners.md")
 	require.True(t, strings.Contains(doc, `integrity="`+want+`"`),
 		"docs/partners.md must publish %s (the drop-in changed: update the page and tell partners)", want)
+	// The /integration page prints the same hash in its snippets.
+	page := readText(t, "web/src/features/integration/session-samples.ts")
+	require.True(t, strings.Contains(page, `DROP_IN_INTEGRITY = '`+want+`'`),
+		"web/src/features/integration/session-samples.ts must print %s", want)
 }
 
 // readText is a file of the repository, read whole.
