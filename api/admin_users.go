@@ -299,7 +299,12 @@ func (s *Server) deleteUser(c fuego.ContextNoBody) (DeleteUserResponse, error) {
 // deletion and event, its record, are written in one transaction.
 func (s *Server) deleteAccount(r *http.Request, who perfilseguro.User, event postgres.AuditEvent) error {
 	ctx, id := r.Context(), who.ID
-	err := s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
+	// Every address the person held, old ones included, for the jobs that still name them.
+	addresses, err := s.store.AddressesOf(ctx, id)
+	if err != nil {
+		return err
+	}
+	err = s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
 		return event, s.store.DeleteUser(ctx, id)
 	})
 	if err != nil {
@@ -308,7 +313,7 @@ func (s *Server) deleteAccount(r *http.Request, who perfilseguro.User, event pos
 	s.public.forgetUser(id) // at once here; other replicas hear it from Postgres
 	// Jobs still queued with the person's contacts go too. The deletion stands if Redis is down
 	// (logged): the jobs would find no code or token to send, only their payloads linger.
-	if n, err := s.purgeQueuedJobsOf(ctx, deref(who.PhoneNumber), deref(who.Email), who.Nombre); err != nil {
+	if n, err := s.purgeQueuedJobsOf(ctx, append(addresses, who.Nombre)...); err != nil {
 		s.logger.ErrorContext(ctx, "queued jobs of a deleted user not purged", "user_id", id, "purged", n, "error", err)
 	} else if n > 0 {
 		s.logger.InfoContext(ctx, "queued jobs of a deleted user purged", "user_id", id, "purged", n)

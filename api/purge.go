@@ -9,12 +9,14 @@ import (
 	"github.com/hibiken/asynq"
 )
 
-// purgeStates are the task states that still hold a payload in Redis.
-var purgeStates = []string{"pending", "scheduled", "retry", "archived"}
+// purgeStates are the task states that still hold a payload in Redis. Completed tasks keep theirs
+// for their retention (15 minutes for a code delivery, up to a day for others: issue 54, item 24).
+var purgeStates = []string{"pending", "scheduled", "retry", "archived", "completed"}
 
-// purgeQueuedJobsOf deletes every queued, scheduled, retrying or archived job whose payload
-// carries one of a deleted person's contacts (the code deliveries name their destination), so
-// nothing is sent to them and Redis keeps none of their data. It returns how many it deleted.
+// purgeQueuedJobsOf deletes every queued, scheduled, retrying, archived or completed job whose
+// payload carries one of a deleted person's contacts (the code deliveries name their
+// destination), so nothing is sent to them and Redis keeps none of their data. A job running at
+// that moment cannot be deleted; it finds no code or token to send. It returns how many it deleted.
 func (s *Server) purgeQueuedJobsOf(ctx context.Context, contacts ...string) (int, error) {
 	if s.asynqRedis == nil {
 		return 0, nil
@@ -85,6 +87,8 @@ func listTasks(insp *asynq.Inspector, queue, state string, page int) ([]*asynq.T
 		return insp.ListScheduledTasks(queue, opts...)
 	case "retry":
 		return insp.ListRetryTasks(queue, opts...)
+	case "completed":
+		return insp.ListCompletedTasks(queue, opts...)
 	default:
 		return insp.ListArchivedTasks(queue, opts...)
 	}

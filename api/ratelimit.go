@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/redis/go-redis/v9"
 
@@ -85,9 +86,7 @@ func (s *Server) allow(ctx context.Context, limits ...limit) error {
 	keys := make([]string, len(limits))
 	args := make([]any, len(limits))
 	for i, l := range limits {
-		// One script touches every key of a request: the hash tag {rl} puts all of them in one
-		// Redis Cluster slot (a single server or Sentinel ignores it).
-		keys[i], args[i] = "rate:{rl}:"+l.key, l.perHour
+		keys[i], args[i] = s.limitKey(l.key), l.perHour
 	}
 	res, err := allowAll.Run(ctx, s.redis, keys, args...).Slice()
 	if err != nil {
@@ -107,6 +106,16 @@ func (s *Server) allow(ctx context.Context, limits ...limit) error {
 	retry := max(int(math.Ceil(secs)), 1)
 	return &apiError{Status: http.StatusTooManyRequests, RetryAfter: retry, Body: ErrorBody{
 		Message: fmt.Sprintf("Demasiadas solicitudes. Intenta nuevamente en %s.", humanWait(retry))}}
+}
+
+// limitKey is the Redis key of a limit. Limits are kept per e-mail, phone, address or id, and a
+// key name must not carry them (Redis keeps keys for up to an hour, past an account's deletion:
+// issue 54, item 24): the name keeps the limit's kind, readable, and a keyed hash (HMAC-SHA256
+// with a key derived from SECRET_KEY) of the rest. One script touches every key of a request: the
+// hash tag {rl} puts all of them in one Redis Cluster slot (a single server or Sentinel ignores it).
+func (s *Server) limitKey(key string) string {
+	kind, _, _ := strings.Cut(key, ":")
+	return "rate:{rl}:" + kind + ":" + s.coder.Hash("rate-limit", key)[:32]
 }
 
 // humanWait says a wait in Spanish.

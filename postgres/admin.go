@@ -138,7 +138,12 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 			{`DELETE FROM partner_deliveries WHERE user_id = $1`, []any{id}},
 			{`DELETE FROM invitations WHERE accepted_user_id = $1 OR lower(invitee_email) = $2 OR invitee_phone = $3`,
 				[]any{id, who.Email, who.Phone}},
-			{`DELETE FROM dev_messages WHERE recipient = $1 OR recipient = $2`, []any{who.Email, who.Phone}},
+			// The development stand-ins: the inbox's messages filed under the person go by cascade
+			// (0029); these are the ones to their addresses, old ones included, filed under nobody.
+			{`DELETE FROM dev_messages WHERE recipient IN ($2, $3, $4) OR user_id IS NULL AND recipient IN (` + codeAddressesOf + `)`,
+				[]any{id, who.Email, who.Phone, who.ProfileID}},
+			{`UPDATE dev_checkout_sessions SET customer_email = NULL, updated_at = now()
+				WHERE metadata->>'user_id' = $1::text AND customer_email IS NOT NULL`, []any{id}},
 			{forgetArcoText, []any{id, pq.Array(arcoAppWords)}},
 			// The audit trail keeps who did what to the account, not its old name or e-mail: the
 			// before/after values are blanked (the trigger allows only that, and only here).
