@@ -166,5 +166,5 @@ func (s *Server) reissueEnrolment(c fuego.ContextNoBody) (AdminEnrolmentResponse
 		return AdminEnrolmentResponse{}, err
 	}
 	return AdminEnrolmentResponse{Admin: a, EnrolmentURL: link, ExpiresAt: expires,
-		Message: "Comparte este enlace solo con " + a.Name + ". Funciona una vez, durante 24 horas."}, nil
+		Message: "Comparte este enlace solo con " + a.Name + ". Funciona una vez, durante 24 horas; los enlaces anteriores que no se usaron ya no funcionan."}, nil
 }

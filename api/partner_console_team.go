@@ -143,5 +143,6 @@ func (s *Server) consoleNewEnrolment(c fuego.ContextNoBody) (PartnerEnrolmentRes
 	if err != nil {
 		return PartnerEnrolmentResponse{}, err
 	}
-	return PartnerEnrolmentResponse{User: u, EnrolmentURL: link, ExpiresAt: expires, Message: enrolmentMessage(u)}, nil
+	return PartnerEnrolmentResponse{User: u, EnrolmentURL: link, ExpiresAt: expires,
+		Message: enrolmentMessage(u) + " Los enlaces anteriores que no se usaron ya no funcionan."}, nil
 }
