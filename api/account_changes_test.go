@@ -271,3 +271,29 @@ func TestAnAdministratorEditOfNameOrEmailNeedsAFreshPasskeyAndIsTold(t *testing.
 	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM dev_messages WHERE body_text LIKE '%account-changes/undo%'`),
 		"an administrator's edit is not undone from the notice")
 }
+
+func TestOneWhoLostThePhoneConfirmsFromTheEmail(t *testing.T) {
+	t.Parallel()
+	e := acSetup(t)
+	id, _ := seedUser(t, e.db, seeded{Level: 1, Phone: "+525511110005", Email: "sin.telefono@example.com"})
+	c := e.signedIn(t, id)
+	path := fmt.Sprintf("/api/users/%d/confirmation-code", id)
+	r := e.send(t, c, "POST", path+"?via=email", nil)
+	require.Equal(t, http.StatusAccepted, r.Status, string(r.Body))
+	require.Equal(t, "email", r.JSON(t)["channel"])
+	require.Equal(t, "sin.telefono@example.com", dbGet[string](t, e.db, `SELECT destination FROM email_verification_codes
+		WHERE user_id = $1 AND purpose = 'confirmation'`, id))
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM verification_codes WHERE user_id = $1 AND purpose = 'confirmation'`, id))
+	code := r.JSON(t)["verificationCode"].(string)
+	r = e.send(t, c, "POST", fmt.Sprintf("/api/users/%d/confirmation", id), map[string]string{"code": code})
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	e.changeContact(t, c, id, map[string]string{"phoneNumber": "5599990005"})
+
+	r = e.send(t, c, "POST", path+"?via=fax", nil)
+	require.Equal(t, http.StatusBadRequest, r.Status)
+	require.Equal(t, "Elige phone o email", r.JSON(t)["errors"].(map[string]any)["via"])
+	_, err := e.db.Exec(`UPDATE users SET email = NULL WHERE id = $1`, id)
+	require.NoError(t, err)
+	r = e.send(t, c, "POST", path+"?via=email", nil)
+	require.Equal(t, http.StatusConflict, r.Status, string(r.Body))
+}

@@ -209,7 +209,7 @@ var extraStatuses = map[string][]int{
 	"PUT /api/users/{id}/personal-data":          {409, 429},
 	"POST /api/users/{id}/contact-change":        {409, 429},
 	"POST /api/users/{id}/contact-change/verify": {409, 410, 429},
-	"POST /api/users/{id}/confirmation-code":     {429},
+	"POST /api/users/{id}/confirmation-code":     {409, 429},
 	"POST /api/users/{id}/confirmation":          {429},
 	"PUT /api/admin/arco-requests/{id}":          {409},
 	"POST /api/admin/arco-requests":              {404},

@@ -51,7 +51,8 @@ func (s *Server) mountPrivacyRights() {
 	fuego.Post(s.f, "/api/users/{id}/contact-change/verify", s.verifyContactChange, tag,
 		option.Summary("Confirmar el cambio de correo o teléfono con el código"))
 	fuego.Post(s.f, "/api/users/{id}/confirmation-code", s.sendConfirmationCode, tag, option.DefaultStatusCode(http.StatusAccepted),
-		option.Summary("Enviar un código para confirmar una acción delicada (eliminar mi cuenta)"))
+		option.Summary("Enviar un código para confirmar una acción delicada (eliminar mi cuenta, cambiar mi correo o teléfono)"),
+		option.Query("via", "phone o email: a cuál de tus datos actuales va el código (por omisión el teléfono, o el correo si no tienes teléfono)"))
 	fuego.Post(s.f, "/api/users/{id}/confirmation", s.confirmWithCode, tag,
 		option.Summary("Confirmar con el código: permite eliminar la cuenta durante 5 minutos en esta sesión"))
 	// The same confirmation with a fresh passkey assertion instead of a code (passkeys.go).
@@ -414,11 +415,18 @@ func (s *Server) sendConfirmationCode(c fuego.ContextNoBody) (CodeSentResponse, 
 		return CodeSentResponse{}, err
 	}
 	cr := codeRequest{UserID: u.ID, Purpose: purposeConfirmation, Phone: deref(u.PhoneNumber)}
-	if cr.Phone == "" {
-		cr.Email = deref(u.Email)
+	switch via := c.QueryParam("via"); {
+	case via != "" && via != "phone" && via != "email":
+		return CodeSentResponse{}, perfilseguro.FieldError("via", "Elige phone o email")
+	case via == "email" && deref(u.Email) == "", via == "phone" && cr.Phone == "":
+		return CodeSentResponse{}, errNoSuchContact
+	case via == "email" || cr.Phone == "": // one who lost the phone confirms from the e-mail (issue 54, item 21)
+		cr.Phone, cr.Email = "", deref(u.Email)
 	}
 	return s.sendPurposeCode(c, c.Request(), cr)
 }
+
+var errNoSuchContact = perfilseguro.Errorf(perfilseguro.ECONFLICT, "Tu cuenta no tiene ese dato: elige tu teléfono o tu correo actual.")
 
 // ConfirmationResponse says until when the session may delete its account.
 type ConfirmationResponse struct {

@@ -65,7 +65,7 @@ export interface paths {
         /** Enlace del aviso de cambio de correo o teléfono: página que pide confirmar antes de deshacer el cambio */
         get: operations["get_api_account_changes_undo"];
         put?: never;
-        /** Deshace el cambio de correo o teléfono del aviso (y los cambios de contacto posteriores): vuelven los datos anteriores, se cierran todas las sesiones y se quitan las llaves de acceso agregadas desde el cambio */
+        /** Deshace el cambio de correo o teléfono del aviso (y los cambios de contacto posteriores): vuelven los datos anteriores, se cierran todas las sesiones y se quitan las llaves de acceso de la cuenta */
         post: operations["post_api_account_changes_undo"];
         delete?: never;
         options?: never;
@@ -1715,7 +1715,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enviar un código para confirmar una acción delicada (eliminar mi cuenta) */
+        /** Enviar un código para confirmar una acción delicada (eliminar mi cuenta, cambiar mi correo o teléfono) */
         post: operations["POST_/api/users/:id/confirmation-code"];
         delete?: never;
         options?: never;
@@ -14172,7 +14172,10 @@ export interface operations {
     };
     "POST_/api/users/:id/confirmation-code": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description phone o email: a cuál de tus datos actuales va el código (por omisión el teléfono, o el correo si no tienes teléfono) */
+                via?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -14219,6 +14222,15 @@ export interface operations {
             };
             /** @description No encontrado */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Conflicto con el estado actual */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

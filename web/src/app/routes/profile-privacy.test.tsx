@@ -336,6 +336,25 @@ describe('/profile Mis datos: corrections', () => {
     expect(within(section).queryByLabelText('Nuevo correo electrónico')).not.toBeInTheDocument()
   })
 
+  it('sends the confirmation code to the e-mail for one who lost the phone', async () => {
+    signInProfile()
+    const { calls } = api({
+      'POST /api/users/7/confirmation-code': (_body, url) =>
+        url.searchParams.get('via') === 'email'
+          ? { status: 202, json: { message: 'Te enviamos un código a a•••@example.com.', channel: 'email', verificationCode: '135790' } }
+          : { status: 202, json: { message: 'Te enviamos un código por WhatsApp al +52 •• •••• 4321.', channel: 'phone' } },
+      'POST /api/users/7/confirmation': { json: { confirmedUntil: '2026-11-24T18:05:00Z' } },
+    })
+    renderRoute('/profile')
+    const section = await screen.findByTestId('rectification')
+    await userEvent.click(await within(section).findByRole('button', { name: 'Enviar código a mi contacto actual' }))
+    await userEvent.click(await within(section).findByRole('button', { name: 'Ya no tengo ese teléfono: enviarlo a mi correo' }))
+    expect(await within(section).findByText('Te enviamos un código a a•••@example.com.')).toBeInTheDocument()
+    expect(calls.filter((c) => c.path === '/api/users/7/confirmation-code').map((c) => c.url.search)).toEqual(['', '?via=email'])
+    await typeAndPress(section, within(section).getByLabelText('Código de confirmación'), '135790', 'Confirmar código')
+    expect(await within(section).findByLabelText('Nuevo correo electrónico')).toBeInTheDocument()
+  })
+
   it("shows the server's refusal of an address another account uses", async () => {
     signInProfile()
     api({

@@ -8,7 +8,7 @@ import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
 import { useConfirmIdentity } from '../api/confirm-identity'
 import { useConfirmWithPasskey } from '../api/confirm-with-passkey'
-import { useSendConfirmationCode } from '../api/send-confirmation-code'
+import { useSendConfirmationCodeVia, type ConfirmationVia } from '../api/send-confirmation-code'
 import { codeSubmit } from '../schemas'
 
 /** How long the development-only code toast stays (as in the registration). */
@@ -32,25 +32,28 @@ export function IdentityConfirmation({
   error?: string
   onConfirmed: (until: string) => void
 }) {
-  const sendCode = useSendConfirmationCode()
+  const sendCode = useSendConfirmationCodeVia()
   const confirm = useConfirmIdentity()
   const byPasskey = useConfirmWithPasskey()
   const { toast } = useToast()
-  const [sentMessage, setSentMessage] = useState<string>()
+  const [sent, setSent] = useState<{ message: string; channel?: string }>()
   const [code, setCode] = useState('')
   const [error, setError] = useState<string>()
   const shown = error ?? outerError
 
-  const requestCode = () => {
+  const requestCode = (via?: ConfirmationVia) => {
     setError(undefined)
-    sendCode.mutate(userId, {
-      onSuccess: (res) => {
-        setCode('')
-        setSentMessage(res.message)
-        if (res.verificationCode) toast({ title: 'Código para pruebas', description: res.verificationCode, duration: TEST_CODE_TOAST_MS })
+    sendCode.mutate(
+      { userId, via },
+      {
+        onSuccess: (res) => {
+          setCode('')
+          setSent({ message: res.message, channel: res.channel })
+          if (res.verificationCode) toast({ title: 'Código para pruebas', description: res.verificationCode, duration: TEST_CODE_TOAST_MS })
+        },
+        onError: (err) => setError(serverMessage(err, 'No pudimos enviar el código. Intenta de nuevo.')),
       },
-      onError: (err) => setError(serverMessage(err, 'No pudimos enviar el código. Intenta de nuevo.')),
-    })
+    )
   }
 
   const confirmByPasskey = () => {
@@ -83,9 +86,9 @@ export function IdentityConfirmation({
         {children}
       </Alert>
       {shown && <Alert variant="destructive">{shown}</Alert>}
-      {sentMessage ? (
+      {sent ? (
         <form className="space-y-3" onSubmit={submitCode} noValidate>
-          <p>{sentMessage}</p>
+          <p>{sent.message}</p>
           <Field label="Código de confirmación" htmlFor={codeId}>
             <CodeInput id={codeId} value={code} onChange={setCode} disabled={confirm.isPending} />
           </Field>
@@ -93,14 +96,19 @@ export function IdentityConfirmation({
             <Button type="submit" disabled={code.length !== 6 || confirm.isPending} pending={confirm.isPending}>
               Confirmar código
             </Button>
-            <Button variant="ghost" onClick={requestCode} disabled={sendCode.isPending || confirm.isPending}>
+            <Button variant="ghost" onClick={() => requestCode()} disabled={sendCode.isPending || confirm.isPending}>
               Enviar otro código
             </Button>
+            {sent.channel === 'phone' && (
+              <Button variant="ghost" onClick={() => requestCode('email')} disabled={sendCode.isPending || confirm.isPending}>
+                Ya no tengo ese teléfono: enviarlo a mi correo
+              </Button>
+            )}
           </div>
         </form>
       ) : (
         <div className="flex flex-wrap gap-2">
-          <Button variant="outline" onClick={requestCode} disabled={sendCode.isPending} pending={sendCode.isPending}>
+          <Button variant="outline" onClick={() => requestCode()} disabled={sendCode.isPending} pending={sendCode.isPending}>
             Enviar código a mi contacto actual
           </Button>
           <Button variant="ghost" onClick={confirmByPasskey} disabled={byPasskey.isPending} pending={byPasskey.isPending}>
