@@ -32,6 +32,9 @@ func TestBreakerRefusesAtOnceWhileRedisIsUnreachableAndRecovers(t *testing.T) {
 
 	require.NoError(t, conn.Client.Set(ctx, "breaker", "1", time.Minute).Err())
 	require.ErrorIs(t, conn.Client.Get(ctx, "missing").Err(), redis.Nil, "a reply is not a lost connection")
+	require.Error(t, conn.Client.Do(ctx, "NOSUCHCOMMAND").Err())
+	require.NoError(t, conn.Client.Set(ctx, "n", "x", time.Minute).Err())
+	require.Error(t, conn.Client.Incr(ctx, "n").Err(), "an error reply is a working connection too")
 	require.NoError(t, conn.Client.Ping(ctx).Err(), "still closed")
 
 	proxy.Down()
