@@ -63,6 +63,11 @@ type RenewalReminder struct {
 type BiometricSessionRequest struct {
 	UserID      int64  // our user, sent as vendor_data
 	CallbackURL string // where the provider returns the browser (our /return)
+	// The name and birth date the person typed, for the provider's own comparison against the
+	// document (a second opinion, never instead of ours); empty or zero ones are not sent.
+	ExpectedGivenNames string
+	ExpectedSurnames   string
+	ExpectedBirthDate  time.Time
 }
 
 // BiometricSession is a created provider session.
@@ -108,6 +113,11 @@ type BiometricDecision struct {
 	Document   *float64
 	Liveness   *float64
 	Raw        json.RawMessage
+	// Identity is what the last completed document report read from the ID; nil when the
+	// decision carries none. (Document above is the document check's score, kept as it was.)
+	Identity *DocumentIdentity
+	// RegistryChecks are the issuing registries' answers, field by field; nil when absent.
+	RegistryChecks []RegistryCheck
 }
 
 // BiometricProvider creates hosted sessions and reports decisions.

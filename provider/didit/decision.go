@@ -41,15 +41,17 @@ type report struct {
 // decisionBody is the part of GET /v3/session/{id}/decision/ we read. The
 // singular objects are the v2 shape, read only when the v3 arrays are absent.
 type decisionBody struct {
-	SessionID       string   `json:"session_id"`
-	Status          string   `json:"status"`
-	VendorData      *string  `json:"vendor_data"`
-	FaceMatches     []report `json:"face_matches"`
-	LivenessChecks  []report `json:"liveness_checks"`
-	IDVerifications []report `json:"id_verifications"`
-	FaceMatch       *report  `json:"face_match"`
-	Liveness        *report  `json:"liveness"`
-	IDVerification  *report  `json:"id_verification"`
+	SessionID           string               `json:"session_id"`
+	Status              string               `json:"status"`
+	VendorData          *string              `json:"vendor_data"`
+	FaceMatches         []report             `json:"face_matches"`
+	LivenessChecks      []report             `json:"liveness_checks"`
+	IDVerifications     []idVerification     `json:"id_verifications"`
+	DatabaseValidations []databaseValidation `json:"database_validations"`
+	FaceMatch           *report              `json:"face_match"`
+	Liveness            *report              `json:"liveness"`
+	IDVerification      *idVerification      `json:"id_verification"`
+	DatabaseValidation  *databaseValidation  `json:"database_validation"`
 }
 
 // ParseDecision reads a Didit decision (the decision endpoint's body, or the
@@ -61,6 +63,9 @@ type decisionBody struct {
 //   - Document: id_verifications[].status. Didit gives the document check a verdict,
 //     not a score, so Approved counts as 100 and Declined as 0; any other state is nil.
 //   - Overall: Didit has no overall score; it is the mean of the component scores present.
+//
+// Identity is what the last completed id_verifications[] report read from the document
+// (identity.go); RegistryChecks are database_validations[] field by field.
 //
 // When a workflow ran a step more than once (e.g. a recapture), the last report
 // that carries a value wins: it is the attempt the session's status rests on.
@@ -78,9 +83,11 @@ func ParseDecision(raw []byte) (perfilseguro.BiometricDecision, error) {
 		Status:    status,
 		FaceMatch: lastScore(body.FaceMatches, body.FaceMatch),
 		Liveness:  lastScore(body.LivenessChecks, body.Liveness),
-		Document:  documentScore(body.IDVerifications, body.IDVerification),
+		Document:  documentScore(idReports(body.IDVerifications), idReport(body.IDVerification)),
 		Raw:       json.RawMessage(append([]byte(nil), raw...)),
+		Identity:  documentIdentity(body.IDVerifications, body.IDVerification),
 	}
+	d.RegistryChecks = registryChecks(body.DatabaseValidations, body.DatabaseValidation)
 	if body.VendorData != nil {
 		d.VendorData = *body.VendorData
 	}
