@@ -36,7 +36,8 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 }
 
 // readiness pings Postgres and Redis (2 s at most), as /readyz and /metrics (perfilseguro_ready)
-// report them.
+// report them. While Redis's breaker is open (redisconn/breaker.go) its ping fails at once, as
+// the requests that need Redis do, until the breaker's probe reaches it.
 func (s *Server) readiness(ctx context.Context) (postgres, redis bool) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
