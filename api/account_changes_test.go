@@ -297,3 +297,19 @@ func TestOneWhoLostThePhoneConfirmsFromTheEmail(t *testing.T) {
 	r = e.send(t, c, "POST", path+"?via=email", nil)
 	require.Equal(t, http.StatusConflict, r.Status, string(r.Body))
 }
+
+func TestADeletedAccountKeepsNoneOfItsOldContacts(t *testing.T) {
+	t.Parallel()
+	e := acSetup(t)
+	id, _ := seedUser(t, e.db, seeded{Level: 1, Phone: "+525511110006", Email: "borrar.antes@example.com"})
+	c := e.signedIn(t, id)
+	e.confirmByCode(t, c, id)
+	e.changeContact(t, c, id, map[string]string{"email": "borrar.despues@example.com"})
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM account_changes WHERE user_id = $1`, id))
+
+	r := e.send(t, e.adminClient(t), "DELETE", fmt.Sprintf("/api/users/%d", id), nil)
+	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM account_changes WHERE old_value LIKE 'borrar%' OR new_value LIKE 'borrar%'`))
+	require.Zero(t, countOf(t, e.db, `SELECT count(*) FROM audit_events WHERE changes::text LIKE '%borrar.%'`),
+		"the audit trail keeps that the contact changed, not the addresses")
+}
