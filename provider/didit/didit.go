@@ -45,9 +45,33 @@ func (c *Client) VerifyWebhook(body []byte, signature, timestamp string, now tim
 }
 
 type createSessionRequest struct {
-	WorkflowID string `json:"workflow_id"`
-	VendorData string `json:"vendor_data"`
-	Callback   string `json:"callback,omitempty"`
+	WorkflowID      string           `json:"workflow_id"`
+	VendorData      string           `json:"vendor_data"`
+	Callback        string           `json:"callback,omitempty"`
+	ExpectedDetails *expectedDetails `json:"expected_details,omitempty"`
+}
+
+// expectedDetails is what the person told us, which Didit compares with the document on its
+// side (a second opinion beside ours); each field is sent only when we have it.
+type expectedDetails struct {
+	FirstName   string `json:"first_name,omitempty"`
+	LastName    string `json:"last_name,omitempty"`
+	DateOfBirth string `json:"date_of_birth,omitempty"` // YYYY-MM-DD
+}
+
+// expected builds expected_details from the request; nil when it carries nothing to compare.
+func expected(req perfilseguro.BiometricSessionRequest) *expectedDetails {
+	e := expectedDetails{
+		FirstName: strings.Join(strings.Fields(req.ExpectedGivenNames), " "),
+		LastName:  strings.Join(strings.Fields(req.ExpectedSurnames), " "),
+	}
+	if !req.ExpectedBirthDate.IsZero() {
+		e.DateOfBirth = req.ExpectedBirthDate.Format(time.DateOnly)
+	}
+	if e == (expectedDetails{}) {
+		return nil
+	}
+	return &e
 }
 
 type createSessionResponse struct {
@@ -56,12 +80,14 @@ type createSessionResponse struct {
 }
 
 // CreateSession starts a hosted session for req.UserID (sent as vendor_data)
-// that returns the browser to req.CallbackURL.
+// that returns the browser to req.CallbackURL, with the expected name and birth date as
+// expected_details when the request has them.
 func (c *Client) CreateSession(ctx context.Context, req perfilseguro.BiometricSessionRequest) (perfilseguro.BiometricSession, error) {
 	payload, err := json.Marshal(createSessionRequest{
-		WorkflowID: c.cfg.WorkflowID,
-		VendorData: strconv.FormatInt(req.UserID, 10),
-		Callback:   req.CallbackURL,
+		WorkflowID:      c.cfg.WorkflowID,
+		VendorData:      strconv.FormatInt(req.UserID, 10),
+		Callback:        req.CallbackURL,
+		ExpectedDetails: expected(req),
 	})
 	if err != nil {
 		return perfilseguro.BiometricSession{}, fmt.Errorf("didit create session: encode: %w", err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -57,6 +58,50 @@ func TestCreateSessionWireFormat(t *testing.T) {
 	require.Equal(t, sessionID, s.SessionID)
 	require.Equal(t, "https://verify.didit.me/session/tok_xyz", s.URL)
 	require.JSONEq(t, createdBody, string(s.Raw))
+}
+
+func TestCreateSessionSendsExpectedDetails(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		req  perfilseguro.BiometricSessionRequest
+		want string // the expected_details object, or "" when it must be absent
+	}{
+		{
+			name: "name and birth date",
+			req: perfilseguro.BiometricSessionRequest{UserID: 42, ExpectedGivenNames: " María  José ",
+				ExpectedSurnames: "López Hernández", ExpectedBirthDate: time.Date(1988, 3, 14, 0, 0, 0, 0, time.UTC)},
+			want: `{"first_name": "María José", "last_name": "López Hernández", "date_of_birth": "1988-03-14"}`,
+		},
+		{
+			name: "name only",
+			req:  perfilseguro.BiometricSessionRequest{UserID: 42, ExpectedGivenNames: "Ana", ExpectedSurnames: "Ruiz"},
+			want: `{"first_name": "Ana", "last_name": "Ruiz"}`,
+		},
+		{
+			name: "birth date only",
+			req:  perfilseguro.BiometricSessionRequest{UserID: 42, ExpectedBirthDate: time.Date(2001, 12, 31, 0, 0, 0, 0, time.UTC)},
+			want: `{"date_of_birth": "2001-12-31"}`,
+		},
+		{name: "nothing expected", req: perfilseguro.BiometricSessionRequest{UserID: 42, ExpectedGivenNames: "  "}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c, got := setup(t, http.StatusCreated, createdBody)
+			_, err := c.CreateSession(context.Background(), tc.req)
+			require.NoError(t, err)
+			var body map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal(got.Body, &body))
+			require.JSONEq(t, `"wf-1234"`, string(body["workflow_id"]))
+			require.JSONEq(t, `"42"`, string(body["vendor_data"]))
+			if tc.want == "" {
+				require.NotContains(t, body, "expected_details")
+				return
+			}
+			require.JSONEq(t, tc.want, string(body["expected_details"]))
+		})
+	}
 }
 
 func TestCreateSessionErrors(t *testing.T) {
