@@ -95,6 +95,8 @@ func TestADeletionLeavesNothingOfThePersonOutsideWhatTheNoticeLists(t *testing.T
 	for key, found := range redisHolding(t, e.opt, needles) {
 		t.Errorf("Redis key %q still holds %v", key, found)
 	}
+	// The data directory holds development keys and certificates only (config DATA_DIR); when a
+	// run made it, no file there may name the person either.
 	if dir := e.cfg.DataDir; dir != "" {
 		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
