@@ -99,6 +99,7 @@ describe('/conectar', () => {
     mockApi({ 'POST /api/hosted/open': { json: { flowToken: 'c'.repeat(64), session: view, openerConfirmed: true } } })
     renderRoute('/conectar')
     expect(await screen.findByText('Verificación para CasaLista (demo)')).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 1, name: 'Verificación de identidad' })).toBeInTheDocument()
     expect(screen.queryByRole('navigation')).not.toBeInTheDocument()
     expect(screen.queryByTestId('developer-banner')).not.toBeInTheDocument()
     expect(screen.queryByRole('link', { name: 'Términos y condiciones' })).not.toBeInTheDocument()

@@ -11,9 +11,9 @@ export function HostedFlowRoute() {
   usePageTitle('Verificación para una plataforma')
   return (
     <>
-      <div className="mx-auto max-w-lg px-3 pt-4 sm:px-4 sm:pt-8">
-        <h1 className="text-xl font-bold">Verificación de identidad</h1>
-        <p className="mt-1 text-lg text-base-content/80">
+      <div className="mx-auto max-w-lg px-3 pt-3 sm:px-4 sm:pt-8">
+        <h1 className="text-lg font-bold">Verificación de identidad</h1>
+        <p className="mt-0.5 text-base text-base-content/80">
           Una plataforma te pide confirmar tu identidad con Perfil Seguro. Tú decides si le compartes tus datos: sin tu permiso no
           se comparte nada.
         </p>
