@@ -55,9 +55,13 @@ type Config struct {
 	// HeartbeatInterval is how often the scheduler proves the pipeline (SCHEDULER_HEARTBEAT_INTERVAL).
 	HeartbeatInterval time.Duration
 	SecretKey         string // SECRET_KEY: HMAC key for codes and tokens
-	AdminPassHash     string // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the development password (development and test only; production refuses it)
-	AdminPassDev      bool   // AdminPassHash is the hash of DevAdminPassword (development and test only)
-	SupportEmail      string // SUPPORT_EMAIL
+	// DocumentDataKey (DOCUMENT_DATA_KEY) encrypts the personal data read from identity documents
+	// and keys their lookup hashes (secure.NewDocumentKey); empty outside production: a development
+	// key generated once in DATA_DIR (secure.EnsureDevDocumentKey). Production refuses it missing.
+	DocumentDataKey string
+	AdminPassHash   string // ADMIN_PASSWORD_HASH: bcrypt/argon2id hash of the development password (development and test only; production refuses it)
+	AdminPassDev    bool   // AdminPassHash is the hash of DevAdminPassword (development and test only)
+	SupportEmail    string // SUPPORT_EMAIL
 	// The privacy notice's responsible party (DECISIONS.md 'Privacy and accountability').
 	LegalName     string        // LEGAL_NAME
 	LegalAddress  string        // LEGAL_ADDRESS
@@ -177,6 +181,7 @@ func Load(getenv func(string) string) (Config, error) {
 		DatabaseURL:       get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/perfilseguro?sslmode=disable"),
 		RedisURL:          get("REDIS_URL", "redis://127.0.0.1:6379/0"),
 		SecretKey:         get("SECRET_KEY", DevSecret),
+		DocumentDataKey:   get("DOCUMENT_DATA_KEY", ""),
 		CredentialKeysPEM: get("CREDENTIAL_ISSUER_KEYS_PEM", ""),
 		AdminPassHash:     get("ADMIN_PASSWORD_HASH", ""),
 		SupportEmail:      get("SUPPORT_EMAIL", "soporte@perfilseguro.mx"),
@@ -426,6 +431,10 @@ func (c Config) validate() error {
 	if c.SecretKey == DevSecret || len(c.SecretKey) < 32 {
 		problems = append(problems, "SECRET_KEY must be set to a random value of at least 32 characters")
 	}
+	if len(c.DocumentDataKey) < 32 || c.DocumentDataKey == c.SecretKey {
+		problems = append(problems, "DOCUMENT_DATA_KEY must be set to a random value of at least 32 characters, other than SECRET_KEY "+
+			"(it encrypts the CURP and document numbers; keep it safe: data sealed with a lost key cannot be read)")
+	}
 	if c.AdminPassHash != "" {
 		problems = append(problems, "ADMIN_PASSWORD_HASH must not be set in production: administrators sign in with a passkey. "+
 			"Remove it and enrol each administrator with `perfilseguro admin create --email … --name … --role administrador` "+
@@ -470,7 +479,7 @@ func (c Config) validate() error {
 
 // secretKeys are masked when the configuration is printed.
 var secretKeys = map[string]bool{
-	"SECRET_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
+	"SECRET_KEY": true, "DOCUMENT_DATA_KEY": true, "ADMIN_PASSWORD_HASH": true, "WHATSAPP_ACCESS_TOKEN": true,
 	"TWILIO_AUTH_TOKEN": true, "SMTP_PASSWORD": true, "DIDIT_API_KEY": true,
 	"DIDIT_WEBHOOK_SECRET": true, "STRIPE_SECRET_KEY": true, "STRIPE_WEBHOOK_SECRET": true, "APPLE_PASS_KEY_PEM": true, "APNS_PRIVATE_KEY_PEM": true, "GOOGLE_WALLET_SERVICE_ACCOUNT_JSON": true, "CREDENTIAL_ISSUER_KEYS_PEM": true,
 	"VERIFIER_KEY_PEM": true, "DATABASE_URL": true, "DATABASE_REPLICA_URL": true, "DATABASE_LISTEN_URL": true, "REDIS_URL": true,
@@ -481,6 +490,7 @@ func (c Config) Fields() map[string]string {
 	f := map[string]string{
 		"APP_ENV": c.Env, "HTTP_ADDR": c.HTTPAddr, "PUBLIC_BASE_URL": c.PublicBaseURL,
 		"DATABASE_URL": c.DatabaseURL, "DATABASE_REPLICA_URL": c.DatabaseReplicaURL, "DATABASE_LISTEN_URL": c.DatabaseListenURL, "REDIS_URL": c.RedisURL, "REDIS": c.Redis.String(), "SECRET_KEY": c.SecretKey,
+		"DOCUMENT_DATA_KEY":   c.DocumentDataKey,
 		"ADMIN_PASSWORD_HASH": c.AdminPassHash, "SUPPORT_EMAIL": c.SupportEmail,
 		"LEGAL_NAME": c.LegalName, "LEGAL_ADDRESS": c.LegalAddress, "PRIVACY_EMAIL": c.PrivacyEmail,
 		"ONBOARDING_URL": c.OnboardingURL, "DATA_DIR": c.DataDir, "SHUTDOWN_GRACE": c.ShutdownGrace.String(), "SHUTDOWN_DRAIN": c.ShutdownDrain.String(),
@@ -505,6 +515,9 @@ func (c Config) Fields() map[string]string {
 		if secretKeys[k] {
 			f[k] = mask(v)
 		}
+	}
+	if c.DocumentDataKey == "" {
+		f["DOCUMENT_DATA_KEY"] = "(development key in DATA_DIR)"
 	}
 	return f
 }

@@ -163,7 +163,7 @@ func TestRedisTopologiesFromTheEnvironment(t *testing.T) {
 // productionEnv is a complete production configuration (made-up values).
 func productionEnv() map[string]string {
 	return map[string]string{
-		"APP_ENV": "production", "SECRET_KEY": strings.Repeat("k", 40),
+		"APP_ENV": "production", "SECRET_KEY": strings.Repeat("k", 40), "DOCUMENT_DATA_KEY": strings.Repeat("d", 40),
 		"WHATSAPP_ACCESS_TOKEN": "t", "WHATSAPP_PHONE_NUMBER_ID": "1", "TWILIO_ACCOUNT_SID": "AC1",
 		"TWILIO_AUTH_TOKEN": "x", "TWILIO_FROM": "+15550001", "SMTP_HOST": "smtp.example",
 		"DIDIT_API_KEY": "k", "DIDIT_WORKFLOW_ID": "w", "DIDIT_WEBHOOK_SECRET": "s",
@@ -257,5 +257,27 @@ func TestOnboardingURLIsAPathOrAnHTTPSPage(t *testing.T) {
 	for _, bad := range []string{"javascript:alert(1)", "//otro.example/x", "http://alta.example.mx", "https://", "register", "/\\otro.example", "/a b"} {
 		_, err := Load(envOf(map[string]string{"ONBOARDING_URL": bad}))
 		require.ErrorContains(t, err, "ONBOARDING_URL must be a path of this site", bad)
+	}
+}
+
+func TestTheDocumentDataKeyIsMaskedAndRequiredInProduction(t *testing.T) {
+	t.Parallel()
+	// Development: unset means the key generated in DATA_DIR, and the log says so.
+	c, err := Load(envOf(nil))
+	require.NoError(t, err)
+	require.Empty(t, c.DocumentDataKey)
+	require.Equal(t, "(development key in DATA_DIR)", c.Fields()["DOCUMENT_DATA_KEY"])
+
+	env := productionEnv()
+	c, err = Load(envOf(env))
+	require.NoError(t, err)
+	require.Equal(t, env["DOCUMENT_DATA_KEY"], c.DocumentDataKey)
+	require.Equal(t, "****", c.Fields()["DOCUMENT_DATA_KEY"], "never printed")
+
+	for name, value := range map[string]string{"missing": "", "short": "too-short", "the same as SECRET_KEY": env["SECRET_KEY"]} {
+		e := productionEnv()
+		e["DOCUMENT_DATA_KEY"] = value
+		_, err := Load(envOf(e))
+		require.ErrorContains(t, err, "DOCUMENT_DATA_KEY must be set", name)
 	}
 }

@@ -180,7 +180,7 @@ func TestVerifyFromOutside(t *testing.T) {
 func apiEnv(dsn, redisURL, apiAddr, metricsAddr string) []string {
 	return []string{"APP_ENV=production", "DATABASE_URL=" + dsn, "REDIS_URL=" + redisURL,
 		"HTTP_ADDR=" + apiAddr, "METRICS_ADDR=" + metricsAddr, "PUBLIC_BASE_URL=https://perfilseguro.bench",
-		"SECRET_KEY=bench-secret-0123456789abcdef0123456789abcdef",
+		"SECRET_KEY=bench-secret-0123456789abcdef0123456789abcdef", "DOCUMENT_DATA_KEY=bench-document-key-0123456789abcdef012345",
 		"WHATSAPP_ACCESS_TOKEN=bench", "WHATSAPP_PHONE_NUMBER_ID=1", "TWILIO_ACCOUNT_SID=bench", "TWILIO_AUTH_TOKEN=bench",
 		"TWILIO_FROM=+15550000000", "SMTP_HOST=127.0.0.1", "DIDIT_API_KEY=bench", "DIDIT_WORKFLOW_ID=bench", "PAYMENTS=off",
 		"DIDIT_WEBHOOK_SECRET=bench", "APPLE_PASS_CERT_PEM=bench", "APPLE_PASS_KEY_PEM=bench", "APPLE_WWDR_PEM=bench", "APNS_KEY_ID=bench", "APNS_PRIVATE_KEY_PEM=bench",
