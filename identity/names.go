@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 
@@ -121,6 +122,7 @@ var particles = map[string]bool{
 // Fold is a name as compared: accents dropped, case folded, ñ as n, anything that is not a
 // letter or digit read as a space, spaces collapsed.
 func Fold(s string) string {
+	s = strings.ToValidUTF8(s, " ")
 	// A chain keeps state between calls, so each call builds its own.
 	folder := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC, cases.Fold())
 	folded, _, err := transform.String(folder, s)
@@ -176,26 +178,26 @@ func words(s string, part Part) (out []word, trailing string) {
 // CompareNames compares the name a person typed with the name on their document.
 func CompareNames(typed string, doc DocumentName) NameResult {
 	if strings.TrimSpace(doc.GivenNames+doc.FirstSurname+doc.SecondSurname) != "" {
-		given, _ := words(doc.GivenNames, PartGiven)
-		first, _ := words(doc.FirstSurname, PartFirstSurname)
-		second, _ := words(doc.SecondSurname, PartSecondSurname)
-		res := compare(typed, given, first, second, ReadingFields)
+		given, t1 := words(doc.GivenNames, PartGiven)
+		first, t2 := words(doc.FirstSurname, PartFirstSurname)
+		second, t3 := words(doc.SecondSurname, PartSecondSurname)
+		res := compare(typed, given, first, second, ReadingFields, t1, t2, t3)
 		res.Document = doc
 		return res
 	}
-	all, _ := words(doc.FullName, PartNone)
+	all, trailing := words(doc.FullName, PartNone)
 	original := strings.Fields(doc.FullName)
 	n := len(all)
 	// Given names first: the last two words are the surnames.
 	g, f, s := split(all, max(n-2, 1), n-1)
-	best := compare(typed, g, f, s, ReadingGivenFirst)
+	best := compare(typed, g, f, s, ReadingGivenFirst, trailing)
 	best.Document = DocumentName{FullName: doc.FullName, GivenNames: span(original, g, f, s), FirstSurname: span(original, f, s), SecondSurname: span(original, s)}
 	// Surnames first, as the INE prints them.
 	f, s, g = split(all, 1, min(2, n))
 	if n == 2 {
 		f, g, s = split(all, 1, 2)
 	}
-	other := compare(typed, g, f, s, ReadingSurnamesFirst)
+	other := compare(typed, g, f, s, ReadingSurnamesFirst, trailing)
 	other.Document = DocumentName{FullName: doc.FullName, FirstSurname: span(original, f, s, g), SecondSurname: span(original, s, g), GivenNames: span(original, g)}
 	if better(other, best) {
 		best = other
@@ -246,7 +248,9 @@ func startsWithGiven(r NameResult) bool {
 
 // compare matches the typed words against the document's, in passes from the surest to the
 // loosest: exact, written together or apart, one letter off.
-func compare(typed string, given, first, second []word, reading Reading) NameResult {
+// docTrailing are particles the document itself ends a part with; typed at the end they are no
+// difference.
+func compare(typed string, given, first, second []word, reading Reading, docTrailing ...string) NameResult {
 	for i := range given {
 		given[i].part = PartGiven
 	}
@@ -261,11 +265,11 @@ func compare(typed string, given, first, second []word, reading Reading) NameRes
 	typedWords, trailing := words(typed, PartNone)
 	res := NameResult{Reading: reading, Words: make([]WordResult, len(typedWords))}
 	if len(typedWords) == 0 || len(docs) == 0 {
-		res.Outcome, res.Reasons = Mismatch, []Reason{ReasonEmpty}
+		res.Outcome, res.Reasons, res.Words = Mismatch, []Reason{ReasonEmpty}, nil
 		return res
 	}
 	reasons := map[Reason]bool{}
-	if trailing != "" {
+	if trailing != "" && !slices.Contains(docTrailing, trailing) {
 		reasons[ReasonParticle] = true
 	}
 	found := make([]bool, len(typedWords))
