@@ -9,8 +9,9 @@
 //     at least one given name and the first surname. Leaving out a second given name, the
 //     second surname or the particles is fine: on a match the profile takes the document's
 //     name anyway.
-//   - Near when the matcher cannot decide: a word one letter away from the document's in a
-//     long word (an OCR or typing slip), words written together or apart ("Delagarza",
+//   - Near when the matcher cannot decide: a word of six letters or more that is one letter
+//     away from the document's (an OCR or typing slip; shorter words such as Mario and María
+//     are different names), words written together or apart ("Delagarza",
 //     "Mari Carmen"), particles that differ from the document's, or a given name and the
 //     second surname without the first. A person decides these.
 //   - Mismatch when a typed word is not on the document at all, or too little of the
@@ -18,14 +19,17 @@
 //
 // When the document gives only a full name, both readings are tried, given names first and
 // surnames first (the INE prints the surnames first), and the better one is kept.
+// NameResult.Document is the document's name as read; its Display method writes it in proper
+// case, given names first ("María José López Hernández"), for the profile after a match.
 //
 // CURP. CheckCURP validates the format, the check digit (RENAPO's algorithm: the 18th
 // character from the first 17) and that the CURP agrees with the document's birth date, sex
 // and state of birth; each disagreement is named. ExampleCURP builds a valid CURP for tests
 // and the development stand-in.
 //
-// Dates. AgeOn counts whole years as the law does; CheckDocumentDates says whether the ID had
-// expired on the day of the check and whether the person was under 18.
+// Dates. AgeOn counts whole years on calendar dates; CheckDocumentDates says whether the ID
+// had expired on the day of the check and whether the person was under 18; ValidUntil ends a
+// validation no later than the ID's expiry.
 //
 // A CURP is personal data: this package never logs it and never puts it in an error.
 package identity
