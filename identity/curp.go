@@ -115,9 +115,14 @@ func CURPCheckDigit(first17 string) (digit byte, ok bool) {
 	return byte('0' + (10-sum%10)%10), true
 }
 
+// NormalizeCURP is a CURP as stored and compared: upper case, without spaces.
+func NormalizeCURP(curp string) string {
+	return strings.ToUpper(strings.Join(strings.Fields(curp), ""))
+}
+
 // CURPResult is what CheckCURP found. The decoded fields are set when the format is right.
+// It leaves the CURP itself out, so that logging a result never writes one.
 type CURPResult struct {
-	CURP     string        // upper case, spaces removed
 	Valid    bool          // format, date and check digit are right
 	Problems []CURPProblem // empty when the CURP is valid and agrees with the document
 	Birth    time.Time     // the birth date it encodes (UTC midnight)
@@ -129,11 +134,11 @@ type CURPResult struct {
 func (r CURPResult) OK() bool { return r.Valid && len(r.Problems) == 0 }
 
 // CheckCURP validates a CURP and its agreement with the document's birth date, sex (CURP
-// letters: H, M or X; see SexFromICAO) and state of birth (a code of States). A zero birth
-// date or an empty sex or state is not checked.
+// letters: H, M or X; see SexFromICAO) and state of birth (a code of States or a state's
+// name). A zero birth date or an empty sex or state is not checked.
 func CheckCURP(curp string, birth time.Time, sex string, state string) CURPResult {
-	res := CURPResult{CURP: strings.ToUpper(strings.Join(strings.Fields(curp), ""))}
-	c := res.CURP
+	var res CURPResult
+	c := NormalizeCURP(curp)
 	if !curpShape.MatchString(c) || States[c[11:13]] == "" {
 		res.Problems = []CURPProblem{ProblemFormat}
 		return res

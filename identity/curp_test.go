@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -36,7 +37,9 @@ func TestCURPCheckDigitOnPublicExamples(t *testing.T) {
 		require.Equal(t, p.birth, got.Birth)
 		require.Equal(t, p.sex, got.Sex)
 		require.Equal(t, p.state, got.State)
+		require.NotContains(t, fmt.Sprintf("%+v %v", got, got.Problems), p.curp, "logging a result writes no CURP")
 	}
+	require.Equal(t, "BOXW310820HNERXN09", NormalizeCURP(" boxw310820 hnerxn09\n"))
 }
 
 func TestCURPCheckDigitByHand(t *testing.T) {
