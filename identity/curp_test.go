@@ -147,8 +147,29 @@ func TestExampleCURP(t *testing.T) {
 			state, _ := StateCode(tc.state)
 			got := CheckCURP(curp, tc.birth, tc.sex, state)
 			require.True(t, got.OK(), "%s: %v", curp, got.Problems)
+			require.True(t, CURPMatchesName(curp, fields(tc.given, tc.first, tc.second)))
 		})
 	}
+}
+
+func TestCURPMatchesName(t *testing.T) {
+	t.Parallel()
+	withDigit := func(first17 string) string {
+		d, ok := CURPCheckDigit(first17)
+		require.True(t, ok)
+		return first17 + string(d)
+	}
+	// mxcurpy's README: Juan José Martínez Pérez, 12-08-1989, Durango.
+	juan := withDigit("MAPJ890812HDGRRN0")
+	require.True(t, CURPMatchesName(juan, fields("JUAN JOSÉ", "MARTÍNEZ", "PÉREZ")))
+	require.True(t, CURPMatchesName(juan, CompareNames("Juan José Martínez", full("MARTINEZ PEREZ JUAN JOSE")).Document), "full name read in the INE order")
+	require.False(t, CURPMatchesName(juan, fields("PEDRO", "GARCÍA", "RUIZ")), "another person")
+	require.False(t, CURPMatchesName(juan, fields("JUAN JOSÉ", "PÉREZ", "MARTÍNEZ")), "surnames swapped")
+	require.False(t, CURPMatchesName(juan[:17], fields("JUAN JOSÉ", "MARTÍNEZ", "PÉREZ")), "not a CURP")
+
+	// An X for an inconvenient word RENAPO lists and this package does not is still the name.
+	require.True(t, CURPMatchesName(withDigit("MXPJ890812HDGRRN0"), fields("JUAN JOSÉ", "MARTÍNEZ", "PÉREZ")))
+	require.False(t, CURPMatchesName(withDigit("MEPJ890812HDGRRN0"), fields("JUAN JOSÉ", "MARTÍNEZ", "PÉREZ")))
 }
 
 func TestStateCodeAndSex(t *testing.T) {

@@ -74,34 +74,50 @@ func initial(w string) byte {
 	return w[0]
 }
 
-// ExampleCURP builds a CURP that passes CheckCURP for the given name, birth date, sex (H, M
-// or X) and state (a code of States or a state's name): RENAPO's letters and consonants, the
-// differentiator 0 (born up to 1999) or A (from 2000), and the check digit. Real CURPs are
-// assigned by RENAPO; this one is for tests and the development stand-in.
-func ExampleCURP(given, first, second string, birth time.Time, sex, state string) string {
-	names, firsts, seconds := curpWords(given), curpWords(first), curpWords(second)
-	name := ""
-	if len(names) > 0 {
+// nameKey is what a CURP takes from a name: the four letters (positions 1-4) and the three
+// internal consonants (positions 14-16), by RENAPO's main rules.
+func nameKey(given, first, second string) (letters, consonants string) {
+	name, surname1, surname2 := "", "", ""
+	if names := curpWords(given); len(names) > 0 {
 		name = names[0]
 		if len(names) > 1 && commonFirstNames[name] {
 			name = names[1]
 		}
 	}
-	surname1, surname2 := strings.Join(firsts, ""), strings.Join(seconds, "")
-	if len(firsts) > 0 {
+	if firsts := curpWords(first); len(firsts) > 0 {
 		surname1 = firsts[0]
 	}
-	if len(seconds) > 0 {
+	if seconds := curpWords(second); len(seconds) > 0 {
 		surname2 = seconds[0]
 	}
+	four := []byte{initial(surname1), internal(surname1, true), initial(surname2), initial(name)}
+	if inconvenient[string(four)] {
+		four[1] = 'X'
+	}
+	return string(four), string([]byte{internal(surname1, false), internal(surname2, false), internal(name, false)})
+}
 
-	letters := []byte{initial(surname1), internal(surname1, true), initial(surname2), initial(name)}
-	if surname1 == "" {
-		letters[1] = 'X'
+// CURPMatchesName tells whether a CURP's letters and internal consonants are those RENAPO's
+// main rules give for the name. It is advice for a reviewer, not a verdict: RENAPO's rarer
+// exceptions (and a name changed after the CURP was assigned) make a true CURP disagree.
+// Pass the name as read (NameResult.Document) when the document gave only a full name.
+func CURPMatchesName(curp string, doc DocumentName) bool {
+	c := NormalizeCURP(curp)
+	if !curpShape.MatchString(c) {
+		return false
 	}
-	if inconvenient[string(letters)] {
-		letters[1] = 'X'
-	}
+	letters, consonants := nameKey(doc.GivenNames, doc.FirstSurname, doc.SecondSurname)
+	// The second letter may have become an X to avoid an inconvenient word.
+	sameLetters := c[0] == letters[0] && (c[1] == letters[1] || c[1] == 'X') && c[2:4] == letters[2:]
+	return sameLetters && c[13:16] == consonants
+}
+
+// ExampleCURP builds a CURP that passes CheckCURP for the given name, birth date, sex (H, M
+// or X) and state (a code of States or a state's name): RENAPO's letters and consonants, the
+// differentiator 0 (born up to 1999) or A (from 2000), and the check digit. Real CURPs are
+// assigned by RENAPO; this one is for tests and the development stand-in.
+func ExampleCURP(given, first, second string, birth time.Time, sex, state string) string {
+	letters, consonants := nameKey(given, first, second)
 	sex = strings.ToUpper(strings.TrimSpace(sex))
 	if sex != "H" && sex != "M" && sex != "X" {
 		sex = "X"
@@ -114,9 +130,7 @@ func ExampleCURP(given, first, second string, birth time.Time, sex, state string
 	if birth.Year() >= 2000 {
 		differentiator = "A"
 	}
-	first17 := string(letters) + birth.Format("060102") + sex + code +
-		string([]byte{internal(surname1, false), internal(surname2, false), internal(name, false)}) +
-		differentiator
+	first17 := letters + birth.Format("060102") + sex + code + consonants + differentiator
 	digit, _ := CURPCheckDigit(first17)
 	return first17 + string(digit)
 }

@@ -24,8 +24,9 @@
 //
 // CURP. CheckCURP validates the format, the check digit (RENAPO's algorithm: the 18th
 // character from the first 17) and that the CURP agrees with the document's birth date, sex
-// and state of birth; each disagreement is named. ExampleCURP builds a valid CURP for tests
-// and the development stand-in.
+// and state of birth; each disagreement is named. CURPMatchesName adds advice for a reviewer:
+// whether the CURP's letters are those the name gives. ExampleCURP builds a valid CURP for
+// tests and the development stand-in.
 //
 // Dates. AgeOn counts whole years on calendar dates; CheckDocumentDates says whether the ID
 // had expired on the day of the check and whether the person was under 18; ValidUntil ends a

@@ -78,6 +78,7 @@ func FuzzCheckCURP(f *testing.F) {
 		built := ExampleCURP(given, first, second, birth, sex, code)
 		got := CheckCURP(built, birth, sex, code)
 		require.True(t, got.OK(), "%s for %q %q %q: %v", built, given, first, second, got.Problems)
+		require.True(t, CURPMatchesName(built, DocumentName{GivenNames: given, FirstSurname: first, SecondSurname: second}))
 		other := map[string]string{"H": "M", "M": "X", "X": "H"}[sex]
 		require.Contains(t, CheckCURP(built, birth.AddDate(0, 0, 1), other, code).Problems, ProblemSexDiff)
 		require.Contains(t, CheckCURP(built, birth.AddDate(0, 0, 1), other, code).Problems, ProblemBirthDiff)
