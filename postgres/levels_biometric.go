@@ -60,13 +60,14 @@ func (s *Store) VerificationSessionByID(ctx context.Context, id int64) (*Verific
 // SetVerificationStarted stores the provider session once; false when it was already stored.
 func (s *Store) SetVerificationStarted(ctx context.Context, id int64, sess perfilseguro.BiometricSession) (bool, error) {
 	const q = `UPDATE verification_sessions SET session_id = $2, verification_url = $3, raw_response = $4,
-		verification_status = $5, start_error = NULL, updated_at = now(), expires_at = now() + interval '7 days'
+		raw_response_sealed = $6, verification_status = $5, start_error = NULL, updated_at = now(),
+		expires_at = now() + interval '7 days'
 		WHERE id = $1 AND session_id IS NULL`
-	raw := []byte(sess.Raw)
-	if len(raw) == 0 {
-		raw = nil
+	raw, sealed, err := s.sealRaw(sess.Raw)
+	if err != nil {
+		return false, fmt.Errorf("store provider session: %w", err)
 	}
-	return changedOne(ctx, s.DB, "store provider session", q, id, sess.SessionID, sess.URL, raw, perfilseguro.BiometricNotStarted)
+	return changedOne(ctx, s.DB, "store provider session", q, id, sess.SessionID, sess.URL, raw, perfilseguro.BiometricNotStarted, sealed)
 }
 
 // SetVerificationStartError records why the provider session could not be created; final marks
@@ -90,27 +91,49 @@ type Webhook struct {
 	Attempts    int        `db:"attempts"`
 }
 
-// InsertWebhook stores a raw webhook body once per (provider, body hash). It returns the row id
-// and whether the row was already processed (a replay of a processed body).
+// InsertWebhook stores a raw webhook body once per (provider, body hash of the body as received):
+// its personal fields sealed apart (documents.go), the rest in clear. It returns the row id and
+// whether the row was already processed (a replay of a processed body).
 func (s *Store) InsertWebhook(ctx context.Context, provider, bodySHA256 string, sessionID *string, body []byte) (id int64, processed bool, err error) {
 	const q = `WITH ins AS (
-			INSERT INTO provider_webhooks (provider, body_sha256, session_id, body) VALUES ($1, $2, $3, $4)
+			INSERT INTO provider_webhooks (provider, body_sha256, session_id, body, body_sealed, raw_redacted_at)
+			VALUES ($1, $2, $3, $4, $5, now())
 			ON CONFLICT (provider, body_sha256) DO NOTHING RETURNING id, processed_at IS NOT NULL AS processed)
 		SELECT id, processed FROM ins
 		UNION ALL
 		SELECT id, processed_at IS NOT NULL FROM provider_webhooks WHERE provider = $1 AND body_sha256 = $2
 		LIMIT 1`
-	id, processed, err = s.insertOnce(ctx, q, provider, bodySHA256, sessionID, body)
+	kept, sealed, err := s.sealRaw(body)
+	if err != nil {
+		return 0, false, fmt.Errorf("store webhook: %w", err)
+	}
+	id, processed, err = s.insertOnce(ctx, q, provider, bodySHA256, sessionID, kept, sealed)
 	if err != nil {
 		return 0, false, fmt.Errorf("store webhook: %w", err)
 	}
 	return id, processed, nil
 }
 
-// WebhookByID reads a stored webhook (nil when it does not exist).
+// WebhookByID reads a stored webhook (nil when it does not exist), its body whole again: the
+// sealed personal fields opened and put back.
 func (s *Store) WebhookByID(ctx context.Context, id int64) (*Webhook, error) {
-	const q = `SELECT id, provider, session_id, body, received_at, processed_at, attempts FROM provider_webhooks WHERE id = $1`
-	return getOptional[Webhook](ctx, s.DB, fmt.Sprintf("webhook %d", id), q, id)
+	const q = `SELECT id, provider, session_id, body, body_sealed, received_at, processed_at, attempts FROM provider_webhooks WHERE id = $1`
+	var row struct {
+		Webhook
+		Sealed *string `db:"body_sealed"`
+	}
+	if err := s.DB.GetContext(ctx, &row, q, id); err != nil {
+		if isNoRows(err) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("webhook %d: %w", id, err)
+	}
+	body, err := s.openRaw(row.Body, row.Sealed)
+	if err != nil {
+		return nil, fmt.Errorf("webhook %d: %w", id, err)
+	}
+	row.Webhook.Body = body
+	return &row.Webhook, nil
 }
 
 // MarkWebhookProcessed records that a webhook has been applied (note explains a skipped one).
@@ -174,18 +197,19 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 	if cur.Status == perfilseguro.BiometricApproved {
 		return res, nil
 	}
-	raw := []byte(d.Raw)
-	if len(raw) == 0 {
-		raw = nil
+	raw, sealed, err := s.sealRaw(d.Raw)
+	if err != nil {
+		return res, fmt.Errorf("store decision %s: %w", d.SessionID, err)
 	}
 	const update = `UPDATE verification_sessions SET verification_status = $2,
 		overall_score = COALESCE($3, overall_score), face_match_score = COALESCE($4, face_match_score),
 		document_score = COALESCE($5, document_score), liveness_score = COALESCE($6, liveness_score),
-		webhook_data = COALESCE($7, webhook_data), updated_at = now(),
+		webhook_data = COALESCE($7, webhook_data),
+		webhook_data_sealed = CASE WHEN $7::jsonb IS NULL THEN webhook_data_sealed ELSE $9 END, updated_at = now(),
 		completed_at = CASE WHEN $8 THEN COALESCE(completed_at, now()) ELSE completed_at END
 		WHERE id = $1`
 	if _, err := tx.ExecContext(ctx, update, cur.ID, d.Status, d.Overall, d.FaceMatch, d.Document, d.Liveness,
-		raw, FinalBiometricStatus(d.Status)); err != nil {
+		raw, FinalBiometricStatus(d.Status), sealed); err != nil {
 		return res, fmt.Errorf("store decision %s: %w", d.SessionID, err)
 	}
 	res.Status = d.Status

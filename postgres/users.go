@@ -10,6 +10,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 // Store runs the product's SQL. Queries sit next to the method that runs them.
@@ -17,6 +18,10 @@ type Store struct {
 	DB *sqlx.DB // the leader: every write and every read that must be current
 	// Replica serves the few reads that may lag a second or two (replica.go); nil: all on DB.
 	Replica *Replica
+	// Documents seals identity documents' data and the personal part of the provider's raw
+	// answers (documents.go). Zero: documents cannot be stored, and the personal part of a raw
+	// answer is dropped rather than kept in clear.
+	Documents secure.DocumentKey
 }
 
 // userRow is the storage shape of a user; domain types carry no db tags.
