@@ -272,6 +272,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /** @description En producción: el origen de la plataforma aún no está verificado (una llave sk_live_ lo requiere) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             /** @description La solicitud es demasiado grande */
             413: {
                 headers: {
