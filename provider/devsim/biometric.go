@@ -31,15 +31,17 @@ var _ perfilseguro.BiometricProvider = Biometric{}
 
 // BiometricSession is one simulated session.
 type BiometricSession struct {
-	SessionID   string     `db:"session_id"`
-	VendorData  string     `db:"vendor_data"`
-	CallbackURL *string    `db:"callback_url"`
-	Status      string     `db:"status"`
-	FaceMatch   *float64   `db:"face_match"`
-	Liveness    *float64   `db:"liveness"`
-	Document    *string    `db:"document"`
-	CreatedAt   time.Time  `db:"created_at"`
-	DecidedAt   *time.Time `db:"decided_at"`
+	SessionID   string   `db:"session_id"`
+	VendorData  string   `db:"vendor_data"`
+	CallbackURL *string  `db:"callback_url"`
+	Status      string   `db:"status"`
+	FaceMatch   *float64 `db:"face_match"`
+	Liveness    *float64 `db:"liveness"`
+	Document    *string  `db:"document"`
+	// DocumentData is the SimDocument shown with the decision (JSON); nil before one.
+	DocumentData []byte     `db:"document_data"`
+	CreatedAt    time.Time  `db:"created_at"`
+	DecidedAt    *time.Time `db:"decided_at"`
 }
 
 // ErrUnknownSession is returned for a session the simulator never created.
@@ -61,7 +63,8 @@ func (b Biometric) CreateSession(ctx context.Context, req perfilseguro.Biometric
 
 // Session reads one simulated session.
 func (b Biometric) Session(ctx context.Context, id string) (BiometricSession, error) {
-	const q = `SELECT session_id, vendor_data, callback_url, status, face_match, liveness, document, created_at, decided_at
+	const q = `SELECT session_id, vendor_data, callback_url, status, face_match, liveness, document, document_data,
+		created_at, decided_at
 		FROM dev_biometric_sessions WHERE session_id = $1`
 	var s BiometricSession
 	if err := b.DB.GetContext(ctx, &s, q, id); err != nil {
@@ -89,8 +92,38 @@ func (s BiometricSession) Decidable() bool {
 		s.Status == perfilseguro.BiometricInReview
 }
 
-// Decide records the decision pressed on the page (Approved, Declined or In Review) with its scores.
+// Doc is the document kept with the decision; nil before one (or on a session decided before
+// the stand-in played documents).
+func (s BiometricSession) Doc() *SimDocument {
+	if len(s.DocumentData) == 0 {
+		return nil
+	}
+	var d SimDocument
+	if err := json.Unmarshal(s.DocumentData, &d); err != nil {
+		return nil
+	}
+	return &d
+}
+
+// DocumentFor is the session's default document: an INE in the name the person registered
+// (users.nombre of the session's vendor_data), or in a stand-in name when there is none.
+func (b Biometric) DocumentFor(ctx context.Context, s BiometricSession, today time.Time) SimDocument {
+	var name string
+	if id, err := strconv.ParseInt(s.VendorData, 10, 64); err == nil {
+		const q = `SELECT nombre FROM users WHERE id = $1`
+		_ = b.DB.GetContext(ctx, &name, q, id) // no such user: the stand-in name
+	}
+	return DefaultDocument(name, s.VendorData, today)
+}
+
+// Decide records the decision pressed on the page (Approved, Declined or In Review) with its
+// scores and the session's default document (DocumentFor).
 func (b Biometric) Decide(ctx context.Context, id, status string) (BiometricSession, error) {
+	return b.DecideWith(ctx, id, status, nil)
+}
+
+// DecideWith records the decision with the document shown on the page; nil is DocumentFor's.
+func (b Biometric) DecideWith(ctx context.Context, id, status string, doc *SimDocument) (BiometricSession, error) {
 	sim, ok := simulated[status]
 	if !ok {
 		return BiometricSession{}, fmt.Errorf("devsim decide: unsupported status %q", status)
@@ -102,9 +135,17 @@ func (b Biometric) Decide(ctx context.Context, id, status string) (BiometricSess
 	if !s.Decidable() {
 		return s, fmt.Errorf("devsim decide: session %s is already %s", id, s.Status)
 	}
+	if doc == nil {
+		d := b.DocumentFor(ctx, s, time.Now())
+		doc = &d
+	}
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return s, fmt.Errorf("devsim decide: %w", err)
+	}
 	const q = `UPDATE dev_biometric_sessions SET status = $2, face_match = $3, liveness = $4, document = $5,
-		decided_at = now() WHERE session_id = $1`
-	if _, err := b.DB.ExecContext(ctx, q, id, status, sim.faceMatch, sim.liveness, sim.document); err != nil {
+		document_data = $6, decided_at = now() WHERE session_id = $1`
+	if _, err := b.DB.ExecContext(ctx, q, id, status, sim.faceMatch, sim.liveness, sim.document, data); err != nil {
 		return s, fmt.Errorf("devsim decide: %w", err)
 	}
 	return b.Session(ctx, id)
@@ -121,7 +162,12 @@ func (s BiometricSession) decisionJSON() map[string]any {
 		d["liveness_checks"] = []map[string]any{{"status": s.Status, "score": *s.Liveness}}
 	}
 	if s.Document != nil {
-		d["id_verifications"] = []map[string]any{{"status": *s.Document, "document_type": "Identity Card", "issuing_state": "MEX"}}
+		if doc := s.Doc(); doc != nil {
+			d["id_verifications"] = []map[string]any{doc.idVerification(*s.Document)}
+			d["database_validations"] = []map[string]any{doc.databaseValidation()}
+		} else {
+			d["id_verifications"] = []map[string]any{{"status": *s.Document, "document_type": "Identity Card", "issuing_state": "MEX"}}
+		}
 	}
 	return d
 }

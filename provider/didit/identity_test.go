@@ -133,7 +133,7 @@ func TestParseDecisionV2SingularDocument(t *testing.T) {
 	t.Parallel()
 	body := `{"session_id":"s1","status":"Approved",
 		"id_verification":{"status":"Approved","document_type":"Passport","document_number":"G7654321",
-			"personal_number":"RUSA900101MDFZTN05","issuing_state":"MEX","first_name":"ANA MARÍA",
+			"personal_number":"RUSA900101MDFZTN03","issuing_state":"MEX","first_name":"ANA MARÍA",
 			"last_name":"RUIZ SOTO","full_name":"ANA MARÍA RUIZ SOTO","gender":"F","date_of_birth":"1990-01-01",
 			"expiration_date":"2030-01-01","date_of_issue":"2020-01-01","nationality":"MEX"},
 		"database_validation":{"status":"Approved","match_type":"full_match","issuing_state":"MEX",
@@ -145,7 +145,7 @@ func TestParseDecisionV2SingularDocument(t *testing.T) {
 	require.Equal(t, "ANA MARÍA", d.Identity.GivenNames)
 	require.Equal(t, "RUIZ", d.Identity.FirstSurname)
 	require.Equal(t, "SOTO", d.Identity.SecondSurname)
-	require.Equal(t, "RUSA900101MDFZTN05", d.Identity.PersonalNumber)
+	require.Equal(t, "RUSA900101MDFZTN03", d.Identity.PersonalNumber)
 	require.Equal(t, []perfilseguro.RegistryCheck{{Registry: "mex_curp", Field: "full_name", Result: perfilseguro.RegistryMatch}}, d.RegistryChecks)
 	require.NotNil(t, d.Document)
 	require.InDelta(t, 100, *d.Document, 1e-9, "the v2 document verdict still scores")
