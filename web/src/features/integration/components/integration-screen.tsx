@@ -17,7 +17,9 @@ const tabOfAnchor: Record<string, IntegrationTabId> = { [LEGACY_ANCHOR]: 'endpoi
  */
 export function IntegrationScreen({ apiBase = window.location.origin }: { apiBase?: string }) {
   const location = useLocation()
-  const [active, setActive] = useState<IntegrationTabId>(() => tabOfAnchor[location.hash.slice(1)] ?? 'resumen')
+  // Resumen first, as the prerendered page (vite.config.ts) has it, so that hydration matches; a
+  // linked anchor switches tabs right after (the effect below).
+  const [active, setActive] = useState<IntegrationTabId>('resumen')
   // A new object for every request, so that asking for the same anchor twice scrolls twice.
   const [target, setTarget] = useState<{ id: string }>()
   const tabRefs = useRef<Partial<Record<IntegrationTabId, HTMLButtonElement | null>>>({})
