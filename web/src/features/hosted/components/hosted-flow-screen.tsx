@@ -159,7 +159,11 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
           <CardDescription>
             {view.partnerName} ({view.partnerOrigin}) te pide validar tu identidad con Perfil Seguro. Requiere {levelName}.
           </CardDescription>
-          {ended ? (
+          {view.disconnected ? (
+            <Alert variant="warning" title={`${view.partnerName} ya no está conectada con Perfil Seguro`}>
+              {view.blocker}
+            </Alert>
+          ) : ended ? (
             <Alert variant={view.status === 'completed' ? 'success' : 'info'} title={endedText[view.status]}>
               {mode === 'popup'
                 ? 'Puedes cerrar esta ventana.'
