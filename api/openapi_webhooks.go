@@ -87,6 +87,12 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 	revoked := withProps([]string{"event", "sessions", "livemode", "revokedAt"},
 		map[string]*openapi3.Schema{"event": event("profile.access_revoked"), "sessions": sessionRefs, "profileId": revokedProfile,
 			"livemode": openapi3.NewBoolSchema(), "revokedAt": openapi3.NewDateTimeSchema()})
+	deletedSessions := openapi3.NewArraySchema().WithItems(sessionRef)
+	deletedSessions.Description = "Las sesiones que la persona completó con su plataforma en este modo, de la más reciente a la más antigua, " +
+		"con su propia referencia: desde ahora responden solo su estado (shared: null, sharedReason: deleted)"
+	deleted := withProps([]string{"event", "sessions", "livemode", "deletedAt"},
+		map[string]*openapi3.Schema{"event": event("profile.deleted"), "sessions": deletedSessions, "profileId": revokedProfile,
+			"livemode": openapi3.NewBoolSchema(), "deletedAt": openapi3.NewDateTimeSchema()})
 	events := []webhookEvent{
 		{"verification_session.completed", "La persona completó una sesión de verificación y compartió los datos pedidos (claims y proof; tras un retiro o una eliminación, shared: null y sharedReason)", session("verification_session.completed", true)},
 		{"verification_session.declined", "La persona decidió no compartir: no se comparte nada", session("verification_session.declined", false)},
@@ -96,7 +102,7 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 		{"profile.expired", "La vigencia de la validación terminó", lifecycle("profile.expired", true)},
 		{"profile.renewed", "La persona renovó su validación con una nueva verificación biométrica", lifecycle("profile.renewed", true)},
 		{"profile.revoked", "Un administrador revocó la validación", lifecycle("profile.revoked", true)},
-		{"profile.deleted", "La cuenta fue eliminada (solo queda el ID de perfil)", lifecycle("profile.deleted", false)},
+		{"profile.deleted", "La persona eliminó su cuenta: se envía a cada plataforma con la que compartía, y la identifican sus sesiones y su referencia", deleted},
 		{"payment.completed", "La persona pagó su plan (tarjeta, o efectivo en OXXO cuando se acreditó)", payment},
 		{"presentation.completed", "Una persona presentó su credencial a una solicitud de su plataforma (POST /api/widget/presentations)", presentation},
 	}

@@ -111,7 +111,8 @@ func (s *Store) UpdateUserAsAdmin(ctx context.Context, id int64, u AdminUser) (b
 // plus what only points at them by value: raw provider webhooks of their biometric sessions,
 // partner notifications about them, invitations addressed to them and development inbox messages.
 // The partner sessions they completed keep their status only: shared claims and proofs are
-// blanked (SharedDeleted).
+// blanked (SharedDeleted), and each partner they were sharing with is sent profile.deleted
+// (deletedNoticeQuery).
 // Verification logs stay for the scanners' side but lose every link to the person.
 func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 	return s.InTx(ctx, func(tx *sqlx.Tx) error {
@@ -136,6 +137,9 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 			// Partners keep each session's status, never what the person shared with them.
 			{blankSharedQuery, []any{id, 0, false, SharedDeleted}},
 			{`DELETE FROM partner_deliveries WHERE user_id = $1`, []any{id}},
+			// Each partner they were sharing with hears it by its own sessions (never by a profile
+			// ID it was not shown), before the grants go with the account.
+			{deletedNoticeQuery, []any{id}},
 			{`DELETE FROM invitations WHERE accepted_user_id = $1 OR lower(invitee_email) = $2 OR invitee_phone = $3`,
 				[]any{id, who.Email, who.Phone}},
 			// The development stand-ins: the inbox's messages filed under the person go by cascade

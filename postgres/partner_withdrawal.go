@@ -67,6 +67,28 @@ func accessRevokedPayload(g Grant, sessions []SessionRef, profileID string, now 
 	return json.Marshal(body)
 }
 
+// EventDeleted tells a partner the person it was sharing with deleted their account.
+const EventDeleted = "profile.deleted"
+
+// deletedNoticeQuery writes, for a person ($1) about to be deleted, one profile.deleted
+// notification per partner and mode they are sharing with (a current grant), naming them as
+// profile.access_revoked does: the sessions they completed with that partner in that mode, with
+// its references, and the profile ID only if they shared it with that partner. A partner the
+// person never shared with, or whose access they withdrew, hears nothing: it has no session to
+// recognise them by, and a withdrawal already told it. user_id stays NULL: the person is gone.
+const deletedNoticeQuery = `INSERT INTO partner_deliveries (partner_id, user_id, event, payload)
+	SELECT g.partner_id, NULL, '` + EventDeleted + `',
+		jsonb_build_object('event', '` + EventDeleted + `', 'livemode', g.livemode, 'deletedAt', now(),
+			'sessions', coalesce((SELECT jsonb_agg(jsonb_build_object('id', s.id, 'reference', s.reference)
+				ORDER BY s.created_at DESC, s.id DESC) FROM partner_sessions s
+				WHERE s.user_id = g.user_id AND s.partner_id = g.partner_id AND s.livemode = g.livemode AND s.status = 'completed'), '[]'))
+		|| CASE WHEN 'profileId' = ANY (g.claims) AND u.id_validado IS NOT NULL
+			THEN jsonb_build_object('profileId', u.id_validado) ELSE '{}' END
+	FROM partner_grants g
+	JOIN api_keys k ON k.id = g.partner_id AND k.is_active AND k.webhook_url IS NOT NULL
+	JOIN users u ON u.id = g.user_id
+	WHERE g.user_id = $1 AND g.revoked_at IS NULL`
+
 // RevokeGrant withdraws a partner's access to the person's data: the grant ends, the shared data
 // of every session the person completed with that partner in that mode is blanked
 // (SharedWithdrawn), and the partner's profile.access_revoked notification is written, all in one

@@ -176,7 +176,7 @@ const (
 	SharedDeleted   = "deleted"   // the person deleted their account
 )
 
-// SessionRef is one of your sessions as profile.access_revoked names it: its id and your reference.
+// SessionRef is one of your sessions as profile.access_revoked and profile.deleted name it: its id and your reference.
 type SessionRef struct {
 	ID        string `json:"id"`
 	Reference string `json:"reference"`
@@ -204,6 +204,31 @@ func (e Event) AccessRevoked() (*AccessRevokedEvent, error) {
 		return nil, fmt.Errorf("perfilseguro: el webhook %s no se pudo leer: %w", e.Event, err)
 	}
 	return &a, nil
+}
+
+// ProfileDeletedEvent is the body of profile.deleted: the person deleted their account, and every
+// session they completed with you in that mode now answers its status only (sharedReason deleted).
+// It is sent only to platforms the person was sharing with.
+type ProfileDeletedEvent struct {
+	Event string `json:"event"`
+	// Sessions are the sessions the person completed with you in this mode, newest first.
+	Sessions  []SessionRef `json:"sessions"`
+	Livemode  bool         `json:"livemode"`
+	DeletedAt time.Time    `json:"deletedAt"`
+	// ProfileID is set only if the person had shared their profile ID with you.
+	ProfileID string `json:"profileId,omitempty"`
+}
+
+// ProfileDeleted reads a profile.deleted notification.
+func (e Event) ProfileDeleted() (*ProfileDeletedEvent, error) {
+	if e.Event != "profile.deleted" {
+		return nil, fmt.Errorf("perfilseguro: el evento %q no es profile.deleted", e.Event)
+	}
+	var d ProfileDeletedEvent
+	if err := e.Decode(&d); err != nil {
+		return nil, fmt.Errorf("perfilseguro: el webhook %s no se pudo leer: %w", e.Event, err)
+	}
+	return &d, nil
 }
 
 // Session reads a verification_session.* notification.

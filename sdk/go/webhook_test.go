@@ -178,4 +178,21 @@ func TestTheEventsOfAWithdrawal(t *testing.T) {
 	if _, err := ev.Session(); err == nil {
 		t.Error("profile.access_revoked read as a session")
 	}
+	deleted := []byte(`{"event":"profile.deleted","livemode":true,"deletedAt":"2026-03-03T08:00:00Z",` +
+		`"sessions":[{"id":"vs_7","reference":"pedido-7"}],"profileId":"PS-0000-0000-07"}`)
+	ev, err = ConstructEvent(secret, SignWebhook(secret, time.Now(), deleted), deleted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ev.AccessRevoked(); err == nil {
+		t.Error("profile.deleted read as profile.access_revoked")
+	}
+	d, err := ev.ProfileDeleted()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Sessions) != 1 || d.Sessions[0] != (SessionRef{ID: "vs_7", Reference: "pedido-7"}) || !d.Livemode ||
+		d.ProfileID != "PS-0000-0000-07" || d.DeletedAt.IsZero() {
+		t.Errorf("profile deleted = %+v", d)
+	}
 }

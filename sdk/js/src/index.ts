@@ -11,6 +11,7 @@ export type {
   NewSession,
   SessionCreated,
   AccessRevokedEvent,
+  ProfileDeletedEvent,
   SessionEvent,
   SessionList,
   SessionRef,

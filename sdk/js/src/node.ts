@@ -4,6 +4,7 @@ export { constructEvent, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifyWebh
 export type { VerifyWebhookOptions } from './webhook.js'
 export type {
   AccessRevokedEvent,
+  ProfileDeletedEvent,
   SessionEvent,
   SessionRef,
   SharedClaims,

@@ -94,7 +94,7 @@ export interface SessionEvent {
   sharedReason?: SharedReason
 }
 
-/** One of your sessions as profile.access_revoked names it: its id and your own reference. */
+/** One of your sessions as profile.access_revoked and profile.deleted name it: its id and your own reference. */
 export interface SessionRef {
   id: string
   reference: string
@@ -112,5 +112,18 @@ export interface AccessRevokedEvent {
   profileId?: string
 }
 
+/**
+ * profile.deleted: the person deleted their account; the sessions they completed with you in that
+ * mode (newest first) now answer their status only. Sent only to platforms the person was sharing
+ * with; profileId only if they had shared it.
+ */
+export interface ProfileDeletedEvent {
+  event: 'profile.deleted'
+  sessions: SessionRef[]
+  livemode: boolean
+  deletedAt: string
+  profileId?: string
+}
+
 /** One notification Perfil Seguro POSTs to the partner's webhook URL: flat JSON whose `event` names it. */
-export type WebhookEvent<T extends { event: string } = SessionEvent | AccessRevokedEvent | { event: string; [field: string]: unknown }> = T
+export type WebhookEvent<T extends { event: string } = SessionEvent | AccessRevokedEvent | ProfileDeletedEvent | { event: string; [field: string]: unknown }> = T

@@ -2325,7 +2325,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * La cuenta fue eliminada (solo queda el ID de perfil)
+         * La persona eliminó su cuenta: se envía a cada plataforma con la que compartía, y la identifican sus sesiones y su referencia
          * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
          */
         post: operations["webhook_profile.deleted"];
@@ -17803,10 +17803,17 @@ export interface operations {
             content: {
                 "application/json": {
                     /** Format: date-time */
-                    changedAt: string;
+                    deletedAt: string;
                     /** @enum {string} */
                     event: "profile.deleted";
-                    profileId: string;
+                    livemode: boolean;
+                    /** @description Solo si la persona le había compartido su ID de perfil */
+                    profileId?: string;
+                    /** @description Las sesiones que la persona completó con su plataforma en este modo, de la más reciente a la más antigua, con su propia referencia: desde ahora responden solo su estado (shared: null, sharedReason: deleted) */
+                    sessions: {
+                        id: string;
+                        reference: string;
+                    }[];
                 };
             };
         };
