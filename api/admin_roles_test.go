@@ -189,7 +189,8 @@ func TestRevokeIsAuditedAndTheHistoryNamesTheAdministrator(t *testing.T) {
 	require.Equal(t, "Perfil "+pid, row["targetText"])
 
 	// An edit records before and after; the sign-in with the password is there too.
-	r = e.send(t, admin, "PUT", fmt.Sprintf("/api/users/%d", id), map[string]any{"nombre": "Nombre Nuevo", "origen": "Otro", "vigencia": 5})
+	r = e.send(t, admin, "PUT", fmt.Sprintf("/api/users/%d", id), map[string]any{"nombre": "Nombre Nuevo", "origen": "Otro", "vigencia": 5,
+		"confirmRevalidation": true}) // a validated person's new name annuls the validation (issue 54, item 22)
 	require.Equal(t, http.StatusOK, r.Status, string(r.Body))
 	r = e.send(t, admin, "GET", "/api/admin/audit?action=user.update", nil)
 	changes := r.JSON(t)["events"].([]any)[0].(map[string]any)["changes"].(map[string]any)
