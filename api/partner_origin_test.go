@@ -116,4 +116,11 @@ func TestInProductionLiveSessionsNeedAProvenOrigin(t *testing.T) {
 	open := e.send(t, anonymous(), "POST", "/api/hosted/open", map[string]any{"clientSecret": live.JSON(t)["clientSecret"], "publishableKey": pk})
 	require.Equal(t, http.StatusConflict, open.Status, string(open.Body))
 	require.Contains(t, string(open.Body), "aún no está verificado")
+
+	// The widget's calls with the live key wait for the proof too: nothing is sent on an unproven origin.
+	login := e.send(t, anonymous(), "POST", "/api/widget/login", map[string]any{"email": "nueva@example.com"},
+		"X-Partner-Key", pk, "Origin", "https://www.casalista.example")
+	require.Equal(t, http.StatusConflict, login.Status, string(login.Body))
+	require.Contains(t, string(login.Body), "aún no está verificado")
+	require.Zero(t, dbGet[int](t, e.db, `SELECT count(*) FROM users WHERE email = 'nueva@example.com'`))
 }

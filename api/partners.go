@@ -190,6 +190,11 @@ func (s *Server) widgetPartner(w http.ResponseWriter, r *http.Request, origin st
 	if !slices.Contains(kp.Partner.Permissions, postgres.PermissionWidgetAuth) {
 		return widgetCaller{}, errNoPermission
 	}
+	if kp.Key.Livemode { // a live key acts only on a proven origin, as sessions and the hosted flow do
+		if err := s.requireProvenOrigin(ctx, kp.Partner.ID); err != nil {
+			return widgetCaller{}, err
+		}
+	}
 	return widgetCaller{partner: &kp.Partner, mode: keyMode(kp), secret: kind == perfilseguro.KeySecret}, nil
 }
 
