@@ -43,6 +43,12 @@ func main() {
 	log.Fatal(http.ListenAndServe(addr, d.routes()))
 }
 
+// dropInIntegrity is the Subresource Integrity hash /integration prints for /widget/v1.js
+// (web/src/features/integration/session-samples.ts, DROP_IN_INTEGRITY): the demo pins the
+// drop-in as a partner following that page would, so the browser runs only the published file.
+// main_test.go checks it against the file and the page's constant.
+const dropInIntegrity = "sha384-LVk3R5lMRm0AlVlzpPepLVASJgxcevl90ZYe0LUZOHe8aVT+SRWpi/iWbmhgdNji"
+
 func envOr(name, fallback string) string {
 	if v := os.Getenv(name); v != "" {
 		return v
@@ -223,7 +229,7 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
   #resultado { margin-top: 1rem; font-weight: 600; }
   dl { display: grid; grid-template-columns: auto 1fr; gap: .25rem 1rem; }
 </style>
-<script src="{{.API}}/widget/v1.js"></script>
+<script src="{{.API}}/widget/v1.js" integrity="` + dropInIntegrity + `" crossorigin="anonymous"></script>
 </head>
 <body>
 <header><strong>CasaLista (demo)</strong> · sitio de ejemplo de una plataforma socia</header>
