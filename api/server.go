@@ -60,6 +60,9 @@ type Deps struct {
 	// ReplicaDB (DATABASE_REPLICA_URL, postgres.OpenReplica) serves the reads listed in
 	// postgres/replica.go; nil: every read on DB.
 	ReplicaDB *sqlx.DB
+	// Documents seals the personal part of the provider's webhooks before they are stored
+	// (DOCUMENT_DATA_KEY); zero: that part is dropped, never stored in clear.
+	Documents secure.DocumentKey
 }
 
 // Server is the HTTP API.
@@ -124,7 +127,7 @@ func New(d Deps) (*Server, error) {
 		d.Limits = &DefaultLimits
 	}
 	s := &Server{cfg: d.Config, db: d.DB, redis: d.Redis, queue: d.Queue, logger: d.Logger, now: d.Now,
-		store: &postgres.Store{DB: d.DB, Replica: postgres.NewReplica(d.ReplicaDB)}, limits: *d.Limits,
+		store: &postgres.Store{DB: d.DB, Replica: postgres.NewReplica(d.ReplicaDB), Documents: d.Documents}, limits: *d.Limits,
 		coder: secure.NewCoder(d.Config.SecretKey), sealer: secure.NewSealer(d.Config.SecretKey),
 		inbox: devsim.Inbox{DB: d.DB}, public: newPublicCache(),
 		lookups: newPublicLimiter(d.Public, d.Redis), asynqRedis: d.AsynqRedis,

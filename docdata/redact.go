@@ -73,6 +73,8 @@ type field struct {
 type personalDoc struct {
 	Version int     `json:"version"`
 	Fields  []field `json:"fields"`
+	// Whole is an answer that was not a JSON object, kept entire (Seal): restored as it was.
+	Whole []byte `json:"whole,omitempty"`
 }
 
 // RedactDecision removes every personal field of a provider decision (or of a webhook body that
@@ -130,7 +132,8 @@ func walk(v any, path []any, removed *[]field) {
 	}
 }
 
-// RestoreDecision puts the fields RedactDecision removed back into kept: the provider's answer as
+// RestoreDecision puts the fields RedactDecision removed back into kept (or returns the whole
+// answer Seal kept apart when it was not a JSON object): the provider's answer as
 // it came (key order aside). A nil or empty personal returns kept as it is.
 func RestoreDecision(kept, personal []byte) ([]byte, error) {
 	if len(bytes.TrimSpace(personal)) == 0 {
@@ -145,6 +148,9 @@ func RestoreDecision(kept, personal []byte) ([]byte, error) {
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil || doc.Version != 1 {
 		return nil, errors.New("restore decision: personal part malformed")
+	}
+	if doc.Whole != nil {
+		return doc.Whole, nil
 	}
 	for _, f := range doc.Fields {
 		if err := put(root, f.Path, f.Value); err != nil {

@@ -141,3 +141,17 @@ func TestSealAndOpenUnderTheDocumentKey(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, plain, got)
 }
+
+func TestSealKeepsNothingOfAnAnswerThatIsNotAnObject(t *testing.T) {
+	t.Parallel()
+	key := secure.NewDocumentKey("doc-key-0123456789abcdef0123456789abcdef")
+	raw := []byte(`["LOHJ880314MDFPRS09", "MARÍA JOSÉ"]`)
+	kept, sealed, err := Seal(key, raw)
+	require.NoError(t, err)
+	require.Equal(t, Unparsable, kept)
+	require.NotNil(t, sealed)
+	require.NotContains(t, *sealed, "LOHJ")
+	back, err := Open(key, kept, sealed)
+	require.NoError(t, err)
+	require.Equal(t, raw, back)
+}

@@ -52,6 +52,9 @@ func docVerification(t *testing.T, ctx context.Context, store *postgres.Store, s
 }
 
 // tableText is every row of table as Postgres prints it: what a dump or a stolen disk shows.
+// webhooksAsText is provider_webhooks with its bodies as text (bytea prints as hex).
+const webhooksAsText = `(SELECT id, provider, session_id, convert_from(body, 'UTF8') AS body, body_sealed FROM provider_webhooks)`
+
 func tableText(t *testing.T, db *sqlx.DB, table string) string {
 	t.Helper()
 	var rows []string
@@ -146,7 +149,7 @@ func TestRawCopiesAreStoredWithoutPersonalFieldsInClear(t *testing.T) {
 	require.NoError(t, err)
 	require.False(t, processed)
 
-	for _, table := range []string{"verification_sessions", "provider_webhooks"} {
+	for _, table := range []string{"verification_sessions", webhooksAsText} {
 		all := tableText(t, db, table)
 		for _, v := range docPersonal {
 			require.NotContains(t, all, v, "%q in clear in %s", v, table)
@@ -224,7 +227,7 @@ func TestRedactingStoredDecisionsTwiceChangesNothingTheSecondTime(t *testing.T) 
 	s, w := run()
 	require.Equal(t, postgres.RedactBatch{Seen: 4, Changed: 3}, s, "the row stored since this release is only marked")
 	require.Equal(t, postgres.RedactBatch{Seen: 3, Changed: 3}, w)
-	for _, table := range []string{"verification_sessions", "provider_webhooks"} {
+	for _, table := range []string{"verification_sessions", webhooksAsText} {
 		for _, v := range docPersonal {
 			require.NotContains(t, tableText(t, db, table), v, "%q in clear in %s after the job", v, table)
 		}
@@ -238,7 +241,7 @@ func TestRedactingStoredDecisionsTwiceChangesNothingTheSecondTime(t *testing.T) 
 	// A second run finds nothing to do; even with the marks cleared it changes no byte.
 	snapshot := func() string {
 		return tableText(t, db, "(SELECT id, raw_response, raw_response_sealed, webhook_data, webhook_data_sealed FROM verification_sessions)") +
-			tableText(t, db, "(SELECT id, body, body_sealed FROM provider_webhooks)")
+			tableText(t, db, webhooksAsText)
 	}
 	before := snapshot()
 	s, w = run()

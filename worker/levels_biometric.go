@@ -25,7 +25,7 @@ var errNoBiometricProvider = errors.New("no biometric provider configured")
 // handleStartBiometricSession creates the provider session of a pending attempt and stores its
 // id, hosted URL and raw answer. An attempt that already has a session is left alone.
 func (w *Worker) handleStartBiometricSession(ctx context.Context, p jobs.StartBiometricSessionPayload) error {
-	store := postgres.Store{DB: w.deps.DB}
+	store := postgres.Store{DB: w.deps.DB, Documents: w.deps.Documents}
 	v, err := store.VerificationSessionByID(ctx, p.VerificationID)
 	if v, err = visible(v, err, errSessionNotYetVisible); err != nil {
 		return err
@@ -60,7 +60,7 @@ func (w *Worker) handleStartBiometricSession(ctx context.Context, p jobs.StartBi
 // handleProcessBiometricWebhook applies one stored webhook: it reads the session's current
 // decision from the provider (never trusting the event's order) and marks the row processed.
 func (w *Worker) handleProcessBiometricWebhook(ctx context.Context, p jobs.ProcessBiometricWebhookPayload) error {
-	store := postgres.Store{DB: w.deps.DB}
+	store := postgres.Store{DB: w.deps.DB, Documents: w.deps.Documents}
 	wh, err := store.WebhookByID(ctx, p.WebhookID)
 	if wh, err = storedWebhook(wh, err, "webhook", p.WebhookID); err != nil {
 		return err
@@ -98,7 +98,7 @@ var errVendorMismatch = errors.New("decision vendor_data does not match the sess
 // depends on it: the wallet pass builds on a new approval (a failed enqueue rolls the approval
 // back, so a retry grants and enqueues again) and, when webhookID is set, the processed mark.
 func (w *Worker) syncSession(ctx context.Context, sessionID string, webhookID int64) error {
-	store := postgres.Store{DB: w.deps.DB}
+	store := postgres.Store{DB: w.deps.DB, Documents: w.deps.Documents}
 	made, err := store.SessionProvider(ctx, sessionID)
 	if err != nil {
 		return err
@@ -183,7 +183,7 @@ func (w *Worker) enqueuePassBuilds(ctx context.Context, userID int64) error {
 // about sessions that have stayed open too long.
 func (w *Worker) handleReconcileBiometric(ctx context.Context, _ *asynq.Task) error {
 	d := w.deps.Levels
-	store := postgres.Store{DB: w.deps.DB}
+	store := postgres.Store{DB: w.deps.DB, Documents: w.deps.Documents}
 	ids, err := store.UnprocessedWebhookIDs(ctx, d.WebhookGrace, 200)
 	if err != nil {
 		return err

@@ -37,6 +37,9 @@ type Deps struct {
 	TestInbox func(partnerID int64) TestInbox
 	// Sealer opens the codes sealed in job payloads.
 	Sealer secure.Sealer
+	// Documents seals identity documents' data and the personal part of stored provider answers
+	// (DOCUMENT_DATA_KEY); zero: that part is dropped and the redaction job refuses to run.
+	Documents secure.DocumentKey
 	// LogSecrets allows codes in logs (never in production).
 	LogSecrets bool
 	// PublicBaseURL builds absolute links in messages.
@@ -137,6 +140,7 @@ func (w *Worker) routes() {
 	w.routesCredentials()
 	w.routesPayments()
 	w.routesPrivacy()
+	w.routesDocuments()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).

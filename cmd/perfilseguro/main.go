@@ -26,6 +26,8 @@ Usage:
   perfilseguro admin enrol --email …   a new enrolment link for an administrator
   perfilseguro admin hash-password   print a hash for ADMIN_PASSWORD_HASH (development only)
   perfilseguro partner add|list|disable   manage widget partners (api_keys)
+  perfilseguro documents redact-stored   queue the one-off job that seals the personal fields of
+                           provider answers stored before issue 52 (idempotent, resumable)
   perfilseguro openapi     print the API's OpenAPI 3.1 document (no database needed)
   perfilseguro traces [-addr 127.0.0.1:4318]   a local trace viewer: receives OTLP/HTTP, shows each trace as a tree
 
@@ -85,6 +87,8 @@ func run(ctx context.Context, cmd string, args []string) error {
 		return runAdmin(ctx, args, os.Stdin, os.Stdout, os.Stderr)
 	case "partner":
 		return runPartner(ctx, args, os.Stdout, os.Stderr)
+	case "documents":
+		return runDocuments(ctx, args, os.Stdout, os.Stderr)
 	case "openapi":
 		return runOpenAPI(os.Stdout)
 	case "traces":
