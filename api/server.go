@@ -233,7 +233,7 @@ func (s *Server) routes(d Deps) {
 	s.mountCredentials(d.Credentials)
 	s.mountOID4VCI(d.Credentials)
 	s.mountOID4VP(d.Credentials, d.Verifier)
-	s.handle("/", spaHandler(d.Web, s.cfg.OnboardingURL), nil)
+	s.handle("/", spaHandlerWith(d.Web, s.cfg.OnboardingURL, s.embeddedPublicRecord), nil)
 }
 
 // enqueue queues task (built with err); a queue that cannot take it is errUnavailable: the
