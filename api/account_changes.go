@@ -41,6 +41,22 @@ func (s *Server) requireContactConfirmation(r *http.Request) error {
 	return nil
 }
 
+// errPasskeyNeedsConfirmation: adding a passkey starts with the same confirmation as a contact
+// change, since a passkey then confirms contact changes and signs in (issue 54, item 21).
+var errPasskeyNeedsConfirmation = perfilseguro.Errorf(perfilseguro.EFORBIDDEN,
+	"Antes de crear una llave de acceso, confirma que eres tú con el código que enviamos a tu contacto actual o con una llave de acceso que ya tengas. La confirmación vale 5 minutos.")
+
+// requirePasskeyConfirmation allows adding a passkey only to a session confirmed within
+// ConfirmationLifetime; a person's first passkey can only be confirmed by a code.
+func (s *Server) requirePasskeyConfirmation(r *http.Request) error {
+	if err := s.requireFreshConfirmation(r); errors.Is(err, errNeedsConfirmation) {
+		return errPasskeyNeedsConfirmation
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
 // contactField names a code channel as an account change's field.
 func contactField(channel string) string {
 	if channel == postgres.ChannelPhone {

@@ -52,9 +52,9 @@ func (s *Server) mountPasskeys() {
 	tag := option.Tags("Usuarios")
 	fuego.Get(s.f, "/api/users/{id}/passkeys", s.listPasskeys, tag, option.Summary("Mis llaves de acceso"))
 	fuego.Post(s.f, "/api/users/{id}/passkeys/options", s.passkeyRegistrationOptions, tag,
-		option.Summary("Crear una llave de acceso: opciones para navigator.credentials.create"))
+		option.Summary("Crear una llave de acceso: opciones para navigator.credentials.create (tras confirmar en los últimos 5 minutos con un código o una llave; si no, 403)"))
 	fuego.Post(s.f, "/api/users/{id}/passkeys", s.createPasskey, tag, option.DefaultStatusCode(http.StatusCreated),
-		option.Summary("Crear una llave de acceso: guarda la respuesta del navegador"))
+		option.Summary("Crear una llave de acceso: guarda la respuesta del navegador (tras confirmar en los últimos 5 minutos con un código o una llave; si no, 403)"))
 	fuego.Patch(s.f, "/api/users/{id}/passkeys/{credentialId}", s.renamePasskey, tag,
 		option.Summary("Cambiar el nombre de una llave de acceso"))
 	fuego.Delete(s.f, "/api/users/{id}/passkeys/{credentialId}", s.deletePasskey, tag,
@@ -236,6 +236,9 @@ func (s *Server) passkeyRegistrationOptions(c fuego.ContextNoBody) (PasskeyOptio
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
 	}
+	if err := s.requirePasskeyConfirmation(r); err != nil { // account_changes.go
+		return PasskeyOptionsJSON{}, err
+	}
 	u, err := s.store.UserByID(r.Context(), owner.ID)
 	if err != nil {
 		return PasskeyOptionsJSON{}, err
@@ -252,6 +255,10 @@ func (s *Server) createPasskey(c fuego.ContextWithBody[PasskeyRegistrationReques
 	r := c.Request()
 	svc, owner, err := s.passkeyOwner(c, "passkey", passkeyChangesPerHour)
 	if err != nil {
+		return PasskeyJSON{}, err
+	}
+	// A session alone cannot add what then confirms contact changes and signs in.
+	if err := s.requirePasskeyConfirmation(r); err != nil {
 		return PasskeyJSON{}, err
 	}
 	req, err := decodeJSON[passkeyRegistrationBody](r)

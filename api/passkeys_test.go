@@ -50,9 +50,21 @@ type pkDevice struct {
 	cred virtualwebauthn.Credential
 }
 
-// addPasskey creates a passkey for c through the API and returns the pkDevice that holds it.
+// confirmByCode confirms c's session with a code to its current contact, as Mi Perfil does
+// before a sensitive change.
+func confirmByCode(t *testing.T, c *lvClient) {
+	t.Helper()
+	status, out, _ := c.call("POST", c.path("/api/users/%d/confirmation-code"), nil)
+	require.Equal(t, http.StatusAccepted, status, out)
+	status, out, _ = c.call("POST", c.path("/api/users/%d/confirmation"), map[string]any{"code": out["verificationCode"]})
+	require.Equal(t, http.StatusOK, status, out)
+}
+
+// addPasskey confirms c's session by a code, creates a passkey for c through the API and returns
+// the pkDevice that holds it.
 func (e *pkEnv) addPasskey(t *testing.T, c *lvClient, opts virtualwebauthn.AuthenticatorOptions) (*pkDevice, map[string]any) {
 	t.Helper()
+	confirmByCode(t, c)
 	status, out, _ := c.call("POST", c.path("/api/users/%d/passkeys/options"), nil)
 	require.Equal(t, http.StatusOK, status, out)
 	pk := out["publicKey"].(map[string]any)
@@ -293,6 +305,9 @@ func TestPasskeyConfirmationIsTheOwnersOnly(t *testing.T) {
 
 	da, _ := e.addPasskey(t, a, virtualwebauthn.AuthenticatorOptions{})
 	db, _ := e.addPasskey(t, b, virtualwebauthn.AuthenticatorOptions{})
+	// Adding them took a code confirmation (issue 54, item 21); start from unconfirmed sessions.
+	_, err := e.db.Exec(`UPDATE user_sessions SET confirmed_at = NULL WHERE user_id IN ($1, $2)`, a.id, b.id)
+	require.NoError(t, err)
 
 	options := func() *virtualwebauthn.AssertionOptions {
 		status, out, _ := a.call("POST", a.path("/api/users/%d/confirmation/passkey/options"), nil)
@@ -327,6 +342,49 @@ func TestPasskeyConfirmationIsTheOwnersOnly(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, out)
 	require.NotEmpty(t, out["confirmedUntil"])
 	require.Equal(t, 1, e.count(t, confirmed, a.id))
+}
+
+// Issue 54, item 21: a session cookie alone cannot add a passkey (which then confirms contact
+// changes and signs in); a code to the current contact, or an existing passkey, confirms first.
+// Before the fix both calls answered 200/201 and the passkey was stored.
+func TestASessionAloneCannotAddAPasskey(t *testing.T) {
+	t.Parallel()
+	e := pkSetup(t)
+	a := e.signedUp(t)
+	stored := `SELECT count(*) FROM webauthn_credentials WHERE user_id = $1`
+
+	status, out, _ := a.call("POST", a.path("/api/users/%d/passkeys/options"), nil)
+	require.Equal(t, http.StatusForbidden, status, out)
+	require.Contains(t, out["message"], "Antes de crear una llave de acceso, confirma que eres tú")
+
+	// Options got with a confirmation that has since lapsed: the answer is refused too.
+	confirmByCode(t, a)
+	status, out, _ = a.call("POST", a.path("/api/users/%d/passkeys/options"), nil)
+	require.Equal(t, http.StatusOK, status, out)
+	ao, err := virtualwebauthn.ParseAttestationOptions(out["_raw"].(string))
+	require.NoError(t, err)
+	auth := virtualwebauthn.NewAuthenticatorWithOptions(virtualwebauthn.AuthenticatorOptions{UserHandle: []byte(ao.UserID)})
+	answer := virtualwebauthn.CreateAttestationResponse(e.rp, auth, newEC2Credential(t), *ao)
+	_, err = e.db.Exec(`UPDATE user_sessions SET confirmed_at = NULL WHERE user_id = $1`, a.id)
+	require.NoError(t, err)
+	status, out, _ = a.call("POST", a.path("/api/users/%d/passkeys"), map[string]any{"credential": json.RawMessage(answer)})
+	require.Equal(t, http.StatusForbidden, status, out)
+	require.Contains(t, out["message"], "confirma que eres tú")
+	require.Zero(t, e.count(t, stored, a.id), "no passkey stored")
+
+	// With a fresh confirmation it is stored; an existing passkey then confirms the next one.
+	d, _ := e.addPasskey(t, a, virtualwebauthn.AuthenticatorOptions{})
+	require.Equal(t, 1, e.count(t, stored, a.id))
+	_, err = e.db.Exec(`UPDATE user_sessions SET confirmed_at = NULL WHERE user_id = $1`, a.id)
+	require.NoError(t, err)
+	status, out, _ = a.call("POST", a.path("/api/users/%d/confirmation/passkey/options"), nil)
+	require.Equal(t, http.StatusOK, status, out)
+	opts, err := virtualwebauthn.ParseAssertionOptions(out["_raw"].(string))
+	require.NoError(t, err)
+	status, out, _ = a.call("POST", a.path("/api/users/%d/confirmation/passkey"), e.sign(d, opts, 1))
+	require.Equal(t, http.StatusOK, status, out)
+	status, out, _ = a.call("POST", a.path("/api/users/%d/passkeys/options"), nil)
+	require.Equal(t, http.StatusOK, status, out)
 }
 
 // newEC2Credential is virtualwebauthn.NewCredential(KeyTypeEC2) with a key whose coordinates are

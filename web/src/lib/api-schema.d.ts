@@ -1938,7 +1938,7 @@ export interface paths {
         /** Mis llaves de acceso */
         get: operations["GET_/api/users/:id/passkeys"];
         put?: never;
-        /** Crear una llave de acceso: guarda la respuesta del navegador */
+        /** Crear una llave de acceso: guarda la respuesta del navegador (tras confirmar en los últimos 5 minutos con un código o una llave; si no, 403) */
         post: operations["POST_/api/users/:id/passkeys"];
         delete?: never;
         options?: never;
@@ -1955,7 +1955,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Crear una llave de acceso: opciones para navigator.credentials.create */
+        /** Crear una llave de acceso: opciones para navigator.credentials.create (tras confirmar en los últimos 5 minutos con un código o una llave; si no, 403) */
         post: operations["POST_/api/users/:id/passkeys/options"];
         delete?: never;
         options?: never;
