@@ -19,6 +19,12 @@ const placeholderIndex = `<!doctype html><html lang="es-MX"><meta charset="utf-8
 // and index.html for every other path so client routes work on reload. onboardingURL
 // (ONBOARDING_URL) goes into index.html for the landing's buttons.
 func spaHandler(dist fs.FS, onboardingURL string) http.Handler {
+	return spaHandlerWith(dist, onboardingURL, nil)
+}
+
+// spaHandlerWith is spaHandler whose index.html also carries, for a request that embed answers
+// (non-nil), that answer: the public record of /verify/{id} (spa_public.go).
+func spaHandlerWith(dist fs.FS, onboardingURL string, embed func(*http.Request) []byte) http.Handler {
 	index, err := fs.ReadFile(dist, "index.html")
 	if err != nil {
 		index = []byte(placeholderIndex)
@@ -64,6 +70,14 @@ func spaHandler(dist fs.FS, onboardingURL string) http.Handler {
 		w.Header().Set("Cache-Control", "no-cache")
 		if strings.HasPrefix(r.URL.Path, "/verify") {
 			w.Header().Set("X-Robots-Tag", "noindex, nofollow") // a person's public page is not for search engines
+		}
+		if embed != nil && r.Method == http.MethodGet {
+			if answer := embed(r); answer != nil {
+				// A person's record: stored nowhere, as the API's answer is not.
+				w.Header().Set("Cache-Control", "no-store")
+				http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(withPublicRecord(index, answer)))
+				return
+			}
 		}
 		if serveGzip(w, r, "index.html", indexGz) {
 			return

@@ -1,0 +1,54 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/stretchr/testify/require"
+)
+
+// embeddedRecord finds the public record data block in a page, or "".
+var embeddedRecord = regexp.MustCompile(`<script type="application/json" id="ps-public-record">(.*?)</script>`)
+
+// The page of /verify/{id} carries what GET /api/verify/{id} answers (masked as it is, nothing
+// more) so the card paints without a second request; an unknown or malformed ID, and any other
+// page, carry none (issue 54 item 19).
+func TestTheVerifyPageCarriesThePublicRecordAndNothingMore(t *testing.T) {
+	t.Parallel()
+	web := fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><html><head><title>Perfil Seguro</title></head><body><div id="root"></div></body></html>`)}}
+	e := setup(t, func(d *api.Deps) { d.Web = web })
+	validated := time.Now().AddDate(0, -1, 0)
+	_, pid := seedUser(t, e.db, seeded{Level: 3, Validated: &validated, Vigencia: 1,
+		Email: "maria.pagina@gmail.com", Phone: "+525512340001"})
+
+	res, page := e.do(t, http.MethodGet, "/verify/"+pid, "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	require.Equal(t, "no-store", res.Header.Get("Cache-Control"), "a person's record is stored nowhere")
+	require.Equal(t, "noindex, nofollow", res.Header.Get("X-Robots-Tag"))
+	m := embeddedRecord.FindStringSubmatch(page)
+	require.NotNil(t, m, page)
+	require.NotContains(t, page, "maria.pagina@gmail.com")
+	require.NotContains(t, page, "+525512340001")
+
+	status, _, apiBody := e.verify(t, pid)
+	require.Equal(t, http.StatusOK, status)
+	var embedded, answered map[string]any
+	require.NoError(t, json.Unmarshal([]byte(m[1]), &embedded))
+	require.NoError(t, json.Unmarshal([]byte(apiBody), &answered))
+	delete(embedded, "timestamp")
+	delete(answered, "timestamp")
+	require.Equal(t, answered, embedded, "the page carries exactly the public answer")
+	require.Equal(t, "m•••@gmail.com", embedded["profile"].(map[string]any)["email"])
+
+	for _, path := range []string{"/verify/PS-0000-0000-00", "/verify/PS-123", "/verify", "/", "/conectar"} {
+		res, page := e.do(t, http.MethodGet, path, "", "")
+		require.Equal(t, http.StatusOK, res.StatusCode, path)
+		require.NotContains(t, page, "ps-public-record", path)
+		require.Equal(t, "no-cache", res.Header.Get("Cache-Control"), path)
+	}
+}
