@@ -30,6 +30,39 @@ const verified = {
 }
 
 describe('/verify/:profileId', () => {
+  it('paints the record the server put in the page without asking the API again', async () => {
+    const block = document.createElement('script')
+    block.type = 'application/json'
+    block.id = 'ps-public-record'
+    block.textContent = JSON.stringify(verified)
+    document.head.appendChild(block)
+    try {
+      const { calls } = mockApi({ 'GET /api/verify/PS-1234-5678-90': { json: verified } })
+      renderRoute('/verify/PS-1234-5678-90')
+      expect(await screen.findByTestId('public-badge')).toHaveTextContent('Verificado')
+      expect(screen.getByText('María Fernanda López')).toBeInTheDocument()
+      expect(screenCalls(calls)).toEqual([])
+    } finally {
+      block.remove()
+    }
+  })
+
+  it('ignores a record in the page that is for another profile', async () => {
+    const block = document.createElement('script')
+    block.type = 'application/json'
+    block.id = 'ps-public-record'
+    block.textContent = JSON.stringify({ ...verified, profile: { ...verified.profile, id: 'PS-9999-9999-99' } })
+    document.head.appendChild(block)
+    try {
+      const { calls } = mockApi({ 'GET /api/verify/PS-1234-5678-90': { json: verified } })
+      renderRoute('/verify/PS-1234-5678-90')
+      expect(await screen.findByTestId('public-badge')).toHaveTextContent('Verificado')
+      expect(screenCalls(calls).map((c) => c.path)).toEqual(['/api/verify/PS-1234-5678-90'])
+    } finally {
+      block.remove()
+    }
+  })
+
   it('shows the badge, the masked contacts and every detail', async () => {
     const { calls } = mockApi({ 'GET /api/verify/PS-1234-5678-90': { json: verified } })
     renderRoute('/verify/PS-1234-5678-90')

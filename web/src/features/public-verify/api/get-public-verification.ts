@@ -16,12 +16,33 @@ export function getPublicVerification(profileId: string): Promise<PublicVerifica
   return apiRequest<PublicVerification>('GET', `/api/verify/${encodeURIComponent(profileId)}`)
 }
 
-/** Query options of one public verification. */
+/**
+ * The answer the server put in the page of /verify/{profileId} (api/spa_public.go: the same JSON
+ * GET /api/verify/{profileId} gives), so the card paints on first render without a second
+ * request; undefined for another profile, a page without it or a block that does not parse.
+ */
+export function embeddedPublicVerification(profileId: string): PublicVerification | undefined {
+  const block = typeof document === 'undefined' ? null : document.getElementById('ps-public-record')
+  if (block?.getAttribute('type') !== 'application/json' || !block.textContent) return undefined
+  try {
+    const record = JSON.parse(block.textContent) as PublicVerification
+    return record?.profile?.id === profileId ? record : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Query options of one public verification, starting from the page's embedded answer if any. */
 export function publicVerificationQueryOptions(profileId: string) {
+  const embedded = embeddedPublicVerification(profileId)
   return queryOptions({
     queryKey: ['/api/verify', profileId],
     queryFn: () => getPublicVerification(profileId),
     refetchInterval: PUBLIC_REFRESH_MS,
+    initialData: embedded,
+    // The page's answer is fresh as it arrives: the next refresh comes 30 s later, not at once.
+    initialDataUpdatedAt: embedded ? Date.now() : undefined,
+    staleTime: embedded ? PUBLIC_REFRESH_MS : 0,
   })
 }
 
