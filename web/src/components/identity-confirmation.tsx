@@ -6,17 +6,18 @@ import { CodeInput } from '@/components/ui/code-input'
 import { Field } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
 import { serverMessage } from '@/lib/api-client'
-import { useConfirmIdentity } from '../api/confirm-identity'
-import { useConfirmWithPasskey } from '../api/confirm-with-passkey'
-import { useSendConfirmationCodeVia, type ConfirmationVia } from '../api/send-confirmation-code'
-import { codeSubmit } from '../schemas'
+import { useConfirmIdentity } from '@/api/confirm-identity'
+import { useConfirmWithPasskey } from '@/api/confirm-with-passkey'
+import { useSendConfirmationCodeVia, type ConfirmationVia } from '@/api/send-confirmation-code'
+import { codeSubmit } from '@/lib/code-submit'
 
 /** How long the development-only code toast stays (as in the registration). */
 const TEST_CODE_TOAST_MS = 10_000
 
 /**
- * Confirms that the person is who holds the account before a sensitive change: a code sent to
- * the current phone (or e-mail), or one of their passkeys. onConfirmed gets until when the
+ * Confirms that the person is who holds the account before a sensitive change (a contact change,
+ * a new passkey): a code sent to the current phone (or e-mail), or one of their passkeys
+ * (withPasskey false: they have none yet, so only the code). onConfirmed gets until when the
  * server allows the change (5 minutes). idPrefix keeps the code field's id unique on the page.
  */
 export function IdentityConfirmation({
@@ -24,12 +25,14 @@ export function IdentityConfirmation({
   idPrefix,
   children,
   error: outerError,
+  withPasskey = true,
   onConfirmed,
 }: {
   userId: string
   idPrefix: string
   children: ReactNode
   error?: string
+  withPasskey?: boolean
   onConfirmed: (until: string) => void
 }) {
   const sendCode = useSendConfirmationCodeVia()
@@ -111,9 +114,11 @@ export function IdentityConfirmation({
           <Button variant="outline" onClick={() => requestCode()} disabled={sendCode.isPending} pending={sendCode.isPending}>
             Enviar código a mi contacto actual
           </Button>
-          <Button variant="ghost" onClick={confirmByPasskey} disabled={byPasskey.isPending} pending={byPasskey.isPending}>
-            Confirmar con mi llave de acceso
-          </Button>
+          {withPasskey && (
+            <Button variant="ghost" onClick={confirmByPasskey} disabled={byPasskey.isPending} pending={byPasskey.isPending}>
+              Confirmar con mi llave de acceso
+            </Button>
+          )}
         </div>
       )}
     </div>

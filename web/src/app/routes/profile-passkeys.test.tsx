@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { mockApi, refusal, type MockHandler } from '@/testing/mock-api'
 import { renderRoute, renderRouteWithUser } from '@/testing/render-route'
@@ -34,9 +35,25 @@ const registration = {
   clientExtensionResults: {},
 }
 
+/** The confirmation from the current contact that adding a passkey starts with (issue 54, item 21). */
+const confirmationRoutes: Record<string, MockHandler> = {
+  'POST /api/users/7/confirmation-code': {
+    status: 202,
+    json: { message: 'Te enviamos un código por WhatsApp al +52 •• •••• 4321.', channel: 'phone', verificationCode: '135790' },
+  },
+  'POST /api/users/7/confirmation': { json: { confirmedUntil: new Date(Date.now() + 5 * 60_000).toISOString() } },
+}
+
 /** Mocks user 7's profile (payments off) with the passkey routes given. */
 function api(extra: Record<string, MockHandler>) {
-  return mockApi({ ...profileRoutes(user7), 'GET /api/payments/status': paymentsOff, ...extra })
+  return mockApi({ ...profileRoutes(user7), 'GET /api/payments/status': paymentsOff, ...confirmationRoutes, ...extra })
+}
+
+/** Confirms in the passkeys card with the code sent to the current contact. */
+async function confirmByCode(card: HTMLElement) {
+  await userEvent.click(await within(card).findByRole('button', { name: 'Enviar código a mi contacto actual' }))
+  await userEvent.type(await within(card).findByLabelText('Código de confirmación'), '135790')
+  await userEvent.click(within(card).getByRole('button', { name: 'Confirmar código' }))
 }
 
 describe('Mi Perfil: Llaves de acceso', () => {
@@ -84,8 +101,15 @@ describe('Mi Perfil: Llaves de acceso', () => {
     expect(await within(card).findByText('Aún no tienes llaves de acceso.')).toBeInTheDocument()
 
     await user.click(within(card).getByRole('button', { name: 'Crear llave de acceso' }))
+    // A session alone cannot add a passkey: first a code to the current contact (no passkey yet,
+    // so no passkey button), and nothing is asked of the browser before it.
+    expect(await within(card).findByText(/primero confirma que eres tú/)).toBeInTheDocument()
+    expect(within(card).queryByRole('button', { name: 'Confirmar con mi llave de acceso' })).not.toBeInTheDocument()
+    expect(calls.some((c) => c.path === '/api/users/7/passkeys/options')).toBe(false)
+    await confirmByCode(card)
 
     expect(await within(card).findByText('Llave de acceso 1')).toBeInTheDocument()
+    expect(calls.find((c) => c.path === '/api/users/7/confirmation')?.body).toEqual({ code: '135790' })
     expect(webauthn.startRegistration).toHaveBeenCalledWith({ optionsJSON: { challenge: 'Y2g', rp: { id: 'localhost', name: 'Perfil Seguro' } } })
     expect(calls.find((c) => c.method === 'POST' && c.path === '/api/users/7/passkeys')?.body).toEqual({ credential: registration })
     expect(screen.getByText('Llave de acceso creada')).toBeInTheDocument()
@@ -100,6 +124,7 @@ describe('Mi Perfil: Llaves de acceso', () => {
     const { user } = renderRouteWithUser('/profile')
     const card = await screen.findByTestId('passkeys-card')
     await user.click(await within(card).findByRole('button', { name: 'Crear llave de acceso' }))
+    await confirmByCode(card)
     expect(await screen.findByText(/Cancelaste la llave de acceso/)).toBeInTheDocument()
     expect(calls.some((c) => c.method === 'POST' && c.path === '/api/users/7/passkeys')).toBe(false)
   })

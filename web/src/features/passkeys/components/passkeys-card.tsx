@@ -4,6 +4,7 @@ import { browserSupportsWebAuthn } from '@simplewebauthn/browser'
 import { Badge } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card'
+import { IdentityConfirmation } from '@/components/identity-confirmation'
 import { ConfirmDialog } from '@/components/ui/confirm-dialog'
 import { Field, Input } from '@/components/ui/input'
 import { useToast } from '@/components/ui/toast'
@@ -22,18 +23,33 @@ export function PasskeysCard({ userId }: { userId: string }) {
   const passkeys = usePasskeys(userId)
   const create = useCreatePasskey(userId)
   const [removing, setRemoving] = useState<Passkey | null>(null)
+  // Adding a passkey needs a confirmation from the current contact (or a passkey) of the last
+  // 5 minutes: a session alone cannot add what then signs in and confirms contact changes.
+  const [confirming, setConfirming] = useState(false)
+  const [confirmedUntil, setConfirmedUntil] = useState<number>()
   const remove = useDeletePasskey(userId)
   const supported = browserSupportsWebAuthn()
 
-  const onCreate = () =>
+  const onCreate = () => {
+    if (!confirmedUntil || Date.now() >= confirmedUntil) {
+      setConfirming(true)
+      return
+    }
+    createPasskey()
+  }
+
+  const createPasskey = () =>
     create.mutate(undefined, {
       onSuccess: (p) => toast({ title: 'Llave de acceso creada', description: `Ya puedes entrar con "${p.name}" sin código.` }),
-      onError: (err) =>
+      onError: (err) => {
+        // The confirmation lapsed meanwhile: ask for it again.
+        if (err instanceof ApiError && err.status === 403) setConfirmedUntil(undefined)
         toast({
           title: isPasskeyCancelled(err) ? 'Llave de acceso cancelada' : 'No se creó la llave de acceso',
           description: passkeyErrorMessage(err, 'No pudimos crear la llave de acceso. Intenta de nuevo.'),
           variant: isPasskeyCancelled(err) ? undefined : 'destructive',
-        }),
+        })
+      },
     })
 
   const onDelete = () => {
@@ -83,7 +99,22 @@ export function PasskeysCard({ userId }: { userId: string }) {
           </ul>
         )}
         {passkeys.isSuccess && list.length === 0 && <p className="text-sm text-base-content/70">Aún no tienes llaves de acceso.</p>}
-        {unavailable ? null : supported ? (
+        {confirming && (
+          <IdentityConfirmation
+            userId={userId}
+            idPrefix="passkey"
+            withPasskey={list.length > 0}
+            onConfirmed={(until) => {
+              setConfirmedUntil(new Date(until).getTime())
+              setConfirming(false)
+              createPasskey()
+            }}
+          >
+            Para crear una llave de acceso, primero confirma que eres tú: con un código a tu contacto actual
+            {list.length > 0 ? ' o con una llave que ya tengas' : ''}.
+          </IdentityConfirmation>
+        )}
+        {unavailable || confirming ? null : supported ? (
           <Button onClick={onCreate} disabled={create.isPending} className="self-start">
             {create.isPending ? <span className="loading loading-spinner loading-sm" /> : <KeyRound className="size-4" aria-hidden />}
             Crear llave de acceso

@@ -12,8 +12,9 @@ import { ApiError, serverMessage } from '@/lib/api-client'
 import { mxPhoneTypingFilter, withMxPrefix } from '@/lib/phone'
 import { useRequestContactChange, type ContactChangeAccepted } from '../api/request-contact-change'
 import { useVerifyContactChange } from '../api/verify-contact-change'
-import { codeSubmit, contactSchema, type ContactValues } from '../schemas'
-import { IdentityConfirmation } from './identity-confirmation'
+import { codeSubmit } from '@/lib/code-submit'
+import { contactSchema, type ContactValues } from '../schemas'
+import { IdentityConfirmation } from '@/components/identity-confirmation'
 
 /** How long the development-only code toast stays (as in the registration). */
 export const TEST_CODE_TOAST_MS = 10_000
