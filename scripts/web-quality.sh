@@ -16,6 +16,7 @@
 #
 #   scripts/web-quality.sh            # WQ_SKIP_BUILD=1 reuses web/dist and bin/perfilseguro
 #   WQ_ONLY=auth scripts/web-quality.sh   # only /login and /register (initial JS and mobile)
+#   WQ_ONLY=verify scripts/web-quality.sh # only /verify/{id} (initial JS, mobile and desktop)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/lib.sh
@@ -35,7 +36,8 @@ CHROME_FLAGS="--headless=new --no-sandbox --disable-gpu --disable-background-net
 
 [[ $DATABASE =~ ^[a-z_][a-z0-9_]*$ && $REDIS_DB =~ ^[0-9]+$ && $RUNS =~ ^[1-9][0-9]*$ ]] ||
 	die "WQ_DATABASE must be a lowercase identifier, WQ_REDIS_DB and WQ_RUNS numbers"
-[[ -z $ONLY || $ONLY == auth ]] || die "WQ_ONLY is empty (every page) or auth (/login and /register)"
+[[ -z $ONLY || $ONLY == auth || $ONLY == verify ]] ||
+	die "WQ_ONLY is empty (every page), auth (/login and /register) or verify (/verify/{id})"
 [ -x "$CHROME_PATH" ] || die "no Chromium at $CHROME_PATH (apt-get install -y chromium)"
 [ -x node_modules/.bin/lighthouse ] || die "lighthouse is not installed; run npm install"
 
@@ -149,6 +151,7 @@ lighthouse_median() {
 checks=("/ desktop 95" "/ mobile 98" "/verify/$PROFILE_ID desktop 95" "/verify/$PROFILE_ID mobile 98" "/login mobile 95" "/register mobile 95"
 	"/conectar mobile 98" "/socios mobile 98" "/integration mobile 98")
 [ "$ONLY" = auth ] && checks=("/login mobile 95" "/register mobile 95")
+[ "$ONLY" = verify ] && checks=("/verify/$PROFILE_ID mobile 98" "/verify/$PROFILE_ID desktop 95")
 
 declare -A score
 failed=$js_failed
