@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { useSecondServer } from '../second-server';
-import { newPerson, registerInUI } from './helpers';
+import { codeFor, newPerson, registerInUI } from './helpers';
 
 // Issue 26, passkeys for people, in Chromium's virtual authenticator (CDP WebAuthn domain).
 // WebAuthn refuses an IP address as relying party (browsers and go-webauthn alike), and the
@@ -16,6 +16,14 @@ async function inboxCount(request: APIRequestContext, to: string): Promise<numbe
   const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
   expect(res.status()).toBe(200);
   return (((await res.json()) as unknown[] | null) ?? []).length;
+}
+
+/** codesTo lists the 6-digit codes the development inbox holds for `to`. */
+async function codesTo(request: APIRequestContext, to: string): Promise<string[]> {
+  const res = await request.get(`/dev/inbox.json?to=${encodeURIComponent(to)}`);
+  expect(res.status()).toBe(200);
+  const messages = ((await res.json()) as { text: string }[] | null) ?? [];
+  return messages.flatMap((m) => /(?<!\d)(\d{6})(?!\d)/.exec(m.text)?.[1] ?? []);
 }
 
 test.describe('passkeys', () => {
@@ -43,6 +51,14 @@ test.describe('passkeys', () => {
     await expect(card.getByRole('heading', { name: 'Llaves de acceso' })).toBeVisible();
     await expect(card).toContainText('Aún no tienes llaves de acceso.');
     await card.getByRole('button', { name: 'Crear llave de acceso' }).click();
+    // A session alone cannot add a passkey (issue 54, item 21): first a code to the current phone;
+    // the first passkey can only be confirmed that way.
+    await expect(card.getByText(/primero confirma que eres tú/)).toBeVisible();
+    await expect(card.getByRole('button', { name: 'Confirmar con mi llave de acceso' })).toHaveCount(0);
+    const earlier = await codesTo(page.request, p.e164);
+    await card.getByRole('button', { name: 'Enviar código a mi contacto actual' }).click();
+    await card.getByLabel('Código de confirmación').fill(await codeFor(page.request, p.e164, earlier));
+    await card.getByRole('button', { name: 'Confirmar código' }).click();
     await expect(card.getByTestId('passkey-row')).toHaveCount(1);
     await expect(card.getByTestId('passkey-row')).toContainText('Llave de acceso 1');
     await expect(card.getByTestId('passkey-row')).toContainText('Aún no la usas para entrar');
