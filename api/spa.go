@@ -75,7 +75,11 @@ func spaHandlerWith(dist fs.FS, onboardingURL string, embed func(*http.Request) 
 			if answer := embed(r); answer != nil {
 				// A person's record: stored nowhere, as the API's answer is not.
 				w.Header().Set("Cache-Control", "no-store")
-				http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(withPublicRecord(index, answer)))
+				page := withPublicRecord(index, answer)
+				if acceptsGzip(r) && serveGzip(w, r, "index.html", gzipPage(page)) {
+					return
+				}
+				http.ServeContent(w, r, "index.html", time.Time{}, bytes.NewReader(page))
 				return
 			}
 		}

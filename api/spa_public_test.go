@@ -1,7 +1,9 @@
 package api_test
 
 import (
+	"compress/gzip"
 	"encoding/json"
+	"io"
 	"net/http"
 	"regexp"
 	"testing"
@@ -44,6 +46,20 @@ func TestTheVerifyPageCarriesThePublicRecordAndNothingMore(t *testing.T) {
 	delete(answered, "timestamp")
 	require.Equal(t, answered, embedded, "the page carries exactly the public answer")
 	require.Equal(t, "m•••@gmail.com", embedded["profile"].(map[string]any)["email"])
+
+	// Compressed for a browser, as every other page is (uncompressed it was the slow part on a phone).
+	req, err := http.NewRequest(http.MethodGet, e.srv.URL+"/verify/"+pid, nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept-Encoding", "gzip")
+	gzRes, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	require.NoError(t, err)
+	defer gzRes.Body.Close()
+	require.Equal(t, "gzip", gzRes.Header.Get("Content-Encoding"))
+	zr, err := gzip.NewReader(gzRes.Body)
+	require.NoError(t, err)
+	unzipped, err := io.ReadAll(zr)
+	require.NoError(t, err)
+	require.Regexp(t, embeddedRecord, string(unzipped))
 
 	for _, path := range []string{"/verify/PS-0000-0000-00", "/verify/PS-123", "/verify", "/", "/conectar"} {
 		res, page := e.do(t, http.MethodGet, path, "", "")
