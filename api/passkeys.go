@@ -14,6 +14,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/passkey"
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
@@ -274,6 +275,14 @@ func (s *Server) createPasskey(c fuego.ContextWithBody[PasskeyRegistrationReques
 	if err != nil {
 		s.auditPasskey(r, "person.passkey_create", owner.ID, "", err) // the refused attempt, on its own
 		return PasskeyJSON{}, err
+	}
+	// Whoever holds the account's contact hears of each new passkey (issue 54, item 21). The
+	// passkey is stored already: a failed enqueue is logged, not turned into an error.
+	task, err := jobs.NewSendPasskeyAddedNoticeTask(jobs.SendPasskeyAddedNoticePayload{UserID: owner.ID, CredentialID: cred.ID,
+		Name: cred.Name, AddedAt: cred.CreatedAt})
+	if err := s.enqueue(r.Context(), task, err); err != nil {
+		s.logger.ErrorContext(r.Context(), "passkey notice not queued", "user_id", owner.ID, "credential_id", cred.ID, "error", err,
+			"request_id", requestID(r.Context()))
 	}
 	setStatus(c, http.StatusCreated)
 	return passkeyJSON(cred), nil

@@ -16,9 +16,11 @@ import (
 	"time"
 
 	"github.com/descope/virtualwebauthn"
+	"github.com/hibiken/asynq"
 	"github.com/stretchr/testify/require"
 
 	"github.com/perfilseguro/perfilseguro/api"
+	"github.com/perfilseguro/perfilseguro/jobs"
 )
 
 // Passkeys through the real API, with a software authenticator (virtualwebauthn) playing the
@@ -372,9 +374,25 @@ func TestASessionAloneCannotAddAPasskey(t *testing.T) {
 	require.Contains(t, out["message"], "confirma que eres tú")
 	require.Zero(t, e.count(t, stored, a.id), "no passkey stored")
 
-	// With a fresh confirmation it is stored; an existing passkey then confirms the next one.
+	notices := func() int {
+		insp := asynq.NewInspector(e.opt)
+		defer insp.Close()
+		tasks, _ := insp.ListPendingTasks(jobs.QueueDefault, asynq.PageSize(500))
+		n := 0
+		for _, task := range tasks {
+			if task.Type == jobs.TypeSendPasskeyAddedNotice {
+				n++
+			}
+		}
+		return n
+	}
+	require.Zero(t, notices())
+
+	// With a fresh confirmation it is stored, and the account's contact is told; an existing
+	// passkey then confirms the next one.
 	d, _ := e.addPasskey(t, a, virtualwebauthn.AuthenticatorOptions{})
 	require.Equal(t, 1, e.count(t, stored, a.id))
+	require.Equal(t, 1, notices())
 	_, err = e.db.Exec(`UPDATE user_sessions SET confirmed_at = NULL WHERE user_id = $1`, a.id)
 	require.NoError(t, err)
 	status, out, _ = a.call("POST", a.path("/api/users/%d/confirmation/passkey/options"), nil)

@@ -18,6 +18,8 @@ import (
 func (w *Worker) routesAccountChanges() {
 	w.mux.HandleFunc(jobs.TypeSendAccountChangeNotice, decoded("account change notice",
 		func(p jobs.SendAccountChangeNoticePayload) bool { return p.ChangeID > 0 }, w.handleSendAccountChangeNotice))
+	w.mux.HandleFunc(jobs.TypeSendPasskeyAddedNotice, decoded("passkey notice",
+		func(p jobs.SendPasskeyAddedNoticePayload) bool { return p.UserID > 0 && p.CredentialID > 0 }, w.handleSendPasskeyAddedNotice))
 }
 
 // handleSendAccountChangeNotice tells the person, once, at the contact they had before, that

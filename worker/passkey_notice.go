@@ -1,0 +1,63 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/hibiken/asynq"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/jobs"
+	"github.com/perfilseguro/perfilseguro/postgres"
+)
+
+// PasskeyAddedSubject heads the notice that a passkey was added to the account.
+const PasskeyAddedSubject = "Se agregó una llave de acceso a tu Perfil Seguro"
+
+// handleSendPasskeyAddedNotice tells the person, at their current e-mail (else their phone), that
+// a passkey was added to their account, with what to do if it was not them (issue 54, item 21): a
+// passkey signs in and confirms contact changes, so whoever holds the account's contact hears of
+// each new one. A deleted account sends nothing.
+func (w *Worker) handleSendPasskeyAddedNotice(ctx context.Context, p jobs.SendPasskeyAddedNoticePayload) error {
+	store := postgres.Store{DB: w.deps.DB}
+	u, ok, err := userOrGone(ctx, store, p.UserID)
+	if !ok {
+		return err
+	}
+	when := perfilseguro.MexicoDateTime(p.AddedAt)
+	profile := strings.TrimRight(w.deps.PublicBaseURL, "/") + "/profile"
+	paragraphs := []string{
+		fmt.Sprintf("Se agregó la llave de acceso «%s» a tu Perfil Seguro (%s) el %s (hora de la Ciudad de México). "+
+			"Con ella se puede entrar a tu cuenta sin código.", p.Name, u.IDValidado, when),
+		"Si fuiste tú, no tienes que hacer nada.",
+		"Si no fuiste tú, entra a Mi Perfil › Llaves de acceso con un código, elimina esa llave y cierra tus sesiones; " +
+			"o escríbenos a soporte.",
+	}
+	send := w.sendersFor(u.Mode())
+	switch {
+	case u.Email != nil && *u.Email != "":
+		text := "Hola " + u.Nombre + ":\n\n" + strings.Join(paragraphs, "\n\n") + "\n\n" + profile
+		var page strings.Builder
+		fmt.Fprintf(&page, "<p>Hola %s:</p>\n", html.EscapeString(u.Nombre))
+		for _, par := range paragraphs {
+			fmt.Fprintf(&page, "<p>%s</p>\n", html.EscapeString(par))
+		}
+		fmt.Fprintf(&page, "<p><a href=\"%s\">Ir a Mi Perfil</a></p>\n", html.EscapeString(profile))
+		err = send.email.SendEmail(ctx, perfilseguro.Email{To: *u.Email, Subject: PasskeyAddedSubject, Text: text, HTML: page.String()})
+	case u.PhoneNumber != nil && *u.PhoneNumber != "":
+		err = send.sms.SendSMS(ctx, *u.PhoneNumber, fmt.Sprintf("Perfil Seguro: se agregó una llave de acceso a tu perfil %s. "+
+			"Si no fuiste tú, elimínala en Mi Perfil: %s", u.IDValidado, profile))
+	default:
+		return nil // nowhere to write
+	}
+	if err != nil {
+		if errors.Is(err, perfilseguro.ErrPermanent) {
+			return fmt.Errorf("passkey notice %d: %w: %w", p.CredentialID, err, asynq.SkipRetry)
+		}
+		return fmt.Errorf("passkey notice %d: %w", p.CredentialID, err)
+	}
+	return nil
+}
