@@ -123,7 +123,7 @@ func TestAContactChangeEndsOtherSessionsAndTheOldAddressCanUndoIt(t *testing.T) 
 	require.Equal(t, http.StatusUnauthorized, e.send(t, victim, "GET", fmt.Sprintf("/api/users/%d", id), nil).Status,
 		"every other session of the account ends")
 	require.Equal(t, http.StatusOK, e.send(t, changer, "GET", fmt.Sprintf("/api/users/%d", id), nil).Status, "not the one that changed it")
-	// A session alone may add a passkey (which could then confirm and sign in): the undo removes it.
+	// A passkey the changer added (it could then confirm and sign in): the undo removes it.
 	_, err := e.db.Exec(`INSERT INTO webauthn_credentials (user_id, credential_id, public_key, name) VALUES ($1, 'intruso', 'k', 'Intruso')`, id)
 	require.NoError(t, err)
 	e.changeContact(t, changer, id, map[string]string{"email": "rosa.despues@example.com"})

@@ -117,8 +117,8 @@ var (
 // UndoContactChanges undoes, from the undo link whose token hashes to tokenHash, its change and
 // every contact change the person made after it (a thief who changed the phone and then the
 // e-mail is undone by either link), newest first, in one transaction: the old values come back,
-// every sign-in session of the account ends, and every passkey of the account is removed (a
-// session alone may add a passkey, which would then sign its holder in and confirm for them;
+// every sign-in session of the account ends, and every passkey of the account is removed (one
+// added by whoever confirmed the change would sign its holder in and confirm for them;
 // the person signs in with a code and creates a new one). It returns the person's id. ErrUndoUnknown, ErrUndoSpent (used, or past its
 // window at now), ErrUndoTaken.
 func (s *Store) UndoContactChanges(ctx context.Context, tokenHash string, now time.Time) (int64, error) {
