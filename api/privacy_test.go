@@ -490,7 +490,8 @@ func TestTheNoticeDataComeFromTheCode(t *testing.T) {
 	require.Equal(t, "2026-11-26", out["date"])
 	require.Equal(t, "privacidad@perfilseguro.mx", out["privacyEmail"])
 	require.Equal(t, "Perfil Seguro, S.A. de C.V.", out["legalName"])
-	require.Len(t, out["retention"], 10) // with the audit trail (0017), wallet presentations (0019), partners' test sessions (0020) and test people (0022)
+	require.Len(t, out["retention"], 11) // with the audit trail (0017), wallet presentations (0019), partners' test sessions (0020), test people (0022) and ARCO requests (0029)
+	require.Equal(t, "arco_requests", out["retention"].([]any)[10].(map[string]any)["key"])
 	require.Len(t, out["secondaryPurposes"], 2)
 	require.Len(t, out["primaryPurposes"], len(perfilseguro.PrimaryPurposes))
 	for _, p := range out["primaryPurposes"].([]any) {

@@ -189,9 +189,13 @@ func TestPublicRecordChangesReachEveryReplicaWithinASecond(t *testing.T) {
 	warm(t, rs, pid)
 	admin := a.admin(t)
 	require.Equal(t, http.StatusOK, a.send(t, admin, "PUT", fmt.Sprintf("/api/users/%d", id),
-		map[string]any{"nombre": "Ana María López", "email": "ana@example.com", "origen": "Otro", "vigencia": 1}))
+		map[string]any{"nombre": "Ana María López", "email": "ana@example.com", "origen": "Otro", "vigencia": 1,
+			"confirmRevalidation": true})) // a validated person's new name annuls the validation (issue 54, item 22)
 	require.Equal(t, "Ana María López", a.verify(t, pid).nombre, "the replica that made the edit shows it at once")
-	visibleWithin(t, rs, pid, time.Second, "admin edit", func(v publicView) bool { return v.nombre == "Ana María López" })
+	visibleWithin(t, rs, pid, time.Second, "admin edit", func(v publicView) bool { return v.nombre == "Ana María López" && v.nivel == 2 })
+	_, err = db.Exec(`UPDATE users SET verification_level = 3, biometric_verified = true, fecha_validacion = now() WHERE id = $1`, id)
+	require.NoError(t, err)
+	visibleWithin(t, rs, pid, time.Second, "validated again", func(v publicView) bool { return v.nivel == 3 })
 
 	// An expiry recorded in the database (the validity moved into the past).
 	warm(t, rs, pid)
