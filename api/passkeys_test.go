@@ -34,7 +34,7 @@ type pkEnv struct {
 	offset *atomic.Int64 // nanoseconds added to the API's clock
 }
 
-func pkSetup(t *testing.T) *pkEnv {
+func pkSetup(t *testing.T, opts ...func(*api.Deps)) *pkEnv {
 	t.Helper()
 	offset := &atomic.Int64{}
 	var origin string
@@ -42,6 +42,9 @@ func pkSetup(t *testing.T) *pkEnv {
 		origin = strings.Replace(d.Config.PublicBaseURL, "127.0.0.1", "localhost", 1)
 		d.Config.PublicBaseURL = origin
 		d.Now = func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+		for _, o := range opts {
+			o(d)
+		}
 	})
 	return &pkEnv{lvEnv: e, offset: offset, rp: virtualwebauthn.RelyingParty{ID: "localhost", Name: "Perfil Seguro", Origin: origin}}
 }
@@ -403,6 +406,30 @@ func TestASessionAloneCannotAddAPasskey(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, out)
 	status, out, _ = a.call("POST", a.path("/api/users/%d/passkeys/options"), nil)
 	require.Equal(t, http.StatusOK, status, out)
+}
+
+// A passkey whose notice cannot be queued (Redis unreachable) is not kept: the person gets the
+// 503 and no passkey was added without the account's contact hearing of it.
+func TestAPasskeyThatCannotBeAnnouncedIsNotKept(t *testing.T) {
+	t.Parallel()
+	q := &lvQueue{}
+	e := pkSetup(t, func(d *api.Deps) { q.live = d.Queue; d.Queue = q })
+	a := e.signedUp(t)
+	confirmByCode(t, a)
+	status, out, _ := a.call("POST", a.path("/api/users/%d/passkeys/options"), nil)
+	require.Equal(t, http.StatusOK, status, out)
+	ao, err := virtualwebauthn.ParseAttestationOptions(out["_raw"].(string))
+	require.NoError(t, err)
+	auth := virtualwebauthn.NewAuthenticatorWithOptions(virtualwebauthn.AuthenticatorOptions{UserHandle: []byte(ao.UserID)})
+	answer := virtualwebauthn.CreateAttestationResponse(e.rp, auth, newEC2Credential(t), *ao)
+	q.setDead(true)
+	status, out, _ = a.call("POST", a.path("/api/users/%d/passkeys"), map[string]any{"credential": json.RawMessage(answer)})
+	require.Equal(t, http.StatusServiceUnavailable, status, out)
+	require.Zero(t, e.count(t, `SELECT count(*) FROM webauthn_credentials WHERE user_id = $1`, a.id), "no unannounced passkey")
+
+	q.setDead(false)
+	e.addPasskey(t, a, virtualwebauthn.AuthenticatorOptions{})
+	require.Equal(t, 1, e.count(t, `SELECT count(*) FROM webauthn_credentials WHERE user_id = $1`, a.id))
 }
 
 // newEC2Credential is virtualwebauthn.NewCredential(KeyTypeEC2) with a key whose coordinates are
