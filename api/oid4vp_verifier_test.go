@@ -29,6 +29,9 @@ func TestOID4VPProductionSignsWithTheConfiguredCertificateOnly(t *testing.T) {
 			d.Credentials, d.Verifier = issuer, verifier
 		})
 		e.addPartner(t, vpPartnerKey, "https://casalista.example", true, "widget_auth")
+		// In production a live key acts only on a proven origin (issue 54, item 12).
+		_, err := e.db.Exec(`UPDATE api_keys SET origin_proven = domain, origin_proven_at = now() WHERE key_id = $1`, vpPartnerKey)
+		require.NoError(t, err)
 		return e, dataDir
 	}
 

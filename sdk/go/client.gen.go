@@ -1079,6 +1079,8 @@ type GetWidgetStatusResponse struct {
 	JSON401 *ErrorBody
 	// JSON403 the response for an HTTP 403 `application/json` response
 	JSON403 *ErrorBody
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ErrorBody
 	// JSON429 the response for an HTTP 429 `application/json` response
 	JSON429 *ErrorBody
 	// JSON500 the response for an HTTP 500 `application/json` response
@@ -1109,6 +1111,11 @@ func (r GetWidgetStatusResponse) GetJSON401() *ErrorBody {
 // GetJSON403 returns the response for an HTTP 403 `application/json` response
 func (r GetWidgetStatusResponse) GetJSON403() *ErrorBody {
 	return r.JSON403
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r GetWidgetStatusResponse) GetJSON409() *ErrorBody {
+	return r.JSON409
 }
 
 // GetJSON429 returns the response for an HTTP 429 `application/json` response
@@ -1633,6 +1640,13 @@ func ParseGetWidgetStatusResponse(rsp *http.Response) (*GetWidgetStatusResponse,
 			return nil, err
 		}
 		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest ErrorBody
