@@ -75,7 +75,7 @@ func spaHandlerWith(dist fs.FS, onboardingURL string, embed func(*http.Request) 
 			if answer := embed(r); answer != nil {
 				// A person's record: stored nowhere, as the API's answer is not.
 				w.Header().Set("Cache-Control", "no-store")
-				page := withPublicRecord(index, answer)
+				page := withPublicCard(withPublicRecord(index, answer), publicCardHTML(answer))
 				if acceptsGzip(r) && serveGzip(w, r, "index.html", gzipPage(page)) {
 					return
 				}

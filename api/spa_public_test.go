@@ -3,6 +3,7 @@ package api_test
 import (
 	"compress/gzip"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"regexp"
@@ -16,6 +17,9 @@ import (
 
 // embeddedRecord finds the public record data block in a page, or "".
 var embeddedRecord = regexp.MustCompile(`<script type="application/json" id="ps-public-record">(.*?)</script>`)
+
+// servedRoot is what a page's #root holds (the test page's body ends after it).
+var servedRoot = regexp.MustCompile(`<div id="root">(.*)</div></body>`)
 
 // The page of /verify/{id} carries what GET /api/verify/{id} answers (masked as it is, nothing
 // more) so the card paints without a second request; an unknown or malformed ID, and any other
@@ -47,6 +51,18 @@ func TestTheVerifyPageCarriesThePublicRecordAndNothingMore(t *testing.T) {
 	require.Equal(t, answered, embedded, "the page carries exactly the public answer")
 	require.Equal(t, "m•••@gmail.com", embedded["profile"].(map[string]any)["email"])
 
+	// #root already holds the card as React shows it (masked name, level, badge, validity), so a
+	// phone paints it before any JavaScript; escaped, and never the raw contact.
+	root := servedRoot.FindStringSubmatch(page)
+	require.NotNil(t, root, page)
+	profile := embedded["profile"].(map[string]any)
+	require.Contains(t, root[1], `<h2 class="card-title text-2xl">`+html.EscapeString(profile["nombre"].(string))+`</h2>`)
+	require.Contains(t, root[1], ">Nivel 3 de 3</dd>")
+	require.Contains(t, root[1], `data-testid="public-badge">Verificado</span>`)
+	require.Contains(t, root[1], ">1 año</dd>")
+	require.Contains(t, root[1], ">m•••@gmail.com</dd>")
+	require.NotContains(t, root[1], "inert", "React replaces the card; it does not hydrate it")
+
 	// Compressed for a browser, as every other page is (uncompressed it was the slow part on a phone).
 	req, err := http.NewRequest(http.MethodGet, e.srv.URL+"/verify/"+pid, nil)
 	require.NoError(t, err)
@@ -65,6 +81,7 @@ func TestTheVerifyPageCarriesThePublicRecordAndNothingMore(t *testing.T) {
 		res, page := e.do(t, http.MethodGet, path, "", "")
 		require.Equal(t, http.StatusOK, res.StatusCode, path)
 		require.NotContains(t, page, "ps-public-record", path)
+		require.Contains(t, page, `<div id="root"></div>`, path)
 		require.Equal(t, "no-cache", res.Header.Get("Cache-Control"), path)
 	}
 }

@@ -52,7 +52,7 @@ const preloadedRoutes: Record<string, string> = {
 // frame names nobody, for anyone) and preload().
 const firstPaintPrelude =
   `  var data = JSON.parse(document.getElementById('first-paint').textContent)\n` +
-  `  var p = location.pathname, shell = false\n` +
+  `  var p = location.pathname, shell = false, served = p.indexOf('/verify/') === 0\n` +
   `  var files = [data.entry].concat(data.common, data.routes[p] || data.routes[p.slice(0, p.lastIndexOf('/') + 1)] || [])\n` +
   `  try {\n` +
   `    shell = data.shells.indexOf(p) >= 0 && (data.focused.indexOf(p) >= 0 ||\n` +
@@ -67,7 +67,7 @@ const firstPaintPrelude =
   `      document.head.appendChild(l)\n` +
   `    })\n` +
   `  }\n`
-const headScript = `(function () {\n${firstPaintPrelude}  if (!shell) preload()\n})()\n`
+const headScript = `(function () {\n${firstPaintPrelude}  if (!shell && !served) preload()\n})()\n`
 
 const routePreload: Plugin = {
   name: 'route-preload',
@@ -170,6 +170,9 @@ export async function render(path) {
 // the stylesheet, which then have the connection to themselves, and ~350 kB of JavaScript evaluated
 // in one task before it would hold it back on a slow phone. Without one, the entry runs at once (the
 // stylesheet above has loaded by then, as a module script in <head> would also have waited for it).
+// /verify/{id} of a known profile comes with its card already in #root (the server writes it,
+// api/spa_public_card.go): its scripts wait for that paint in the same way (served), so they do
+// not hold back the card on a slow phone; without a card (unknown ID) they start at once.
 const bodyScript =
   `(function () {\n${firstPaintPrelude}` +
   `  var root = document.getElementById('root'), started = false\n` +
@@ -177,15 +180,16 @@ const bodyScript =
   `  function start() {\n` +
   `    if (started) return\n` +
   `    started = true\n` +
-  `    if (shell) preload()\n` +
+  `    if (shell || served) preload()\n` +
   `    var s = document.createElement('script')\n` +
   `    s.type = 'module'\n` +
   `    s.crossOrigin = ''\n` +
   `    s.src = data.entry\n` +
   `    document.head.appendChild(s)\n` +
   `  }\n` +
-  `  if (!copy || !root || root.firstChild) return start()\n` +
-  `  root.appendChild(copy.content.cloneNode(true))\n` +
+  `  var painted = served && root && root.firstElementChild\n` +
+  `  if (!painted && (!copy || !root || root.firstChild)) return start()\n` +
+  `  if (!painted) root.appendChild(copy.content.cloneNode(true))\n` +
   `  var types = window.PerformanceObserver && PerformanceObserver.supportedEntryTypes\n` +
   `  if (types && types.indexOf('paint') >= 0)\n` +
   `    new PerformanceObserver(function (list) {\n` +

@@ -44,12 +44,19 @@ if (shell) {
 } else {
   // The first render runs as a transition, so React yields to the browser between pieces of work
   // instead of blocking the main thread in one long task (total blocking time, issue 9).
-  const root = createRoot(container)
-  startTransition(() => {
-    root.render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    )
-  })
+  const render = () => {
+    const root = createRoot(container)
+    startTransition(() => {
+      root.render(
+        <StrictMode>
+          <App />
+        </StrictMode>,
+      )
+    })
+  }
+  // The server may have written the page's first screen into #root (the card of /verify/{id},
+  // api/spa_public_card.go). It is not hydrated (its markup is not React's to the byte): React
+  // replaces it with the same screen once that screen's chunk is here, never with the spinner.
+  if (container.firstElementChild) void preloadRoute(window.location.pathname).then(render, render)
+  else render()
 }
