@@ -31,7 +31,8 @@ func FuzzCompareNames(f *testing.F) {
 		// whenever it has a given name and a first surname.
 		g, _ := words(given, PartGiven)
 		s, _ := words(first, PartFirstSurname)
-		if len(g) > 0 && len(s) > 0 {
+		// A part that ends in a particle ("0 Y") names nobody: the particle binds to the next part.
+		if len(g) > 0 && len(s) > 0 && !endsInParticle(given) && !endsInParticle(first) && !endsInParticle(second) {
 			own := given + " " + first + " " + second
 			for _, typed := range []string{own, strings.ToUpper(own), strings.ToLower(own), Fold(own)} {
 				require.Equal(t, Match, CompareNames(typed, doc).Outcome, "%q", typed)
@@ -83,6 +84,11 @@ func FuzzCheckCURP(f *testing.F) {
 		require.Contains(t, CheckCURP(built, birth.AddDate(0, 0, 1), other, code).Problems, ProblemSexDiff)
 		require.Contains(t, CheckCURP(built, birth.AddDate(0, 0, 1), other, code).Problems, ProblemBirthDiff)
 	})
+}
+
+func endsInParticle(s string) bool {
+	w := strings.Fields(Fold(s))
+	return len(w) > 0 && particles[w[len(w)-1]]
 }
 
 func hasParticle(s string) bool {
