@@ -199,11 +199,7 @@ func (e Event) AccessRevoked() (*AccessRevokedEvent, error) {
 	if e.Event != "profile.access_revoked" {
 		return nil, fmt.Errorf("perfilseguro: el evento %q no es profile.access_revoked", e.Event)
 	}
-	var a AccessRevokedEvent
-	if err := e.Decode(&a); err != nil {
-		return nil, fmt.Errorf("perfilseguro: el webhook %s no se pudo leer: %w", e.Event, err)
-	}
-	return &a, nil
+	return decodeEvent[AccessRevokedEvent](e)
 }
 
 // ProfileDeletedEvent is the body of profile.deleted: the person deleted their account, and every
@@ -224,11 +220,7 @@ func (e Event) ProfileDeleted() (*ProfileDeletedEvent, error) {
 	if e.Event != "profile.deleted" {
 		return nil, fmt.Errorf("perfilseguro: el evento %q no es profile.deleted", e.Event)
 	}
-	var d ProfileDeletedEvent
-	if err := e.Decode(&d); err != nil {
-		return nil, fmt.Errorf("perfilseguro: el webhook %s no se pudo leer: %w", e.Event, err)
-	}
-	return &d, nil
+	return decodeEvent[ProfileDeletedEvent](e)
 }
 
 // Session reads a verification_session.* notification.
@@ -236,11 +228,16 @@ func (e Event) Session() (*SessionEvent, error) {
 	if !strings.HasPrefix(e.Event, "verification_session.") {
 		return nil, fmt.Errorf("perfilseguro: el evento %q no es de una sesión de verificación", e.Event)
 	}
-	var s SessionEvent
-	if err := e.Decode(&s); err != nil {
+	return decodeEvent[SessionEvent](e)
+}
+
+// decodeEvent reads the notification's body into T, the step every typed accessor shares.
+func decodeEvent[T any](e Event) (*T, error) {
+	var v T
+	if err := e.Decode(&v); err != nil {
 		return nil, fmt.Errorf("perfilseguro: el webhook %s no se pudo leer: %w", e.Event, err)
 	}
-	return &s, nil
+	return &v, nil
 }
 
 // ConstructEvent verifies a notification with VerifyWebhook (now, DefaultTolerance) and reads it.
