@@ -58,8 +58,15 @@ type User struct {
 	// TestPartnerID marks a test person: registered through that partner's test session, served
 	// by the development stand-ins, seen only by that partner's test keys (issue 36).
 	TestPartnerID *int64
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// NameFromDocument: Nombre was read from the identity document that certifies the profile
+	// (issue 52), not typed by the person.
+	NameFromDocument bool
+	// DocumentExpiresOn is the expiry date of that document (UTC midnight): the validity ends no
+	// later than the end of that day in Mexico City. Nil when the document has none or the
+	// profile was validated before documents were read.
+	DocumentExpiresOn *time.Time
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
 }
 
 // Live is the mode of live people (TestPartnerID nil): the value store lookups take for them.
@@ -74,13 +81,26 @@ func (u User) Mode() int64 {
 	return *u.TestPartnerID
 }
 
-// ValidUntil is the pass expiry: fecha_validacion plus vigencia years (nil when not validated).
+// ValidUntil is the pass expiry: fecha_validacion plus vigencia years, or the end of the
+// identity document's expiry day in Mexico City when that comes first (nil when not validated).
 func (u User) ValidUntil() *time.Time {
 	if u.FechaValidacion == nil {
 		return nil
 	}
 	t := u.FechaValidacion.AddDate(u.Vigencia, 0, 0)
+	if u.DocumentExpiresOn != nil {
+		if end := DocumentValidThrough(*u.DocumentExpiresOn); end.Before(t) {
+			t = end
+		}
+	}
 	return &t
+}
+
+// DocumentValidThrough is the instant an ID with that expiry date stops being valid: the end of
+// that day in Mexico City (the ID is valid through its expiry date).
+func DocumentValidThrough(expiry time.Time) time.Time {
+	y, m, d := expiry.Date()
+	return time.Date(y, m, d+1, 0, 0, 0, 0, mexicoCity)
 }
 
 // mexicoCity is where people read the dates in messages and passes.
@@ -157,3 +177,4 @@ func validateStaffAccount(email, name *string, roleOK bool, roleMsg string) erro
 	}
 	return nil
 }
+

@@ -87,7 +87,7 @@ func (s *Store) CreateUserAsAdmin(ctx context.Context, u AdminUser, validatedAt 
 func (s *Store) UpdateUserAsAdmin(ctx context.Context, id int64, u AdminUser) (before, after perfilseguro.User, err error) {
 	// A validity extended past today is no longer expired: the recorded expiry is cleared.
 	const q = `UPDATE users SET nombre = $2, email = $3, origen = $4, vigencia = $5::int, updated_at = now(),
-		expired_at = CASE WHEN fecha_validacion + make_interval(years => $5::int) > now() THEN NULL ELSE expired_at END
+		expired_at = CASE WHEN validity_end(fecha_validacion, $5::smallint, document_expires_on) > now() THEN NULL ELSE expired_at END
 		WHERE id = $1`
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
 		before, err = s.getUser(ctx, tx, "WHERE u.id = $1 FOR UPDATE OF u", id)

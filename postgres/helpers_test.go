@@ -3,13 +3,17 @@ package postgres_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/jmoiron/sqlx"
 	"github.com/pressly/goose/v3"
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/identity"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
+	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/sql/migrations"
 )
 
@@ -17,7 +21,20 @@ import (
 func setup(t testing.TB) (context.Context, *sqlx.DB, *postgres.Store) {
 	t.Helper()
 	db, _ := pgtest.New(t)
-	return context.Background(), db, &postgres.Store{DB: db}
+	return context.Background(), db, &postgres.Store{DB: db, Documents: testDocumentKey}
+}
+
+// testDocumentKey seals the identity documents the tests store.
+var testDocumentKey = secure.NewDocumentKey("test-document-key-0123456789abcdef0123")
+
+// documentOf is the INE the person with user id holds in tests: their registered name, born on
+// a day that depends on the id (so that two people never share a CURP).
+func documentOf(t testing.TB, db *sqlx.DB, userID int64) *perfilseguro.DocumentIdentity {
+	t.Helper()
+	var name string
+	require.NoError(t, db.Get(&name, `SELECT nombre FROM users WHERE id = $1`, userID))
+	d := identity.SampleDocument(name, time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(userID%10000)))
+	return &d
 }
 
 // emptyDB opens a database of its own with no migration applied, closed when the test ends.

@@ -2,12 +2,14 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/identity"
 )
 
 // Local verification_sessions statuses before the provider reports one.
@@ -174,10 +176,16 @@ type DecisionResult struct {
 	Status      string // the session's status after applying
 	ApprovedNow bool   // this decision granted level 3 (it was not granted before)
 	RenewedNow  bool   // this decision renewed a level-3 validation (a new check after it began)
+	// Verdict is what the document of an approved check certified ("" for other statuses).
+	Verdict identity.Verdict
+	// DuplicateOf is the profile the document already certifies (Verdict duplicate): its owner
+	// is told that someone tried.
+	DuplicateOf int64
 }
 
-// ApplyDecision stores a decision's status and scores on its session and, on Approved, grants
-// level 3 (biometric_verified, fecha_validacion kept if already set). An Approved session never
+// ApplyDecision stores a decision's status and scores on its session and, on Approved, reads
+// the document (assessDocument) and grants level 3 on a match (Certify: the document's name,
+// fecha_validacion kept if already set); other verdicts wait for the person or a review. An Approved session never
 // changes again and a level never goes down, so replays and late events change nothing.
 func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.BiometricDecision) (DecisionResult, error) {
 	var cur struct {
@@ -216,39 +224,27 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 	if d.Status != perfilseguro.BiometricApproved {
 		return res, nil
 	}
+	// An approved check certifies nothing until its document is read and compared with the
+	// person (issue 52): only a match grants level 3 here, under the document's name.
+	a, err := s.assessDocument(ctx, tx, cur.ID, cur.UserID, d, time.Now())
+	if err != nil {
+		return res, err
+	}
+	res.Verdict, res.DuplicateOf = a.Verdict, a.DuplicateOf
+	if a.Verdict != identity.VerdictMatch {
+		return res, nil
+	}
 	// A revoked person is granted nothing, whatever check was in flight: only a lift (an
 	// administrador's decision) opens the way to a new validation (DECISIONS.md, Revocation).
-	const grant = `UPDATE users SET biometric_verified = true, verification_level = 3,
-		fecha_validacion = COALESCE(fecha_validacion, now()), didit_session_id = $2,
-		verification_score = COALESCE($3, verification_score), revalidation_required_at = NULL, updated_at = now()
-		WHERE id = $1 AND NOT (biometric_verified AND verification_level = 3) AND revoked_at IS NULL`
-	r, err := tx.ExecContext(ctx, grant, cur.UserID, d.SessionID, d.Overall)
-	if err != nil {
-		return res, fmt.Errorf("grant level 3: %w", err)
+	c, err := s.Certify(ctx, tx, cur.ID, a.DocumentName, *d.Identity, d.Overall)
+	if errors.Is(err, ErrDocumentBound) {
+		// Another profile took the document between the assessment and the grant.
+		res.Verdict = identity.VerdictDuplicate
+		_, err = tx.ExecContext(ctx, `UPDATE verification_sessions SET identity_verdict = 'duplicate' WHERE id = $1`, cur.ID)
+		return res, err
 	}
-	n, _ := r.RowsAffected()
-	res.ApprovedNow = n == 1
-	if res.ApprovedNow {
-		return res, s.consumeForGrant(ctx, tx, cur.UserID)
-	}
-	// Renewal: a check started after the current validation began renews it (a new validation
-	// date, no longer expired). A revoked validation is not renewed by a check.
-	const renew = `WITH renewed AS (
-		UPDATE users SET fecha_validacion = now(), expired_at = NULL, didit_session_id = $2,
-			verification_score = COALESCE($3, verification_score), updated_at = now()
-		WHERE id = $1 AND biometric_verified AND verification_level = 3 AND revoked_at IS NULL
-		  AND fecha_validacion < $4 RETURNING id)
-	INSERT INTO profile_events (user_id, kind, actor) SELECT id, 'renewed', 'system' FROM renewed`
-	r, err = tx.ExecContext(ctx, renew, cur.UserID, d.SessionID, d.Overall, cur.CreatedAt)
-	if err != nil {
-		return res, fmt.Errorf("renew validation: %w", err)
-	}
-	n, _ = r.RowsAffected()
-	res.RenewedNow = n == 1
-	if res.RenewedNow {
-		return res, s.consumeForGrant(ctx, tx, cur.UserID)
-	}
-	return res, nil
+	res.ApprovedNow, res.RenewedNow = c.ApprovedNow, c.RenewedNow
+	return res, err
 }
 
 // consumeForGrant spends the payment that bought the validation just granted, so its validity

@@ -116,7 +116,7 @@ func TestApplyDecisionGrantsLevel3OnlyOnceAndNeverUndoesApproval(t *testing.T) {
 		var res postgres.DecisionResult
 		require.NoError(t, store.InTx(ctx, func(tx *sqlx.Tx) (err error) {
 			res, err = store.ApplyDecision(ctx, tx, perfilseguro.BiometricDecision{SessionID: "s-1", Status: status,
-				Overall: &score, FaceMatch: &score})
+				Overall: &score, FaceMatch: &score, Identity: documentOf(t, db, id)})
 			return err
 		}))
 		return res

@@ -204,12 +204,14 @@ func (s *Store) ProfileEvents(ctx context.Context, userID int64) ([]ProfileEvent
 // locked by another transaction are left for the next run (SKIP LOCKED), so two workers never
 // record one expiry twice; partners are told by the outbox trigger (0008).
 func (s *Store) ExpireProfiles(ctx context.Context, now time.Time, batch int) ([]int64, error) {
-	// The shortest validity is one year: the range on fecha_validacion keeps the scan on the
-	// partial index, the exact end is checked row by row.
+	// The shortest validity is one year unless the ID expires first: the range on
+	// fecha_validacion and the one on document_expires_on keep the scan on partial indexes, the
+	// exact end is checked row by row.
 	const q = `WITH due AS (
 		SELECT id FROM users
-		WHERE fecha_validacion IS NOT NULL AND expired_at IS NULL AND fecha_validacion <= $1::timestamptz - interval '1 year'
-		  AND fecha_validacion + make_interval(years => vigencia) <= $1
+		WHERE fecha_validacion IS NOT NULL AND expired_at IS NULL
+		  AND (fecha_validacion <= $1::timestamptz - interval '1 year' OR document_expires_on < $1::date)
+		  AND validity_end(fecha_validacion, vigencia, document_expires_on) <= $1
 		ORDER BY fecha_validacion LIMIT $2 FOR UPDATE SKIP LOCKED
 	), expired AS (
 		UPDATE users u SET expired_at = $1 FROM due WHERE u.id = due.id RETURNING u.id

@@ -158,8 +158,10 @@ func applyApproved(t *testing.T, s *postgres.Store, sessionID string) postgres.D
 	var res postgres.DecisionResult
 	score := 96.0
 	require.NoError(t, s.InTx(context.Background(), func(tx *sqlx.Tx) (err error) {
+		var userID int64
+		require.NoError(t, tx.Get(&userID, `SELECT user_id FROM verification_sessions WHERE session_id = $1`, sessionID))
 		res, err = s.ApplyDecision(context.Background(), tx, perfilseguro.BiometricDecision{SessionID: sessionID,
-			Status: perfilseguro.BiometricApproved, Overall: &score})
+			Status: perfilseguro.BiometricApproved, Overall: &score, Identity: documentOf(t, s.DB, userID)})
 		return err
 	}))
 	return res

@@ -39,7 +39,7 @@ func (s *Store) RecordDueReminders(ctx context.Context, now time.Time) (int64, e
 	const q = `INSERT INTO expiry_reminders (user_id, valid_until, days_before, channel)
 		SELECT u.id, e.valid_until, d.days, c.channel
 		FROM users u
-		CROSS JOIN LATERAL (SELECT u.fecha_validacion + make_interval(years => u.vigencia) AS valid_until) e
+		CROSS JOIN LATERAL (SELECT validity_end(u.fecha_validacion, u.vigencia, u.document_expires_on) AS valid_until) e
 		CROSS JOIN (VALUES (30), (7)) d (days)
 		CROSS JOIN LATERAL (VALUES ('email', u.email), ('whatsapp', u.phone_number)) c (channel, destination)
 		WHERE u.fecha_validacion IS NOT NULL AND u.expired_at IS NULL AND u.revoked_at IS NULL
@@ -47,7 +47,8 @@ func (s *Store) RecordDueReminders(ctx context.Context, now time.Time) (int64, e
 		  -- reminders are a secondary purpose: none for a person who objected to them
 		  AND COALESCE((SELECT granted FROM consents WHERE user_id = u.id AND purpose = 'reminders'
 		      ORDER BY accepted_at DESC, id DESC LIMIT 1), true)
-		  AND u.fecha_validacion <= $1::timestamptz - interval '1 year' + interval '30 days'
+		  AND (u.fecha_validacion <= $1::timestamptz - interval '1 year' + interval '30 days'
+		       OR u.document_expires_on <= $1::date + 31)
 		  AND $1 >= e.valid_until - make_interval(days => d.days) AND $1 < e.valid_until
 		  AND (d.days = 7 OR $1 < e.valid_until - interval '7 days')
 		ON CONFLICT (user_id, valid_until, days_before, channel) DO NOTHING`

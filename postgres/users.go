@@ -46,6 +46,8 @@ type userRow struct {
 	RevokedReason     *string    `db:"revoked_reason"`
 	RevalidationAt    *time.Time `db:"revalidation_required_at"`
 	TestPartnerID     *int64     `db:"test_partner_id"`
+	NameSource        string     `db:"name_source"`
+	DocumentExpires   *time.Time `db:"document_expires_on"`
 	CreatedAt         time.Time  `db:"created_at"`
 	UpdatedAt         time.Time  `db:"updated_at"`
 }
@@ -56,13 +58,15 @@ func (r userRow) user() perfilseguro.User {
 		IDValidado: r.IDValidado, WalletReady: r.WalletReady, IsPhoneVerified: r.IsPhoneVerified,
 		IsEmailVerified: r.IsEmailVerified, BiometricVerified: r.BiometricVerified,
 		VerificationLevel: r.VerificationLevel, ExpiredAt: r.ExpiredAt, RevokedAt: r.RevokedAt,
-		RevokedReason: r.RevokedReason, RevalidationRequiredAt: r.RevalidationAt, TestPartnerID: r.TestPartnerID, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		RevokedReason: r.RevokedReason, RevalidationRequiredAt: r.RevalidationAt, TestPartnerID: r.TestPartnerID,
+		NameFromDocument: r.NameSource == "document", DocumentExpiresOn: r.DocumentExpires, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
 }
 
 // selectUser reads users with their inviter's name.
 const selectUser = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.invited_by, i.nombre AS inviter_name,
 	u.vigencia, u.fecha_validacion, u.id_validado, u.wallet_ready, u.is_phone_verified, u.is_email_verified,
-	u.biometric_verified, u.verification_level, u.expired_at, u.revoked_at, u.revoked_reason, u.revalidation_required_at, u.test_partner_id, u.created_at, u.updated_at
+	u.biometric_verified, u.verification_level, u.expired_at, u.revoked_at, u.revoked_reason, u.revalidation_required_at, u.test_partner_id,
+	u.name_source, u.document_expires_on, u.created_at, u.updated_at
 	FROM users u LEFT JOIN users i ON i.id = u.invited_by `
 
 // ErrUserNotFound is returned when no user matches.

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/identity"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
@@ -68,7 +70,23 @@ func (p *lvProvider) decide(id, diditStatus, vendor string) {
 	}
 	p.bodies[id] = `{"session_id":"` + id + `","status":"` + diditStatus + `","vendor_data":"` + vendor + `",
 		"face_matches":[{"status":"Approved","score":91.5}],"liveness_checks":[{"status":"Approved","score":97}],
-		"id_verifications":[{"status":"Approved"}]}`
+		"id_verifications":[` + lvDocumentReport(vendor) + `]}`
+}
+
+// lvName is the name every lvFixture user registers with.
+const lvName = "Sofía Ruiz"
+
+// lvDocumentReport is Didit's document report of the INE an lvFixture user holds: their
+// registered name, born on a day that depends on their id (so no two share a CURP).
+func lvDocumentReport(vendor string) string {
+	n, _ := strconv.Atoi(vendor)
+	d := identity.SampleDocument(lvName, time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, n%10000))
+	b, _ := json.Marshal(map[string]any{"status": "Approved", "document_type": "Identity Card",
+		"issuing_state": d.IssuingCountry, "document_number": d.DocumentNumber, "personal_number": d.PersonalNumber,
+		"first_name": d.GivenNames, "last_name": strings.TrimSpace(d.FirstSurname + " " + d.SecondSurname),
+		"date_of_birth": d.DateOfBirth.Format(time.DateOnly), "expiration_date": d.ExpiryDate.Format(time.DateOnly),
+		"date_of_issue": d.IssueDate.Format(time.DateOnly), "gender": d.Sex, "nationality": d.Nationality})
+	return string(b)
 }
 
 // lvFixture is one test's database, fakes and worker.
@@ -84,8 +102,8 @@ type lvFixture struct {
 func lvSetup(t *testing.T) *lvFixture {
 	t.Helper()
 	db, _ := pgtest.New(t)
-	f := &lvFixture{db: db, store: &postgres.Store{DB: db}, mail: &mailbox{}, provider: &lvProvider{}, queue: &lvQueue{}}
-	f.w = newTestWorker(t, worker.Deps{DB: db, Enqueuer: f.queue, Email: f.mail,
+	f := &lvFixture{db: db, store: &postgres.Store{DB: db, Documents: docKey}, mail: &mailbox{}, provider: &lvProvider{}, queue: &lvQueue{}}
+	f.w = newTestWorker(t, worker.Deps{DB: db, Enqueuer: f.queue, Email: f.mail, Documents: docKey,
 		Sealer: secure.NewSealer(lvSecret), PublicBaseURL: "https://perfilseguro.test",
 		Levels: worker.LevelsDeps{Biometric: f.provider, WebhookGrace: time.Nanosecond}})
 	return f
@@ -99,7 +117,7 @@ func (f *lvFixture) user(t *testing.T, level int) int64 {
 	email, phone := fmt.Sprintf("wk%d@example.com", n), fmt.Sprintf("+5255%d", n)
 	var id int64
 	require.NoError(t, f.store.InTx(ctx, func(tx *sqlx.Tx) (err error) {
-		id, _, err = f.store.InsertUser(ctx, tx, postgres.NewUser{Nombre: "Sofía Ruiz", Email: &email, Phone: &phone})
+		id, _, err = f.store.InsertUser(ctx, tx, postgres.NewUser{Nombre: lvName, Email: &email, Phone: &phone})
 		return err
 	}))
 	_, err := f.db.Exec(`UPDATE users SET verification_level = $2 WHERE id = $1`, id, level)
