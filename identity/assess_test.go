@@ -111,3 +111,16 @@ func TestASampleDocumentMatchesTheNameItWasMadeFor(t *testing.T) {
 		require.Equal(t, VerdictMatch, a.Verdict, "%s: %v", name, codes(a))
 	}
 }
+
+func TestSplitNameKeepsParticlesWithTheSurname(t *testing.T) {
+	t.Parallel()
+	for name, want := range map[string][2]string{
+		"María José López Hernández": {"María José", "López Hernández"},
+		"Jorge de la Garza Treviño":  {"Jorge", "de la Garza Treviño"},
+		"Ana Ruiz":                   {"Ana", "Ruiz"},
+		"Cher":                       {"Cher", ""},
+	} {
+		given, surnames := SplitName(name)
+		require.Equal(t, want, [2]string{given, surnames}, name)
+	}
+}

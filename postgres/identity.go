@@ -186,3 +186,17 @@ func savepoint(ctx context.Context, tx *sqlx.Tx, name string, fn func() error) e
 	_, err := tx.ExecContext(ctx, "RELEASE SAVEPOINT "+name)
 	return err
 }
+
+// DocumentBoundAttempt is a check refused because its document certifies another profile.
+type DocumentBoundAttempt struct {
+	OwnerID   int64     `db:"duplicate_of"` // the profile the document certifies
+	CheckedAt time.Time `db:"checked_at"`
+}
+
+// DocumentBoundAttemptOf reads the refused check verificationID; nil when it is not (or no
+// longer) a refusal with a known owner (the owner's account was deleted, or the row is gone).
+func (s *Store) DocumentBoundAttemptOf(ctx context.Context, verificationID int64) (*DocumentBoundAttempt, error) {
+	const q = `SELECT duplicate_of, COALESCE(completed_at, updated_at) AS checked_at FROM verification_sessions
+		WHERE id = $1 AND identity_verdict = 'duplicate' AND duplicate_of IS NOT NULL`
+	return getOptional[DocumentBoundAttempt](ctx, s.DB, fmt.Sprintf("document-bound attempt %d", verificationID), q, verificationID)
+}

@@ -171,11 +171,12 @@ func (s *Store) StuckSessionIDs(ctx context.Context, olderThan, maxAge time.Dura
 
 // DecisionResult is what applying a provider decision did.
 type DecisionResult struct {
-	Known       bool   // the session is one of ours
-	UserID      int64  // its user
-	Status      string // the session's status after applying
-	ApprovedNow bool   // this decision granted level 3 (it was not granted before)
-	RenewedNow  bool   // this decision renewed a level-3 validation (a new check after it began)
+	Known          bool   // the session is one of ours
+	VerificationID int64  // its verification_sessions row
+	UserID         int64  // its user
+	Status         string // the session's status after applying
+	ApprovedNow    bool   // this decision granted level 3 (it was not granted before)
+	RenewedNow     bool   // this decision renewed a level-3 validation (a new check after it began)
 	// Verdict is what the document of an approved check certified ("" for other statuses).
 	Verdict identity.Verdict
 	// DuplicateOf is the profile the document already certifies (Verdict duplicate): its owner
@@ -201,7 +202,7 @@ func (s *Store) ApplyDecision(ctx context.Context, tx *sqlx.Tx, d perfilseguro.B
 		}
 		return DecisionResult{}, fmt.Errorf("find session %s: %w", d.SessionID, err)
 	}
-	res := DecisionResult{Known: true, UserID: cur.UserID, Status: cur.Status}
+	res := DecisionResult{Known: true, VerificationID: cur.ID, UserID: cur.UserID, Status: cur.Status}
 	if cur.Status == perfilseguro.BiometricApproved {
 		return res, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/identity"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/didit"
@@ -38,7 +39,13 @@ func (w *Worker) handleStartBiometricSession(ctx context.Context, p jobs.StartBi
 		return nil
 	}
 	callback := strings.TrimRight(w.deps.PublicBaseURL, "/") + "/return?userId=" + strconv.FormatInt(v.UserID, 10)
-	sess, err := provider.CreateSession(ctx, perfilseguro.BiometricSessionRequest{UserID: v.UserID, CallbackURL: callback})
+	req := perfilseguro.BiometricSessionRequest{UserID: v.UserID, CallbackURL: callback}
+	// The provider compares the document with the registered name too (a second opinion; our
+	// own comparison decides: identity.Assess).
+	if u, err := store.UserByID(ctx, v.UserID); err == nil {
+		req.ExpectedGivenNames, req.ExpectedSurnames = identity.SplitName(u.Nombre)
+	}
+	sess, err := provider.CreateSession(ctx, req)
 	if err != nil {
 		retry, _ := asynq.GetRetryCount(ctx)
 		maxRetry, _ := asynq.GetMaxRetry(ctx)
@@ -134,6 +141,13 @@ func (w *Worker) syncSession(ctx context.Context, sessionID string, webhookID in
 				return err
 			}
 		}
+		if res.Verdict == identity.VerdictDuplicate && res.DuplicateOf != 0 {
+			// The first profile's owner is told someone tried (issue 52), or nothing is recorded.
+			t, err := jobs.NewSendDocumentBoundNoticeTask(res.VerificationID)
+			if err := jobs.Enqueue(ctx, w.deps.Enqueuer, t, err); err != nil {
+				return err
+			}
+		}
 		if webhookID != 0 {
 			return store.MarkWebhookProcessed(ctx, tx, webhookID, note)
 		}
@@ -150,7 +164,7 @@ func (w *Worker) syncSession(ctx context.Context, sessionID string, webhookID in
 	}
 	if res.Known {
 		w.deps.Logger.Info("biometric decision applied", "session", sessionID, "user_id", res.UserID,
-			"status", res.Status, "approved_now", res.ApprovedNow, "renewed_now", res.RenewedNow)
+			"status", res.Status, "verdict", res.Verdict, "approved_now", res.ApprovedNow, "renewed_now", res.RenewedNow)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"strings"
 
 	"github.com/hibiken/asynq"
@@ -39,14 +38,7 @@ func (w *Worker) handleSendPasskeyAddedNotice(ctx context.Context, p jobs.SendPa
 	send := w.sendersFor(u.Mode())
 	switch {
 	case u.Email != nil && *u.Email != "":
-		text := "Hola " + u.Nombre + ":\n\n" + strings.Join(paragraphs, "\n\n") + "\n\n" + profile
-		var page strings.Builder
-		fmt.Fprintf(&page, "<p>Hola %s:</p>\n", html.EscapeString(u.Nombre))
-		for _, par := range paragraphs {
-			fmt.Fprintf(&page, "<p>%s</p>\n", html.EscapeString(par))
-		}
-		fmt.Fprintf(&page, "<p><a href=\"%s\">Ir a Mi Perfil</a></p>\n", html.EscapeString(profile))
-		err = send.email.SendEmail(ctx, perfilseguro.Email{To: *u.Email, Subject: PasskeyAddedSubject, Text: text, HTML: page.String()})
+		err = send.email.SendEmail(ctx, noticeEmail(*u.Email, PasskeyAddedSubject, u.Nombre, paragraphs, profile, "Ir a Mi Perfil"))
 	case u.PhoneNumber != nil && *u.PhoneNumber != "":
 		err = send.sms.SendSMS(ctx, *u.PhoneNumber, fmt.Sprintf("Perfil Seguro: se agregó una llave de acceso a tu perfil %s. "+
 			"Si no fuiste tú, elimínala en Mi Perfil: %s", u.IDValidado, profile))

@@ -133,6 +133,7 @@ func (w *Worker) routes() {
 	w.routesInvitations()
 	w.routesAdmin()
 	w.routesAccountChanges()
+	w.routesDocumentBound()
 	w.routesPartners()
 	w.routesOrigins()
 	w.routesLifecycle()
