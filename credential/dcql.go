@@ -11,7 +11,9 @@ import (
 // The part of DCQL (OpenID4VP 1.0 §6) a verifier of this credential needs: one Credential Query
 // for this issuer's dc+sd-jwt vct, naming top-level claims by path. Alternatives (claim_sets,
 // credential_sets), value matching and nested paths are not offered: every claim of this
-// credential is top-level, and a query with fewer choices says exactly what the person shares.
+// credential is top-level (a query for ["age_equal_or_over", "18"] is read as one for
+// age_equal_or_over, which holds only that member), and a query with fewer choices says exactly
+// what the person shares.
 
 // DCQLQuery is a DCQL query with its Credential Queries.
 type DCQLQuery struct {
@@ -101,12 +103,31 @@ func (i *Issuer) Canonical(q DCQLQuery) (DCQLQuery, error) {
 		if claim.ID != "" && !dcqlID.MatchString(claim.ID) {
 			return DCQLQuery{}, fmt.Errorf("el id de dato %q debe tener solo letras, dígitos, _ o -", claim.ID)
 		}
-		if len(claim.Path) != 1 {
-			return DCQLQuery{}, fmt.Errorf("la ruta %q debe nombrar un solo dato de primer nivel", claim.Path)
+		name, ok := topLevel(claim.Path)
+		if !ok {
+			return DCQLQuery{}, fmt.Errorf("la ruta %q debe nombrar un solo dato de primer nivel (o age_equal_or_over, 18)", claim.Path)
 		}
-		names = append(names, claim.Path[0])
+		if slices.Contains(names, name) {
+			continue // ["age_equal_or_over"] and ["age_equal_or_over", "18"] ask for the same thing
+		}
+		names = append(names, name)
 	}
 	return i.DCQL(c.ID, names)
+}
+
+// topLevel is the top-level claim a claims path asks for: a path of one, or a nested claim the
+// credential discloses with its parent (["age_equal_or_over", "18"] asks for age_equal_or_over,
+// whose only member is "18").
+func topLevel(path []string) (string, bool) {
+	if len(path) == 1 {
+		return path[0], true
+	}
+	for _, n := range nestedClaims {
+		if len(path) == len(n.path) && path[0] == n.path[0] && path[1] == n.path[1] {
+			return path[0], true
+		}
+	}
+	return "", false
 }
 
 // Requested is the Credential Query id and the claims a canonical query asks for.

@@ -48,7 +48,18 @@ func TestCanonicalAcceptsOnlyWhatThisCredentialCanAnswer(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, want, got)
 
+	// The document's claims (issue 52), and the PID way of asking for legal age.
+	pid := good()
+	pid.Claims = []DCQLClaim{{Path: []string{"given_name"}}, {Path: []string{"personal_administrative_number"}},
+		{Path: []string{"age_equal_or_over", "18"}}, {Path: []string{"birthdate"}}}
+	got, err = f.issuer.Canonical(DCQLQuery{Credentials: []DCQLCredential{pid}})
+	require.NoError(t, err)
+	_, claims := got.Requested()
+	require.Equal(t, []string{"given_name", "personal_administrative_number", "age_equal_or_over", "birthdate"}, claims)
+
 	for name, change := range map[string]func(*DCQLQuery){
+		"another nested member":  func(q *DCQLQuery) { q.Credentials[0].Claims[0].Path = []string{"age_equal_or_over", "21"} },
+		"a PID claim we lack":    func(q *DCQLQuery) { q.Credentials[0].Claims[0].Path = []string{"place_of_birth"} },
 		"two credential queries": func(q *DCQLQuery) { q.Credentials = append(q.Credentials, good()) },
 		"none":                   func(q *DCQLQuery) { q.Credentials = nil },
 		"another format":         func(q *DCQLQuery) { q.Credentials[0].Format = "mso_mdoc" },

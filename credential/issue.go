@@ -4,7 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/identity"
 )
 
 // decoys is how many random digests Issue adds to _sd, so the count does not tell which claims exist.
@@ -22,6 +26,11 @@ type Subject struct {
 	StatusIdx   int                // status.status_list.idx
 	StatusURI   string             // status.status_list.uri
 	HolderJWK   map[string]any     // optional: cnf.jwk, a public key the holder's wallet supplied; nil: no cnf
+	// Document is what the identity document certifying the profile says (issue 52): nil for a
+	// profile validated before documents were read, which gets none of the PID claims. Each
+	// claim is its own disclosure; age_equal_or_over is a disclosed object whose "18" member
+	// is a disclosure of its own (nested, RFC 9901 §6.3).
+	Document *PID
 }
 
 // Validate reports what makes the subject impossible to issue at now.
@@ -64,8 +73,9 @@ func (s Subject) disclosable() map[string]any {
 }
 
 // Issue returns the compact SD-JWT VC "<issuer-signed JWT>~<disclosure>~…~" (no key binding JWT),
-// signed with Keys[0]. Name, validated_at, origin and scores are disclosures; _sd holds their
-// digests and two decoys, sorted so the order tells nothing.
+// signed with Keys[0]. Name, validated_at, origin, scores and the document's PID claims are
+// disclosures; _sd holds their digests and two decoys, sorted so the order tells nothing.
+// age_equal_or_over is computed on the day of issuance (Mexico City) from the birth date.
 func (i *Issuer) Issue(s Subject) (string, error) {
 	key, err := i.signingKey()
 	if err != nil {
@@ -76,8 +86,22 @@ func (i *Issuer) Issue(s Subject) (string, error) {
 		return "", fmt.Errorf("issue credential for %q: %w", s.ProfileID, err)
 	}
 	disclosable := s.disclosable()
-	disclosures := make([]string, 0, len(disclosable))
-	digests := make([]string, 0, len(disclosable)+decoys)
+	disclosures := make([]string, 0, len(disclosable)+2)
+	digests := make([]string, 0, len(disclosable)+decoys+1)
+	if s.Document != nil {
+		flat, ageOver := s.Document.claims(perfilseguro.MexicoDay(now))
+		for name, value := range flat {
+			disclosable[name] = value
+		}
+		if ageOver != nil {
+			member, err := newDisclosure(strconv.Itoa(identity.LegalAge), *ageOver)
+			if err != nil {
+				return "", fmt.Errorf("issue credential for %q: %w", s.ProfileID, err)
+			}
+			disclosures = append(disclosures, member)
+			disclosable[ClaimAgeOver] = map[string]any{"_sd": []string{digest(member)}}
+		}
+	}
 	for name, value := range disclosable {
 		d, err := newDisclosure(name, value)
 		if err != nil {

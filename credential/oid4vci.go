@@ -20,6 +20,12 @@ func (i *Issuer) CredentialConfiguration(logoURI string) map[string]any {
 			claim["mandatory"] = true
 		}
 		claims = append(claims, claim)
+		for _, n := range nestedClaims {
+			if n.parent == c.claim {
+				claims = append(claims, map[string]any{"path": n.path,
+					"display": []map[string]any{{"name": n.label, "locale": locale}}})
+			}
+		}
 	}
 	return map[string]any{
 		"format": typSDJWTVC,

@@ -71,8 +71,9 @@ func (c compact) join(disclosures []string) string {
 	return b.String()
 }
 
-// Present keeps only the disclosures whose claim name is in keep (a presentation with selected
-// claims); it does not touch the JWT. Names not in the credential are ignored.
+// Present keeps only the disclosures of the top-level claims named in keep (a presentation with
+// selected claims), with the disclosures nested in them; it does not touch the JWT. Names not
+// in the credential are ignored.
 func Present(sdjwt string, keep ...string) (string, error) {
 	c, err := splitCompact(sdjwt)
 	if err != nil {
@@ -82,17 +83,84 @@ func Present(sdjwt string, keep ...string) (string, error) {
 	for _, name := range keep {
 		wanted[name] = true
 	}
-	kept := make([]string, 0, len(keep))
-	for _, encoded := range c.disclosures {
+	parsed := make([]disclosure, len(c.disclosures))
+	byDigest := make(map[string]int, len(c.disclosures))
+	for n, encoded := range c.disclosures {
 		d, err := parseDisclosure(encoded)
 		if err != nil {
 			return "", fmt.Errorf("present: %w", err)
 		}
-		if !d.element && wanted[d.name] {
+		parsed[n] = d
+		byDigest[digest(encoded)] = n
+	}
+	claims, err := c.claims()
+	if err != nil {
+		return "", fmt.Errorf("present: %w", err)
+	}
+	// The top-level claims asked for, then every disclosure nested in a kept one (the "18" of
+	// age_equal_or_over): a claim is presented whole.
+	chosen := make([]bool, len(parsed))
+	var queue []int
+	for _, h := range digestsIn(claims, false) {
+		if n, ok := byDigest[h]; ok && !parsed[n].element && wanted[parsed[n].name] && !chosen[n] {
+			chosen[n] = true
+			queue = append(queue, n)
+		}
+	}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, h := range digestsIn(parsed[n].value, true) {
+			if m, ok := byDigest[h]; ok && !chosen[m] {
+				chosen[m] = true
+				queue = append(queue, m)
+			}
+		}
+	}
+	kept := make([]string, 0, len(keep))
+	for n, encoded := range c.disclosures {
+		if chosen[n] {
 			kept = append(kept, encoded)
 		}
 	}
 	return c.join(kept), nil
+}
+
+// digestsIn lists the digests a value refers to: its _sd members and {"...": digest} array
+// elements, at the top only or, deep, at any depth.
+func digestsIn(v any, deep bool) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		if sd, ok := v["_sd"].([]any); ok {
+			for _, h := range sd {
+				if s, ok := h.(string); ok {
+					out = append(out, s)
+				}
+			}
+		}
+		if !deep {
+			return out
+		}
+		for k, member := range v {
+			if k != "_sd" {
+				out = append(out, digestsIn(member, true)...)
+			}
+		}
+	case []any:
+		for _, elem := range v {
+			if ref, ok := elem.(map[string]any); ok && len(ref) == 1 {
+				if s, ok := ref["..."].(string); ok {
+					out = append(out, s)
+					continue
+				}
+			}
+			if deep {
+				out = append(out, digestsIn(elem, true)...)
+			}
+		}
+	}
+	return out
 }
 
 // Disclosed parses a compact SD-JWT WITHOUT checking the signature (for tests and the app's own

@@ -19,6 +19,24 @@ var claimLabels = []struct{ claim, label, sd string }{
 	{"validated_at", "Fecha de validación", "always"},
 	{"origin", "Origen", "always"},
 	{"scores", "Puntajes biométricos", "always"},
+	// The identity document's data (issue 52), under the EUDI PID claim names; only in the
+	// credentials of profiles whose name was read from their document.
+	{ClaimGivenName, "Nombre(s)", "always"},
+	{ClaimFamilyName, "Apellidos", "always"},
+	{ClaimBirthdate, "Fecha de nacimiento", "always"},
+	{ClaimAgeOver, "Mayoría de edad", "always"},
+	{ClaimNationality, "Nacionalidad", "always"},
+	{ClaimCURP, "CURP", "always"},
+}
+
+// nestedClaims are claims inside a top-level claim (a path of two), after their parent in the
+// metadata: age_equal_or_over's "18" is a disclosure of its own.
+var nestedClaims = []struct {
+	path      []any
+	label, sd string
+	parent    string
+}{
+	{[]any{ClaimAgeOver, "18"}, "Mayor de 18 años", "always", ClaimAgeOver},
 }
 
 // TypeMetadata is the SD-JWT VC Type Metadata served at the VCT URL: names, Spanish labels, and
@@ -26,7 +44,12 @@ var claimLabels = []struct{ claim, label, sd string }{
 func (i *Issuer) TypeMetadata() map[string]any {
 	claims := make([]map[string]any, 0, len(claimLabels))
 	for _, c := range claimLabels {
-		claims = append(claims, claimMetadata(c.claim, c.label, c.sd))
+		claims = append(claims, claimMetadata([]any{c.claim}, c.label, c.sd))
+		for _, n := range nestedClaims {
+			if n.parent == c.claim {
+				claims = append(claims, claimMetadata(n.path, n.label, n.sd))
+			}
+		}
 	}
 	return map[string]any{
 		"vct":         i.VCT(),
@@ -39,10 +62,10 @@ func (i *Issuer) TypeMetadata() map[string]any {
 	}
 }
 
-// claimMetadata describes one top-level claim: its Spanish label and its selective disclosure rule.
-func claimMetadata(claim, label, sd string) map[string]any {
+// claimMetadata describes one claim by its path: its Spanish label and its selective disclosure rule.
+func claimMetadata(path []any, label, sd string) map[string]any {
 	return map[string]any{
-		"path":    []any{claim},
+		"path":    path,
 		"display": []map[string]any{localized(map[string]any{"label": label})},
 		"sd":      sd,
 	}

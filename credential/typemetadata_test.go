@@ -2,6 +2,7 @@ package credential
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,11 +42,18 @@ func TestTypeMetadata(t *testing.T) {
 		{"validated_at", "Fecha de validación", "always"},
 		{"origin", "Origen", "always"},
 		{"scores", "Puntajes biométricos", "always"},
+		{"given_name", "Nombre(s)", "always"},
+		{"family_name", "Apellidos", "always"},
+		{"birthdate", "Fecha de nacimiento", "always"},
+		{"age_equal_or_over", "Mayoría de edad", "always"},
+		{"age_equal_or_over.18", "Mayor de 18 años", "always"},
+		{"nationalities", "Nacionalidad", "always"},
+		{"personal_administrative_number", "CURP", "always"},
 	}
 	require.Len(t, doc.Claims, len(want))
 	for n, w := range want {
 		c := doc.Claims[n]
-		require.Equal(t, []string{w.claim}, c.Path)
+		require.Equal(t, strings.Split(w.claim, "."), c.Path)
 		require.Equal(t, w.sd, c.SD, w.claim)
 		require.Equal(t, map[string]string{"lang": "es-MX", "locale": "es-MX", "label": w.label}, c.Display[0])
 	}
@@ -54,10 +62,19 @@ func TestTypeMetadata(t *testing.T) {
 func TestTypeMetadataMatchesIssuedCredential(t *testing.T) {
 	t.Parallel()
 	f := setup(t)
+	f.subject.Document = samplePID()
 	jwt, _ := parts(t, f.issue(t))
 	payload := jwtPart(t, jwt, 1)
+	disclosed, err := Disclosed(f.issue(t))
+	require.NoError(t, err)
 	for _, c := range f.issuer.TypeMetadata()["claims"].([]map[string]any) {
-		name := c["path"].([]any)[0].(string)
+		path := c["path"].([]any)
+		if len(path) == 2 { // a member of a disclosed object, itself disclosed
+			require.Contains(t, disclosed[path[0].(string)], path[1], "nested claim %v is issued", path)
+			continue
+		}
+		name := path[0].(string)
+		require.Contains(t, disclosed, name, "every claim the metadata documents is issued")
 		if c["sd"] == "never" {
 			require.Contains(t, payload, name, "sd never: in the signed payload")
 		} else {
