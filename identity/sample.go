@@ -12,7 +12,7 @@ import (
 // (particles kept with the word after them), born on birth in Jalisco, valid through the end of
 // 2035, with a CURP that passes CheckCURP and CURPMatchesName. Not for real people.
 func SampleDocument(name string, birth time.Time) perfilseguro.DocumentIdentity {
-	given, first, second := splitName(strings.ToUpper(name))
+	given, first, second := NameParts(strings.ToUpper(name))
 	return perfilseguro.DocumentIdentity{
 		DocumentType: perfilseguro.DocumentINE, IssuingCountry: "MEX", IssuingState: "JALISCO",
 		DocumentNumber: "IDMEX" + birth.Format("20060102") + "01", PersonalNumber: ExampleCURP(given, first, second, birth, "M", "JC"),
@@ -26,11 +26,12 @@ func SampleDocument(name string, birth time.Time) perfilseguro.DocumentIdentity 
 // words are the surnames (particles kept with the word after them: "de la Garza"), the rest the
 // given names. A guess for what to tell a provider, never a verdict (CompareNames decides).
 func SplitName(name string) (given, surnames string) {
-	g, first, second := splitName(name)
+	g, first, second := NameParts(name)
 	return g, strings.TrimSpace(first + " " + second)
 }
 
-func splitName(name string) (given, first, second string) {
+// NameParts is SplitName with the two surnames apart: given names, first and second surname.
+func NameParts(name string) (given, first, second string) {
 	var groups, pending []string
 	for _, w := range strings.Fields(name) {
 		pending = append(pending, w)

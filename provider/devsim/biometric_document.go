@@ -5,9 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
-	"golang.org/x/text/unicode/norm"
+	"github.com/perfilseguro/perfilseguro/identity"
 )
 
 // SimDocument is the identity document the stand-in's page shows, pre-filled from the
@@ -65,7 +64,13 @@ func DefaultDocument(registeredName, vendorData string, today time.Time) SimDocu
 	if n < 0 {
 		n = -n
 	}
-	given, first, second := splitName(registeredName)
+	given, first, second := identity.NameParts(strings.ToUpper(registeredName))
+	switch {
+	case given == "":
+		given, first, second = "ANA", "RUIZ", "SOTO"
+	case first == "":
+		first = "PÉREZ"
+	}
 	birth := time.Date(1975, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, int(n*389%9000)) // 1975..1999
 	sex := "M"
 	if strings.HasSuffix(strings.Fields(given + " X")[0], "A") {
@@ -131,117 +136,14 @@ func oneLetterOff(w string) string {
 	return string(r)
 }
 
-// splitName reads a registered name as an INE prints it: upper case, the last two words the
-// surnames (particles kept with the word after them), the rest the given names.
-func splitName(name string) (given, first, second string) {
-	var groups, pending []string
-	for _, w := range strings.Fields(strings.ToUpper(name)) {
-		pending = append(pending, w)
-		if curpParticles[plain(w)] {
-			continue
-		}
-		groups = append(groups, strings.Join(pending, " "))
-		pending = nil
-	}
-	if len(pending) > 0 {
-		groups = append(groups, strings.Join(pending, " "))
-	}
-	switch len(groups) {
-	case 0:
-		return "ANA", "RUIZ", "SOTO"
-	case 1:
-		return groups[0], "PÉREZ", ""
-	case 2:
-		return groups[0], groups[1], ""
-	}
-	n := len(groups)
-	return strings.Join(groups[:n-2], " "), groups[n-2], groups[n-1]
-}
-
-// curpParticles are the words RENAPO skips in a name ("DE LA GARZA" is read as GARZA).
-var curpParticles = map[string]bool{"DA": true, "DAS": true, "DE": true, "DEL": true, "DER": true, "DI": true,
-	"DIE": true, "DD": true, "EL": true, "LA": true, "LOS": true, "LAS": true, "LE": true, "LES": true,
-	"MAC": true, "MC": true, "VAN": true, "VON": true, "Y": true}
-
-// plain is a word without accents, Ñ as X, letters only: how a CURP spells it.
-func plain(w string) string {
-	var b strings.Builder
-	for _, r := range norm.NFD.String(strings.ToUpper(strings.ReplaceAll(strings.ReplaceAll(w, "ñ", "X"), "Ñ", "X"))) {
-		if r >= 'A' && r <= 'Z' {
-			b.WriteRune(r)
-		} else if unicode.IsLetter(r) {
-			b.WriteRune('X')
-		}
-	}
-	return b.String()
-}
-
-// curpWords are a name's words as RENAPO reads them: plain, particles dropped.
-func curpWords(s string) []string {
-	var out []string
-	for _, w := range strings.Fields(s) {
-		if p := plain(w); p != "" && !curpParticles[p] {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// CURP builds the document's CURP from its name, birth date, sex and state by RENAPO's rules
-// (a minimal builder for the stand-in: no "inconvenient word" replacement; homoclave 0 or A by
-// the century of birth), check digit included. identity/ has the full rules and the check.
+// CURP is the document's CURP by RENAPO's rules from its name, birth date, sex and state
+// (identity.ExampleCURP), check digit included; "" without a readable birth date.
 func (d SimDocument) CURP() string {
-	first, second, given := curpWords(d.FirstSurname), curpWords(d.SecondSurname), curpWords(d.GivenNames)
-	if len(given) > 1 && map[string]bool{"MARIA": true, "MA": true, "JOSE": true, "J": true}[given[0]] {
-		given = given[1:]
-	}
-	word := func(ws []string) string {
-		if len(ws) == 0 {
-			return "X"
-		}
-		return ws[0]
-	}
-	f, s, g := word(first), word(second), word(given)
-	internal := func(w string, vowel bool) byte {
-		for i := 1; i < len(w); i++ {
-			if strings.IndexByte("AEIOU", w[i]) >= 0 == vowel {
-				return w[i]
-			}
-		}
-		return 'X'
-	}
 	birth, err := time.Parse(time.DateOnly, d.DateOfBirth)
 	if err != nil {
 		return ""
 	}
-	sex := byte('H')
-	if d.Sex == "F" {
-		sex = 'M'
-	}
-	homoclave := byte('0')
-	if birth.Year() >= 2000 {
-		homoclave = 'A'
-	}
-	state := d.State
-	if len(state) != 2 {
-		state = "NE"
-	}
-	b := []byte{f[0], internal(f, true), s[0], g[0]}
-	b = append(b, birth.Format("060102")...)
-	b = append(b, sex)
-	b = append(b, state...)
-	b = append(b, internal(f, false), internal(s, false), internal(g, false), homoclave)
-	return string(b) + string(curpCheckDigit(string(b)))
-}
-
-// curpCheckDigit is RENAPO's verification digit over the first 17 characters.
-func curpCheckDigit(first17 string) byte {
-	const alphabet = "0123456789ABCDEFGHIJKLMN&OPQRSTUVWXYZ" // & stands for Ñ, which a built CURP never holds
-	sum := 0
-	for i := 0; i < len(first17); i++ {
-		sum += strings.IndexByte(alphabet, first17[i]) * (18 - i)
-	}
-	return byte('0' + (10-sum%10)%10)
+	return identity.ExampleCURP(d.GivenNames, d.FirstSurname, d.SecondSurname, birth, identity.SexFromICAO(d.Sex), d.State)
 }
 
 // idVerification is the document as one entry of Didit's v3 id_verifications[] (the fields
