@@ -16,6 +16,7 @@ func (w *Worker) routesDocuments() {
 	w.mux.HandleFunc(jobs.TypeRedactStoredDecisions, decoded("redact stored decisions",
 		func(p jobs.RedactStoredDecisionsPayload) bool { return p.AfterSession >= 0 && p.AfterWebhook >= 0 },
 		w.handleRedactStoredDecisions))
+	w.routesIdentityBackfill()
 }
 
 // handleRedactStoredDecisions seals, batch by batch in id order, the personal fields that the

@@ -28,6 +28,9 @@ Usage:
   perfilseguro partner add|list|disable   manage widget partners (api_keys)
   perfilseguro documents redact-stored   queue the one-off job that seals the personal fields of
                            provider answers stored before issue 52 (idempotent, resumable)
+  perfilseguro documents backfill [-list]   queue the one-off job that reads the document from the
+                           decisions of people validated before issue 52 (idempotent, resumable);
+                           -list prints those it could not certify ("sin datos del documento")
   perfilseguro openapi     print the API's OpenAPI 3.1 document (no database needed)
   perfilseguro traces [-addr 127.0.0.1:4318]   a local trace viewer: receives OTLP/HTTP, shows each trace as a tree
 
