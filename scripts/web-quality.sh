@@ -60,7 +60,9 @@ cleanup() {
 trap cleanup EXIT
 
 port=$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
-base="http://127.0.0.1:$port"
+# localhost, not 127.0.0.1: a WebAuthn relying party must be a domain, and on an IP address /login's
+# passkey request is refused (503), which Chromium logs as a console error (best practices).
+base="http://localhost:$port"
 log "starting bin/perfilseguro dev on $base (database $DATABASE, Redis DB $REDIS_DB)"
 APP_ENV=test HTTP_ADDR="127.0.0.1:$port" PUBLIC_BASE_URL="$base" \
 	DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DATABASE?sslmode=disable" \

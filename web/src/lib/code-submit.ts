@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react'
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 
 // A typed one-time code, shared by the forms that confirm with one (Mi Perfil, passkeys).
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 
 // Admin form schemas with the Spanish messages of SPEC §5 and the options of DECISIONS.md.
 

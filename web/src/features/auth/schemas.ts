@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 
 // Form schemas with the Spanish messages of SPEC §5. The sign-in and registration screens load
 // this module (and zod with it) after they paint, through ./validation.ts (issue 38); what the

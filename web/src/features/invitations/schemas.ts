@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { digitCount, mxPhoneTypingFilter } from '@/lib/phone'
 
 // Form schemas of SPEC §5 'Send invitation' and 'Accept invitation'.

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 
 // The console's forms, with the server's Spanish messages (api/partner_console*.go).
 

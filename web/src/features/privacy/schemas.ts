@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '@/lib/zod'
 import { digitCount } from '@/lib/phone'
 
 // Form schemas of Mi Perfil › Mis datos, with their Spanish messages.

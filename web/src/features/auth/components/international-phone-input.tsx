@@ -40,6 +40,8 @@ export function InternationalPhoneInput({ id, value, onChange, onBlur }: Interna
       onBlur={onBlur}
       className="input w-full"
       numberInputProps={{ className: 'grow bg-transparent outline-none', 'aria-label': 'Teléfono WhatsApp' }}
+      // A form control needs an id or a name (Chrome reports one without as an issue).
+      countrySelectProps={{ name: `${id}-pais` }}
     />
   )
 }

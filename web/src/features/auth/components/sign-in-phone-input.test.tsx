@@ -43,6 +43,7 @@ describe('SignInPhoneInput', () => {
 
     const standIn = screen.getByRole('textbox', { name: 'Teléfono WhatsApp' })
     expect(standIn).toHaveValue('+52')
+    for (const control of container.querySelectorAll('input, select')) expect(control.id || control.getAttribute('name')).toBeTruthy()
     expect(container.querySelector('.PhoneInputCountryIcon title')).toHaveTextContent('México')
     await user.type(standIn, '55ab12')
     expect(onValue).toHaveBeenLastCalledWith('+525512')
@@ -89,5 +90,7 @@ describe('SignInPhoneInput', () => {
     render(<Form Input={Input} onValue={() => {}} />)
     expect(screen.getByRole('combobox', { name: 'Número de teléfono del país' })).toHaveDisplayValue('México')
     expect(screen.getAllByRole('option')).toHaveLength(22)
+    // Every control has a name or an id (Chrome's FormEmptyIdAndNameAttributesForInputError).
+    for (const control of document.querySelectorAll('input, select')) expect(control.id || control.getAttribute('name')).toBeTruthy()
   })
 })

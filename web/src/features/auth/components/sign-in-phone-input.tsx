@@ -84,7 +84,7 @@ function PhoneInputStandIn({
   return (
     <div className="input w-full PhoneInput">
       <div className="PhoneInputCountry">
-        <select aria-label="Número de teléfono del país" className="PhoneInputCountrySelect" value="MX" onChange={onUse} onFocus={onUse} onPointerDown={onUse}>
+        <select name={`${id}-pais`} aria-label="Número de teléfono del país" className="PhoneInputCountrySelect" value="MX" onChange={onUse} onFocus={onUse} onPointerDown={onUse}>
           <option value="MX">México</option>
         </select>
         <div aria-hidden="true" className="PhoneInputCountryIcon PhoneInputCountryIcon--border">
