@@ -220,6 +220,7 @@ func (s *Server) routes(d Deps) {
 	s.mountAccountChanges()
 	s.mountDevInbox()
 	s.mountLevels(d.Levels)
+	s.mountIdentityOutcome()
 	s.mountPayments(d.Payments)
 	s.mountPasses(d.Passes)
 	s.mountPassKit()

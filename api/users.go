@@ -98,6 +98,10 @@ type VerificationStatusJSON struct {
 	LastBiometricStatus *string `json:"lastBiometricStatus"`
 	// Revoked: an administrator revoked the validation; whatever the level says, it counts for nothing.
 	Revoked bool `json:"revoked"`
+	// Identity: what the latest approved check's ID certified (identity_outcome.go); null before one.
+	Identity *IdentityOutcomeJSON `json:"identity" description:"Lo que certificó la identificación de la última verificación aprobada; null si aún no hay una"`
+	// NameFromDocument: the profile's name is the one its ID gave.
+	NameFromDocument bool `json:"nameFromDocument" description:"El nombre del perfil se tomó de la identificación oficial"`
 }
 
 func (s *Server) verificationStatus(c fuego.ContextNoBody) (VerificationStatusJSON, error) {
@@ -112,9 +116,13 @@ func (s *Server) verificationStatus(c fuego.ContextNoBody) (VerificationStatusJS
 	if err != nil {
 		return VerificationStatusJSON{}, err
 	}
+	outcome, fromDocument, err := s.identityOutcome(c.Request().Context(), id)
+	if err != nil {
+		return VerificationStatusJSON{}, err
+	}
 	return VerificationStatusJSON{VerificationLevel: v.VerificationLevel, BiometricVerified: v.BiometricVerified,
 		BiometricVerified2: v.BiometricVerified, IsPhoneVerified: v.IsPhoneVerified, IsEmailVerified: v.IsEmailVerified,
-		LastBiometricStatus: v.LastBiometricStatus, Revoked: v.Revoked}, nil
+		LastBiometricStatus: v.LastBiometricStatus, Revoked: v.Revoked, Identity: outcome, NameFromDocument: fromDocument}, nil
 }
 
 // searchUser resolves a sessionToken, profileId or e-mail to the signed-in user's own record;
