@@ -57,10 +57,16 @@ func (h *partnerHook) calls() []hookCall {
 // sharing an issuer, a partner with a webhook, and another partner without one.
 func oid4vpEnv(t *testing.T, c *clock) (*env, *credential.Issuer, *partnerHook) {
 	t.Helper()
+	return oid4vpEnvWith(t, c, func(*api.Deps) {}, func(*worker.Deps) {})
+}
+
+// oid4vpEnvWith is oid4vpEnv with the API's and the worker's dependencies changed.
+func oid4vpEnvWith(t *testing.T, c *clock, apiDeps func(*api.Deps), workerDeps func(*worker.Deps)) (*env, *credential.Issuer, *partnerHook) {
+	t.Helper()
 	issuer := &credential.Issuer{URL: testBaseURL, Keys: []credential.Key{newIssuerKey(t)}}
 	dataDir := t.TempDir()
-	e := setup(t, withClock(c), func(d *api.Deps) { d.Credentials = issuer; d.Config.DataDir = dataDir })
-	e.runWorker(t, func(d *worker.Deps) { d.Credentials = worker.CredentialDeps{Issuer: issuer} })
+	e := setup(t, withClock(c), func(d *api.Deps) { d.Credentials = issuer; d.Config.DataDir = dataDir }, apiDeps)
+	e.runWorker(t, func(d *worker.Deps) { d.Credentials = worker.CredentialDeps{Issuer: issuer} }, workerDeps)
 	hook := &partnerHook{}
 	hook.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)

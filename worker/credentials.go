@@ -37,7 +37,7 @@ func (w *Worker) routesCredentials() {
 
 // handleIssueCredential signs a reserved credential from the person's current record, once.
 func (w *Worker) handleIssueCredential(ctx context.Context, p jobs.IssueCredentialPayload) error {
-	store := postgres.Store{DB: w.deps.DB}
+	store := postgres.Store{DB: w.deps.DB, Documents: w.deps.Documents}
 	c, err := store.CredentialByID(ctx, p.CredentialID)
 	if stop, err := gone(err, postgres.ErrCredentialNotFound); stop {
 		return err
@@ -59,6 +59,18 @@ func (w *Worker) handleIssueCredential(ctx context.Context, p jobs.IssueCredenti
 	subject := credential.Subject{ProfileID: u.IDValidado, Level: u.VerificationLevel, Name: u.Nombre,
 		ValidatedAt: u.FechaValidacion.UTC(), Origin: u.Origen, Scores: scoresOf(profile),
 		ExpiresAt: c.ExpiresAt, StatusIdx: c.StatusIdx, StatusURI: jobs.StatusListURL(w.deps.PublicBaseURL, c.ListID)}
+	// A profile certified by its ID carries the ID's data (issue 52); one validated before
+	// documents were read carries what it always did. The CURP is never logged: errors name
+	// the credential and the user only.
+	if u.NameFromDocument {
+		doc, err := store.CertifyingDocument(ctx, u.ID)
+		if err != nil {
+			return fmt.Errorf("credential %d: document of user %d: %w", c.ID, u.ID, err)
+		}
+		if doc != nil {
+			subject.Document = credential.PIDOf(*doc)
+		}
+	}
 	if len(c.HolderJWK) > 0 {
 		if err := json.Unmarshal(c.HolderJWK, &subject.HolderJWK); err != nil {
 			return fmt.Errorf("credential %d: holder key: %w: %w", c.ID, err, asynq.SkipRetry)
