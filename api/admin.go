@@ -50,6 +50,7 @@ func (s *Server) mountAdmin(d AdminDeps) {
 		option.Summary("Sesión de administrador vigente: quién es, su rol y hasta cuándo vale la última confirmación con llave"))
 	s.mountAdminUsers()
 	s.mountAdminLifecycle()
+	s.mountAdminIdentityReviews()
 	s.mountAdminPartners()
 	s.mountAdminArco()
 	s.mountAdminAccounts()

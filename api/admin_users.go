@@ -177,6 +177,9 @@ func (s *Server) updateUser(c fuego.ContextWithBody[AdminUserRequest]) (UserJSON
 	// confirmation a deletion needs, and a validated person's new name annuls the validation as
 	// the person's own correction does (issue 54, item 22; account_changes.go tells the person).
 	renamed := u.Nombre != current.Nombre
+	if renamed && current.NameFromDocument {
+		return UserJSON{}, postgres.ErrNameFromDocument // the identity document certifies it (issue 52)
+	}
 	annul := renamed && current.BiometricVerified && current.VerificationLevel >= perfilseguro.LevelBiometric
 	if renamed || deref(u.Email) != deref(current.Email) {
 		if _, err := s.authorize(r, guard{action: "user.update", targetKind: "user", targetID: strconv.FormatInt(id, 10),

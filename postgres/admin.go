@@ -94,6 +94,9 @@ func (s *Store) UpdateUserAsAdmin(ctx context.Context, id int64, u AdminUser) (b
 		if err != nil {
 			return err
 		}
+		if before.NameFromDocument && u.Nombre != before.Nombre {
+			return ErrNameFromDocument // the identity document certifies it (issue 52)
+		}
 		if _, err := tx.ExecContext(ctx, q, id, u.Nombre, u.Email, u.Origen, u.Vigencia); err != nil {
 			if _, dup := IsUniqueViolation(err); dup {
 				return ErrEmailTaken

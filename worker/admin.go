@@ -16,6 +16,7 @@ import (
 
 func (w *Worker) routesAdmin() {
 	w.mux.HandleFunc(jobs.TypeSendLiftNotice, decoded("lift notice", func(p jobs.SendLiftNoticePayload) bool { return p.EventID > 0 }, w.handleSendLiftNotice))
+	w.routesIdentityReview() // issue 52: the person is told what the review of their ID decided
 }
 
 // handleSendLiftNotice tells the person, once, that an administrador lifted the revocation of
