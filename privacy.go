@@ -7,7 +7,7 @@ import (
 // The privacy notice (aviso de privacidad). PrivacyNoticeVersion (user.go) names the version a
 // person accepts; PrivacyNoticeDate is the day that version took effect. A new version makes
 // Mi Perfil ask everyone to accept it again, and the biometric consent is asked again too.
-const PrivacyNoticeDate = "2026-11-26"
+const PrivacyNoticeDate = "2026-11-28"
 
 // Consent purposes. The notice and the biometric check are primary purposes (the service needs
 // them); the secondary ones hold until the person objects (oposición) and can be switched back on.
@@ -61,7 +61,11 @@ type PrimaryPurpose struct {
 // GET /api/legal.
 var PrimaryPurposes = []PrimaryPurpose{
 	{"Validar tu identidad", "Validamos tu identidad en tres niveles: tu teléfono con un código por WhatsApp (nivel 1), " +
-		"tu correo con un enlace (nivel 2) y tu rostro e identificación oficial con un proveedor de verificación biométrica (nivel 3)."},
+		"tu correo con un enlace (nivel 2) y tu rostro e identificación oficial con un proveedor de verificación biométrica (nivel 3). " +
+		"En el nivel 3 validamos lo que dice tu identificación (tu nombre, tu fecha de nacimiento y tu CURP), no lo que escribiste: " +
+		"lo comparamos con tus datos de registro y revisamos que la identificación esté vigente y que seas mayor de edad."},
+	{"Una identificación, un perfil", "Guardamos una huella cifrada de tu CURP (o, si tu identificación no tiene CURP, de su " +
+		"número y país), un código del que no se puede obtener el dato, para que una misma identificación no valide más de un perfil."},
 	{"Emitir y mantener tu Perfil Seguro", "Emitimos y mantenemos tu ID de perfil, tu código QR, tus pases de Apple Wallet y " +
 		"Google Wallet y tu credencial verificable, y los actualizamos o anulamos cuando tu validación vence, se revoca o eliminas tu cuenta."},
 	{"Permitir que comprueben tu validación", "Las personas con las que compartes tu QR o tu ID de perfil, y las plataformas " +
@@ -139,7 +143,8 @@ const (
 
 // Retention periods, the one table of them.
 var RetentionPeriods = []Retention{
-	{"account", "Tu perfil: nombre, correo, teléfono, niveles y resultado biométrico (decisión y puntajes, nunca imágenes)",
+	{"account", "Tu perfil: nombre, correo, teléfono, niveles, resultado biométrico (decisión y puntajes, nunca imágenes) y los " +
+		"datos que el proveedor leyó de tu identificación oficial, con la huella cifrada de tu CURP o de su número",
 		"Mientras tu cuenta exista; se borra al eliminarla", 0},
 	{RetainProviderWebhooks, "Avisos firmados de los proveedores (biometría y pagos), tal como llegan", "30 días", 30 * 24 * time.Hour},
 	{RetainLookupLogs, "Registro de consultas a tu perfil (fecha, canal y plataforma)", "12 meses", 365 * 24 * time.Hour},

@@ -29,8 +29,11 @@ const (
 
 // PrivacyNoticeVersion is the privacy notice a registering person accepts; recorded with their consent.
 // "2026-11-26" names the Secretaría Anticorrupción y Buen Gobierno (LFPDPPP 2025) and adds the
-// simplified notice; those who accepted "2026-11" are asked again.
-const PrivacyNoticeVersion = "2026-11-26"
+// simplified notice; those who accepted "2026-11" are asked again. "2026-11-28" (issue 52) names
+// the identity document's data the provider reads and we keep (the number, the CURP and the
+// address sealed), the keyed hash kept for "one ID, one profile", their purposes and retention;
+// those who accepted "2026-11-26" are asked again, the biometric consent with it.
+const PrivacyNoticeVersion = "2026-11-28"
 
 // User is a person with a Perfil Seguro profile.
 type User struct {

@@ -486,8 +486,8 @@ func TestTheNoticeDataComeFromTheCode(t *testing.T) {
 	e := lvSetup(t)
 	status, out, _ := e.anonymous(t).call("GET", "/api/legal", nil)
 	require.Equal(t, http.StatusOK, status, out)
-	require.Equal(t, "2026-11-26", out["version"], "the notice of the LFPDPPP of 2025, with its authority and the simplified notice")
-	require.Equal(t, "2026-11-26", out["date"])
+	require.Equal(t, "2026-11-28", out["version"], "the notice that names the identity document's data (issue 52)")
+	require.Equal(t, "2026-11-28", out["date"])
 	require.Equal(t, "privacidad@perfilseguro.mx", out["privacyEmail"])
 	require.Equal(t, "Perfil Seguro, S.A. de C.V.", out["legalName"])
 	require.Len(t, out["retention"], 11) // with the audit trail (0017), wallet presentations (0019), partners' test sessions (0020), test people (0022) and ARCO requests (0029)
@@ -499,6 +499,30 @@ func TestTheNoticeDataComeFromTheCode(t *testing.T) {
 		require.NotEmpty(t, m["label"])
 		require.NotEmpty(t, m["description"])
 	}
+}
+
+// TestTheNoticeNamesTheIdentityDocumentsData (issue 52 item 9): the notice served to the full and
+// the simplified pages says that level 3 certifies the document's data, keeps the keyed hash for
+// "one ID, one profile" as a necessary purpose, and keeps both while the profile exists.
+func TestTheNoticeNamesTheIdentityDocumentsData(t *testing.T) {
+	t.Parallel()
+	e := lvSetup(t)
+	status, out, _ := e.anonymous(t).call("GET", "/api/legal", nil)
+	require.Equal(t, http.StatusOK, status, out)
+	purposes := map[string]string{}
+	for _, p := range out["primaryPurposes"].([]any) {
+		m := p.(map[string]any)
+		purposes[m["label"].(string)] = m["description"].(string)
+	}
+	require.Contains(t, purposes["Validar tu identidad"], "validamos lo que dice tu identificación")
+	require.Contains(t, purposes["Validar tu identidad"], "CURP")
+	require.Contains(t, purposes, "Una identificación, un perfil")
+	require.Contains(t, purposes["Una identificación, un perfil"], "huella cifrada de tu CURP")
+	account := out["retention"].([]any)[0].(map[string]any)
+	require.Equal(t, "account", account["key"])
+	require.Contains(t, account["data"], "identificación oficial")
+	require.Contains(t, account["data"], "huella cifrada")
+	require.Equal(t, "Mientras tu cuenta exista; se borra al eliminarla", account["period"])
 }
 
 // TestTheNoticeNamesTheAuthorityOfThe2025Law: since 21 March 2025 the Secretaría Anticorrupción y
@@ -517,12 +541,12 @@ func TestTheNoticeNamesTheAuthorityOfThe2025Law(t *testing.T) {
 	require.NotContains(t, out["_raw"], "INAI")
 }
 
-// TestAcceptancesOfTheOldNoticeAreAskedAgain: a person who accepted the notice of "2026-11" (the
-// one before the LFPDPPP update) is asked for the new one in Mi Perfil, and the biometric check
+// TestAcceptancesOfTheOldNoticeAreAskedAgain: a person who accepted the notice of "2026-11-26" (the
+// one before it named the identity document's data, issue 52) is asked for the new one in Mi Perfil, and the biometric check
 // waits until they accept it and give the biometric consent again.
 func TestAcceptancesOfTheOldNoticeAreAskedAgain(t *testing.T) {
 	t.Parallel()
-	const previous = "2026-11"
+	const previous = "2026-11-26"
 	require.NotEqual(t, previous, perfilseguro.PrivacyNoticeVersion, "the version was bumped")
 	e, a := lvSetup(t).withWorkerAndPerson(t)
 	_, err := e.db.Exec(`UPDATE consents SET notice_version = $2 WHERE user_id = $1`, a.id, previous)

@@ -2,8 +2,8 @@ import type { LegalInfo } from '@/features/legal/api/get-legal-info'
 
 /** A GET /api/legal answer shaped like the Go server's (privacy.go). */
 export const legalInfoFixture: LegalInfo = {
-  version: '2026-11-26',
-  date: '2026-11-26',
+  version: '2026-11-28',
+  date: '2026-11-28',
   legalName: 'Perfil Seguro, S.A. de C.V.',
   legalAddress: 'Av. Paseo de la Reforma 000, Col. Juárez, Cuauhtémoc, 06600, Ciudad de México',
   privacyEmail: 'privacidad@perfilseguro.mx',
@@ -11,7 +11,7 @@ export const legalInfoFixture: LegalInfo = {
   retention: [
     {
       key: 'account',
-      data: 'Tu perfil: nombre, correo, teléfono, niveles y resultado biométrico (decisión y puntajes, nunca imágenes)',
+      data: 'Tu perfil: nombre, correo, teléfono, niveles, resultado biométrico (decisión y puntajes, nunca imágenes) y los datos que el proveedor leyó de tu identificación oficial, con la huella cifrada de tu CURP o de su número',
       period: 'Mientras tu cuenta exista; se borra al eliminarla',
     },
     { key: 'provider_webhooks', data: 'Avisos firmados de los proveedores (biometría y pagos), tal como llegan', period: '30 días' },
@@ -32,7 +32,12 @@ export const legalInfoFixture: LegalInfo = {
     {
       label: 'Validar tu identidad',
       description:
-        'Validamos tu identidad en tres niveles: tu teléfono con un código por WhatsApp (nivel 1), tu correo con un enlace (nivel 2) y tu rostro e identificación oficial con un proveedor de verificación biométrica (nivel 3).',
+        'Validamos tu identidad en tres niveles: tu teléfono con un código por WhatsApp (nivel 1), tu correo con un enlace (nivel 2) y tu rostro e identificación oficial con un proveedor de verificación biométrica (nivel 3). En el nivel 3 validamos lo que dice tu identificación (tu nombre, tu fecha de nacimiento y tu CURP), no lo que escribiste: lo comparamos con tus datos de registro y revisamos que la identificación esté vigente y que seas mayor de edad.',
+    },
+    {
+      label: 'Una identificación, un perfil',
+      description:
+        'Guardamos una huella cifrada de tu CURP (o, si tu identificación no tiene CURP, de su número y país), un código del que no se puede obtener el dato, para que una misma identificación no valide más de un perfil.',
     },
     {
       label: 'Emitir y mantener tu Perfil Seguro',

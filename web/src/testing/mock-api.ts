@@ -25,7 +25,7 @@ const statusText: Record<number, string> = {
 }
 
 /** The consents of a person who accepted everything asked of them (the notice in force and the biometric check). */
-export function grantedConsents(noticeVersion = '2026-11-26') {
+export function grantedConsents(noticeVersion = '2026-11-28') {
   const consent = (purpose: string, secondary: boolean) => ({
     purpose,
     granted: true,

@@ -15,7 +15,7 @@ describe('/privacidad', () => {
     const { calls } = mockApi({ 'GET /api/legal': { json: legal } })
     renderRoute('/privacidad')
 
-    expect(await screen.findByText('Versión 2026-11-26 · vigente desde 26 de noviembre de 2026')).toBeInTheDocument()
+    expect(await screen.findByText('Versión 2026-11-28 · vigente desde 28 de noviembre de 2026')).toBeInTheDocument()
     expect(screen.getByRole('heading', { level: 1, name: 'Aviso de privacidad integral' })).toBeInTheDocument()
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
     expect(document.title).toBe('Aviso de privacidad | Perfil Seguro')
@@ -97,6 +97,27 @@ describe('/privacidad', () => {
     })
   })
 
+  it("names the identity document's data, the keyed hash of one ID, one profile, their purposes and their retention (issue 52)", async () => {
+    mockApi({ 'GET /api/legal': { json: legal } })
+    renderRoute('/privacidad')
+    const list = await screen.findByTestId('document-data')
+    const section = document.getElementById('datos')!.parentElement!
+    expect(section).toContainElement(list)
+    expect(within(section).getByRole('heading', { level: 3, name: 'Datos de tu identificación oficial' })).toBeInTheDocument()
+    for (const word of [/nombres y apellidos/, /fecha de nacimiento/, /sexo/, /nacionalidad/, /tipo de identificación/, /número de la identificación/, /CURP/, /domicilio/, /vigencia/]) {
+      expect(list).toHaveTextContent(word)
+    }
+    expect(section).toHaveTextContent(/El número, la CURP y el domicilio los guardamos cifrados/)
+    expect(section).toHaveTextContent(/huella cifrada de tu CURP/)
+    expect(section).toHaveTextContent(/«una identificación, un perfil»/)
+    expect(section).toHaveTextContent(/los borramos, con la huella, al eliminarla/)
+    expect(screen.getByTestId('primary-purposes')).toHaveTextContent(/Una identificación, un perfil\. Guardamos una huella cifrada/)
+    const table = screen.getByRole('table', { name: 'Plazos de conservación de tus datos' })
+    expect(within(table).getAllByRole('row')[1]).toHaveTextContent(/datos que el proveedor leyó de tu identificación oficial/)
+    const transfers = document.getElementById('transferencias')!.parentElement!
+    expect(transfers).toHaveTextContent(/Tu fecha de nacimiento, tu CURP y los demás datos de tu identificación solo los reciben si la plataforma los pide y tú lo aceptas/)
+  })
+
   it('names the Secretaría Anticorrupción y Buen Gobierno (LFPDPPP 2025), its website and what a person may file with it', async () => {
     mockApi({ 'GET /api/legal': { json: legal } })
     renderRoute('/privacidad')
@@ -148,7 +169,7 @@ describe('/privacidad', () => {
     expect(screen.queryByRole('table')).not.toBeInTheDocument()
 
     await user.click(screen.getByRole('button', { name: 'Reintentar' }))
-    expect(await screen.findByTestId('legal-version')).toHaveTextContent('Versión 2026-11-26')
+    expect(await screen.findByTestId('legal-version')).toHaveTextContent('Versión 2026-11-28')
     expect(screen.queryByRole('alert')).not.toBeInTheDocument()
     expect(calls.filter((c) => c.path === '/api/legal')).toHaveLength(2)
   })

@@ -49,6 +49,12 @@ async function expectSimplifiedNotice(headingLevel: number) {
   // A voluntary purpose is never listed as necessary.
   for (const p of legal.secondaryPurposes) expect(necessary.map((li) => li.textContent)).not.toContain(p.label)
   expect(notice).toHaveTextContent(legal.privacyEmail)
+  // The identity document's data and the keyed hash (issue 52), outside the fold.
+  const documentData = within(notice).getByTestId('simplified-document-data')
+  expect(documentData).toHaveTextContent(/datos que el proveedor de verificación lee de tu identificación oficial/)
+  expect(documentData).toHaveTextContent(/CURP/)
+  expect(documentData).toHaveTextContent(/huella cifrada de tu CURP para que una identificación valide un solo perfil/)
+  expect(documentData).toHaveTextContent(/Los borramos al eliminar tu cuenta/)
 
   // The purposes fold away (a phone screen); the heading and the full notice's link stay outside.
   const details = notice.querySelector('details')

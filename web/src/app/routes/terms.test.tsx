@@ -18,7 +18,7 @@ describe('/terminos', () => {
     mockApi({ 'GET /api/legal': { json: legal }, 'GET /api/plans': { json: plansOn } })
     renderRoute('/terminos')
 
-    expect(await screen.findByTestId('legal-version')).toHaveTextContent('Versión 2026-11-26 · vigente desde 26 de noviembre de 2026')
+    expect(await screen.findByTestId('legal-version')).toHaveTextContent('Versión 2026-11-28 · vigente desde 28 de noviembre de 2026')
     expect(screen.getByRole('heading', { level: 1, name: 'Términos y condiciones' })).toBeInTheDocument()
     expect(screen.getAllByRole('heading', { level: 1 })).toHaveLength(1)
     expect(document.title).toBe('Términos y condiciones | Perfil Seguro')

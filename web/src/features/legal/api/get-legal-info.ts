@@ -42,7 +42,7 @@ export type SecondaryPurpose = {
  * party and the tables live in the Go code only; the pages read them from here.
  */
 export type LegalInfo = {
-  /** Version of the notice and the terms, e.g. '2026-11-26'. */
+  /** Version of the notice and the terms, e.g. '2026-11-28'. */
   version: string
   /** Date the version takes effect, 'YYYY-MM-DD'. */
   date: string

@@ -66,12 +66,36 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
         </ul>
         <h3>Resultados de la verificación biométrica (datos personales sensibles)</h3>
         <p>
-          Para el nivel 3, un proveedor especializado compara tu rostro con tu identificación oficial. De ese proveedor solo
+          Para el nivel 3, un proveedor especializado compara tu rostro con tu identificación oficial. De ese proveedor
           recibimos y guardamos el resultado: la decisión (aprobada, rechazada o en revisión) y las puntuaciones general, de
           coincidencia facial, de documento y de prueba de vida. Estos resultados son datos personales sensibles.
         </p>
         <p>
           <strong>Nunca guardamos imágenes de tu rostro ni de tu identificación.</strong>
+        </p>
+        <h3>Datos de tu identificación oficial</h3>
+        <p>
+          El proveedor también nos envía los datos que leyó de tu identificación (INE, pasaporte u otra), y los guardamos con
+          tu verificación:
+        </p>
+        <ul data-testid="document-data">
+          <li>tus nombres y apellidos, tu fecha de nacimiento, tu sexo y tu nacionalidad;</li>
+          <li>el tipo de identificación, el país y el estado que la emitieron, y sus fechas de expedición y de vigencia;</li>
+          <li>el número de la identificación, tu CURP y el domicilio que aparece en ella, si lo tiene;</li>
+          <li>
+            las respuestas de los registros oficiales que la consultaron (por ejemplo, RENAPO sobre tu CURP), cuando el proveedor
+            las consulta.
+          </li>
+        </ul>
+        <p>
+          El número, la CURP y el domicilio los guardamos cifrados. Además guardamos una <strong>huella cifrada</strong> de tu
+          CURP (o, si tu identificación no tiene CURP, de su número y país): un código del que no se puede obtener el dato y
+          que solo sirve para saber si esa identificación ya valida otro perfil («una identificación, un perfil»).
+        </p>
+        <p>
+          Con estos datos comprobamos que tu identificación dice lo mismo que tu registro, que está vigente y que eres mayor de
+          edad; tu perfil, tu pase y tu credencial muestran el nombre de tu identificación. Los conservamos mientras tu cuenta
+          exista y los borramos, con la huella, al eliminarla: desde entonces esa identificación puede validar un perfil nuevo.
         </p>
         <h3>Tu validación y tus documentos digitales</h3>
         <ul>
@@ -123,7 +147,7 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
         </p>
         <p>
           La captura de tu rostro y de tu identificación la hace el proveedor de verificación en su propia página. Nosotros solo
-          recibimos el resultado.
+          recibimos el resultado y los datos que leyó de tu identificación, nunca las imágenes.
         </p>
         <p>Si no das este consentimiento, conservas los niveles 1 y 2, pero no podrás obtener el nivel 3.</p>
       </Section>
@@ -137,8 +161,8 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
         <h3>Remisiones a encargados (no requieren tu consentimiento)</h3>
         <ul>
           <li>
-            Proveedor de verificación biométrica: captura tu rostro y tu identificación, los compara y nos devuelve la decisión y
-            las puntuaciones.
+            Proveedor de verificación biométrica: captura tu rostro y tu identificación, los compara y nos devuelve la decisión,
+            las puntuaciones y los datos que leyó de tu identificación.
           </li>
           <li>Stripe: procesa tus pagos con tarjeta y en efectivo en OXXO.</li>
           <li>
@@ -153,7 +177,9 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
           <li>
             Plataformas aliadas (CasaLista, VentaDirecta y ValorCasa) de las que llegaste o que tú autorices: reciben si tu
             validación es válida, tu nivel, tu nombre, tu ID de perfil y tu vigencia, para confirmar tu identidad en sus
-            operaciones. <strong>Requiere tu consentimiento</strong>, que das al validarte desde su sitio o al autorizarlas.
+            operaciones. Tu fecha de nacimiento, tu CURP y los demás datos de tu identificación solo los reciben si la plataforma
+            los pide y tú lo aceptas en la pantalla donde compartes tus datos con ella.{' '}
+            <strong>Requiere tu consentimiento</strong>, que das al validarte desde su sitio o al autorizarlas.
           </li>
           <li>
             Autoridades competentes, cuando una ley lo exija o lo ordene una autoridad judicial o administrativa.{' '}
@@ -272,7 +298,8 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
         <p>Conservamos cada dato solo el tiempo necesario para su finalidad:</p>
         <RetentionTable rows={retention} />
         <p>
-          Si eliminas tu cuenta, borramos tus datos personales y tus sesiones de forma definitiva. Solo conservamos tus
+          Si eliminas tu cuenta, borramos tus datos personales y tus sesiones de forma definitiva, incluidos los datos de tu
+          identificación oficial y su huella cifrada. Solo conservamos tus
           comprobantes de pago (folio, monto, fecha y método) durante el plazo que exigen las leyes fiscales. No incluyen ningún
           dato biométrico.
         </p>

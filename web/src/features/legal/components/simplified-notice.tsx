@@ -27,6 +27,11 @@ export function SimplifiedNotice({ headingLevel = 2 }: { headingLevel?: 2 | 3 })
         {info ? info.legalName : 'Perfil Seguro'} («Perfil Seguro») es responsable de tus datos personales. Los usamos para
         darte el servicio y, si no te opones, para finalidades voluntarias.
       </p>
+      <p className="mt-1" data-testid="simplified-document-data">
+        Para el nivel 3 guardamos los datos que el proveedor de verificación lee de tu identificación oficial (nombre, fecha de
+        nacimiento, sexo, nacionalidad, tipo, número, CURP, vigencia y domicilio; el número, la CURP y el domicilio cifrados) y
+        una huella cifrada de tu CURP para que una identificación valide un solo perfil. Los borramos al eliminar tu cuenta.
+      </p>
       {info && (
         <details className="mt-1">
           <summary className="cursor-pointer font-medium text-primary">Para qué usamos tus datos</summary>
