@@ -104,7 +104,7 @@ test('a person shares only their name; the verifier checks it offline, then sees
   const card = page.getByTestId('credential-card');
   await card.getByRole('button', { name: 'Obtener mi credencial' }).click();
   await expect(card.getByRole('button', { name: 'Descargar credencial' })).toBeVisible({ timeout: 20_000 });
-  await expect(card.getByLabel('Nombre')).toBeChecked();
+  await expect(card.getByLabel('Nombre', { exact: true })).toBeChecked(); // not "Nombre(s) según tu identificación" (issue 52)
   await card.getByRole('button', { name: 'Generar presentación' }).click();
   const presentation = card.getByTestId('credential-presentation');
   await expect(presentation.getByRole('img', { name: 'Código QR de la presentación' })).toBeVisible();

@@ -7,7 +7,7 @@ import { Card, CardBody, CardDescription, CardTitle } from '@/components/ui/card
 import { serverMessage } from '@/lib/api-client'
 import { saveBlob } from '@/lib/save-file'
 import { useHeldCredentials, useIssueCredential } from '../api/credentials'
-import { present } from '../lib/sd-jwt'
+import { parseSdJwt, present } from '../lib/sd-jwt'
 import { WalletOffer } from './wallet-offer'
 
 /** The claims a holder may choose to show, with what the checkbox says. */
@@ -16,7 +16,25 @@ export const shareableClaims = [
   { name: 'validated_at', label: 'Fecha de validación' },
   { name: 'origin', label: 'Origen' },
   { name: 'scores', label: 'Puntajes biométricos' },
+  // The identity document's data (issue 52): only in the credential of a profile certified by its ID.
+  { name: 'given_name', label: 'Nombre(s) según tu identificación' },
+  { name: 'family_name', label: 'Apellidos según tu identificación' },
+  { name: 'birthdate', label: 'Fecha de nacimiento' },
+  { name: 'age_equal_or_over', label: 'Que eres mayor de 18 años' },
+  { name: 'nationalities', label: 'Nacionalidad' },
+  { name: 'personal_administrative_number', label: 'CURP' },
 ] as const
+
+/** The claims of shareableClaims a credential holds (a typed profile's has no document data). */
+export function claimsHeld(credential: string): (typeof shareableClaims)[number][] {
+  let names: Set<string>
+  try {
+    names = new Set(parseSdJwt(credential).disclosures.map((d) => d.name))
+  } catch {
+    return []
+  }
+  return shareableClaims.filter((c) => names.has(c.name))
+}
 
 /** A presentation's link to the verifier: in the fragment, so it never reaches a server. */
 export function verifierLink(origin: string, presentation: string): string {
@@ -109,7 +127,7 @@ function HeldCredentialCard({ profileId, userId }: { profileId: string; userId: 
             <p className="text-sm text-base-content/70">
               Tu ID de perfil y tu nivel de verificación siempre se muestran. Elige qué más compartir:
             </p>
-            {shareableClaims.map((c) => (
+            {claimsHeld(credential).map((c) => (
               <label key={c.name} className="label cursor-pointer justify-start gap-2">
                 <input
                   type="checkbox"

@@ -14,6 +14,13 @@ const claimLabels: Record<string, string> = {
   validated_at: 'Fecha de validación',
   origin: 'Origen',
   scores: 'Puntajes biométricos',
+  // The identity document's data (issue 52), in a credential of a profile certified by its ID.
+  given_name: 'Nombre(s)',
+  family_name: 'Apellidos',
+  birthdate: 'Fecha de nacimiento',
+  age_equal_or_over: 'Mayoría de edad',
+  nationalities: 'Nacionalidad',
+  personal_administrative_number: 'CURP',
 }
 
 const scoreLabels: Record<string, string> = {
@@ -26,9 +33,18 @@ const scoreLabels: Record<string, string> = {
 const dateFmt = new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'America/Mexico_City' })
 const dateTimeFmt = new Intl.DateTimeFormat('es-MX', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Mexico_City' })
 
-function claimValue(name: string, value: unknown): string {
+export function claimValue(name: string, value: unknown): string {
   if (name === 'verification_level') return `Nivel ${value}`
   if (name === 'validated_at' && typeof value === 'string') return dateFmt.format(new Date(value))
+  if (name === 'birthdate' && typeof value === 'string') {
+    // A calendar date: read in UTC so no time zone moves it to the day before.
+    return new Intl.DateTimeFormat('es-MX', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(`${value}T00:00:00Z`))
+  }
+  if (name === 'age_equal_or_over' && value && typeof value === 'object') {
+    const over = (value as Record<string, unknown>)['18']
+    return over === true ? 'Mayor de 18 años' : over === false ? 'Menor de 18 años' : 'No divulgada'
+  }
+  if (name === 'nationalities' && Array.isArray(value)) return value.join(', ')
   if (name === 'scores' && value && typeof value === 'object') {
     return Object.entries(value as Record<string, number>)
       .map(([k, v]) => `${scoreLabels[k] ?? k}: ${v}`)

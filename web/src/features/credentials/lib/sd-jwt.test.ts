@@ -36,6 +36,42 @@ describe('the browser verifier of SD-JWT VC credentials', () => {
     expect(v.claims).not.toHaveProperty('validated_at')
   })
 
+  it('reads the document’s claims of a profile certified by its ID, the 18 nested in age_equal_or_over', async () => {
+    const v = await check(fixture.documentCredential)
+    expect(v.verdict).toBe('valida')
+    expect(v.claims.given_name).toBe('Ana María')
+    expect(v.claims.family_name).toBe('Ruiz Soto')
+    expect(v.claims.birthdate).toBe('1990-03-15')
+    expect(v.claims.nationalities).toEqual(['MX'])
+    expect(v.claims.personal_administrative_number).toBe('RUSA900315MJCZTN04')
+    expect(v.claims.age_equal_or_over).toEqual({ '18': true })
+    expect(v.disclosed).not.toContain('18')
+    expect(v.disclosed).toContain('age_equal_or_over')
+  })
+
+  it('shows the given name without the CURP, and legal age without the birth date', async () => {
+    const onlyName = present(fixture.documentCredential, ['given_name'])
+    const decoded = parseSdJwt(onlyName).disclosures
+    expect(decoded.map((d) => d.name)).toEqual(['given_name'])
+    expect(JSON.stringify(decoded)).not.toContain('RUSA900315MJCZTN04')
+    const v = await check(onlyName)
+    expect(v.claims.given_name).toBe('Ana María')
+    expect(v.claims).not.toHaveProperty('personal_administrative_number')
+    expect(v.claims).not.toHaveProperty('birthdate')
+
+    const adult = present(fixture.documentCredential, ['age_equal_or_over'])
+    expect(parseSdJwt(adult).disclosures.map((d) => d.name).sort()).toEqual(['18', 'age_equal_or_over'])
+    const a = await check(adult)
+    expect(a.claims.age_equal_or_over).toEqual({ '18': true })
+    expect(a.claims).not.toHaveProperty('birthdate')
+  })
+
+  it('refuses a nested disclosure shown without the claim that references it', async () => {
+    const { jwt, disclosures } = parseSdJwt(fixture.documentCredential)
+    const orphan = disclosures.find((d) => d.name === '18')!
+    await expect(check([jwt, orphan.encoded, ''].join('~'))).rejects.toMatchObject({ kind: 'disclosure' })
+  })
+
   it('says revoked when the status list has the credential’s bit set', async () => {
     expect((await check(fixture.credential, fixture.statusListRevoked)).verdict).toBe('revocada')
   })

@@ -75,10 +75,17 @@ export function parseSdJwt(compact: string): ParsedSdJwt {
   return { jwt, header: decodeJSON(h), payload: decodeJSON(p), disclosures }
 }
 
+/**
+ * The disclosures nested in a claim of Perfil Seguro's credential, presented with it: the "18" of
+ * age_equal_or_over (issue 52; the server's Present does the same by digest).
+ */
+const nestedIn: Record<string, string[]> = { age_equal_or_over: ['18'] }
+
 /** present keeps only the disclosures of the chosen claims: what the holder decides to show. */
 export function present(compact: string, keep: string[]): string {
   const { jwt, disclosures } = parseSdJwt(compact)
-  const kept = disclosures.filter((d) => keep.includes(d.name)).map((d) => d.encoded)
+  const names = new Set(keep.flatMap((k) => [k, ...(nestedIn[k] ?? [])]))
+  const kept = disclosures.filter((d) => names.has(d.name)).map((d) => d.encoded)
   return [jwt, ...kept, ''].join('~')
 }
 
@@ -164,19 +171,37 @@ export async function verifyCredential(
   if (payload.iss !== opts.issuer) {
     throw new CredentialError('issuer', 'La credencial no fue emitida por Perfil Seguro.')
   }
-  const digests = new Set(Array.isArray(payload._sd) ? (payload._sd as string[]) : [])
+  const altered = () => new CredentialError('disclosure', 'Un dato divulgado no corresponde a la credencial: fue alterado.')
+  const byDigest = new Map<string, Disclosure>()
+  for (const d of parsed.disclosures) {
+    const digest = await disclosureDigest(d.encoded)
+    if (byDigest.has(digest)) throw altered() // a disclosure sent twice
+    byDigest.set(digest, d)
+  }
   const claims: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(payload)) if (k !== '_sd' && k !== '_sd_alg') claims[k] = v
   const disclosed: string[] = []
-  for (const d of parsed.disclosures) {
-    const digest = await disclosureDigest(d.encoded)
-    if (!digests.has(digest) || d.name in claims) {
-      throw new CredentialError('disclosure', 'Un dato divulgado no corresponde a la credencial: fue alterado.')
+  // Every disclosure must be referenced by a digest in _sd: the payload's, or that of an object a
+  // disclosure carries (age_equal_or_over's "18"), each used once.
+  const fill = (target: Record<string, unknown>, sd: unknown, top: boolean) => {
+    if (!Array.isArray(sd)) return
+    for (const digest of sd) {
+      const d = byDigest.get(digest as string)
+      if (!d) continue // a decoy, or a claim the holder did not show
+      byDigest.delete(digest as string)
+      if (d.name in target) throw altered()
+      let value = d.value
+      if (value && typeof value === 'object' && !Array.isArray(value)) {
+        const { _sd: inner, ...rest } = value as Record<string, unknown>
+        value = rest
+        fill(rest, inner, false)
+      }
+      target[d.name] = value
+      if (top) disclosed.push(d.name)
     }
-    digests.delete(digest) // a disclosure used twice is refused on its second use
-    claims[d.name] = d.value
-    disclosed.push(d.name)
   }
+  fill(claims, payload._sd, true)
+  if (byDigest.size > 0) throw altered()
   const status = (payload.status as { status_list?: { idx?: number; uri?: string } } | undefined)?.status_list
   if (!status || typeof status.idx !== 'number' || typeof status.uri !== 'string' || !status.uri.startsWith(`${opts.issuer}/`)) {
     throw new CredentialError('malformed', 'La credencial no indica dónde consultar si fue revocada.')
