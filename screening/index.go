@@ -1,0 +1,204 @@
+package screening
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ListVersion is one stored version of a list, with its entries, as the index holds it.
+type ListVersion struct {
+	ListID     int64     // screening_lists.id
+	Name       string    // the list's name
+	Kind       Kind      // un or uif_upload
+	Owner      int64     // the partner (api_keys.id) that uploaded it; 0: a public list (the UN's)
+	TestMode   bool      // a list of test mode: only test screenings see it
+	VersionID  int64     // screening_list_versions.id
+	Version    int       // 1, 2, ... per list
+	ImportedAt time.Time // when this version was imported
+	Entries    []Entry
+}
+
+// Person is who is screened: the name from their identity document and what else it says.
+type Person struct {
+	Name        string    // the full name; when empty, GivenNames and Surnames joined
+	GivenNames  string    // optional: lets the scorer check the surnames apart
+	Surnames    string    // optional
+	BirthDate   time.Time // zero: unknown (the date then neither helps nor hurts)
+	Nationality string    // as the document gives it; reported, not scored (lists write countries freely)
+}
+
+// Candidate is a possible hit: one list entry that may be the screened person.
+type Candidate struct {
+	EntryID     string   // the list's identifier of the entry (UN DATAID)
+	ListID      int64    // screening_lists.id
+	ListName    string   // the list's name
+	ListVersion int      // the version screened against
+	VersionID   int64    // screening_list_versions.id
+	Score       float64  // 0..1; 1 is the same name and birth date
+	Reasons     []string // in Spanish, for the compliance officer
+	MatchedName string   // the entry's name or alias that matched best
+	Entry       Entry    // the entry itself
+}
+
+// Index answers Screen without scanning the lists: each name (and alias) of each entry is
+// filed under the sound keys of its words; a screening looks up the person's words, counts the
+// shared words per name, and scores only names sharing enough of them. It is immutable once
+// built and safe for concurrent use.
+type Index struct {
+	lists    []ListVersion
+	entries  []indexedEntry
+	names    []indexedName
+	postings map[string][]int32
+	weights  Weights
+	scratch  sync.Pool // *[]uint8 counters, one per name
+}
+
+type indexedEntry struct {
+	list     int32 // index into lists
+	entry    *Entry
+	surnames []token
+}
+
+type indexedName struct {
+	entry  int32
+	text   string
+	low    bool // a UN alias of quality Low
+	tokens []token
+}
+
+// NewIndex builds the index over the given list versions (normally the latest of each list).
+func NewIndex(lists []ListVersion) *Index {
+	ix := &Index{lists: lists, postings: map[string][]int32{}, weights: DefaultWeights}
+	for li := range lists {
+		for ei := range lists[li].Entries {
+			e := &lists[li].Entries[ei]
+			entryID := int32(len(ix.entries))
+			ix.entries = append(ix.entries, indexedEntry{list: int32(li), entry: e, surnames: tokens(e.Surnames)})
+			ix.addName(entryID, e.Name, false)
+			if e.Name == "" && (e.GivenNames != "" || e.Surnames != "") {
+				ix.addName(entryID, strings.TrimSpace(e.GivenNames+" "+e.Surnames), false)
+			}
+			if e.OriginalName != "" {
+				ix.addName(entryID, e.OriginalName, false)
+			}
+			for _, a := range e.Aliases {
+				ix.addName(entryID, a.Name, a.Low)
+			}
+		}
+	}
+	n := len(ix.names)
+	ix.scratch.New = func() any { s := make([]uint8, n); return &s }
+	return ix
+}
+
+func (ix *Index) addName(entry int32, text string, low bool) {
+	toks := tokens(text)
+	if len(toks) == 0 {
+		return
+	}
+	id := int32(len(ix.names))
+	ix.names = append(ix.names, indexedName{entry: entry, text: text, low: low, tokens: toks})
+	seen := make(map[string]bool, len(toks))
+	for _, t := range toks {
+		if len(t.key) < 2 || seen[t.key] {
+			continue
+		}
+		seen[t.key] = true
+		ix.postings[t.key] = append(ix.postings[t.key], id)
+	}
+}
+
+// Size is the number of entries and of names (with aliases) indexed.
+func (ix *Index) Size() (entries, names int) { return len(ix.entries), len(ix.names) }
+
+// Lists are the list versions the index holds.
+func (ix *Index) Lists() []ListVersion { return ix.lists }
+
+// Screen returns the entries of every indexed list that may be the person, best first, each
+// scoring at least threshold. Entities are not compared with people.
+func (ix *Index) Screen(p Person, threshold float64) []Candidate {
+	return ix.screen(p, threshold, func(ListVersion) bool { return true })
+}
+
+// ScreenFor is Screen over the lists a partner may screen against: the public lists and its own
+// uploads, in its mode (test keys see test lists only, live keys live lists only).
+func (ix *Index) ScreenFor(p Person, threshold float64, owner int64, testMode bool) []Candidate {
+	return ix.screen(p, threshold, func(l ListVersion) bool {
+		return (l.Owner == 0 || l.Owner == owner) && l.TestMode == testMode
+	})
+}
+
+func (ix *Index) screen(p Person, threshold float64, allowed func(ListVersion) bool) []Candidate {
+	full := strings.TrimSpace(p.Name)
+	if full == "" {
+		full = strings.TrimSpace(p.GivenNames + " " + p.Surnames)
+	}
+	q := tokens(full)
+	if len(q) == 0 || len(ix.names) == 0 {
+		return nil
+	}
+	query := queryOf(p, q)
+	keys := map[string]bool{}
+	for _, t := range q {
+		keys[t.key] = true
+		if s := skeleton(t.text); len(s) >= 2 {
+			keys["~"+s] = true
+		}
+	}
+	countsP := ix.scratch.Get().(*[]uint8)
+	counts := *countsP
+	var touched []int32
+	for k := range keys {
+		for _, id := range ix.postings[k] {
+			if counts[id] == 0 {
+				touched = append(touched, id)
+			}
+			if counts[id] < 255 {
+				counts[id]++
+			}
+		}
+	}
+	best := map[int32]Candidate{}
+	for _, id := range touched {
+		shared := int(counts[id])
+		counts[id] = 0
+		n := &ix.names[id]
+		need := min(2, len(q), len(n.tokens))
+		if shared < need {
+			continue
+		}
+		e := &ix.entries[n.entry]
+		if e.entry.Kind == EntryEntity {
+			continue
+		}
+		l := ix.lists[e.list]
+		if !allowed(l) {
+			continue
+		}
+		score, reasons := ix.weights.score(query, n, e)
+		if score < threshold {
+			continue
+		}
+		if prev, ok := best[n.entry]; ok && prev.Score >= score {
+			continue
+		}
+		best[n.entry] = Candidate{
+			EntryID: e.entry.ID, ListID: l.ListID, ListName: l.Name, ListVersion: l.Version, VersionID: l.VersionID,
+			Score: score, Reasons: reasons, MatchedName: n.text, Entry: *e.entry,
+		}
+	}
+	ix.scratch.Put(countsP)
+	out := make([]Candidate, 0, len(best))
+	for _, c := range best {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].EntryID < out[j].EntryID
+	})
+	return out
+}
