@@ -42,7 +42,10 @@ var (
 // names, or a DCQL query (OpenID4VP 1.0 §6) for this credential.
 type PresentationRequestBody struct {
 	// Claims are the credential's top-level claims: name, validated_at, origin, scores,
-	// profile_id, verification_level. An empty list asks only for proof of a valid credential.
+	// profile_id, verification_level, and the identity document's (issue 52; only a profile
+	// certified by its ID has them): given_name, family_name, birthdate, age_equal_or_over,
+	// nationalities, personal_administrative_number. An empty list asks only for proof of a valid
+	// credential. A claim the presentation does not disclose leaves the request unanswered.
 	Claims    []string              `json:"claims,omitempty"`
 	DCQLQuery *credential.DCQLQuery `json:"dcql_query,omitempty"`
 }
