@@ -11,6 +11,24 @@ export type VerificationStatus = {
   lastBiometricStatus?: string
   /** An administrator revoked the validation (not lifted): the level counts for nothing. */
   revoked?: boolean
+  /** What the ID of the latest approved check certified (issue 52); null before one. */
+  identity?: IdentityOutcome | null
+  /** The profile's name is the one its ID gave. */
+  nameFromDocument?: boolean
+}
+
+/** The verdicts of the identity check (identity.Verdict on the server). */
+export type IdentityVerdict = 'match' | 'near' | 'no_document' | 'mismatch' | 'duplicate' | 'expired_document' | 'under_age'
+
+/** What the ID of the latest approved check certified: never its CURP or number. */
+export type IdentityOutcome = {
+  verdict: IdentityVerdict
+  /** The ID's name in proper case ('' when it gave none). */
+  documentName: string
+  findings: { code: string; text: string }[]
+  checkedAt: string
+  /** adopted (the person took the ID's name), approved / declined (an administrator's review); null while open. */
+  resolution: 'adopted' | 'approved' | 'declined' | null
 }
 
 /** Reads a user's verification status. */

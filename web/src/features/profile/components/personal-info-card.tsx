@@ -4,6 +4,7 @@ import type { ProfileUser } from '@/api/get-user'
 import { Badge, type BadgeVariant } from '@/components/ui/badge'
 import { Button } from '@/components/ui/button'
 import { Card, CardBody, CardTitle } from '@/components/ui/card'
+import { NameFromDocumentNote } from './identity-outcome-card'
 import { REVOKED_BLOCKED_REASON, verificationBadgeText, vigenciaLabel, type VerificationState } from './verification-state'
 
 const badgeVariant: Record<VerificationState, BadgeVariant> = {
@@ -37,8 +38,11 @@ export function PersonalInfoCard({
   blockedReason,
   onStartVerification,
   gate = (start) => start,
+  nameFromDocument = false,
 }: {
   user: ProfileUser
+  /** The name came from the person's ID (issue 52): a line under it says so. */
+  nameFromDocument?: boolean
   state: VerificationState
   starting: boolean
   polling: boolean
@@ -63,7 +67,10 @@ export function PersonalInfoCard({
           </Badge>
         </div>
         <dl className="divide-y divide-base-300">
-          <Row label="Nombre">{user.nombre || 'N/A'}</Row>
+          <Row label="Nombre">
+            {user.nombre || 'N/A'}
+            {nameFromDocument && <NameFromDocumentNote />}
+          </Row>
           <Row label="Correo electrónico">{user.email || 'N/A'}</Row>
           <Row label="Teléfono">{user.phoneNumber || 'N/A'}</Row>
           <Row label="ID de perfil">

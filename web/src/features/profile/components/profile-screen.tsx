@@ -20,6 +20,7 @@ import { useSearchUser, type UserLookup } from '../api/search-user'
 import { startVerification } from '../api/start-verification'
 import { EmailVerificationCard } from './email-verification-card'
 import { EmailVerifiedNotice } from './email-verified-notice'
+import { IdentityOutcomeCard } from './identity-outcome-card'
 import { PersonalInfoCard } from './personal-info-card'
 import { ProfileSkeleton } from './profile-skeleton'
 import { StatusAlerts } from './status-alerts'
@@ -291,6 +292,15 @@ function ProfileView({
         testAccount={!!user.testAccount}
         level={user.verificationLevel ?? 0}
       />
+      <IdentityOutcomeCard
+        userId={userId}
+        typedName={user.nombre}
+        identity={status.data?.identity}
+        starting={starting}
+        polling={biometric.polling}
+        blockedReason={blockedReason}
+        onRestart={() => void beginVerification()}
+      />
       {state === 'complete' && (
         <ValidityAlert
           user={user}
@@ -328,6 +338,7 @@ function ProfileView({
             blockedReason={blockedReason}
             onStartVerification={() => void beginVerification()}
             gate={gate(!continueToBiometric)}
+            nameFromDocument={!!status.data?.nameFromDocument}
           />
           {plan}
           <EmailVerificationCard userId={userId} level={user.verificationLevel ?? 0} email={user.email} />

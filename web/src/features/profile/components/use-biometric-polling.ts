@@ -1,9 +1,20 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
-import { getVerificationStatus, isBiometricVerified, verificationStatusQueryOptions } from '@/api/get-verification-status'
+import {
+  getVerificationStatus,
+  isBiometricVerified,
+  verificationStatusQueryOptions,
+  type VerificationStatus,
+} from '@/api/get-verification-status'
 
 /** Provider decisions that end an attempt without verification: polling stops, the alerts explain. */
 const FAILED_STATUSES = ['Declined', 'Expired', 'Abandoned']
+
+/** Whether the latest approved check's ID left the person without level 3 (an open verdict other than match). */
+export function identityWaits(status: VerificationStatus): boolean {
+  const identity = status.identity
+  return !!identity && identity.verdict !== 'match' && identity.resolution !== 'adopted' && identity.resolution !== 'approved'
+}
 
 /** Time between two biometric status checks (SPEC §9). */
 export const BIOMETRIC_POLL_MS = 5000
@@ -55,6 +66,12 @@ export function useBiometricPolling(
           (!renewal.current || status.lastBiometricStatus === 'Approved')
         ) {
           finish('verified')
+          return
+        }
+        // An approved check whose ID did not certify the person (issue 52: a mismatch, a review, a
+        // declined ID): the polling ends, the identity card explains.
+        if (status.lastBiometricStatus === 'Approved' && identityWaits(status)) {
+          finish('failed')
           return
         }
         if (FAILED_STATUSES.includes(status.lastBiometricStatus ?? '')) {
