@@ -13,6 +13,9 @@ describe('/return', () => {
     window.addEventListener('userLoggedIn', loggedIn)
     const { router } = renderRoute('/return?userId=42&status=Approved&verificationSessionId=abc')
     expect(await screen.findByRole('heading', { name: 'Verificación recibida' })).toBeInTheDocument()
+    // An approved check certifies nothing until its ID matched (issue 52): no 'validada' yet.
+    expect(screen.getByText(/comparando los datos de tu identificación/)).toBeInTheDocument()
+    expect(screen.queryByText(/fue validada/)).not.toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Continuar a mi perfil' })).toHaveAttribute('href', '/profile')
     expect(localStorage.getItem('userId')).toBe('42')
     expect(loggedIn).toHaveBeenCalled()

@@ -12,7 +12,14 @@ export const RETURN_REDIRECT_MS = 2000
 function outcome(status: string | null) {
   switch ((status ?? '').toLowerCase()) {
     case 'approved':
-      return { icon: CircleCheck, tone: 'text-success', title: 'Verificación recibida', text: 'Tu identidad fue validada. Estamos actualizando tu perfil.' }
+      // The provider approved the check; what it certifies depends on the ID it read (issue 52):
+      // the profile says whether the name matched.
+      return {
+        icon: CircleCheck,
+        tone: 'text-success',
+        title: 'Verificación recibida',
+        text: 'Estamos comparando los datos de tu identificación con tu registro. Verás el resultado en tu perfil.',
+      }
     case 'declined':
       return {
         icon: ShieldAlert,
