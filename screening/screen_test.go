@@ -116,7 +116,7 @@ func TestScreenDoesNotFindClearlyDifferentPeople(t *testing.T) {
 		{Name: "Juan Pérez Barragán"},             // one shared surname
 		{Name: "María Fernanda López Ochoa"},      // one shared surname and a common given name
 		{Name: "Mario Zepeda"},                    // Mario is not María, nor Marielena
-		{Name: "Ana Sofía Quintero Ruiz"},          // one shared surname
+		{Name: "Ana Sofía Quintero Ruiz"},         // one shared surname
 		{Name: "Roberto Carlos Gutiérrez Méndez"}, // nothing in common but Carlos
 		{Name: "Kim Lee"},                         // a one-word overlap with short names
 	} {
