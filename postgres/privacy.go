@@ -346,6 +346,7 @@ func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage
 			u.fecha_validacion, u.verification_level AS nivel_verificacion, u.is_phone_verified AS telefono_verificado,
 			u.is_email_verified AS correo_verificado, u.biometric_verified AS biometria_verificada, u.plan,
 			u.revoked_at AS revocado_en, u.revoked_reason AS motivo_revocacion, u.expired_at AS vencido_en,
+			u.name_source AS nombre_tomado_de, u.document_expires_on AS identificacion_vigente_hasta,
 			u.created_at AS creado_en, u.updated_at AS actualizado_en
 			FROM users u LEFT JOIN users inv ON inv.id = u.invited_by LEFT JOIN api_keys k ON k.id = u.partner_id
 			WHERE u.id = $1) p),
@@ -357,6 +358,17 @@ func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage
 			face_match_score AS puntaje_rostro, document_score AS puntaje_documento, liveness_score AS puntaje_vida,
 			environment AS ambiente, created_at AS creada_en, completed_at AS terminada_en
 			FROM verification_sessions WHERE user_id = $1) v),
+		'documentos_de_identidad', (SELECT COALESCE(json_agg(d ORDER BY d.leido_en), '[]') FROM (SELECT v.session_id AS sesion,
+			v.doc_type AS tipo, v.doc_issuing_country AS pais_emisor, v.doc_issuing_state AS estado_emisor,
+			v.doc_given_names AS nombres, v.doc_first_surname AS primer_apellido, v.doc_second_surname AS segundo_apellido,
+			v.doc_full_name AS nombre_completo, v.doc_birth_date AS fecha_nacimiento, v.doc_sex AS sexo,
+			v.doc_nationality AS nacionalidad, v.doc_issue_date AS expedida_el, v.doc_expiry_date AS vigente_hasta,
+			v.doc_number_sealed AS numero, v.doc_curp_sealed AS curp, v.doc_address_sealed AS domicilio,
+			(v.doc_curp_hash IS NOT NULL OR v.doc_number_hash IS NOT NULL) AS huella_guardada,
+			v.identity_verdict AS resultado, COALESCE(v.id = u.identity_verification_id, false) AS certifica_tu_perfil,
+			v.document_read_at AS leido_en
+			FROM verification_sessions v JOIN users u ON u.id = v.user_id
+			WHERE v.user_id = $1 AND v.document_read_at IS NOT NULL) d),
 		'pagos', (SELECT COALESCE(json_agg(p ORDER BY p.creado_en), '[]') FROM (SELECT id AS folio, plan, years AS anos,
 			amount_centavos / 100.0 AS monto, upper(currency) AS moneda, payment_method AS metodo, status AS estado,
 			voucher_number AS referencia_oxxo, paid_at AS pagado_en, refunded_at AS reembolsado_en, created_at AS creado_en
@@ -392,5 +404,45 @@ func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage
 	if err := getOne(ctx, s.q(ctx), &doc, ErrUserNotFound, fmt.Sprintf("personal data of %d", userID), q, userID); err != nil {
 		return nil, err
 	}
-	return doc, nil
+	return s.openExportDocuments(doc, userID)
+}
+
+// exportSealed are the keys of an export's documentos_de_identidad stored sealed: the export
+// gives them to their owner opened, in full.
+var exportSealed = []string{"numero", "curp", "domicilio"}
+
+// openExportDocuments opens the sealed fields of the identity documents in an export: the person
+// is entitled to their own document's number, CURP and address. It needs the document-data key
+// once a document holds one (ErrNoDocumentKey otherwise: never the sealed text in their place).
+func (s *Store) openExportDocuments(doc json.RawMessage, userID int64) (json.RawMessage, error) {
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &sections); err != nil {
+		return nil, fmt.Errorf("personal data of %d: %w", userID, err)
+	}
+	var documents []map[string]any
+	if err := json.Unmarshal(sections["documentos_de_identidad"], &documents); err != nil || len(documents) == 0 {
+		return doc, err
+	}
+	for _, d := range documents {
+		for _, k := range exportSealed {
+			sealed, ok := d[k].(string)
+			if !ok {
+				continue
+			}
+			if !s.Documents.Valid() {
+				return nil, fmt.Errorf("personal data of %d: %w", userID, ErrNoDocumentKey)
+			}
+			v, err := s.Documents.Sealer.Open(sealed)
+			if err != nil {
+				return nil, fmt.Errorf("personal data of %d: document %s: %w", userID, k, err)
+			}
+			d[k] = v
+		}
+	}
+	opened, err := json.Marshal(documents)
+	if err != nil {
+		return nil, err
+	}
+	sections["documentos_de_identidad"] = opened
+	return json.Marshal(sections)
 }

@@ -78,6 +78,18 @@ var (
 	// lookupNames: what the public page showed (verification_logs.reason; empty: a valid profile).
 	lookupNames = map[string]string{"": "Perfil validado", "revoked": "Perfil revocado", "expired": "Validación vencida",
 		"not_verified": "Perfil sin validación biométrica"}
+	// The identity document (issue 52): its type, sex, country and the verdict on it in words.
+	documentTypeNames = map[string]string{perfilseguro.DocumentINE: "Credencial para votar (INE)", perfilseguro.DocumentPassport: "Pasaporte",
+		perfilseguro.DocumentDrivingLicence: "Licencia de conducir", perfilseguro.DocumentResidencePermit: "Tarjeta de residente"}
+	sexNames             = map[string]string{"F": "Mujer", "M": "Hombre"}
+	countryNames         = map[string]string{"MEX": "México", "USA": "Estados Unidos", "CAN": "Canadá", "ESP": "España", "GTM": "Guatemala", "COL": "Colombia"}
+	nationalityNames     = map[string]string{"MEX": "Mexicana", "USA": "Estadounidense", "CAN": "Canadiense", "ESP": "Española", "GTM": "Guatemalteca", "COL": "Colombiana"}
+	nameSourceNames      = map[string]string{"typed": "Lo escribiste al registrarte", "document": "Tu identificación oficial"}
+	identityVerdictNames = map[string]string{
+		"match": "Coincide con tu registro", "near": "Diferencia pequeña: la revisa nuestro equipo",
+		"no_document": "Sin datos del documento", "mismatch": "No coincide con el nombre de tu registro",
+		"duplicate": "Ya valida otro perfil", "expired_document": "Identificación vencida", "under_age": "Menor de edad",
+	}
 	levelNames = map[string]string{"0": "Nivel 0 (sin verificar)", "1": "Nivel 1 (teléfono verificado)",
 		"2": "Nivel 2 (correo verificado)", "3": "Nivel 3 (verificación biométrica)"}
 )
@@ -131,6 +143,19 @@ func score(key, label, measures string) exportField {
 		}}
 }
 
+// day writes a date the tables hold without a time (YYYY-MM-DD) as Mexico writes it; it is a
+// calendar day, never moved by a time zone.
+func day(key, label, description string) exportField {
+	return exportField{Key: key, Label: label, Description: description + " Fecha (AAAA-MM-DD).", Format: func(v any, _ map[string]any) string {
+		s, _ := v.(string)
+		t, err := time.Parse(time.DateOnly, s)
+		if err != nil {
+			return cellText(v)
+		}
+		return t.Format("02/01/2006")
+	}}
+}
+
 func years(v any, _ map[string]any) string {
 	if f, ok := v.(float64); ok {
 		return perfilseguro.YearsText(int(f))
@@ -158,6 +183,9 @@ var exportSections = []exportSection{
 		when("revocado_en", "Revocado el", "Cuándo nuestro equipo revocó tu perfil, si lo hizo."),
 		{Key: "motivo_revocacion", Label: "Motivo de la revocación", Description: "Por qué se revocó tu perfil."},
 		when("vencido_en", "Venció el", "Cuándo venció tu validación, si venció."),
+		{Key: "nombre_tomado_de", Label: "De dónde viene tu nombre", Description: "typed (lo escribiste al registrarte) o document " +
+			"(lo tomamos de tu identificación oficial al validarte).", Codes: nameSourceNames},
+		day("identificacion_vigente_hasta", "Tu identificación vence el", "La vigencia de la identificación que valida tu perfil: tu validación termina, a más tardar, ese día."),
 		when("creado_en", "Cuenta creada el", "Cuándo creaste tu cuenta."),
 		when("actualizado_en", "Última actualización", "La última vez que cambió tu perfil."),
 	}},
@@ -181,6 +209,32 @@ var exportSections = []exportSection{
 		{Key: "ambiente", Label: "Entorno", Description: "production (servicio real), development o test (simulados).", Codes: environmentNames},
 		when("creada_en", "Iniciada el", "Cuándo empezó la verificación."),
 		when("terminada_en", "Terminada el", "Cuándo llegó el resultado."),
+	}},
+	{"documentos_de_identidad", "Datos de tu identificación oficial", "Lo que el proveedor de verificación leyó de tu identificación " +
+		"en cada verificación: guardamos el número, la CURP y el domicilio cifrados, y aquí te los mostramos completos; nunca guardamos su imagen.", []exportField{
+		{Key: "sesion", Label: "Verificación", Description: "El número de sesión del proveedor de la verificación que la leyó (como en Verificaciones biométricas)."},
+		{Key: "tipo", Label: "Tipo de identificación", Description: "ine (credencial para votar), passport (pasaporte), driving_licence o residence_permit.", Codes: documentTypeNames},
+		{Key: "pais_emisor", Label: "País que la emitió", Description: "El país que la emitió (código ISO de tres letras: MEX).", Codes: countryNames},
+		{Key: "estado_emisor", Label: "Estado", Description: "El estado o la región que aparece en ella, si el proveedor lo leyó."},
+		{Key: "nombres", Label: "Nombre(s)", Description: "Tus nombres, como aparecen en ella."},
+		{Key: "primer_apellido", Label: "Primer apellido", Description: "Tu primer apellido, como aparece en ella."},
+		{Key: "segundo_apellido", Label: "Segundo apellido", Description: "Tu segundo apellido, si lo tiene."},
+		{Key: "nombre_completo", Label: "Nombre completo", Description: "Tu nombre completo, como aparece en ella."},
+		day("fecha_nacimiento", "Fecha de nacimiento", "Tu fecha de nacimiento."),
+		{Key: "sexo", Label: "Sexo", Description: "F (mujer) o M (hombre), como aparece en ella.", Codes: sexNames},
+		{Key: "nacionalidad", Label: "Nacionalidad", Description: "Tu nacionalidad (código ISO de tres letras: MEX).", Codes: nationalityNames},
+		day("expedida_el", "Expedida el", "Cuándo se expidió."),
+		day("vigente_hasta", "Vigente hasta", "Hasta cuándo es válida."),
+		{Key: "numero", Label: "Número de la identificación", Description: "Su número (en la INE, el CIC). Lo guardamos cifrado."},
+		{Key: "curp", Label: "CURP", Description: "Tu CURP, como aparece en ella. La guardamos cifrada."},
+		{Key: "domicilio", Label: "Domicilio", Description: "El domicilio que aparece en ella, si lo tiene. Lo guardamos cifrado."},
+		flag("huella_guardada", "Huella para «una identificación, un perfil»", "Si guardamos la huella cifrada de tu CURP (o del "+
+			"número): un código del que no se puede obtener el dato, que solo sirve para que esa identificación no valide otro perfil."),
+		{Key: "resultado", Label: "Resultado de la comparación", Description: "match (coincide con tu registro), near (diferencia pequeña, " +
+			"en revisión), no_document, mismatch (no coincide), duplicate (ya valida otro perfil), expired_document (vencida) o under_age (menor de edad).",
+			Codes: identityVerdictNames},
+		flag("certifica_tu_perfil", "Valida tu perfil", "Si es la identificación con la que validamos tu perfil (tu nombre viene de ella)."),
+		when("leido_en", "Leída el", "Cuándo recibimos estos datos del proveedor."),
 	}},
 	{"pagos", "Pagos", "Tus pagos (folio, monto, fecha y método); nunca el número de tu tarjeta.", []exportField{
 		{Key: "folio", Label: "Folio", Description: "El número de tu comprobante."},
@@ -292,9 +346,10 @@ var exportGroups = []exportGroup{
 		{Section: "invitaciones_enviadas"},
 	}},
 	{"Resultados de la verificación biométrica (datos personales sensibles)", []exportPart{{Section: "verificaciones_biometricas"}}},
+	{"Datos de tu identificación oficial", []exportPart{{Section: "documentos_de_identidad", Title: "Lo que leímos de tu identificación"}}},
 	{"Tu validación y tus documentos digitales", []exportPart{
 		{Section: "perfil", Title: "Tu validación", Description: "Tu nivel, tu vigencia y tu plan.", Fields: []string{"nivel_verificacion", "biometria_verificada", "fecha_validacion",
-			"vigencia_anos", "plan", "vencido_en", "revocado_en", "motivo_revocacion"}},
+			"vigencia_anos", "identificacion_vigente_hasta", "nombre_tomado_de", "plan", "vencido_en", "revocado_en", "motivo_revocacion"}},
 		{Section: "pases"},
 		{Section: "credenciales"},
 		{Section: "recordatorios"},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/postgres/pgtest"
 	"github.com/perfilseguro/perfilseguro/worker"
@@ -227,4 +228,76 @@ func TestEveryKeyOfTheExportQueryIsDescribed(t *testing.T) {
 		}
 	}
 	require.Greater(t, checked, 60)
+}
+
+// TestTheExportShowsTheIdentityDocumentInWords (issue 52 item 9): the person's own identity
+// document is in datos.json with its sealed fields opened (number, CURP, address in full: the
+// person is entitled to them) and in resumen.html in words; without the document-data key the
+// export fails rather than show sealed text.
+func TestTheExportShowsTheIdentityDocumentInWords(t *testing.T) {
+	t.Parallel()
+	keyless, user := fullPerson(t)
+	store := &postgres.Store{DB: keyless.DB, Documents: docKey}
+	ctx := context.Background()
+	var vid int64
+	require.NoError(t, store.DB.Get(&vid, `SELECT id FROM verification_sessions WHERE user_id = $1`, user))
+	doc := perfilseguro.DocumentIdentity{DocumentType: perfilseguro.DocumentINE, IssuingCountry: "MEX", IssuingState: "Ciudad de México",
+		DocumentNumber: "IDMEX2031456789", PersonalNumber: "DIPR880314MDFZRS05", GivenNames: "ROSA", FirstSurname: "DÍAZ",
+		SecondSurname: "PÉREZ", FullName: "ROSA DÍAZ PÉREZ", DateOfBirth: time.Date(1988, 3, 14, 0, 0, 0, 0, time.UTC), Sex: "F",
+		Nationality: "MEX", IssueDate: time.Date(2021, 6, 10, 0, 0, 0, 0, time.UTC), ExpiryDate: time.Date(2031, 12, 31, 0, 0, 0, 0, time.UTC),
+		Address: "Calle Sur 124 115, Ampliación Asturias, 06890 Cuauhtémoc, CDMX"}
+	require.NoError(t, store.StoreDocument(ctx, store.DB, vid, doc))
+	_, err := store.DB.Exec(`UPDATE verification_sessions SET identity_verdict = 'match' WHERE id = $1;`, vid)
+	require.NoError(t, err)
+	_, err = store.DB.Exec(`UPDATE users SET identity_verification_id = $2, name_source = 'document', document_expires_on = '2031-12-31',
+		nombre = 'Rosa Díaz Pérez' WHERE id = $1`, user, vid)
+	require.NoError(t, err)
+
+	data, err := store.PersonalData(ctx, user)
+	require.NoError(t, err)
+	archive, err := worker.BuildExportArchive(data, time.Date(2026, 11, 28, 7, 30, 0, 0, time.UTC))
+	require.NoError(t, err)
+	files := unzipExport(t, archive)
+
+	var out map[string]any
+	require.NoError(t, json.Unmarshal([]byte(files["datos.json"]), &out))
+	datos := out["datos"].(map[string]any)
+	docs := datos["documentos_de_identidad"].([]any)
+	require.Len(t, docs, 1)
+	d := docs[0].(map[string]any)
+	require.Equal(t, "DIPR880314MDFZRS05", d["curp"], "the person's own CURP, opened")
+	require.Equal(t, "IDMEX2031456789", d["numero"])
+	require.Equal(t, doc.Address, d["domicilio"])
+	require.Equal(t, "1988-03-14", d["fecha_nacimiento"])
+	require.Equal(t, "ine", d["tipo"], "datos.json keeps the stored codes")
+	require.Equal(t, true, d["huella_guardada"])
+	require.Equal(t, true, d["certifica_tu_perfil"])
+	require.Equal(t, "document", datos["perfil"].(map[string]any)["nombre_tomado_de"])
+	require.NotContains(t, files["datos.json"], "doc_", "no column name")
+	var dict dictionary
+	require.NoError(t, json.Unmarshal([]byte(files["diccionario.json"]), &dict))
+	keys := map[string]bool{}
+	jsonKeys("", out, keys)
+	for k := range keys {
+		require.NotEmpty(t, strings.TrimSpace(dict.Claves[k]), "datos.json key %q has no description", k)
+	}
+
+	page := files["resumen.html"]
+	for _, want := range []string{
+		"Datos de tu identificación oficial", "Lo que leímos de tu identificación", "Credencial para votar (INE)", "México",
+		"ROSA", "DÍAZ", "PÉREZ", "14/03/1988", "Mujer", "Mexicana", "10/06/2021", "31/12/2031",
+		"IDMEX2031456789", "DIPR880314MDFZRS05", "Ampliación Asturias", "Coincide con tu registro",
+		"Huella para «una identificación, un perfil»", "Valida tu perfil",
+		"De dónde viene tu nombre", "Tu identificación oficial", "Tu identificación vence el",
+	} {
+		require.Contains(t, page, want)
+	}
+	text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, " ")
+	for _, code := range []string{"ine", "match", "document", "MEX"} {
+		require.NotRegexp(t, `(^|[^\pL_])`+regexp.QuoteMeta(code)+`($|[^\pL_])`, text, "resumen.html shows the code %q", code)
+	}
+
+	// The sealed text never stands in for the data: without the key there is no export.
+	_, err = keyless.PersonalData(ctx, user)
+	require.ErrorIs(t, err, postgres.ErrNoDocumentKey)
 }

@@ -34,7 +34,8 @@ var errExportNotYetVisible = errors.New("data export row not visible yet")
 // only sends the e-mail; an export that can never be built is marked failed (nothing kept, and
 // the person may ask again the same day).
 func (w *Worker) handleBuildDataExport(ctx context.Context, p jobs.BuildDataExportPayload) error {
-	store := postgres.Store{DB: w.deps.DB}
+	// The document-data key opens the person's own identity document for their export.
+	store := postgres.Store{DB: w.deps.DB, Documents: w.deps.Documents}
 	exp, err := store.DataExportByID(ctx, p.ExportID)
 	if exp, err = visible(exp, err, errExportNotYetVisible); err != nil {
 		return err
