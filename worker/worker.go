@@ -142,6 +142,7 @@ func (w *Worker) routes() {
 	w.routesPayments()
 	w.routesPrivacy()
 	w.routesDocuments()
+	w.routesScreening()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).
