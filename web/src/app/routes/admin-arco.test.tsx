@@ -58,6 +58,7 @@ describe('/admin ARCO requests', () => {
       'Usuarios',
       'Crear Usuario',
       'Editar Usuario',
+      'Revisión de identidad',
       'Solicitudes ARCO',
       'Bitácora',
       'Administradores',

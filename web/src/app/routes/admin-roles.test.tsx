@@ -28,7 +28,7 @@ describe('/admin by role', () => {
     renderRoute('/admin')
     expect(await screen.findByTestId('admin-identity')).toHaveTextContent('Prueba soporte · soporte@perfilseguro.mx · Soporte')
     await screen.findByText('Ana López')
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Usuarios', 'Ver Usuario', 'Solicitudes ARCO'])
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Usuarios', 'Ver Usuario', 'Revisión de identidad', 'Solicitudes ARCO'])
     expect(screen.queryByRole('button', { name: 'Editar Ana López' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Eliminar Ana López' })).not.toBeInTheDocument()
     expect(screen.queryByText('Socios de integración')).not.toBeInTheDocument()

@@ -4,11 +4,22 @@ import type { Schema } from '@/lib/api-types'
 export type AdminRole = Schema<'Admin'>['role']
 
 /** What the panel shows per role; the server checks the same on every route (api/admin_roles.go). */
-export type AdminAbility = 'editUsers' | 'revoke' | 'liftRevocation' | 'deleteUsers' | 'refund' | 'partners' | 'admins' | 'audit' | 'arco' | 'monitoring'
+export type AdminAbility =
+  | 'editUsers'
+  | 'revoke'
+  | 'liftRevocation'
+  | 'deleteUsers'
+  | 'refund'
+  | 'partners'
+  | 'admins'
+  | 'audit'
+  | 'arco'
+  | 'monitoring'
+  | 'identityReview'
 
 const abilities: Record<AdminRole, AdminAbility[]> = {
-  administrador: ['editUsers', 'revoke', 'liftRevocation', 'deleteUsers', 'refund', 'partners', 'admins', 'audit', 'arco', 'monitoring'],
-  soporte: ['arco'],
+  administrador: ['editUsers', 'revoke', 'liftRevocation', 'deleteUsers', 'refund', 'partners', 'admins', 'audit', 'arco', 'monitoring', 'identityReview'],
+  soporte: ['arco', 'identityReview'],
   finanzas: ['refund'],
 }
 

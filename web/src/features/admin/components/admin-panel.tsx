@@ -16,14 +16,16 @@ import { AuditLog } from './audit-log'
 import type { AdminUser } from '../api/get-users'
 import { ArcoRequestsPanel } from './arco-requests-panel'
 import { DeleteUserDialog } from './delete-user-dialog'
+import { IdentityReviewsPanel } from './identity-reviews-panel'
 import { LifecycleDialog } from './lifecycle-dialog'
 import { PartnersSection } from './partners-section'
 import { useAdminUnauthorized } from './use-admin-unauthorized'
 import { UserForm } from './user-form'
+import { UserIdentity } from './user-identity'
 import { UserPayments } from './user-payments'
 import { UsersTable } from './users-table'
 
-type Tab = 'users' | 'create' | 'edit' | 'arco' | 'audit' | 'admins'
+type Tab = 'users' | 'create' | 'edit' | 'identity' | 'arco' | 'audit' | 'admins'
 
 /** The admin panel (SPEC §2): header, the spec's three tabs and the ARCO queue, delete dialog, partners and the operators' link. */
 export function AdminPanel() {
@@ -68,6 +70,7 @@ export function AdminPanel() {
     { id: 'users', label: 'Usuarios' },
     { id: 'create', label: 'Crear Usuario', hidden: !can(role, 'editUsers') },
     { id: 'edit', label: can(role, 'editUsers') ? 'Editar Usuario' : 'Ver Usuario', disabled: editId === null },
+    { id: 'identity', label: 'Revisión de identidad', hidden: !can(role, 'identityReview') },
     { id: 'arco', label: 'Solicitudes ARCO', hidden: !can(role, 'arco') },
     { id: 'audit', label: 'Bitácora', hidden: !can(role, 'audit') },
     { id: 'admins', label: 'Administradores', hidden: !can(role, 'admins') },
@@ -135,9 +138,11 @@ export function AdminPanel() {
             {tab === 'edit' && editId !== null && (
               <div className="space-y-8">
                 {can(role, 'editUsers') && <UserForm key={`edit-${editId}`} userId={editId} onDone={backToList} />}
+                {can(role, 'identityReview') && <UserIdentity key={`identity-${editId}`} userId={editId} />}
                 <UserPayments key={`payments-${editId}`} userId={editId} canRefund={can(role, 'refund')} />
               </div>
             )}
+            {tab === 'identity' && <IdentityReviewsPanel />}
             {tab === 'arco' && <ArcoRequestsPanel />}
             {tab === 'audit' && <AuditLog />}
             {tab === 'admins' && <AdminsSection myId={me?.id} />}
