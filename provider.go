@@ -133,9 +133,12 @@ type PassData struct {
 	ProfileID  string // PS-nnnn-nnnn-nn, also the serial number
 	Level      int
 	ValidFrom  time.Time
-	ValidUntil time.Time // fecha_validacion + vigencia years
-	VerifyURL  string    // public link encoded in the QR
-	Status     string    // PassValid, PassExpired, PassRevoked, PassAnnulled or PassDeleted: a pass that is not valid is voided
+	ValidUntil time.Time // fecha_validacion + vigencia years, or the end of the ID's expiry day when that comes first
+	// IDExpiresOn is the identity document's expiry date (UTC midnight) when it, not the plan,
+	// ends the validity (issue 52): the pass says so. Nil when the plan's years end first.
+	IDExpiresOn *time.Time
+	VerifyURL   string // public link encoded in the QR
+	Status      string // PassValid, PassExpired, PassRevoked, PassAnnulled or PassDeleted: a pass that is not valid is voided
 	// WebServiceURL is where Apple Wallet asks for updates (PassKit web service); AuthToken
 	// authorizes those calls for this pass. Apple only; the token is added by the build job.
 	WebServiceURL string

@@ -41,10 +41,12 @@ func newWalletTask(typ string, userID int64) (*asynq.Task, error) {
 
 // passLayoutVersion changes whenever the look or content of a built pass changes, so every
 // stored pass is rebuilt on its next request.
-const passLayoutVersion = "2" // 2: the PassKit web service (passes of 1 are rebuilt)
+const passLayoutVersion = "3" // 2: the PassKit web service; 3: the ID's expiry (issue 52)
 
 // PassDataFor returns what a user's wallet pass shows, or false when the user may not hold a
-// pass: below level 3, or never validated. Expiry is fecha_validacion + vigencia years.
+// pass: below level 3, or never validated. Expiry is fecha_validacion + vigencia years, or the
+// end of the identity document's expiry day when that comes first (IDExpiresOn then says so).
+// The name is users.nombre: the document's name once the ID certified the profile.
 func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassData, bool) {
 	until := u.ValidUntil()
 	// A validation annulled by a change of name keeps its pass, voided, until the new check.
@@ -56,17 +58,30 @@ func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassDa
 		return perfilseguro.PassData{}, false // a simulator validated them: nothing we sign says they are real
 	}
 	return perfilseguro.PassData{
-		UserID:     u.ID,
-		Name:       u.Nombre,
-		ProfileID:  u.IDValidado,
-		Level:      u.VerificationLevel,
-		ValidFrom:  u.FechaValidacion.UTC(),
-		ValidUntil: until.UTC(),
-		VerifyURL:  VerifyURL(publicBaseURL, u.IDValidado),
-		Status:     passStatus(u),
+		UserID:      u.ID,
+		Name:        u.Nombre,
+		ProfileID:   u.IDValidado,
+		Level:       u.VerificationLevel,
+		ValidFrom:   u.FechaValidacion.UTC(),
+		ValidUntil:  until.UTC(),
+		IDExpiresOn: idCap(u),
+		VerifyURL:   VerifyURL(publicBaseURL, u.IDValidado),
+		Status:      passStatus(u),
 		// The token is not part of the data: it never changes for a pass (see PassDataHash).
 		WebServiceURL: PassKitURL(publicBaseURL),
 	}, true
+}
+
+// idCap is the ID's expiry date when it ends the validity before the plan's years do, else nil.
+func idCap(u perfilseguro.User) *time.Time {
+	if u.DocumentExpiresOn == nil || u.FechaValidacion == nil {
+		return nil
+	}
+	if perfilseguro.DocumentValidThrough(*u.DocumentExpiresOn).Before(u.FechaValidacion.AddDate(u.Vigencia, 0, 0)) {
+		d := u.DocumentExpiresOn.UTC()
+		return &d
+	}
+	return nil
 }
 
 // PassKitURL is the webServiceURL of Apple passes: the PassKit web service appends /v1/….
@@ -97,7 +112,7 @@ func PassDataHash(p perfilseguro.PassData) string {
 	h := sha256.New()
 	for _, f := range []string{passLayoutVersion, strconv.FormatInt(p.UserID, 10), p.Name, p.ProfileID,
 		strconv.Itoa(p.Level), p.ValidFrom.UTC().Format(time.RFC3339Nano),
-		p.ValidUntil.UTC().Format(time.RFC3339Nano), p.VerifyURL, p.Status, p.WebServiceURL} {
+		p.ValidUntil.UTC().Format(time.RFC3339Nano), p.VerifyURL, p.Status, p.WebServiceURL, idCapText(p.IDExpiresOn)} {
 		h.Write([]byte(strconv.Itoa(len(f)) + ":" + f + ";"))
 	}
 	return hex.EncodeToString(h.Sum(nil))
@@ -120,4 +135,12 @@ func NewPushPassUpdateTask(p PushPassUpdatePayload) (*asynq.Task, error) {
 	return newTask(TypePushPassUpdate, p, asynq.Queue(QueueDefault), asynq.MaxRetry(12),
 		asynq.Timeout(time.Minute), asynq.Retention(time.Hour),
 		asynq.TaskID(fmt.Sprintf("%s:%d:%s:%s", TypePushPassUpdate, p.UserID, p.DataHash, p.SerialNumber)))
+}
+
+// idCapText is the ID's expiry in PassDataHash ("" without one).
+func idCapText(d *time.Time) string {
+	if d == nil {
+		return ""
+	}
+	return d.Format(time.DateOnly)
 }

@@ -361,3 +361,39 @@ func TestAnEndedValidationVoidsThePass(t *testing.T) {
 		require.Equal(t, word, aux[0].Value)
 	}
 }
+
+// An ID that ends the validity before the plan (issue 52): its date on the face and why on the
+// back; an ended validation's pass says only that it ended.
+func TestAnIDThatEndsTheValidityIsNamedOnThePass(t *testing.T) {
+	t.Parallel()
+	b, _ := setup(t)
+	expiry := time.Date(2027, 3, 15, 0, 0, 0, 0, time.UTC)
+	type field struct{ Key, Label, Value string }
+	read := func(p perfilseguro.PassData) (aux, back []field) {
+		files, _ := buildFiles(t, b, p)
+		var doc struct {
+			Generic struct {
+				AuxiliaryFields []field `json:"auxiliaryFields"`
+				BackFields      []field `json:"backFields"`
+			} `json:"generic"`
+		}
+		require.NoError(t, json.Unmarshal(files["pass.json"], &doc))
+		return doc.Generic.AuxiliaryFields, doc.Generic.BackFields
+	}
+	p := samplePass
+	p.IDExpiresOn = &expiry
+	aux, back := read(p)
+	require.Equal(t, []field{{"validUntil", "Vigente hasta", "15/03/2027"}}, aux)
+	require.Contains(t, back, field{"validity", "Vigencia", "Vigente hasta 15/03/2027 (vence tu identificación)"})
+
+	p.Status = perfilseguro.PassExpired
+	aux, back = read(p)
+	require.Equal(t, "Expirado", aux[0].Value)
+	for _, f := range back {
+		require.NotContains(t, f.Value, "identificación", "an ended validation does not say how long it lasts")
+	}
+
+	aux, back = read(samplePass)
+	require.Len(t, back, 1, "without the ID's cap, only the verification link")
+	require.Equal(t, "Vigente hasta", aux[0].Label)
+}

@@ -66,6 +66,10 @@ type pass struct {
 var voidedStates = map[string]string{perfilseguro.PassExpired: "Expirado", perfilseguro.PassRevoked: "Revocado",
 	perfilseguro.PassDeleted: "Cuenta eliminada", perfilseguro.PassAnnulled: "Validación anulada"}
 
+// IDCapText is what a pass says when the identity document's expiry (date, dd/mm/yyyy) ends the
+// validity before the plan does.
+func IDCapText(date string) string { return "Vigente hasta " + date + " (vence tu identificación)" }
+
 // passJSON renders pass.json for p.
 func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
 	if err := validate(p); err != nil {
@@ -109,6 +113,13 @@ func (b *Builder) passJSON(p perfilseguro.PassData) ([]byte, error) {
 	// of at least 16 characters).
 	if p.WebServiceURL != "" && p.AuthToken != "" {
 		doc.WebServiceURL, doc.AuthenticationToken = p.WebServiceURL, p.AuthToken
+	}
+	// The ID expires before the plan ends (issue 52): its date on the face, and why on the back.
+	if p.IDExpiresOn != nil && p.Status == perfilseguro.PassValid {
+		until := p.IDExpiresOn.UTC().Format(esMXDate)
+		doc.Generic.AuxiliaryFields[0].Value = until
+		doc.Generic.BackFields = append(doc.Generic.BackFields,
+			passField{Key: "validity", Label: "Vigencia", Value: IDCapText(until)})
 	}
 	// A pass whose validation ended is voided and says why on its face, where "Vigente hasta" was.
 	if state, ok := voidedStates[p.Status]; ok {

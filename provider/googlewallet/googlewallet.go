@@ -101,6 +101,13 @@ func (s *Signer) object(p perfilseguro.PassData) genericObject {
 	if !p.ValidFrom.IsZero() {
 		o.ValidTimeInterval.Start = &dateTime{Date: p.ValidFrom.Format(time.RFC3339)}
 	}
+	// The ID expires before the plan ends (issue 52): its date, and why.
+	if p.IDExpiresOn != nil && p.Status == perfilseguro.PassValid {
+		until := p.IDExpiresOn.UTC().Format(esMXDate)
+		o.TextModulesData[2].Body = until
+		o.TextModulesData = append(o.TextModulesData, textModule{ID: "validity", Header: "Vigencia",
+			Body: "Vigente hasta " + until + " (vence tu identificación)"})
+	}
 	// An ended validation: Google's states for an expired and a withdrawn object, and the reason
 	// on its face where "Vigente hasta" was.
 	switch p.Status {
