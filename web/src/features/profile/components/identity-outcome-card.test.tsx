@@ -1,5 +1,4 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import userEvent from '@testing-library/user-event'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { IdentityOutcome } from '@/api/get-verification-status'
 import { mockApi, refusal, type MockHandler } from '@/testing/mock-api'
