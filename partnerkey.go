@@ -113,21 +113,54 @@ const (
 )
 
 // SessionClaims are the claims a partner may ask for, in the order the hosted flow lists them.
-var SessionClaims = []string{"name", "profileId", "validUntil", "level"}
+var SessionClaims = []string{"name", "profileId", "validUntil", "level",
+	"givenName", "familyName", "birthdate", "ageOver18", "nationality", "curp"}
+
+// DocumentClaims are the claims read from the identity document that certifies the profile
+// (issue 52): a profile whose name was typed (validated before documents were read) has none of
+// them, and a document that does not carry one (a passport without a CURP) leaves it out. Such a
+// claim is left out of what is shared and listed in UnavailableClaims.
+var DocumentClaims = []string{"givenName", "familyName", "birthdate", "ageOver18", "nationality", "curp"}
+
+// SensitiveClaims are never shared unless the partner asked for them and the person agreed to each
+// on the hosted flow's screen (the decision names them).
+var SensitiveClaims = []string{"birthdate", "curp"}
 
 // SessionClaimLabels name each claim as the person reads it ("Compartir con {partner}: …").
 var SessionClaimLabels = map[string]string{
-	"name":       "Tu nombre completo",
-	"profileId":  "Tu ID de perfil",
-	"validUntil": "La vigencia de tu validación",
-	"level":      "Tu nivel de verificación",
+	"name":        "Tu nombre completo",
+	"profileId":   "Tu ID de perfil",
+	"validUntil":  "La vigencia de tu validación",
+	"level":       "Tu nivel de verificación",
+	"givenName":   "Tu nombre (como aparece en tu identificación)",
+	"familyName":  "Tus apellidos",
+	"birthdate":   "Tu fecha de nacimiento",
+	"ageOver18":   "Que eres mayor de 18 años (sin tu fecha de nacimiento)",
+	"nationality": "Tu nacionalidad",
+	"curp":        "Tu CURP",
+}
+
+// UnavailableClaims are the document claims asked for that shared does not carry (or carries as
+// null): the profile's name did not come from its identity document, or the document lacks them.
+// nil when every asked claim is there.
+func UnavailableClaims(asked []string, shared map[string]any) []string {
+	var out []string
+	for _, c := range asked {
+		if !slices.Contains(DocumentClaims, c) {
+			continue
+		}
+		if v, ok := shared[c]; !ok || v == nil {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // NewSession is what a partner's server submits to open a verification session.
 type NewSession struct {
-	Reference     string   `json:"reference"`     // the partner's own id: 1 to 200 characters
-	RequiredLevel int      `json:"requiredLevel"` // 2 (e-mail) or 3 (biometric)
-	Claims        []string `json:"claims"`        // from SessionClaims, at least one
+	Reference     string   `json:"reference"`                                                                                               // the partner's own id: 1 to 200 characters
+	RequiredLevel int      `json:"requiredLevel"`                                                                                           // 2 (e-mail) or 3 (biometric)
+	Claims        []string `json:"claims" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp"` // from SessionClaims, at least one
 	ReturnURL     string   `json:"returnUrl,omitempty"`
 }
 
@@ -149,7 +182,7 @@ func (n *NewSession) Validate(returnOrigin string) error {
 		}
 	}
 	if len(claims) == 0 || len(claims) != len(compactStrings(n.Claims)) {
-		fields["claims"] = "Pide al menos un dato válido: name, profileId, validUntil o level."
+		fields["claims"] = "Pide al menos un dato válido: name, profileId, validUntil, level, givenName, familyName, birthdate, ageOver18, nationality o curp."
 	}
 	n.Claims = claims
 	if n.ReturnURL = strings.TrimSpace(n.ReturnURL); n.ReturnURL != "" {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,10 +52,13 @@ type HostedOpenRequest struct {
 
 // HostedClaim is one claim the partner asks for, as the person reads it.
 type HostedClaim struct {
-	Key   string `json:"key" enum:"name,profileId,validUntil,level"`
+	Key   string `json:"key" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp"`
 	Label string `json:"label"`
 	// Value is the person's value, shown before they decide (signed in only).
 	Value any `json:"value,omitempty"`
+	// Unavailable: a claim of the identity document this profile cannot give (its name was typed,
+	// or the document lacks it); it is not shared (signed in only).
+	Unavailable bool `json:"unavailable,omitempty"`
 }
 
 // HostedView is the session as the hosted page shows it.
@@ -92,7 +96,15 @@ type HostedOpened struct {
 // HostedDecisionRequest is the person's answer.
 type HostedDecisionRequest struct {
 	Share bool `json:"share"`
+	// Claims are the claims the screen showed the person as shared (those not unavailable): what
+	// they agree to. Sharing a birth date or a CURP requires it to name them; when given, it must
+	// be exactly what would be shared (else 409: the screen is out of date).
+	Claims []string `json:"claims,omitempty" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp" description:"Los datos que la pantalla mostró como compartidos y la persona acepta. Obligatorio para compartir birthdate o curp; si se envía, debe ser exactamente lo que se compartirá"`
 }
+
+// errConsentChanged answers a decision whose screen did not show what would be shared.
+var errConsentChanged = perfilseguro.Errorf(perfilseguro.ECONFLICT,
+	"Los datos que se compartirían no son los que viste en esta pantalla. Revísalos de nuevo y vuelve a elegir.")
 
 func (s *Server) mountHosted() {
 	tag := option.Tags("Flujo de verificación")
@@ -202,19 +214,30 @@ func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedVi
 		return HostedView{}, err
 	}
 	var values map[string]any
+	var unavailable []string
 	if uid != 0 {
 		u, err := s.store.UserByID(r.Context(), uid)
 		if err != nil {
 			return HostedView{}, err
 		}
 		v.SignedIn, v.Level = true, u.VerificationLevel
-		values = sharedClaims(u, h.Claims)
 		v.Blocker, v.SignOutToContinue = s.blockerFor(u, h)
+		var doc *perfilseguro.DocumentIdentity
+		if v.Blocker == "" { // the document is opened only for a person who can share
+			if doc, err = s.profileDocument(r.Context(), u, h.Claims); err != nil {
+				return HostedView{}, err
+			}
+		}
+		values = sharedClaims(u, doc, h.Claims, s.now())
+		if v.Blocker == "" { // a person who must first validate may still get them
+			unavailable = perfilseguro.UnavailableClaims(h.Claims, values)
+		}
 	} else {
 		v.Blocker = "Inicia sesión o regístrate para continuar."
 	}
 	for _, c := range h.Claims {
-		v.Claims = append(v.Claims, HostedClaim{Key: c, Label: perfilseguro.SessionClaimLabels[c], Value: values[c]})
+		v.Claims = append(v.Claims, HostedClaim{Key: c, Label: perfilseguro.SessionClaimLabels[c], Value: values[c],
+			Unavailable: slices.Contains(unavailable, c)})
 	}
 	return v, nil
 }
@@ -237,7 +260,8 @@ func shareBlocker(u perfilseguro.User, required int, now time.Time) string {
 // decideAs fills in who decides and, when they share, what and its proof. A person of the other
 // mode (a live account in a test session, or the reverse) may decline, as nobody: no link is kept
 // between the two; they cannot share.
-func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSession, d *postgres.SessionDecision) error {
+// agreed are the claims the person's screen showed as shared (HostedDecisionRequest.Claims).
+func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSession, d *postgres.SessionDecision, agreed []string) error {
 	u, err := s.store.UserByID(ctx, uid)
 	if err != nil {
 		return err
@@ -252,12 +276,39 @@ func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSessi
 	if blocker != "" {
 		return perfilseguro.Errorf(perfilseguro.ECONFLICT, "%s", blocker)
 	}
-	shared := sharedClaims(u, h.Claims)
+	doc, err := s.profileDocument(ctx, u, h.Claims)
+	if err != nil {
+		return err
+	}
+	shared := sharedClaims(u, doc, h.Claims, s.now())
+	// The person agrees to what the screen showed: a birth date or a CURP only when it named them,
+	// and, when it says what it showed, exactly what is shared.
+	granted := grantedClaims(h.Claims, shared)
+	for _, c := range granted {
+		if slices.Contains(perfilseguro.SensitiveClaims, c) && !slices.Contains(agreed, c) {
+			return errConsentChanged
+		}
+	}
+	if agreed != nil && !sameClaims(agreed, granted) {
+		return errConsentChanged
+	}
+	d.Granted = granted
 	if d.Shared, err = json.Marshal(shared); err != nil {
 		return err
 	}
 	d.Proof, err = sessionProof(s.issuer, h, shared)
 	return err
+}
+
+// sameClaims tells whether two lists name the same claims, in any order.
+func sameClaims(a, b []string) bool {
+	return slices.Equal(compactSorted(a), compactSorted(b))
+}
+
+func compactSorted(in []string) []string {
+	out := slices.Clone(in)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // HostedDecision is the session after the person decided.
@@ -291,7 +342,7 @@ func (s *Server) hostedDecision(c fuego.ContextWithBody[HostedDecisionRequest]) 
 		return HostedDecision{}, errNotSignedIn
 	}
 	if uid != 0 {
-		if err := s.decideAs(ctx, uid, h, &d); err != nil {
+		if err := s.decideAs(ctx, uid, h, &d, req.Claims); err != nil {
 			return HostedDecision{}, err
 		}
 	}

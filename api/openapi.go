@@ -377,7 +377,9 @@ func nullableToTypes(ref *openapi3.SchemaRef, seen map[*openapi3.Schema]bool) {
 // holds every answer to it.
 func requiredFields(_ string, t reflect.Type, tag reflect.StructTag, schema *openapi3.Schema) error {
 	// A field's closed set of values (tag enum:"a,b"), so clients get a union, not any string.
-	if values, ok := tag.Lookup("enum"); ok && len(schema.Enum) == 0 {
+	// On a list (tag on a []string) the values are its items': the items were made with the
+	// same tag first, and the list itself takes no enum.
+	if values, ok := tag.Lookup("enum"); ok && len(schema.Enum) == 0 && !schema.Type.Is(openapi3.TypeArray) {
 		for _, v := range strings.Split(values, ",") {
 			schema.Enum = append(schema.Enum, v)
 		}

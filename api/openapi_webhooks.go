@@ -58,7 +58,9 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 			"claims":      claims,
 			"completedAt": openapi3.NewDateTimeSchema()})
 	sessionClaims := openapi3.NewObjectSchema().WithAnyAdditionalProperties()
-	sessionClaims.Description = "Los datos que la persona compartió, solo los pedidos: name, profileId, validUntil, level"
+	sessionClaims.Description = "Los datos que la persona compartió, solo los pedidos, como los responde GET …/verification-sessions/{id} en shared: " +
+		"name, profileId, validUntil, level y, de la identificación oficial que certifica el perfil, givenName, familyName, birthdate (AAAA-MM-DD), " +
+		"ageOver18 (boolean, calculado el día en que se compartió), nationality (ISO 3166-1 alfa-3) y curp; uno no disponible no va y se lista en unavailableClaims"
 	session := func(name string, completed bool) *openapi3.Schema {
 		props := map[string]*openapi3.Schema{"event": event(name), "id": str().WithPattern(`^vs_[0-9a-f]{24}$`),
 			"reference": str(), "status": str(), "livemode": openapi3.NewBoolSchema(),
@@ -73,7 +75,11 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 			gone.Description = "Solo en un reintento o un reenvío posterior a un retiro o una eliminación: null, y ni claims ni proof"
 			reason := str().WithEnum("withdrawn", "deleted")
 			reason.Description = "Por qué ya no van los datos: withdrawn (la persona retiró el acceso de su plataforma) o deleted (eliminó su cuenta)"
+			unavailable := openapi3.NewArraySchema().WithItems(str().WithEnum("givenName", "familyName", "birthdate", "ageOver18", "nationality", "curp"))
+			unavailable.Description = "Los datos de la identificación pedidos que no van en claims: el perfil se validó antes de que Perfil Seguro " +
+				"leyera la identificación, o esta no los trae. Ausente si no falta ninguno"
 			props["claims"], props["proof"], props["shared"], props["sharedReason"] = sessionClaims, proof, gone, reason
+			props["unavailableClaims"] = unavailable
 		}
 		return withProps(required, props)
 	}

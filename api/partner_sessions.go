@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"time"
 
@@ -52,11 +53,15 @@ type SessionView struct {
 	Reference     string   `json:"reference"`
 	Livemode      bool     `json:"livemode"`
 	RequiredLevel int      `json:"requiredLevel"`
-	Claims        []string `json:"claims"` // asked for
+	Claims        []string `json:"claims" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp"` // asked for
 	ReturnURL     string   `json:"returnUrl,omitempty"`
 	// Shared are the claims as the person shared them (completed only); null once the person
 	// withdrew your access or deleted their account (SharedReason says which).
-	Shared *SharedClaims `json:"shared,omitzero" description:"Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál"`
+	Shared *SharedClaims `json:"shared,omitzero" description:"Los datos que la persona compartió (solo en completed), solo los pedidos en claims: name (string), profileId (string), validUntil (fecha y hora RFC 3339 o null), level (entero), y de la identificación oficial que certifica el perfil: givenName y familyName (string, como aparecen en la identificación), birthdate (AAAA-MM-DD), ageOver18 (boolean, calculado el día en que se compartió), nationality (ISO 3166-1 alfa-3) y curp (string). Un dato de la identificación que no está disponible no va en shared y se lista en unavailableClaims. null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál"`
+	// UnavailableClaims are the asked claims of the identity document that Shared does not carry:
+	// the profile was validated before Perfil Seguro read documents (its name was typed), or the
+	// document does not carry them (a foreign passport has no CURP). Completed and shared only.
+	UnavailableClaims []string `json:"unavailableClaims,omitempty" enum:"givenName,familyName,birthdate,ageOver18,nationality,curp" description:"Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno"`
 	// SharedReason is why a completed session's Shared is null; absent otherwise.
 	SharedReason string `json:"sharedReason,omitempty" enum:"withdrawn,deleted" description:"Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso"`
 	// Proof is a compact JWS (typ perfilseguro-session+jwt, ES256) over the session and the shared
@@ -98,7 +103,8 @@ func (s *Server) mountPartnerSessions() {
 		option.DefaultStatusCode(http.StatusCreated),
 		option.Summary("Abrir una sesión de verificación (llave secreta)"),
 		option.Description("La persona verifica su identidad hasta requiredLevel (2: correo, 3: biométrico) en el flujo de Perfil Seguro "+
-			"y decide si comparte los datos pedidos en claims (name, profileId, validUntil, level). El clientSecret se entrega a tu página "+
+			"y decide si comparte los datos pedidos en claims (name, profileId, validUntil, level; y de su identificación oficial: givenName, familyName, "+
+			"birthdate, ageOver18, nationality, curp, que la persona ve uno por uno antes de aceptar). El clientSecret se entrega a tu página "+
 			"para PerfilSeguro(pk).verify(clientSecret); vale una vez y solo durante 1 hora (una sesión que nadie abrió en ese tiempo expira; "+
 			"abierta, la persona tiene hasta 24 horas desde la creación para terminar). url abre el mismo flujo como redirección de página completa. "+
 			"Una llave sk_test_ abre sesiones de prueba."),
@@ -263,14 +269,19 @@ func (s *Server) sessionView(v postgres.PartnerVerificationSession) SessionView 
 		out.ReturnURL = *v.ReturnURL
 	}
 	out.Shared, out.SharedReason = sharedOf(v)
+	if out.Shared != nil && out.SharedReason == "" {
+		out.UnavailableClaims = perfilseguro.UnavailableClaims(out.Claims, *out.Shared)
+	}
 	if v.Proof != nil {
 		out.Proof = *v.Proof
 	}
 	return out
 }
 
-// sharedClaims are the asked claims of a person, as the partner receives them.
-func sharedClaims(u perfilseguro.User, asked []string) map[string]any {
+// sharedClaims are the asked claims of a person, as the partner receives them; doc is the
+// document that certifies the profile (nil for a typed name: its claims are null), now the day
+// of sharing.
+func sharedClaims(u perfilseguro.User, doc *perfilseguro.DocumentIdentity, asked []string, now time.Time) map[string]any {
 	out := map[string]any{}
 	for _, c := range asked {
 		switch c {
@@ -282,6 +293,11 @@ func sharedClaims(u perfilseguro.User, asked []string) map[string]any {
 			out[c] = u.ValidUntil()
 		case "level":
 			out[c] = u.VerificationLevel
+		default:
+			// A document claim the profile cannot give is left out (listed in unavailableClaims).
+			if v := documentClaim(doc, c, now); v != nil && slices.Contains(perfilseguro.DocumentClaims, c) {
+				out[c] = v
+			}
 		}
 	}
 	return out

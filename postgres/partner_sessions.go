@@ -178,14 +178,34 @@ func (s *Store) FlowSession(ctx context.Context, flowHash string) (HostedSession
 	return h, nil
 }
 
+// ProfileDocument is the identity document that certifies a profile (users.identity_verification_id,
+// opened by DocumentOf); nil when the profile's name was typed (name_source 'typed': validated
+// before documents were read, or never validated) or the document's data is gone.
+func (s *Store) ProfileDocument(ctx context.Context, userID int64) (*perfilseguro.DocumentIdentity, error) {
+	var verificationID *int64
+	err := s.DB.GetContext(ctx, &verificationID, `SELECT identity_verification_id FROM users
+		WHERE id = $1 AND name_source = 'document'`, userID)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && verificationID == nil) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("profile document of user %d: %w", userID, err)
+	}
+	return s.DocumentOf(ctx, *verificationID)
+}
+
 // SessionDecision is the person's answer in the hosted flow.
 type SessionDecision struct {
 	FlowHash string
 	UserID   int64 // 0: nobody signed in (declining needs no account)
 	Share    bool
 	Shared   json.RawMessage // the claims as shared (Share only)
-	Proof    string          // a JWS over the session and Shared (Share only)
-	Now      time.Time
+	// Granted are the claims the person agreed to share, as the grant records them: the asked
+	// claims the screen showed with a value (an unavailable document claim is not granted).
+	// nil grants every asked claim.
+	Granted []string
+	Proof   string // a JWS over the session and Shared (Share only)
+	Now     time.Time
 }
 
 // DecideSession ends an in-progress session as the person chose: completed (with a grant of the
@@ -217,8 +237,12 @@ func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVe
 				WHERE partner_id = $1 AND user_id = $2 AND livemode = $3 AND revoked_at IS NULL`, v.PartnerID, d.UserID, v.Livemode, d.Now); err != nil {
 				return fmt.Errorf("replace grant: %w", err)
 			}
+			granted := v.Claims
+			if d.Granted != nil {
+				granted = pq.StringArray(d.Granted)
+			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO partner_grants (partner_id, user_id, livemode, claims, via, session_id, granted_at)
-				VALUES ($1, $2, $3, $4, 'session', $5, $6)`, v.PartnerID, d.UserID, v.Livemode, v.Claims, v.ID, d.Now); err != nil {
+				VALUES ($1, $2, $3, $4, 'session', $5, $6)`, v.PartnerID, d.UserID, v.Livemode, granted, v.ID, d.Now); err != nil {
 				return fmt.Errorf("grant: %w", err)
 			}
 		}
@@ -241,6 +265,13 @@ func sessionPayload(v PartnerVerificationSession, event string) ([]byte, error) 
 	default:
 		body["claims"] = json.RawMessage(v.Shared)
 		body["proof"] = v.Proof
+		var shared map[string]any
+		if err := json.Unmarshal(v.Shared, &shared); err != nil {
+			return nil, fmt.Errorf("shared claims of %s: %w", v.ID, err)
+		}
+		if missing := perfilseguro.UnavailableClaims(v.Claims, shared); len(missing) > 0 {
+			body["unavailableClaims"] = missing
+		}
 	}
 	return json.Marshal(body)
 }

@@ -34,7 +34,7 @@ const blankSharedQuery = `WITH blanked AS (
 		RETURNING id, partner_id),
 	hooks AS (
 		UPDATE partner_deliveries d
-		SET payload = (d.payload - 'claims' - 'proof') || jsonb_build_object('shared', NULL, 'sharedReason', $4::text)
+		SET payload = (d.payload - 'claims' - 'proof' - 'unavailableClaims') || jsonb_build_object('shared', NULL, 'sharedReason', $4::text)
 		FROM blanked b WHERE d.partner_id = b.partner_id AND d.event = 'verification_session.completed' AND d.payload->>'id' = b.id)
 	SELECT id FROM blanked`
 
