@@ -2,7 +2,7 @@ package screening
 
 import (
 	"fmt"
-	"time"
+	"strconv"
 )
 
 // Kind is where a list comes from; it is stored in screening_lists.kind.
@@ -57,8 +57,10 @@ type BirthDate struct {
 
 // years is the range of years this date covers; ok is false when it says nothing.
 func (b BirthDate) years() (from, to int, ok bool) {
-	if t, err := time.Parse(time.DateOnly, b.Date); err == nil {
-		return t.Year(), t.Year(), true
+	if len(b.Date) >= 4 {
+		if y, err := strconv.Atoi(b.Date[:4]); err == nil {
+			return y, y, true
+		}
 	}
 	if b.Year > 0 {
 		return b.Year, b.Year, true

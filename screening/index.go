@@ -51,6 +51,8 @@ type Index struct {
 	entries  []indexedEntry
 	names    []indexedName
 	postings map[string][]int32
+	dict     map[string]uint32 // every word and key of the lists, numbered: words compare as numbers
+	nameLen  []uint8           // words per name, beside names so the first filter reads no name
 	weights  Weights
 	scratch  sync.Pool // *[]uint8 counters, one per name
 }
@@ -70,12 +72,12 @@ type indexedName struct {
 
 // NewIndex builds the index over the given list versions (normally the latest of each list).
 func NewIndex(lists []ListVersion) *Index {
-	ix := &Index{lists: lists, postings: map[string][]int32{}, weights: DefaultWeights}
+	ix := &Index{lists: lists, postings: map[string][]int32{}, dict: map[string]uint32{}, weights: DefaultWeights}
 	for li := range lists {
 		for ei := range lists[li].Entries {
 			e := &lists[li].Entries[ei]
 			entryID := int32(len(ix.entries))
-			ix.entries = append(ix.entries, indexedEntry{list: int32(li), entry: e, surnames: tokens(e.Surnames)})
+			ix.entries = append(ix.entries, indexedEntry{list: int32(li), entry: e, surnames: ix.intern(tokens(e.Surnames))})
 			ix.addName(entryID, e.Name, false)
 			if e.Name == "" && (e.GivenNames != "" || e.Surnames != "") {
 				ix.addName(entryID, strings.TrimSpace(e.GivenNames+" "+e.Surnames), false)
@@ -93,13 +95,38 @@ func NewIndex(lists []ListVersion) *Index {
 	return ix
 }
 
+// intern numbers the words and keys of a listed name, adding new ones to the dictionary.
+func (ix *Index) intern(toks []token) []token {
+	number := func(s string) uint32 {
+		id, ok := ix.dict[s]
+		if !ok {
+			id = uint32(len(ix.dict) + 1)
+			ix.dict[s] = id
+		}
+		return id
+	}
+	for i := range toks {
+		toks[i].id, toks[i].keyID = number(toks[i].text), number("\x00"+toks[i].key)
+	}
+	return toks
+}
+
+// lookup numbers the words of a screened name from the dictionary, without adding to it.
+func (ix *Index) lookup(toks []token) []token {
+	for i := range toks {
+		toks[i].id, toks[i].keyID = ix.dict[toks[i].text], ix.dict["\x00"+toks[i].key]
+	}
+	return toks
+}
+
 func (ix *Index) addName(entry int32, text string, low bool) {
-	toks := tokens(text)
+	toks := ix.intern(tokens(text))
 	if len(toks) == 0 {
 		return
 	}
 	id := int32(len(ix.names))
 	ix.names = append(ix.names, indexedName{entry: entry, text: text, low: low, tokens: toks})
+	ix.nameLen = append(ix.nameLen, uint8(min(len(toks), 255)))
 	seen := make(map[string]bool, len(toks))
 	for _, t := range toks {
 		if len(t.key) < 2 || seen[t.key] {
@@ -135,11 +162,11 @@ func (ix *Index) screen(p Person, threshold float64, allowed func(ListVersion) b
 	if full == "" {
 		full = strings.TrimSpace(p.GivenNames + " " + p.Surnames)
 	}
-	q := tokens(full)
+	q := ix.lookup(tokens(full))
 	if len(q) == 0 || len(ix.names) == 0 {
 		return nil
 	}
-	query := queryOf(p, q)
+	query := query{person: p, tokens: q, surnames: ix.lookup(tokens(p.Surnames))}
 	keys := map[string]bool{}
 	for _, t := range q {
 		keys[t.key] = true
@@ -160,39 +187,42 @@ func (ix *Index) screen(p Person, threshold float64, allowed func(ListVersion) b
 			}
 		}
 	}
-	best := map[int32]Candidate{}
+	type kept struct {
+		score float64
+		name  int32
+	}
+	best := map[int32]kept{}
 	for _, id := range touched {
 		shared := int(counts[id])
 		counts[id] = 0
+		nn := int(ix.nameLen[id])
+		if shared < min(2, len(q), nn) || !ix.weights.mayReach(shared, len(q), nn, threshold) {
+			continue
+		}
 		n := &ix.names[id]
-		need := min(2, len(q), len(n.tokens))
-		if shared < need {
-			continue
-		}
 		e := &ix.entries[n.entry]
-		if e.entry.Kind == EntryEntity {
+		if e.entry.Kind == EntryEntity || !allowed(ix.lists[e.list]) {
 			continue
 		}
-		l := ix.lists[e.list]
-		if !allowed(l) {
-			continue
-		}
-		score, reasons := ix.weights.score(query, n, e)
+		score, _ := ix.weights.score(query, n, e, false)
 		if score < threshold {
 			continue
 		}
-		if prev, ok := best[n.entry]; ok && prev.Score >= score {
+		if prev, ok := best[n.entry]; ok && prev.score >= score {
 			continue
 		}
-		best[n.entry] = Candidate{
-			EntryID: e.entry.ID, ListID: l.ListID, ListName: l.Name, ListVersion: l.Version, VersionID: l.VersionID,
-			Score: score, Reasons: reasons, MatchedName: n.text, Entry: *e.entry,
-		}
+		best[n.entry] = kept{score, id}
 	}
 	ix.scratch.Put(countsP)
 	out := make([]Candidate, 0, len(best))
-	for _, c := range best {
-		out = append(out, c)
+	for entryID, k := range best {
+		n, e := &ix.names[k.name], &ix.entries[entryID]
+		l := ix.lists[e.list]
+		score, reasons := ix.weights.score(query, n, e, true)
+		out = append(out, Candidate{
+			EntryID: e.entry.ID, ListID: l.ListID, ListName: l.Name, ListVersion: l.Version, VersionID: l.VersionID,
+			Score: score, Reasons: reasons, MatchedName: n.text, Entry: *e.entry,
+		})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {

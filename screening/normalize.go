@@ -3,6 +3,7 @@ package screening
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/perfilseguro/perfilseguro/identity"
 )
@@ -64,6 +65,9 @@ type token struct {
 	text  string // folded, transliterated: "gonzalez"
 	key   string // the index key: sound-alike spellings share it ("gonsales")
 	abjad bool   // read from Arabic script: compare by skeleton only
+	runes int    // length of text in runes
+	id    uint32 // text's number in the index's dictionary; 0: a word no list has
+	keyID uint32 // key's number in the dictionary; 0: a key no list has
 }
 
 // tokens normalises a name into its words: transliterated, accents folded with identity.Fold,
@@ -82,7 +86,7 @@ func tokens(name string) []token {
 			continue
 		}
 		seen[w] = true
-		t := token{text: w, abjad: abjad, key: soundKey(w)}
+		t := token{text: w, abjad: abjad, key: soundKey(w), runes: utf8.RuneCountInString(w)}
 		if abjad {
 			if strings.HasPrefix(w, "al") && len(w) > 4 {
 				w = w[2:] // the article written joined: "الهاشمي" is al + hashimi

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/hbollon/go-edlib"
 )
@@ -35,6 +34,21 @@ var DefaultWeights = Weights{
 	SameDay: 0.08, SameYear: 0.03, OtherDay: 0.08, OtherYear: 0.2,
 }
 
+// mayReach reports whether a name sharing shared index keys with the person could still score
+// threshold: the shared words as exact, at most one more word as a spelling slip (a slip
+// changes the sound key, so it is not counted by the index), and the best birth-date bonus. A
+// name that differs in two words that do not sound alike is not scored at all: that is what
+// keeps a screening from scoring every namesake of a common name.
+func (w Weights) mayReach(shared, nq, nn int, threshold float64) bool {
+	matched := float64(min(shared+1, nq, nn))
+	short, long := float64(min(nq, nn)), float64(max(nq, nn))
+	best := w.ShortSide*matched/short + (1-w.ShortSide)*matched/long
+	if nq == 1 || nn == 1 {
+		best *= w.SingleWord
+	}
+	return best+w.SameDay >= threshold
+}
+
 // query is the screened person, normalised once.
 type query struct {
 	person   Person
@@ -42,9 +56,6 @@ type query struct {
 	surnames []token
 }
 
-func queryOf(p Person, q []token) query {
-	return query{person: p, tokens: q, surnames: tokens(p.Surnames)}
-}
 
 // wordMatch is how one word of the person compares with one word of a listed name.
 type wordMatch struct {
@@ -59,29 +70,35 @@ func (w Weights) words(q, n token) wordMatch {
 		}
 		return wordMatch{}
 	}
-	if q.text == n.text {
+	// Numbered by the index's dictionary: 0 is a word no list has, equal to nothing listed.
+	if q.id != 0 && q.id == n.id {
 		return wordMatch{1, "exacta"}
 	}
-	if q.key == n.key {
+	if q.keyID != 0 && q.keyID == n.keyID {
 		return wordMatch{w.SoundAlike, "se escribe distinto y suena igual"}
 	}
-	if utf8.RuneCountInString(q.text) >= w.MinTypoRunes && utf8.RuneCountInString(n.text) >= w.MinTypoRunes {
-		if jw := float64(edlib.JaroWinklerSimilarity(q.text, n.text)); jw >= w.MinJaroWinkler {
+	// A slip is looked for only in long words that start alike: Jaro-Winkler weighs the start,
+	// and a different first letter that sounds the same was caught by the key above.
+	if q.runes >= w.MinTypoRunes && n.runes >= w.MinTypoRunes && q.text[0] == n.text[0] &&
+		abs(q.runes-n.runes) <= 2 {
+		if jw := jaroWinkler(q.text, n.text); jw >= w.MinJaroWinkler {
 			return wordMatch{jw, "casi igual"}
 		}
 	}
 	return wordMatch{}
 }
 
-// score compares the person with one name of an entry and qualifies it with the birth date.
-func (w Weights) score(q query, n *indexedName, e *indexedEntry) (float64, []string) {
+// score compares the person with one name of an entry and qualifies it with the birth date; the
+// reasons are written only when explain is set (the candidates kept), the costly part otherwise.
+func (w Weights) score(q query, n *indexedName, e *indexedEntry, explain bool) (float64, []string) {
 	nq, nn := len(q.tokens), len(n.tokens)
 	// Greedy alignment: the most similar pair first, each word used once.
 	type pair struct {
 		i, j int
 		m    wordMatch
 	}
-	var pairs []pair
+	var buf [16]pair
+	pairs := buf[:0]
 	for i, qt := range q.tokens {
 		for j, nt := range n.tokens {
 			if m := w.words(qt, nt); m.sim > 0 {
@@ -94,8 +111,14 @@ func (w Weights) score(q query, n *indexedName, e *indexedEntry) (float64, []str
 			pairs[b], pairs[b-1] = pairs[b-1], pairs[b]
 		}
 	}
-	usedQ := make([]int, nq)
-	usedN := make([]bool, nn)
+	var qbuf [12]int
+	var nbuf [12]bool
+	usedQ, usedN := qbuf[:0], nbuf[:0]
+	if nq <= len(qbuf) && nn <= len(nbuf) {
+		usedQ, usedN = qbuf[:nq], nbuf[:nn]
+	} else {
+		usedQ, usedN = make([]int, nq), make([]bool, nn)
+	}
 	for i := range usedQ {
 		usedQ[i] = -1
 	}
@@ -109,7 +132,7 @@ func (w Weights) score(q query, n *indexedName, e *indexedEntry) (float64, []str
 		usedQ[p.i], usedN[p.j] = p.j, true
 		sum += p.m.sim
 		matched++
-		if p.m.how != "exacta" {
+		if explain && p.m.how != "exacta" {
 			inexact = append(inexact, fmt.Sprintf("«%s» y «%s»: %s", q.tokens[p.i].text, n.tokens[p.j].text, p.m.how))
 		}
 	}
@@ -120,6 +143,25 @@ func (w Weights) score(q query, n *indexedName, e *indexedEntry) (float64, []str
 	short, long := max(covQ, covN), min(covQ, covN)
 	score := w.ShortSide*short + (1-w.ShortSide)*long
 
+	if n.low {
+		score -= w.LowAlias
+	}
+	if matched < 2 && nq >= 2 && nn >= 2 {
+		score = min(score, w.OneWordCap)
+	}
+	if nq == 1 || nn == 1 {
+		score *= w.SingleWord
+	}
+	surnameMiss := len(q.surnames) > 0 && len(e.surnames) > 0 && !anySimilar(w, q.surnames, e.surnames)
+	if surnameMiss {
+		score -= w.SurnameMiss
+	}
+	delta, why := w.birth(q.person.BirthDate, e.entry.BirthDates, explain)
+	score += delta
+	score = max(0, min(1, score))
+	if !explain {
+		return score, nil
+	}
 	if len(inexact) == 0 && matched == nq && matched == nn {
 		reasons = append(reasons, fmt.Sprintf("el nombre coincide con «%s» (sin distinguir acentos ni mayúsculas)", n.text))
 	} else {
@@ -128,7 +170,6 @@ func (w Weights) score(q query, n *indexedName, e *indexedEntry) (float64, []str
 	reasons = append(reasons, inexact...)
 	if n.low {
 		reasons = append(reasons, "es un alias de baja calidad según la lista")
-		score -= w.LowAlias
 	} else if n.text != e.entry.Name && n.text != e.entry.OriginalName {
 		reasons = append(reasons, "coincide con un alias de la lista")
 	}
@@ -151,21 +192,15 @@ func (w Weights) score(q query, n *indexedName, e *indexedEntry) (float64, []str
 		reasons = append(reasons, "no están en ese nombre de la lista: "+strings.Join(absent, " "))
 	}
 	if matched < 2 && nq >= 2 && nn >= 2 {
-		score = min(score, w.OneWordCap)
 		reasons = append(reasons, "solo una palabra en común")
 	}
 	if nq == 1 || nn == 1 {
-		score *= w.SingleWord
 		reasons = append(reasons, "un nombre de una sola palabra identifica poco")
 	}
-	if len(q.surnames) > 0 && len(e.surnames) > 0 && !anySimilar(w, q.surnames, e.surnames) {
-		score -= w.SurnameMiss
+	if surnameMiss {
 		reasons = append(reasons, "los apellidos no coinciden")
 	}
-	delta, why := w.birth(q.person.BirthDate, e.entry.BirthDates)
-	score += delta
-	reasons = append(reasons, why)
-	return max(0, min(1, score)), reasons
+	return score, append(reasons, why)
 }
 
 func anySimilar(w Weights, a, b []token) bool {
@@ -205,36 +240,111 @@ func unused(ts []token, used []bool) []string {
 }
 
 // birth is the birth date's part of the score: the tie-breaker between namesakes.
-func (w Weights) birth(born time.Time, dates []BirthDate) (float64, string) {
+func (w Weights) birth(born time.Time, dates []BirthDate, explain bool) (float64, string) {
 	if born.IsZero() {
 		return 0, "sin fecha de nacimiento de la persona: no cuenta"
 	}
 	if len(dates) == 0 {
 		return 0, "la lista no da fecha de nacimiento: no cuenta"
 	}
-	day := born.Format(time.DateOnly)
+	var dayBuf [10]byte
+	day := string(born.AppendFormat(dayBuf[:0], time.DateOnly))
 	year := born.Year()
-	sameYearOtherDay := false
-	var given []string
+	delta, how := -w.OtherYear, 0
 	for _, d := range dates {
-		given = append(given, d.String())
 		if d.Date == day {
-			return w.SameDay, "misma fecha de nacimiento: " + day
+			delta, how = w.SameDay, 3
+			break
 		}
-	}
-	for _, d := range dates {
 		from, to, ok := d.years()
 		if !ok || year < from || year > to {
 			continue
 		}
-		if d.Date != "" {
-			sameYearOtherDay = true
+		if d.Date == "" && how < 2 {
+			delta, how = w.SameYear, 2
+		} else if d.Date != "" && how < 1 {
+			delta, how = -w.OtherDay, 1
+		}
+	}
+	if !explain {
+		return delta, ""
+	}
+	given := make([]string, len(dates))
+	for i, d := range dates {
+		given[i] = d.String()
+	}
+	list := strings.Join(given, ", ")
+	switch how {
+	case 3:
+		return delta, "misma fecha de nacimiento: " + day
+	case 2:
+		return delta, fmt.Sprintf("el año de nacimiento %d cabe en el de la lista (%s)", year, list)
+	case 1:
+		return delta, fmt.Sprintf("mismo año de nacimiento pero otro día (lista: %s)", list)
+	}
+	return delta, fmt.Sprintf("otro año de nacimiento (persona: %d; lista: %s)", year, list)
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// jaroWinkler is go-edlib's Jaro-Winkler similarity, computed without allocating for the ASCII
+// words names fold to (the screening's hot path); other words go to go-edlib.
+func jaroWinkler(a, b string) float64 {
+	if len(a) > 64 || len(b) > 64 || !ascii(a) || !ascii(b) {
+		return float64(edlib.JaroWinklerSimilarity(a, b))
+	}
+	if a == b {
+		return 1
+	}
+	window := max(len(a), len(b))/2 - 1
+	window = max(window, 0)
+	var ma, mb [64]bool
+	matches := 0
+	for i := 0; i < len(a); i++ {
+		lo, hi := max(0, i-window), min(len(b), i+window+1)
+		for j := lo; j < hi; j++ {
+			if !mb[j] && a[i] == b[j] {
+				ma[i], mb[j] = true, true
+				matches++
+				break
+			}
+		}
+	}
+	if matches == 0 {
+		return 0
+	}
+	transpositions, k := 0, 0
+	for i := 0; i < len(a); i++ {
+		if !ma[i] {
 			continue
 		}
-		return w.SameYear, fmt.Sprintf("el año de nacimiento %d cabe en el de la lista (%s)", year, d.String())
+		for !mb[k] {
+			k++
+		}
+		if a[i] != b[k] {
+			transpositions++
+		}
+		k++
 	}
-	if sameYearOtherDay {
-		return -w.OtherDay, fmt.Sprintf("mismo año de nacimiento pero otro día (lista: %s)", strings.Join(given, ", "))
+	m := float64(matches)
+	jaro := (m/float64(len(a)) + m/float64(len(b)) + (m-float64(transpositions/2))/m) / 3
+	prefix := 0
+	for prefix < min(4, len(a), len(b)) && a[prefix] == b[prefix] {
+		prefix++
 	}
-	return -w.OtherYear, fmt.Sprintf("otro año de nacimiento (persona: %d; lista: %s)", year, strings.Join(given, ", "))
+	return jaro + 0.1*float64(prefix)*(1-jaro)
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
