@@ -12,7 +12,7 @@ export TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/postgres?sslmode=
 export TEST_REDIS_ADDR ?= 127.0.0.1:6379
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
 
-.PHONY: help build run test bench bench-verify bench-consultations bench-sessions bench-passes bench-overload bench-overload-split scale restore-drill fuzz audit clean
+.PHONY: help build run test bench bench-verify bench-consultations bench-sessions bench-passes bench-screening bench-overload bench-overload-split scale restore-drill fuzz audit clean
 
 help: ## List the targets
 	@echo 'Perfil Seguro. Usage: make <target>'
@@ -66,6 +66,9 @@ bench-overload-split: ## bench-overload with the load generator alone on the las
 
 bench-passes: ## Load-test GET /api/verify against a baseline and time pass builds; append to BENCHMARKS.md
 	BENCH_PASSES=1 go test -count=1 -run '^TestVerifyLoad$$' -timeout 20m -v ./bench/passes
+
+bench-screening: ## Screen people against a generated list of 100,000 entries (index memory, one screening's p50/p99, re-screening 100,000 people); append to BENCHMARKS.md
+	BENCH_SCREENING=1 go test -count=1 -run '^TestScreeningBenchmark$$' -timeout 30m -v ./bench/screening
 
 scale: ## Failover under load: Redis (sentinel, cluster, rolling-restart; 200 sign-ins/s) and a Patroni Postgres cluster (postgres-kill, postgres-host, postgres-switchover, postgres-sync-cost; 200 sign-ins/s, one in ten a sign-up, and payments). SCALE_SCENARIOS=a,b picks some (default all), SCALE_SECONDS each (default 60); append to BENCHMARKS.md
 	scripts/ensure-tools.sh --test

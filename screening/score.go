@@ -56,7 +56,6 @@ type query struct {
 	surnames []token
 }
 
-
 // wordMatch is how one word of the person compares with one word of a listed name.
 type wordMatch struct {
 	sim float64
