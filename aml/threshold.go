@@ -3,6 +3,10 @@ package aml
 import (
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -176,3 +180,28 @@ func thresholdOn(rows []Threshold, activity Activity, day time.Time) (Threshold,
 
 // UMAValidFrom is the day a year's UMA takes effect: 1 February (INEGI's yearly update).
 func UMAValidFrom(year int) time.Time { return time.Date(year, time.February, 1, 0, 0, 0, 0, time.UTC) }
+
+// ParseCentavos reads an amount of pesos written with up to two decimals ("113.14", "113.1",
+// "908000", "-3.50"); thousands separators and other forms are refused.
+func ParseCentavos(s string) (Centavos, error) {
+	m := pesosShape.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return 0, fmt.Errorf("aml: %q is not an amount of pesos", s)
+	}
+	whole, err := strconv.ParseInt(m[2], 10, 64)
+	if err != nil || whole > math.MaxInt64/100-1 {
+		return 0, fmt.Errorf("aml: %q is too large", s)
+	}
+	frac := int64(0)
+	if m[3] != "" {
+		f := m[3] + strings.Repeat("0", 2-len(m[3]))
+		frac = int64(f[0]-'0')*10 + int64(f[1]-'0')
+	}
+	v := Centavos(whole*100 + frac)
+	if m[1] == "-" {
+		v = -v
+	}
+	return v, nil
+}
+
+var pesosShape = regexp.MustCompile(`^(-?)([0-9]{1,15})(?:\.([0-9]{1,2}))?$`)

@@ -207,3 +207,17 @@ func TestUMAAndThresholdValidationSpeakSpanish(t *testing.T) {
 		require.Equal(t, perfilseguro.EINVALID, e.Code)
 	}
 }
+
+func TestParseCentavosReadsPesosWithoutFloatingPoint(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]aml.Centavos{"113.14": 11314, "113.1": 11310, "117": 11700, " 0.07 ": 7, "-3.50": -350,
+		"907948.50": 90794850} {
+		got, err := aml.ParseCentavos(in)
+		require.NoError(t, err, in)
+		require.Equal(t, want, got, in)
+	}
+	for _, bad := range []string{"", "abc", "1,000.00", "113.145", ".5", "1e3", "12.", "9999999999999999"} {
+		_, err := aml.ParseCentavos(bad)
+		require.Error(t, err, bad)
+	}
+}

@@ -55,6 +55,7 @@ func (s *Server) mountAdmin(d AdminDeps) {
 	s.mountAdminArco()
 	s.mountAdminAccounts()
 	s.mountAdminPasskeys()
+	s.mountAdminAML()
 	s.mountAudit()
 }
 

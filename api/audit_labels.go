@@ -11,6 +11,8 @@ import (
 
 // auditActionLabels names every action the API records.
 var auditActionLabels = map[string]string{
+	"admin.aml.threshold":             "Cambio de umbrales LFPIORPI",
+	"admin.aml.uma":                   "Cambio del valor de la UMA",
 	"admin.create":                    "Alta de administrador",
 	"admin.disable":                   "Baja de administrador",
 	"admin.enrol":                     "Registro de administrador",
@@ -58,6 +60,7 @@ var auditActionLabels = map[string]string{
 	"user.create":                     "Alta de persona",
 	"user.delete":                     "Eliminación de perfil",
 	"user.delete.self":                "Eliminación de perfil por la persona",
+	"user.identity_from_document":     "Nombre tomado de la identificación (validación anterior)",
 	"user.identity_review.approve":    "Aprobación de la revisión de identidad",
 	"user.identity_review.decline":    "Rechazo de la revisión de identidad",
 	"user.revoke":                     "Revocación de la validación",
@@ -109,6 +112,10 @@ func auditTargetText(e postgres.AuditEvent) string {
 		return named("Miembro del equipo", "eliminado")
 	case "arco":
 		return "Solicitud ARCO " + e.TargetID
+	case "aml_uma":
+		return "UMA " + e.TargetID
+	case "aml_threshold":
+		return "Umbrales LFPIORPI " + e.TargetID
 	case "payment":
 		return "Pago " + e.TargetID
 	case "partner_key":

@@ -16,9 +16,10 @@ export type AdminAbility =
   | 'arco'
   | 'monitoring'
   | 'identityReview'
+  | 'amlEdit'
 
 const abilities: Record<AdminRole, AdminAbility[]> = {
-  administrador: ['editUsers', 'revoke', 'liftRevocation', 'deleteUsers', 'refund', 'partners', 'admins', 'audit', 'arco', 'monitoring', 'identityReview'],
+  administrador: ['editUsers', 'revoke', 'liftRevocation', 'deleteUsers', 'refund', 'partners', 'admins', 'audit', 'arco', 'monitoring', 'identityReview', 'amlEdit'],
   soporte: ['arco', 'identityReview'],
   finanzas: ['refund'],
 }

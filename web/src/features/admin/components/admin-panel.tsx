@@ -12,6 +12,7 @@ import { useDeleteUser } from '../api/delete-user'
 import { useAdminSession } from '../api/get-admin-session'
 import { can, ROLE_LABEL } from '../roles'
 import { AdminsSection } from './admins-section'
+import { AmlThresholdsSection } from './aml-thresholds-section'
 import { AuditLog } from './audit-log'
 import type { AdminUser } from '../api/get-users'
 import { ArcoRequestsPanel } from './arco-requests-panel'
@@ -25,7 +26,7 @@ import { UserIdentity } from './user-identity'
 import { UserPayments } from './user-payments'
 import { UsersTable } from './users-table'
 
-type Tab = 'users' | 'create' | 'edit' | 'identity' | 'arco' | 'audit' | 'admins'
+type Tab = 'users' | 'create' | 'edit' | 'identity' | 'arco' | 'audit' | 'admins' | 'aml'
 
 /** The admin panel (SPEC §2): header, the spec's three tabs and the ARCO queue, delete dialog, partners and the operators' link. */
 export function AdminPanel() {
@@ -74,6 +75,7 @@ export function AdminPanel() {
     { id: 'arco', label: 'Solicitudes ARCO', hidden: !can(role, 'arco') },
     { id: 'audit', label: 'Bitácora', hidden: !can(role, 'audit') },
     { id: 'admins', label: 'Administradores', hidden: !can(role, 'admins') },
+    { id: 'aml', label: 'Umbrales LFPIORPI' },
   ]
 
   return (
@@ -146,6 +148,7 @@ export function AdminPanel() {
             {tab === 'arco' && <ArcoRequestsPanel />}
             {tab === 'audit' && <AuditLog />}
             {tab === 'admins' && <AdminsSection myId={me?.id} />}
+            {tab === 'aml' && <AmlThresholdsSection canEdit={can(role, 'amlEdit')} onUnauthorized={onUnauthorized} />}
           </div>
         </CardBody>
       </Card>
