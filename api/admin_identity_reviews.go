@@ -232,7 +232,7 @@ func (s *Server) resolveIdentityReview(c fuego.ContextWithBody[IdentityReviewReq
 	var check postgres.IdentityCheck
 	err = s.adminAction(r, sess, action, "user", func(ctx context.Context) (string, map[string]postgres.Change, error) {
 		var err error
-		check, _, err = s.store.ResolveIdentityReview(ctx, postgres.IdentityReviewDecision{VerificationID: vid, Approve: approve,
+		check, _, err = s.store.ResolveIdentityReview(ctx, postgres.IdentityReviewDecision{VerificationID: vid, AdminID: sess.Admin.ID, Approve: approve,
 			Reason: reason, Then: func(_ *sqlx.Tx, ch postgres.IdentityCheck) error {
 				task, err := jobs.NewSendIdentityReviewNoticeTask(vid)
 				if err := s.enqueue(ctx, task, err); err != nil {

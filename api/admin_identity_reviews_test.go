@@ -191,10 +191,12 @@ func TestApprovingAReviewCertifiesTheDocumentsNameInOneTransaction(t *testing.T)
 	var v struct {
 		Resolution string     `db:"identity_resolution"`
 		At         *time.Time `db:"identity_resolved_at"`
+		By         *int64     `db:"identity_resolved_by_admin"`
 	}
-	require.NoError(t, e.db.Get(&v, `SELECT identity_resolution, identity_resolved_at FROM verification_sessions WHERE id = $1`, vid))
+	require.NoError(t, e.db.Get(&v, `SELECT identity_resolution, identity_resolved_at, identity_resolved_by_admin FROM verification_sessions WHERE id = $1`, vid))
 	require.Equal(t, "approved", v.Resolution)
 	require.NotNil(t, v.At)
+	require.NotNil(t, v.By, "the reviewer is kept with the decision")
 
 	// The audit row names the administrator, the profile and the name change, in Spanish.
 	r = e.send(t, e.adminClient(t), "GET", fmt.Sprintf("/api/admin/audit?action=user.identity_review.approve&target=user:%d", uid), nil)

@@ -48,7 +48,7 @@ func (s *Store) assessDocument(ctx context.Context, tx *sqlx.Tx, verificationID,
 		}
 		if other != 0 {
 			a.Verdict, a.DuplicateOf = identity.VerdictDuplicate, other
-			a.Findings = append(a.Findings, identity.Finding{Code: string(identity.VerdictDuplicate), Text: ErrDocumentBound.Error()})
+			a.Findings = append(a.Findings, identity.Finding{Code: string(identity.VerdictDuplicate), Text: perfilseguro.ErrorMessage(ErrDocumentBound)})
 		}
 	}
 	findings, err := json.Marshal(a.Assessment)
@@ -100,7 +100,11 @@ func (s *Store) documentHolder(ctx context.Context, q sqlx.QueryerContext, key s
 type Certification struct {
 	ApprovedNow bool // level 3 granted (it was not granted before)
 	RenewedNow  bool // a level-3 validation renewed by a check started after it began
+	BoundNow    bool // a validation from before documents were read took this document, not renewed
 }
+
+// Granted reports whether the profile is now certified by this check's document.
+func (c Certification) Granted() bool { return c.ApprovedNow || c.RenewedNow || c.BoundNow }
 
 // Certify grants level 3 to the user of verification session verificationID under the
 // document's name (proper case: identity.Assessment.DocumentName), binding the document to the
@@ -143,19 +147,36 @@ func (s *Store) Certify(ctx context.Context, tx *sqlx.Tx, verificationID int64, 
 		if c.ApprovedNow = n == 1; c.ApprovedNow {
 			return nil
 		}
+		// Renewal: a check started after the current validation began renews it (a new
+		// validation date, no longer expired) under this document.
 		const renew = `WITH renewed AS (
 			UPDATE users SET fecha_validacion = now(), expired_at = NULL, didit_session_id = $2,
 				verification_score = COALESCE($3, verification_score), nombre = $5, name_source = 'document',
 				identity_verification_id = $6, document_key = $7, document_expires_on = $8, updated_at = now()
 			WHERE id = $1 AND biometric_verified AND verification_level = 3 AND revoked_at IS NULL
-			  AND (fecha_validacion < $4 OR identity_verification_id IS NULL) RETURNING id)
+			  AND fecha_validacion < $4 RETURNING id)
 		INSERT INTO profile_events (user_id, kind, actor) SELECT id, 'renewed', 'system' FROM renewed`
 		r, err = tx.ExecContext(ctx, renew, v.UserID, v.SessionID, overall, v.CreatedAt, name, verificationID, keyArg, expires)
 		if err != nil {
 			return err
 		}
 		n, _ = r.RowsAffected()
-		c.RenewedNow = n == 1
+		if c.RenewedNow = n == 1; c.RenewedNow {
+			return nil
+		}
+		// A validation from before documents were read (no certifying check yet) takes the
+		// document's name and binding from a check no newer than it, without being renewed: its
+		// date, validity and payment stay as they were (a backfilled mismatch adopted, a review).
+		const bind = `UPDATE users SET nombre = $2, name_source = 'document', identity_verification_id = $3,
+			document_key = $4, document_expires_on = $5, updated_at = now()
+			WHERE id = $1 AND biometric_verified AND verification_level = 3 AND revoked_at IS NULL
+			  AND identity_verification_id IS NULL`
+		r, err = tx.ExecContext(ctx, bind, v.UserID, name, verificationID, keyArg, expires)
+		if err != nil {
+			return err
+		}
+		n, _ = r.RowsAffected()
+		c.BoundNow = n == 1
 		return nil
 	})
 	var pqErr *pq.Error

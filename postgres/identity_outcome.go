@@ -137,7 +137,7 @@ func (s *Store) AdoptDocumentName(ctx context.Context, tx *sqlx.Tx, userID int64
 	if err != nil {
 		return Adoption{}, err
 	}
-	if !c.ApprovedNow && !c.RenewedNow {
+	if !c.Granted() {
 		return Adoption{}, ErrNothingToAdopt // a newer validation already stands
 	}
 	const settle = `UPDATE verification_sessions SET identity_resolution = 'adopted', identity_resolved_at = $2,

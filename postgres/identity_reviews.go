@@ -107,6 +107,7 @@ func (s *Store) IdentityReviews(ctx context.Context) ([]IdentityCheck, error) {
 // IdentityReviewDecision is an administrator's decision on a review.
 type IdentityReviewDecision struct {
 	VerificationID int64
+	AdminID        int64 // the deciding administrator
 	Approve        bool
 	Reason         string // required to decline; optional to approve
 	// Then runs inside the transaction once the decision is recorded (the person's e-mail, the
@@ -118,8 +119,8 @@ type IdentityReviewDecision struct {
 // audited action, when ctx carries one): the check is locked and must still wait for a review
 // (ErrReviewResolved otherwise); approving certifies the profile with the document's name
 // (Certify: ErrDocumentBound when the document now certifies another profile), declining grants
-// nothing. identity_resolved_by stays NULL: it references users, and the deciding administrator
-// is in the audit row written with the decision.
+// nothing. The deciding administrator is kept as identity_resolved_by_admin (and in the audit
+// row written with the decision).
 func (s *Store) ResolveIdentityReview(ctx context.Context, d IdentityReviewDecision) (IdentityCheck, Certification, error) {
 	var check IdentityCheck
 	var cert Certification
@@ -155,13 +156,13 @@ func (s *Store) ResolveIdentityReview(ctx context.Context, d IdentityReviewDecis
 			if cert, err = s.Certify(ctx, tx, d.VerificationID, name, *check.Document, check.Overall); err != nil {
 				return err
 			}
-			if !cert.ApprovedNow && !cert.RenewedNow {
+			if !cert.Granted() {
 				return ErrReviewNotGranted
 			}
 		}
 		const resolve = `UPDATE verification_sessions SET identity_resolution = $2, identity_resolved_at = now(),
-			identity_resolution_reason = $3, updated_at = now() WHERE id = $1`
-		if _, err := tx.ExecContext(ctx, resolve, d.VerificationID, resolution, nullable(d.Reason)); err != nil {
+			identity_resolution_reason = $3, identity_resolved_by_admin = NULLIF($4, 0), updated_at = now() WHERE id = $1`
+		if _, err := tx.ExecContext(ctx, resolve, d.VerificationID, resolution, nullable(d.Reason), d.AdminID); err != nil {
 			return fmt.Errorf("resolve review %d: %w", d.VerificationID, err)
 		}
 		check.Resolution = &resolution

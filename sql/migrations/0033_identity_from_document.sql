@@ -17,7 +17,8 @@ ALTER TABLE verification_sessions
     -- name), 'approved' / 'declined' (an administrator's review), with who and why.
     ADD COLUMN identity_resolution    text CHECK (identity_resolution IN ('adopted', 'approved', 'declined')),
     ADD COLUMN identity_resolved_at   timestamptz,
-    ADD COLUMN identity_resolved_by   bigint REFERENCES users (id) ON DELETE SET NULL,
+    ADD COLUMN identity_resolved_by   bigint REFERENCES users (id) ON DELETE SET NULL,  -- the person (adopted)
+    ADD COLUMN identity_resolved_by_admin bigint REFERENCES admins (id) ON DELETE SET NULL, -- the reviewer
     ADD COLUMN identity_resolution_reason text;
 CREATE INDEX verification_sessions_identity_review_idx ON verification_sessions (completed_at)
     WHERE identity_verdict IN ('near', 'no_document') AND identity_resolution IS NULL;
@@ -53,4 +54,5 @@ ALTER TABLE users DROP COLUMN identity_verification_id, DROP COLUMN name_source,
 DROP INDEX verification_sessions_identity_review_idx;
 ALTER TABLE verification_sessions DROP COLUMN identity_verdict, DROP COLUMN identity_findings,
     DROP COLUMN name_score, DROP COLUMN duplicate_of, DROP COLUMN identity_resolution,
-    DROP COLUMN identity_resolved_at, DROP COLUMN identity_resolved_by, DROP COLUMN identity_resolution_reason;
+    DROP COLUMN identity_resolved_at, DROP COLUMN identity_resolved_by, DROP COLUMN identity_resolved_by_admin,
+    DROP COLUMN identity_resolution_reason;
