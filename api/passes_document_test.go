@@ -3,14 +3,17 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/stretchr/testify/require"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/api"
 	"github.com/perfilseguro/perfilseguro/identity"
 	"github.com/perfilseguro/perfilseguro/provider/googlewallet"
 )
@@ -129,4 +132,43 @@ func TestThePassesEndWithThePlanWhenTheIDOutlivesIt(t *testing.T) {
 	for _, m := range obj.TextModulesData {
 		require.NotContains(t, m.Body, "identificación")
 	}
+}
+
+// The public page of a profile whose ID ends the validity before the plan: the answer caps the
+// expiry at the end of the ID's day and says so (vence_identificacion), and the page's card
+// (#root, as React writes it) says "Vigente hasta {día} (vence su identificación)"; with an ID
+// that outlives the plan, the plan's years as before.
+func TestThePublicPageSaysTheIDEndsTheValidity(t *testing.T) {
+	t.Parallel()
+	web := fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><html><head><title>Perfil Seguro</title></head><body><div id="root"></div></body></html>`)}}
+	e := setup(t, func(d *api.Deps) { d.Web = web })
+	doc := identity.SampleDocument("Ana María Ruiz Soto", anaBirth)
+	doc.ExpiryDate = time.Date(time.Now().Year()+1, time.March, 15, 0, 0, 0, 0, time.UTC)
+	_, pid := certifiedUser(t, e, "Ana Ruiz", doc, 5)
+
+	status, v, body := e.verify(t, pid)
+	require.Equal(t, http.StatusOK, status, body)
+	require.Equal(t, "Ana María Ruiz Soto", v.Profile.Nombre)
+	require.True(t, v.Profile.Verificado)
+	require.False(t, v.Profile.Expirado)
+	require.True(t, perfilseguro.DocumentValidThrough(doc.ExpiryDate).Equal(*v.Profile.FechaExpiracion),
+		"fecha_expiracion is the end of the ID's expiry day: %v", v.Profile.FechaExpiracion)
+	require.Contains(t, body, `"vence_identificacion":true`)
+
+	res, page := e.do(t, http.MethodGet, "/verify/"+pid, "", "")
+	require.Equal(t, http.StatusOK, res.StatusCode)
+	root := servedRoot.FindStringSubmatch(page)
+	require.NotNil(t, root, page)
+	year := strconv.Itoa(doc.ExpiryDate.Year())
+	require.Contains(t, root[1], ">Vigente hasta 15 de marzo de "+year+" (vence su identificación)</dd>")
+	require.Contains(t, root[1], ">Ana María Ruiz Soto</h2>")
+
+	// The plan ends first: no word about the ID.
+	_, other := certifiedUser(t, e, "Ana Ruiz", identity.SampleDocument("Ana Ruiz", anaBirth.AddDate(1, 0, 0)), 1)
+	status, v, body = e.verify(t, other)
+	require.Equal(t, http.StatusOK, status)
+	require.Contains(t, body, `"vence_identificacion":false`)
+	_, page = e.do(t, http.MethodGet, "/verify/"+other, "", "")
+	require.NotContains(t, page, "vence su identificación")
+	require.Contains(t, page, ">1 año</dd>")
 }

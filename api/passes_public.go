@@ -103,6 +103,9 @@ type PublicProfileJSON struct {
 	FechaValidacion   *time.Time `json:"fecha_validacion"`
 	FechaExpiracion   *time.Time `json:"fecha_expiracion"`
 	VigenciaAnos      int        `json:"vigencia_anos"`
+	// VenceIdentificacion: the identity document's expiry, not the plan's years, ends the
+	// validity (fecha_expiracion is then the end of the ID's expiry day; issue 52).
+	VenceIdentificacion bool `json:"vence_identificacion"`
 }
 
 // VerificationDetailsJSON describes the latest biometric session.
@@ -123,8 +126,9 @@ type ScoresJSON struct {
 
 // publicVerification builds the public answer for a profile at time now.
 func publicVerification(p postgres.PublicProfile, now time.Time) PublicVerifyResponse {
-	u := perfilseguro.User{FechaValidacion: p.FechaValidacion, Vigencia: p.Vigencia}
+	u := perfilseguro.User{FechaValidacion: p.FechaValidacion, Vigencia: p.Vigencia, DocumentExpiresOn: p.DocumentExpiresOn}
 	until := u.ValidUntil()
+	cappedByID := until != nil && p.DocumentExpiresOn != nil && until.Before(p.FechaValidacion.AddDate(p.Vigencia, 0, 0))
 	res := PublicVerifyResponse{
 		Profile: PublicProfileJSON{
 			Nombre: p.Nombre, Telefono: maskPtr(p.PhoneNumber, MaskPhone), Email: maskPtr(p.Email, MaskEmail),
@@ -132,7 +136,7 @@ func publicVerification(p postgres.PublicProfile, now time.Time) PublicVerifyRes
 			Verificado: p.BiometricVerified && p.VerificationLevel >= perfilseguro.LevelBiometric && p.RevokedAt == nil,
 			Expirado:   until != nil && now.After(*until), Revocado: p.RevokedAt != nil, FechaRevocacion: p.RevokedAt,
 			FechaValidacion: p.FechaValidacion,
-			FechaExpiracion: until, VigenciaAnos: p.Vigencia,
+			FechaExpiracion: until, VigenciaAnos: p.Vigencia, VenceIdentificacion: cappedByID,
 		},
 		Timestamp: now.UTC(),
 	}

@@ -96,6 +96,12 @@ func publicCardHTML(answer []byte) []byte {
 		expiry,
 		{Icon: true, Label: "Vigencia", Value: years},
 	}
+	// The ID's expiry ends the validity before the plan does (issue 52): its last day, and why
+	// (public-verify-screen.tsx: validityText).
+	if p.VenceIdentificacion && p.FechaExpiracion != nil && !p.Expirado && !p.Revocado {
+		lastDay := p.FechaExpiracion.Add(-time.Millisecond)
+		v.Fields[len(v.Fields)-1].Value = "Vigente hasta " + spanishDate(&lastDay) + " (vence su identificación)"
+	}
 	if d := res.VerificationDetails; d != nil {
 		env := "—"
 		if d.Ambiente != nil {

@@ -32,6 +32,8 @@ type PublicProfile struct {
 	FechaValidacion   *time.Time `db:"fecha_validacion"`
 	Vigencia          int        `db:"vigencia"`
 	RevokedAt         *time.Time `db:"revoked_at"` // an administrator revoked the validation
+	// DocumentExpiresOn is the certifying ID's expiry date (issue 52): the validity ends no later.
+	DocumentExpiresOn *time.Time `db:"document_expires_on"`
 	SessionID         *string    `db:"session_id"`
 	SessionEnv        *string    `db:"environment"`
 	SessionAt         *time.Time `db:"session_at"`
@@ -46,7 +48,7 @@ func (p PublicProfile) HasSession() bool { return p.SessionAt != nil }
 
 // publicProfileQuery reads a profile and its latest verification session.
 const publicProfileQuery = `SELECT u.id, u.nombre, u.email, u.phone_number, u.origen, u.id_validado,
-	u.verification_level, u.biometric_verified, u.fecha_validacion, u.vigencia, u.revoked_at,
+	u.verification_level, u.biometric_verified, u.fecha_validacion, u.vigencia, u.revoked_at, u.document_expires_on,
 	vs.session_id, vs.environment, COALESCE(vs.completed_at, vs.updated_at) AS session_at,
 	vs.overall_score::float8 AS overall_score, vs.face_match_score::float8 AS face_match_score,
 	vs.document_score::float8 AS document_score, vs.liveness_score::float8 AS liveness_score

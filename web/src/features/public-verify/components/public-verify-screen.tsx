@@ -21,6 +21,20 @@ export function formatDate(value: string | null | undefined): string {
     : date.toLocaleDateString('es-MX', { year: 'numeric', month: 'long', day: 'numeric', timeZone: MX_TIME_ZONE })
 }
 
+/**
+ * The "Vigencia" line: the plan's years or, when the identity document's expiry ends the
+ * validity first (issue 52), its last day and why. api/spa_public_card.go writes the same.
+ */
+export function validityText(profile: PublicVerification['profile']): string {
+  const capped = (profile as { vence_identificacion?: boolean }).vence_identificacion
+  if (capped && profile.fecha_expiracion && !profile.expirado && !profile.revocado) {
+    // fecha_expiracion is the end of the ID's expiry day: the instant before it is that day.
+    const lastDay = new Date(new Date(profile.fecha_expiracion).getTime() - 1).toISOString()
+    return `Vigente hasta ${formatDate(lastDay)} (vence su identificación)`
+  }
+  return `${profile.vigencia_anos} ${profile.vigencia_anos === 1 ? 'año' : 'años'}`
+}
+
 function formatDateTime(value: string | null | undefined): string {
   if (!value) return '—'
   const date = new Date(value)
@@ -133,7 +147,7 @@ function Verification({ data, refreshing }: { data: PublicVerification; refreshi
             <Field
               icon={<CalendarCheck className="size-4" />}
               label="Vigencia"
-              value={`${profile.vigencia_anos} ${profile.vigencia_anos === 1 ? 'año' : 'años'}`}
+              value={validityText(profile)}
             />
           </dl>
           {profile.revocado && (
