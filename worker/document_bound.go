@@ -2,12 +2,8 @@ package worker
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"html"
 	"strings"
-
-	"github.com/hibiken/asynq"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
@@ -51,33 +47,7 @@ func (w *Worker) handleSendDocumentBoundNotice(ctx context.Context, p jobs.SendD
 		"Si fuiste tú con otra cuenta, no tienes que hacer nada: sigue usando este perfil.",
 		"Si no fuiste tú, alguien tiene una foto o copia de tu identificación. Revisa Mi Perfil y escríbenos a soporte.",
 	}
-	send := w.sendersFor(u.Mode())
-	switch {
-	case u.Email != nil && *u.Email != "":
-		err = send.email.SendEmail(ctx, noticeEmail(*u.Email, DocumentBoundSubject, u.Nombre, paragraphs, profile, "Ir a Mi Perfil"))
-	case u.PhoneNumber != nil && *u.PhoneNumber != "":
-		err = send.sms.SendSMS(ctx, *u.PhoneNumber, fmt.Sprintf("Perfil Seguro: alguien intentó validar otro perfil con tu "+
-			"identificación (%s). Si no fuiste tú, escríbenos a soporte: %s", u.IDValidado, profile))
-	default:
-		return nil // nowhere to write
-	}
-	if err != nil {
-		if errors.Is(err, perfilseguro.ErrPermanent) {
-			return fmt.Errorf("document-bound notice %d: %w: %w", p.VerificationID, err, asynq.SkipRetry)
-		}
-		return fmt.Errorf("document-bound notice %d: %w", p.VerificationID, err)
-	}
-	return nil
-}
-
-// noticeEmail is a plain notice as an e-mail: a greeting, the paragraphs, and one link.
-func noticeEmail(to, subject, name string, paragraphs []string, link, linkText string) perfilseguro.Email {
-	text := "Hola " + name + ":\n\n" + strings.Join(paragraphs, "\n\n") + "\n\n" + link
-	var page strings.Builder
-	fmt.Fprintf(&page, "<p>Hola %s:</p>\n", html.EscapeString(name))
-	for _, par := range paragraphs {
-		fmt.Fprintf(&page, "<p>%s</p>\n", html.EscapeString(par))
-	}
-	fmt.Fprintf(&page, "<p><a href=\"%s\">%s</a></p>\n", html.EscapeString(link), html.EscapeString(linkText))
-	return perfilseguro.Email{To: to, Subject: subject, Text: text, HTML: page.String()}
+	return w.sendNotice(ctx, u, notice{Subject: DocumentBoundSubject, Paragraphs: paragraphs, Link: profile, LinkText: "Ir a Mi Perfil",
+		SMS: fmt.Sprintf("Perfil Seguro: alguien intentó validar otro perfil con tu identificación (%s). "+
+			"Si no fuiste tú, escríbenos a soporte: %s", u.IDValidado, profile)}, "document-bound notice", p.VerificationID)
 }

@@ -2,11 +2,8 @@ package worker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/hibiken/asynq"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/jobs"
@@ -35,21 +32,7 @@ func (w *Worker) handleSendPasskeyAddedNotice(ctx context.Context, p jobs.SendPa
 		"Si no fuiste tú, entra a Mi Perfil › Llaves de acceso con un código, elimina esa llave y cierra tus sesiones; " +
 			"o escríbenos a soporte.",
 	}
-	send := w.sendersFor(u.Mode())
-	switch {
-	case u.Email != nil && *u.Email != "":
-		err = send.email.SendEmail(ctx, noticeEmail(*u.Email, PasskeyAddedSubject, u.Nombre, paragraphs, profile, "Ir a Mi Perfil"))
-	case u.PhoneNumber != nil && *u.PhoneNumber != "":
-		err = send.sms.SendSMS(ctx, *u.PhoneNumber, fmt.Sprintf("Perfil Seguro: se agregó una llave de acceso a tu perfil %s. "+
-			"Si no fuiste tú, elimínala en Mi Perfil: %s", u.IDValidado, profile))
-	default:
-		return nil // nowhere to write
-	}
-	if err != nil {
-		if errors.Is(err, perfilseguro.ErrPermanent) {
-			return fmt.Errorf("passkey notice %d: %w: %w", p.CredentialID, err, asynq.SkipRetry)
-		}
-		return fmt.Errorf("passkey notice %d: %w", p.CredentialID, err)
-	}
-	return nil
+	return w.sendNotice(ctx, u, notice{Subject: PasskeyAddedSubject, Paragraphs: paragraphs, Link: profile, LinkText: "Ir a Mi Perfil",
+		SMS: fmt.Sprintf("Perfil Seguro: se agregó una llave de acceso a tu perfil %s. Si no fuiste tú, elimínala en Mi Perfil: %s",
+			u.IDValidado, profile)}, "passkey notice", p.CredentialID)
 }
