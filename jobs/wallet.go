@@ -64,7 +64,7 @@ func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassDa
 		Level:       u.VerificationLevel,
 		ValidFrom:   u.FechaValidacion.UTC(),
 		ValidUntil:  until.UTC(),
-		IDExpiresOn: idCap(u),
+		IDExpiresOn: IDCap(u),
 		VerifyURL:   VerifyURL(publicBaseURL, u.IDValidado),
 		Status:      passStatus(u),
 		// The token is not part of the data: it never changes for a pass (see PassDataHash).
@@ -72,8 +72,9 @@ func PassDataFor(u perfilseguro.User, publicBaseURL string) (perfilseguro.PassDa
 	}, true
 }
 
-// idCap is the ID's expiry date when it ends the validity before the plan's years do, else nil.
-func idCap(u perfilseguro.User) *time.Time {
+// IDCap is the certifying ID's expiry date (UTC midnight) when it ends the validity before the
+// plan's years do, else nil: passes and reminders then say so (issue 52).
+func IDCap(u perfilseguro.User) *time.Time {
 	if u.DocumentExpiresOn == nil || u.FechaValidacion == nil {
 		return nil
 	}

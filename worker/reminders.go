@@ -75,7 +75,7 @@ func (w *Worker) handleSendReminder(ctx context.Context, p jobs.SendReminderPayl
 		DaysLeft: int(math.Ceil(r.ValidUntil.Sub(now).Hours() / 24)), Link: w.deps.PublicBaseURL + "/profile"}
 	switch {
 	case r.Channel == postgres.ReminderEmail && u.Email != nil:
-		err = w.sendersFor(u.Mode()).email.SendEmail(ctx, reminderEmail(*u.Email, msg))
+		err = w.sendersFor(u.Mode()).email.SendEmail(ctx, reminderEmail(*u.Email, msg, jobs.IDCap(u)))
 	case r.Channel == postgres.ReminderWhatsApp && u.PhoneNumber != nil:
 		err = w.sendersFor(u.Mode()).whatsapp.SendRenewalReminder(ctx, *u.PhoneNumber, msg)
 	default:
@@ -109,23 +109,31 @@ func reminderObsolete(u perfilseguro.User, r postgres.ExpiryReminder, now time.T
 	return ""
 }
 
-// reminderEmail is the renewal reminder in Spanish, in plain text and HTML (escaped).
-func reminderEmail(to string, r perfilseguro.RenewalReminder) perfilseguro.Email {
+// reminderEmail is the renewal reminder in Spanish, in plain text and HTML (escaped). idExpiry is
+// the ID's expiry date when it ends the validity before the plan (jobs.IDCap): the reminder then
+// names that date, says the ID is why, and asks for a valid ID to renew.
+func reminderEmail(to string, r perfilseguro.RenewalReminder, idExpiry *time.Time) perfilseguro.Email {
 	days := fmt.Sprintf("%d días", r.DaysLeft)
 	if r.DaysLeft == 1 {
 		days = "1 día"
 	}
 	date := perfilseguro.MexicoDate(r.ValidUntil)
-	text := fmt.Sprintf("Hola %s:\n\nLa validación de tu identidad en Perfil Seguro (%s) vence el %s, en %s. "+
+	why := ""
+	if idExpiry != nil {
+		// The ID is valid through its expiry date: that day is the last one of the validity.
+		date = idExpiry.UTC().Format("02/01/2006")
+		why = " (tu identificación vence el " + date + "; para renovarla necesitarás una identificación vigente)"
+	}
+	text := fmt.Sprintf("Hola %s:\n\nLa validación de tu identidad en Perfil Seguro (%s) vence el %s, en %s%s. "+
 		"Después de esa fecha, tu perfil público, tu código QR y tus pases de Wallet dirán «Expirado».\n\n"+
 		"Para renovarla, entra a Mi Perfil y haz de nuevo la verificación biométrica:\n%s\n\n"+
-		"Si ya la renovaste, ignora este mensaje.", r.Name, r.ProfileID, date, days, r.Link)
+		"Si ya la renovaste, ignora este mensaje.", r.Name, r.ProfileID, date, days, why, r.Link)
 	link := html.EscapeString(r.Link)
 	page := fmt.Sprintf(`<p>Hola %s:</p>
-<p>La validación de tu identidad en <strong>Perfil Seguro</strong> (%s) vence el <strong>%s</strong>, en %s. Después de esa fecha, tu perfil público, tu código QR y tus pases de Wallet dirán «Expirado».</p>
+<p>La validación de tu identidad en <strong>Perfil Seguro</strong> (%s) vence el <strong>%s</strong>, en %s%s. Después de esa fecha, tu perfil público, tu código QR y tus pases de Wallet dirán «Expirado».</p>
 <p><a href="%s" style="display:inline-block;padding:12px 20px;background:#2563eb;color:#fff;border-radius:8px;text-decoration:none">Renovar mi validación</a></p>
 <p>O copia este enlace en tu navegador:<br><a href="%s">%s</a></p>
 <p>Si ya la renovaste, ignora este mensaje.</p>`,
-		html.EscapeString(r.Name), html.EscapeString(r.ProfileID), date, days, link, link, link)
+		html.EscapeString(r.Name), html.EscapeString(r.ProfileID), date, days, html.EscapeString(why), link, link, link)
 	return perfilseguro.Email{To: to, Subject: "Tu validación en Perfil Seguro vence en " + days, Text: text, HTML: page}
 }

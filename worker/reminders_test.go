@@ -160,3 +160,36 @@ func TestRemindersThatNoLongerApplyOrFailAreNotSentTwice(t *testing.T) {
 	require.Zero(t, f.wa.count())
 	require.Empty(t, f.tick(t))
 }
+
+// When the ID expires before the plan ends (issue 52), the reminders come before the ID's
+// expiry, name its date and say the ID is why; a person whose ID outlives the plan is told
+// nothing about it.
+func TestRemindersSayWhenTheIDEndsTheValidity(t *testing.T) {
+	t.Parallel()
+	f := reminderSetup(t)
+	validated := time.Date(2025, 12, 1, 18, 0, 0, 0, time.UTC)
+	capped, email, _ := f.person(t, validated)
+	_, err := f.db.Exec(`UPDATE users SET name_source = 'document', document_expires_on = '2026-06-30' WHERE id = $1`, capped)
+	require.NoError(t, err)
+	plain, plainEmail, _ := f.person(t, validated)
+	_, err = f.db.Exec(`UPDATE users SET name_source = 'document', document_expires_on = '2035-12-31' WHERE id = $1`, plain)
+	require.NoError(t, err)
+
+	end := perfilseguro.DocumentValidThrough(time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)) // 1 July 00:00 in Mexico City
+	f.now = end.Add(-30 * 24 * time.Hour)
+	for _, err := range f.tick(t) {
+		require.NoError(t, err)
+	}
+	require.Equal(t, 1, f.mail.count(), "only the capped validity is 30 days from its end")
+	require.Contains(t, f.mail.sent[0], email+"|Tu validación en Perfil Seguro vence en 30 días|")
+	require.Contains(t, f.mail.sent[0], "vence el 30/06/2026, en 30 días (tu identificación vence el 30/06/2026; para renovarla necesitarás una identificación vigente)")
+
+	f.now = validated.AddDate(1, 0, 0).Add(-30 * 24 * time.Hour)
+	for _, err := range f.tick(t) {
+		require.NoError(t, err)
+	}
+	require.Equal(t, 2, f.mail.count())
+	require.Contains(t, f.mail.sent[1], plainEmail+"|")
+	require.Contains(t, f.mail.sent[1], "vence el 01/12/2026, en 30 días.")
+	require.NotContains(t, f.mail.sent[1], "identificación")
+}
