@@ -54,6 +54,10 @@ type Config struct {
 	CredentialKeysPEM string
 	// HeartbeatInterval is how often the scheduler proves the pipeline (SCHEDULER_HEARTBEAT_INTERVAL).
 	HeartbeatInterval time.Duration
+	// UNListSource is where the scheduler imports the UN Security Council Consolidated List from
+	// (UN_LIST_SOURCE: a file path or an https URL); empty: the development fixture outside
+	// production, no import in production (screening.DefaultUNSource).
+	UNListSource string
 	SecretKey         string // SECRET_KEY: HMAC key for codes and tokens
 	// DocumentDataKey (DOCUMENT_DATA_KEY) encrypts the personal data read from identity documents
 	// and keys their lookup hashes (secure.NewDocumentKey); empty outside production: a development
@@ -268,6 +272,7 @@ func Load(getenv func(string) string) (Config, error) {
 		c.HeartbeatInterval < time.Second || c.HeartbeatInterval%time.Second != 0 {
 		return c, fmt.Errorf("SCHEDULER_HEARTBEAT_INTERVAL must be a whole number of seconds, at least 1s (e.g. 1m)")
 	}
+	c.UNListSource = get("UN_LIST_SOURCE", "")
 	if c.WorkerConc, err = strconv.Atoi(get("WORKER_CONCURRENCY", "10")); err != nil || c.WorkerConc < 1 {
 		return c, fmt.Errorf("WORKER_CONCURRENCY must be a positive integer")
 	}

@@ -25,9 +25,10 @@ type Entry struct {
 }
 
 // Table is the production schedule; heartbeat is how often the pipeline proves itself
-// (SCHEDULER_HEARTBEAT_INTERVAL, a minute by default; the scale rig counts its ticks).
-func Table(heartbeat time.Duration) []Entry {
-	return []Entry{
+// (SCHEDULER_HEARTBEAT_INTERVAL, a minute by default; the scale rig counts its ticks);
+// unList is where the UN consolidated list is imported from ("": no import).
+func Table(heartbeat time.Duration, unList string) []Entry {
+	entries := []Entry{
 		{Name: "heartbeat", Interval: heartbeat, Build: func(tick string) (*asynq.Task, error) {
 			return jobs.NewHeartbeatTask(tick, "scheduler")
 		}},
@@ -53,6 +54,13 @@ func Table(heartbeat time.Duration) []Entry {
 		{Name: "partner-dispatch", Interval: 10 * time.Second, Build: jobs.NewPartnerDispatchTask},
 		{Name: "partner-flush-usage", Interval: time.Minute, Build: jobs.NewPartnerFlushUsageTask},
 	}
+	if unList != "" {
+		// The UN list changes a few times a month; an unchanged file adds no version.
+		entries = append(entries, Entry{Name: "screening-un-list", Interval: 6 * time.Hour, Build: func(string) (*asynq.Task, error) {
+			return jobs.NewImportUNListTask(unList)
+		}})
+	}
+	return entries
 }
 
 // Scheduler enqueues the entries of a table on time.

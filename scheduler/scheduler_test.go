@@ -98,3 +98,23 @@ func TestEnqueuedTicksAreNotedInRedisForTheMetrics(t *testing.T) {
 	require.GreaterOrEqual(t, at, start)
 	require.LessOrEqual(t, at, time.Now().Unix())
 }
+
+// The UN list is imported every 6 hours when a source is configured, and not at all without one.
+func TestTheUNListImportIsScheduledOnlyWithASource(t *testing.T) {
+	find := func(entries []scheduler.Entry) *scheduler.Entry {
+		for i := range entries {
+			if entries[i].Name == "screening-un-list" {
+				return &entries[i]
+			}
+		}
+		return nil
+	}
+	require.Nil(t, find(scheduler.Table(time.Minute, "")))
+	e := find(scheduler.Table(time.Minute, "/srv/lists/consolidated.xml"))
+	require.NotNil(t, e)
+	require.Equal(t, 6*time.Hour, e.Interval)
+	task, err := e.Build("2026-11-28T06:00:00Z")
+	require.NoError(t, err)
+	require.Equal(t, jobs.TypeImportUNList, task.Type())
+	require.JSONEq(t, `{"source":"/srv/lists/consolidated.xml"}`, string(task.Payload()))
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/perfilseguro/perfilseguro/provider/whatsapp"
 	"github.com/perfilseguro/perfilseguro/redisconn"
 	"github.com/perfilseguro/perfilseguro/scheduler"
+	"github.com/perfilseguro/perfilseguro/screening"
 	"github.com/perfilseguro/perfilseguro/secure"
 	"github.com/perfilseguro/perfilseguro/tracing"
 	"github.com/perfilseguro/perfilseguro/web"
@@ -158,7 +159,7 @@ func (a *app) runWorker(ctx context.Context) error {
 }
 
 func (a *app) runScheduler(ctx context.Context) error {
-	s, err := scheduler.New(a.queue, scheduler.Table(a.cfg.HeartbeatInterval), a.logger)
+	s, err := scheduler.New(a.queue, scheduler.Table(a.cfg.HeartbeatInterval, unListSource(a.cfg)), a.logger)
 	if err != nil {
 		return err
 	}
@@ -221,4 +222,13 @@ func (a *app) workerDeps() (worker.Deps, error) {
 	d.PublicBaseURL = c.PublicBaseURL
 	d.Redis = a.redis
 	return d, a.wireWorker(&d)
+}
+
+// unListSource is where the scheduler imports the UN consolidated list from: UN_LIST_SOURCE,
+// else the fixture outside production and nothing in production.
+func unListSource(cfg config.Config) string {
+	if cfg.UNListSource != "" {
+		return cfg.UNListSource
+	}
+	return screening.DefaultUNSource(cfg.Production())
 }
