@@ -99,7 +99,7 @@ type HostedDecisionRequest struct {
 	// Claims are the claims the screen showed the person as shared (those not unavailable): what
 	// they agree to. Sharing a birth date or a CURP requires it to name them; when given, it must
 	// be exactly what would be shared (else 409: the screen is out of date).
-	Claims []string `json:"claims,omitempty" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp" description:"Los datos que la pantalla mostró como compartidos y la persona acepta. Obligatorio para compartir birthdate o curp; si se envía, debe ser exactamente lo que se compartirá"`
+	Claims []string `json:"claims,omitzero" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp" description:"Los datos que la pantalla mostró como compartidos y la persona acepta. Obligatorio para compartir birthdate o curp; si se envía, debe ser exactamente lo que se compartirá"`
 }
 
 // errConsentChanged answers a decision whose screen did not show what would be shared.

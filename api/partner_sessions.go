@@ -61,7 +61,7 @@ type SessionView struct {
 	// UnavailableClaims are the asked claims of the identity document that Shared does not carry:
 	// the profile was validated before Perfil Seguro read documents (its name was typed), or the
 	// document does not carry them (a foreign passport has no CURP). Completed and shared only.
-	UnavailableClaims []string `json:"unavailableClaims,omitempty" enum:"givenName,familyName,birthdate,ageOver18,nationality,curp" description:"Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno"`
+	UnavailableClaims []string `json:"unavailableClaims,omitzero" enum:"givenName,familyName,birthdate,ageOver18,nationality,curp" description:"Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno"`
 	// SharedReason is why a completed session's Shared is null; absent otherwise.
 	SharedReason string `json:"sharedReason,omitempty" enum:"withdrawn,deleted" description:"Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso"`
 	// Proof is a compact JWS (typ perfilseguro-session+jwt, ES256) over the session and the shared

@@ -16,6 +16,90 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for NewSessionClaims.
+const (
+	NewSessionClaimsAgeOver18   NewSessionClaims = "ageOver18"
+	NewSessionClaimsBirthdate   NewSessionClaims = "birthdate"
+	NewSessionClaimsCurp        NewSessionClaims = "curp"
+	NewSessionClaimsFamilyName  NewSessionClaims = "familyName"
+	NewSessionClaimsGivenName   NewSessionClaims = "givenName"
+	NewSessionClaimsLevel       NewSessionClaims = "level"
+	NewSessionClaimsName        NewSessionClaims = "name"
+	NewSessionClaimsNationality NewSessionClaims = "nationality"
+	NewSessionClaimsProfileID   NewSessionClaims = "profileId"
+	NewSessionClaimsValidUntil  NewSessionClaims = "validUntil"
+)
+
+// Valid indicates whether the value is a known member of the NewSessionClaims enum.
+func (e NewSessionClaims) Valid() bool {
+	switch e {
+	case NewSessionClaimsAgeOver18:
+		return true
+	case NewSessionClaimsBirthdate:
+		return true
+	case NewSessionClaimsCurp:
+		return true
+	case NewSessionClaimsFamilyName:
+		return true
+	case NewSessionClaimsGivenName:
+		return true
+	case NewSessionClaimsLevel:
+		return true
+	case NewSessionClaimsName:
+		return true
+	case NewSessionClaimsNationality:
+		return true
+	case NewSessionClaimsProfileID:
+		return true
+	case NewSessionClaimsValidUntil:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SessionViewClaims.
+const (
+	SessionViewClaimsAgeOver18   SessionViewClaims = "ageOver18"
+	SessionViewClaimsBirthdate   SessionViewClaims = "birthdate"
+	SessionViewClaimsCurp        SessionViewClaims = "curp"
+	SessionViewClaimsFamilyName  SessionViewClaims = "familyName"
+	SessionViewClaimsGivenName   SessionViewClaims = "givenName"
+	SessionViewClaimsLevel       SessionViewClaims = "level"
+	SessionViewClaimsName        SessionViewClaims = "name"
+	SessionViewClaimsNationality SessionViewClaims = "nationality"
+	SessionViewClaimsProfileID   SessionViewClaims = "profileId"
+	SessionViewClaimsValidUntil  SessionViewClaims = "validUntil"
+)
+
+// Valid indicates whether the value is a known member of the SessionViewClaims enum.
+func (e SessionViewClaims) Valid() bool {
+	switch e {
+	case SessionViewClaimsAgeOver18:
+		return true
+	case SessionViewClaimsBirthdate:
+		return true
+	case SessionViewClaimsCurp:
+		return true
+	case SessionViewClaimsFamilyName:
+		return true
+	case SessionViewClaimsGivenName:
+		return true
+	case SessionViewClaimsLevel:
+		return true
+	case SessionViewClaimsName:
+		return true
+	case SessionViewClaimsNationality:
+		return true
+	case SessionViewClaimsProfileID:
+		return true
+	case SessionViewClaimsValidUntil:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SessionViewSharedReason.
 const (
 	SessionViewSharedReasonDeleted   SessionViewSharedReason = "deleted"
@@ -64,6 +148,36 @@ func (e SessionViewStatus) Valid() bool {
 	}
 }
 
+// Defines values for SessionViewUnavailableClaims.
+const (
+	SessionViewUnavailableClaimsAgeOver18   SessionViewUnavailableClaims = "ageOver18"
+	SessionViewUnavailableClaimsBirthdate   SessionViewUnavailableClaims = "birthdate"
+	SessionViewUnavailableClaimsCurp        SessionViewUnavailableClaims = "curp"
+	SessionViewUnavailableClaimsFamilyName  SessionViewUnavailableClaims = "familyName"
+	SessionViewUnavailableClaimsGivenName   SessionViewUnavailableClaims = "givenName"
+	SessionViewUnavailableClaimsNationality SessionViewUnavailableClaims = "nationality"
+)
+
+// Valid indicates whether the value is a known member of the SessionViewUnavailableClaims enum.
+func (e SessionViewUnavailableClaims) Valid() bool {
+	switch e {
+	case SessionViewUnavailableClaimsAgeOver18:
+		return true
+	case SessionViewUnavailableClaimsBirthdate:
+		return true
+	case SessionViewUnavailableClaimsCurp:
+		return true
+	case SessionViewUnavailableClaimsFamilyName:
+		return true
+	case SessionViewUnavailableClaimsGivenName:
+		return true
+	case SessionViewUnavailableClaimsNationality:
+		return true
+	default:
+		return false
+	}
+}
+
 // ErrorBody ErrorBody schema
 type ErrorBody struct {
 	Errors    map[string]*string `json:"errors,omitempty"`
@@ -73,11 +187,14 @@ type ErrorBody struct {
 
 // NewSession NewSession schema
 type NewSession struct {
-	Claims        []string `json:"claims"`
-	Reference     string   `json:"reference"`
-	RequiredLevel int      `json:"requiredLevel"`
-	ReturnURL     *string  `json:"returnUrl,omitempty"`
+	Claims        []NewSessionClaims `json:"claims"`
+	Reference     string             `json:"reference"`
+	RequiredLevel int                `json:"requiredLevel"`
+	ReturnURL     *string            `json:"returnUrl,omitempty"`
 }
+
+// NewSessionClaims defines model for NewSession.Claims.
+type NewSessionClaims string
 
 // SessionCreated SessionCreated schema
 type SessionCreated struct {
@@ -96,30 +213,39 @@ type SessionList struct {
 
 // SessionView SessionView schema
 type SessionView struct {
-	Claims        []string   `json:"claims"`
-	CreatedAt     time.Time  `json:"createdAt"`
-	EndedAt       *time.Time `json:"endedAt,omitempty"`
-	ExpiresAt     time.Time  `json:"expiresAt"`
-	ID            string     `json:"id"`
-	Livemode      bool       `json:"livemode"`
-	Proof         *string    `json:"proof,omitempty"`
-	Reference     string     `json:"reference"`
-	RequiredLevel int        `json:"requiredLevel"`
-	ReturnURL     *string    `json:"returnUrl,omitempty"`
+	Claims        []SessionViewClaims `json:"claims"`
+	CreatedAt     time.Time           `json:"createdAt"`
+	EndedAt       *time.Time          `json:"endedAt,omitempty"`
+	ExpiresAt     time.Time           `json:"expiresAt"`
+	ID            string              `json:"id"`
+	Livemode      bool                `json:"livemode"`
+	Proof         *string             `json:"proof,omitempty"`
+	Reference     string              `json:"reference"`
+	RequiredLevel int                 `json:"requiredLevel"`
+	ReturnURL     *string             `json:"returnUrl,omitempty"`
 
-	// Shared Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál
+	// Shared Los datos que la persona compartió (solo en completed), solo los pedidos en claims: name (string), profileId (string), validUntil (fecha y hora RFC 3339 o null), level (entero), y de la identificación oficial que certifica el perfil: givenName y familyName (string, como aparecen en la identificación), birthdate (AAAA-MM-DD), ageOver18 (boolean, calculado el día en que se compartió), nationality (ISO 3166-1 alfa-3) y curp (string). Un dato de la identificación que no está disponible no va en shared y se lista en unavailableClaims. null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál
 	Shared map[string]interface{} `json:"shared,omitempty"`
 
 	// SharedReason Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso
 	SharedReason *SessionViewSharedReason `json:"sharedReason,omitempty"`
 	Status       SessionViewStatus        `json:"status"`
+
+	// UnavailableClaims Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno
+	UnavailableClaims []SessionViewUnavailableClaims `json:"unavailableClaims,omitempty"`
 }
+
+// SessionViewClaims defines model for SessionView.Claims.
+type SessionViewClaims string
 
 // SessionViewSharedReason Por qué shared es null en una sesión completed: withdrawn (la persona retiró el acceso de tu plataforma en Mi Perfil) o deleted (eliminó su cuenta). Ausente en otro caso
 type SessionViewSharedReason string
 
 // SessionViewStatus defines model for SessionView.Status.
 type SessionViewStatus string
+
+// SessionViewUnavailableClaims Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno
+type SessionViewUnavailableClaims string
 
 // WidgetStatus WidgetStatus schema
 type WidgetStatus struct {

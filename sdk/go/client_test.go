@@ -205,7 +205,7 @@ func TestCreateSessionSendsTheKeyAndTheBody(t *testing.T) {
 	ret := "https://casalista.example/listo"
 	got, err := c.CreateSession(context.Background(), NewSession{
 		Reference: "pedido-123", RequiredLevel: LevelBiometric,
-		Claims: []string{ClaimName, ClaimValidUntil}, ReturnURL: &ret,
+		Claims: []NewSessionClaims{ClaimName, ClaimValidUntil}, ReturnURL: &ret,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -256,7 +256,7 @@ func TestCreateSessionSendsAnEmptyListRatherThanNull(t *testing.T) {
 func TestValidationErrorsComeBackAsAPIError(t *testing.T) {
 	_, srv := newFakeAPI(t)
 	c := newTestClient(t, srv.URL)
-	_, err := c.CreateSession(context.Background(), NewSession{Reference: "x", RequiredLevel: 7, Claims: []string{ClaimName}})
+	_, err := c.CreateSession(context.Background(), NewSession{Reference: "x", RequiredLevel: 7, Claims: []NewSessionClaims{ClaimName}})
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) {
 		t.Fatalf("err = %v (%T), want *APIError", err, err)

@@ -53,7 +53,7 @@ func Example() {
 	created, err := ps.CreateSession(ctx, perfilseguro.NewSession{
 		Reference:     "pedido-123",
 		RequiredLevel: perfilseguro.LevelBiometric,
-		Claims:        []string{perfilseguro.ClaimName, perfilseguro.ClaimValidUntil},
+		Claims:        []perfilseguro.NewSessionClaims{perfilseguro.ClaimName, perfilseguro.ClaimValidUntil},
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -9,7 +9,7 @@
 //	created, err := ps.CreateSession(ctx, perfilseguro.NewSession{
 //		Reference:     "pedido-123",
 //		RequiredLevel: perfilseguro.LevelBiometric,
-//		Claims:        []string{perfilseguro.ClaimName, perfilseguro.ClaimValidUntil},
+//		Claims:        []perfilseguro.NewSessionClaims{perfilseguro.ClaimName, perfilseguro.ClaimValidUntil},
 //	})
 //
 // Errors that Perfil Seguro answers come back as *APIError, with the server's message in Spanish.
@@ -39,12 +39,22 @@ const DefaultBaseURL = "https://perfilseguro.mx"
 // unless WithTimeout or WithHTTP says otherwise.
 const DefaultTimeout = 30 * time.Second
 
-// The data a verification session can ask the person to share (NewSession.Claims).
+// The data a verification session can ask the person to share (NewSession.Claims) and the keys
+// under which SessionView.Shared and SessionEvent.Claims carry them. The last six come from the
+// official ID that certifies the profile; a profile validated before IDs were read, or an ID that
+// lacks one, leaves it out and lists it in UnavailableClaims. The birth date and the CURP are
+// shared only when asked for and agreed to by the person on the screen that names them.
 const (
-	ClaimName       = "name"       // full name
-	ClaimProfileID  = "profileId"  // the person's Perfil Seguro identifier
-	ClaimValidUntil = "validUntil" // until when the validation holds
-	ClaimLevel      = "level"      // the verification level reached
+	ClaimName        = "name"        // full name (string)
+	ClaimProfileID   = "profileId"   // the person's Perfil Seguro identifier (string)
+	ClaimValidUntil  = "validUntil"  // until when the validation holds (RFC 3339, or null)
+	ClaimLevel       = "level"       // the verification level reached (number)
+	ClaimGivenName   = "givenName"   // given names as on the ID, in proper case (string)
+	ClaimFamilyName  = "familyName"  // surnames as on the ID, in proper case (string)
+	ClaimBirthdate   = "birthdate"   // date of birth on the ID, YYYY-MM-DD (string)
+	ClaimAgeOver18   = "ageOver18"   // 18 or older on the day of sharing, without the birth date (bool)
+	ClaimNationality = "nationality" // nationality on the ID, ISO 3166-1 alpha-3 (string)
+	ClaimCURP        = "curp"        // the CURP on the ID (string)
 )
 
 // Verification levels a session can require (NewSession.RequiredLevel).
@@ -230,7 +240,7 @@ func (c *Client) Raw() *ClientWithResponses { return c.raw }
 // send the person to SessionCreated.URL); the result arrives by webhook or with GetSession.
 func (c *Client) CreateSession(ctx context.Context, s NewSession) (*SessionCreated, error) {
 	if s.Claims == nil {
-		s.Claims = []string{} // the API wants a list, never null
+		s.Claims = []NewSessionClaims{} // the API wants a list, never null
 	}
 	res, err := c.raw.CreateVerificationSession(ctx, s)
 	return decode[SessionCreated](res, err)

@@ -163,6 +163,9 @@ type SessionEvent struct {
 	Claims map[string]any `json:"claims,omitempty"`
 	// Proof is the signed proof of Claims (completed only); check it with VerifyProof.
 	Proof string `json:"proof,omitempty"`
+	// UnavailableClaims are the claims of the ID asked for that Claims does not carry (the
+	// profile was validated before IDs were read, or its ID lacks them): ClaimCURP and the like.
+	UnavailableClaims []string `json:"unavailableClaims,omitempty"`
 	// SharedReason is set on a completed session whose data is gone (a retry or a resend after the
 	// person withdrew your access or deleted their account): SharedWithdrawn or SharedDeleted. The
 	// body then carries "shared": null and neither claims nor proof.

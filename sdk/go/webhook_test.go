@@ -144,6 +144,29 @@ func TestConstructEvent(t *testing.T) {
 	}
 }
 
+// A completion carries the claims of the ID like the read (issue 52 item 6): those the profile
+// cannot give are named in unavailableClaims.
+func TestASessionEventCarriesTheClaimsOfTheID(t *testing.T) {
+	const secret = "whsec_prueba"
+	body := []byte(`{"event":"verification_session.completed","id":"vs_8","reference":"pedido-8","status":"completed",` +
+		`"livemode":true,"requiredLevel":3,"createdAt":"2026-03-01T12:00:00Z","endedAt":"2026-03-01T12:04:00Z",` +
+		`"claims":{"givenName":"Ana María","birthdate":"1990-05-17","ageOver18":true},"unavailableClaims":["curp"],"proof":"a.b.c"}`)
+	ev, err := ConstructEvent(secret, SignWebhook(secret, time.Now(), body), body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ev.Session()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Claims[ClaimGivenName] != "Ana María" || s.Claims[ClaimBirthdate] != "1990-05-17" || s.Claims[ClaimAgeOver18] != true {
+		t.Errorf("claims = %v", s.Claims)
+	}
+	if _, ok := s.Claims[ClaimCURP]; ok || len(s.UnavailableClaims) != 1 || s.UnavailableClaims[0] != ClaimCURP {
+		t.Errorf("curp: claims %v, unavailable %v", s.Claims, s.UnavailableClaims)
+	}
+}
+
 // After a withdrawal, a resent completion carries the status only, and profile.access_revoked
 // names the partner's own sessions (issue 54, items 1 and 3).
 func TestTheEventsOfAWithdrawal(t *testing.T) {

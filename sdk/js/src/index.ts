@@ -16,6 +16,8 @@ export type {
   SessionList,
   SessionRef,
   SharedClaims,
+  ClaimName,
+  DocumentClaimName,
   SharedReason,
   VerificationSession,
   VerificationStatus,

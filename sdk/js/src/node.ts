@@ -8,6 +8,8 @@ export type {
   SessionEvent,
   SessionRef,
   SharedClaims,
+  ClaimName,
+  DocumentClaimName,
   SharedReason,
   VerificationSession,
   VerificationStatus,

@@ -85,7 +85,7 @@ export interface components {
         };
         /** @description NewSession schema */
         NewSession: {
-            claims: string[];
+            claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
@@ -106,7 +106,7 @@ export interface components {
         };
         /** @description SessionView schema */
         SessionView: {
-            claims: string[];
+            claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -119,7 +119,7 @@ export interface components {
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
-            /** @description Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
+            /** @description Los datos que la persona compartió (solo en completed), solo los pedidos en claims: name (string), profileId (string), validUntil (fecha y hora RFC 3339 o null), level (entero), y de la identificación oficial que certifica el perfil: givenName y familyName (string, como aparecen en la identificación), birthdate (AAAA-MM-DD), ageOver18 (boolean, calculado el día en que se compartió), nationality (ISO 3166-1 alfa-3) y curp (string). Un dato de la identificación que no está disponible no va en shared y se lista en unavailableClaims. null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
             shared?: {
                 [key: string]: unknown;
             } | null;
@@ -130,6 +130,8 @@ export interface components {
             sharedReason?: "withdrawn" | "deleted" | null;
             /** @enum {string} */
             status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+            /** @description Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno */
+            unavailableClaims?: ("givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
         };
         /** @description WidgetStatus schema */
         WidgetStatus: {

@@ -60,12 +60,36 @@ export type SessionCreated = components['schemas']['SessionCreated']
 /** One keyset page of sessions, newest first. */
 export type SessionList = components['schemas']['SessionList']
 
-/** The claims a person may share, as a completed session's `shared` and the webhook's `claims` carry them. */
+/** A claim a session may ask for (NewSession.claims); the last six come from the person's official ID. */
+export type ClaimName = NewSession['claims'][number]
+
+/** The claims of the official ID that a profile may be unable to give (listed in `unavailableClaims`). */
+export type DocumentClaimName = 'givenName' | 'familyName' | 'birthdate' | 'ageOver18' | 'nationality' | 'curp'
+
+/**
+ * The claims a person may share, as a completed session's `shared` and the webhook's `claims` carry
+ * them: only those asked for. The claims of the ID come from the ID that certifies the profile; one
+ * the profile cannot give (validated before IDs were read, or the ID lacks it) is absent and named
+ * in `unavailableClaims`. birthdate and curp are shared only when the person agreed on the screen
+ * that names them.
+ */
 export interface SharedClaims {
   name?: string
   profileId?: string
   validUntil?: string | null
   level?: number
+  /** Given names as on the ID, in proper case. */
+  givenName?: string
+  /** Surnames as on the ID, in proper case. */
+  familyName?: string
+  /** Date of birth on the ID, YYYY-MM-DD. */
+  birthdate?: string
+  /** 18 or older on the day of sharing (without the birth date). */
+  ageOver18?: boolean
+  /** Nationality on the ID, ISO 3166-1 alpha-3. */
+  nationality?: string
+  /** The CURP on the ID. */
+  curp?: string
 }
 
 /**
@@ -89,6 +113,8 @@ export interface SessionEvent {
   createdAt: string
   endedAt?: string | null
   claims?: SharedClaims
+  /** The claims of the ID asked for that `claims` does not carry. */
+  unavailableClaims?: DocumentClaimName[]
   proof?: string
   shared?: null
   sharedReason?: SharedReason

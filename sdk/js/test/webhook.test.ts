@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { constructEvent, SIGNATURE_HEADER, verifyWebhook, WebhookSignatureError } from '../src/node.js'
-import type { AccessRevokedEvent, SessionEvent, WebhookEvent } from '../src/node.js'
+import type { AccessRevokedEvent, ClaimName, DocumentClaimName, SessionEvent, SharedClaims, WebhookEvent } from '../src/node.js'
 
 // Signatures are made here the way the server makes them (partner.go, SignPartnerWebhook):
 // t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>.
@@ -109,6 +109,23 @@ describe('constructEvent', () => {
     expect(event).toEqual(JSON.parse(BODY))
     expect(event.event).toBe('verification_session.completed')
     expect(event.claims).toEqual({ name: 'Lucía Pérez', validUntil: '2027-11-25T20:05:00Z' })
+  })
+
+  it('carries the claims of the ID like the read, naming those the profile cannot give (issue 52 item 6)', () => {
+    const body = JSON.stringify({
+      ...JSON.parse(BODY),
+      claims: { givenName: 'Lucía', familyName: 'Pérez Gil', birthdate: '1990-05-17', ageOver18: true, nationality: 'MEX' },
+      unavailableClaims: ['curp'],
+    })
+    const event = constructEvent<SessionEvent>(SECRET, header(T, SECRET, body), body, { now: NOW })
+    const claims: SharedClaims = event.claims ?? {}
+    expect(claims.birthdate).toBe('1990-05-17')
+    expect(claims.ageOver18).toBe(true)
+    expect(claims.curp).toBeUndefined()
+    const missing: DocumentClaimName[] = event.unavailableClaims ?? []
+    expect(missing).toEqual(['curp'])
+    const asked: ClaimName[] = ['givenName', 'curp']
+    expect(asked).toHaveLength(2)
   })
 
   it('reads the status-only completion and profile.access_revoked of a withdrawal', () => {

@@ -142,6 +142,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/aml/thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Umbrales LFPIORPI por actividad (en UMA y en pesos con la UMA vigente hoy), con su fuente legal */
+        get: operations["GET_/api/admin/aml/thresholds"];
+        /** Registrar o corregir los umbrales de una actividad desde una fecha (solo administrador; la fuente es obligatoria) */
+        put: operations["PUT_/api/admin/aml/thresholds"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/aml/uma": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Valores de la UMA por año (INEGI), con su fuente: los usan los umbrales LFPIORPI */
+        get: operations["GET_/api/admin/aml/uma"];
+        /** Registrar o corregir el valor de la UMA de un año (solo administrador; la fuente es obligatoria) */
+        put: operations["PUT_/api/admin/aml/uma"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/arco-requests": {
         parameters: {
             query?: never;
@@ -239,6 +275,57 @@ export interface paths {
         put?: never;
         /** Registrar la llave de acceso del administrador (el enlace queda usado) y abrir su sesión */
         post: operations["POST_/api/admin/enrol/verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/identity-reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Revisiones de identidad pendientes: nombre registrado y del documento, hallazgos, registros y puntajes (soporte o administrador) */
+        get: operations["GET_/api/admin/identity-reviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/identity-reviews/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Aprobar una revisión de identidad: nivel 3 con el nombre del documento (soporte o administrador, confirmación reciente con llave) */
+        post: operations["POST_/api/admin/identity-reviews/:id/approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/identity-reviews/{id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rechazar una revisión de identidad con un motivo (soporte o administrador, confirmación reciente con llave) */
+        post: operations["POST_/api/admin/identity-reviews/:id/decline"];
         delete?: never;
         options?: never;
         head?: never;
@@ -476,6 +563,23 @@ export interface paths {
         };
         /** Sesión de administrador vigente: quién es, su rol y hasta cuándo vale la última confirmación con llave */
         get: operations["GET_/api/admin/session"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Documento que certifica el perfil, resultado de su última verificación y perfiles vinculados por la misma identificación (soporte o administrador) */
+        get: operations["GET_/api/admin/users/:id/identity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1877,6 +1981,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{id}/identity/adopt-document-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Usar el nombre de mi identificación (cuando no coincide con el de mi registro) */
+        post: operations["POST_/api/users/:id/identity/adopt-document-name"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/{id}/invitations": {
         parameters: {
             query?: never;
@@ -2478,6 +2599,42 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description AMLThresholdJSON schema */
+        AMLThresholdJSON: {
+            /** @enum {string} */
+            activity: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+            activityText: string;
+            avisoPesos?: string | null;
+            avisoStrict: boolean;
+            /** Format: int64 */
+            avisoUma: number;
+            identificationPesos?: string | null;
+            identificationStrict: boolean;
+            /** Format: int64 */
+            identificationUma: number;
+            monthly: boolean;
+            source: string;
+            umaYear?: number | null;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: int64 */
+            updatedBy?: number | null;
+            validFrom: string;
+        };
+        /** @description AMLThresholdRequest schema */
+        AMLThresholdRequest: {
+            /** @enum {string} */
+            activity: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+            avisoStrict?: boolean | null;
+            /** Format: int64 */
+            avisoUma: number;
+            identificationStrict?: boolean | null;
+            /** Format: int64 */
+            identificationUma: number;
+            monthly?: boolean | null;
+            source: string;
+            validFrom: string;
+        };
         /** @description AcceptInvitationRequest schema */
         AcceptInvitationRequest: {
             accepterData: {
@@ -2682,6 +2839,80 @@ export interface components {
             message?: string | null;
             passwordSession?: boolean | null;
             success: boolean;
+        };
+        /** @description AdminUserIdentityJSON schema */
+        AdminUserIdentityJSON: {
+            check: {
+                age: number | null;
+                /** Format: date-time */
+                checkedAt: string;
+                curpValid: boolean | null;
+                document: {
+                    birthDate: string | null;
+                    curp: string | null;
+                    expiryDate: string | null;
+                    firstSurname: string;
+                    fullName: string;
+                    givenNames: string;
+                    issueDate: string | null;
+                    issuingCountry: string;
+                    issuingState: string;
+                    nationality: string;
+                    number: string | null;
+                    secondSurname: string;
+                    sex: string;
+                    type: string;
+                } | null;
+                documentName: string;
+                findings: {
+                    code: string;
+                    text: string;
+                }[];
+                /** Format: double */
+                nameScore: number | null;
+                profileId: string;
+                registry: {
+                    field: string;
+                    registry: string;
+                    /** @enum {string} */
+                    result: "match" | "partial_match" | "no_match" | "not_available";
+                }[];
+                /** @enum {string|null} */
+                resolution: "adopted" | "approved" | "declined" | null;
+                resolutionReason: string | null;
+                /** Format: date-time */
+                resolvedAt: string | null;
+                scores: {
+                    /** Format: double */
+                    document: number | null;
+                    /** Format: double */
+                    faceMatch: number | null;
+                    /** Format: double */
+                    liveness: number | null;
+                    /** Format: double */
+                    overall: number | null;
+                };
+                typedName: string;
+                /** Format: int64 */
+                userId: number;
+                /** @enum {string} */
+                verdict: "match" | "near" | "no_document" | "mismatch" | "duplicate" | "expired_document" | "under_age";
+                /** Format: int64 */
+                verificationId: number;
+            } | null;
+            linked: {
+                /** Format: date-time */
+                at: string;
+                nombre: string;
+                profileId: string;
+                /** @enum {string} */
+                relation: "holder" | "presenter";
+                /** Format: int64 */
+                userId: number;
+                /** Format: int64 */
+                verificationId: number;
+            }[];
+            nameFromDocument: boolean;
         };
         /** @description AdminUserRequest schema */
         AdminUserRequest: {
@@ -3197,6 +3428,8 @@ export interface components {
         };
         /** @description HostedDecisionRequest schema */
         HostedDecisionRequest: {
+            /** @description Los datos que la pantalla mostró como compartidos y la persona acepta. Obligatorio para compartir birthdate o curp; si se envía, debe ser exactamente lo que se compartirá */
+            claims?: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             share: boolean;
         };
         /** @description HostedOpenRequest schema */
@@ -3213,8 +3446,9 @@ export interface components {
                 blocker: string;
                 claims: {
                     /** @enum {string} */
-                    key: "name" | "profileId" | "validUntil" | "level";
+                    key: "name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp";
                     label: string;
+                    unavailable?: boolean | null;
                     value?: unknown;
                 }[];
                 disconnected?: boolean | null;
@@ -3236,8 +3470,9 @@ export interface components {
             blocker: string;
             claims: {
                 /** @enum {string} */
-                key: "name" | "profileId" | "validUntil" | "level";
+                key: "name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp";
                 label: string;
+                unavailable?: boolean | null;
                 value?: unknown;
             }[];
             disconnected?: boolean | null;
@@ -3252,6 +3487,130 @@ export interface components {
             signedIn: boolean;
             /** @enum {string} */
             status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+        };
+        /** @description IdentityCheckJSON schema */
+        IdentityCheckJSON: {
+            age: number | null;
+            /** Format: date-time */
+            checkedAt: string;
+            curpValid: boolean | null;
+            document: {
+                birthDate: string | null;
+                curp: string | null;
+                expiryDate: string | null;
+                firstSurname: string;
+                fullName: string;
+                givenNames: string;
+                issueDate: string | null;
+                issuingCountry: string;
+                issuingState: string;
+                nationality: string;
+                number: string | null;
+                secondSurname: string;
+                sex: string;
+                type: string;
+            } | null;
+            documentName: string;
+            findings: {
+                code: string;
+                text: string;
+            }[];
+            /** Format: double */
+            nameScore: number | null;
+            profileId: string;
+            registry: {
+                field: string;
+                registry: string;
+                /** @enum {string} */
+                result: "match" | "partial_match" | "no_match" | "not_available";
+            }[];
+            /** @enum {string|null} */
+            resolution: "adopted" | "approved" | "declined" | null;
+            resolutionReason: string | null;
+            /** Format: date-time */
+            resolvedAt: string | null;
+            scores: {
+                /** Format: double */
+                document: number | null;
+                /** Format: double */
+                faceMatch: number | null;
+                /** Format: double */
+                liveness: number | null;
+                /** Format: double */
+                overall: number | null;
+            };
+            typedName: string;
+            /** Format: int64 */
+            userId: number;
+            /** @enum {string} */
+            verdict: "match" | "near" | "no_document" | "mismatch" | "duplicate" | "expired_document" | "under_age";
+            /** Format: int64 */
+            verificationId: number;
+        };
+        /** @description IdentityReviewRequest schema */
+        IdentityReviewRequest: {
+            reason?: string | null;
+        };
+        /** @description IdentityReviewsResponse schema */
+        IdentityReviewsResponse: {
+            reviews: {
+                age: number | null;
+                /** Format: date-time */
+                checkedAt: string;
+                curpValid: boolean | null;
+                document: {
+                    birthDate: string | null;
+                    curp: string | null;
+                    expiryDate: string | null;
+                    firstSurname: string;
+                    fullName: string;
+                    givenNames: string;
+                    issueDate: string | null;
+                    issuingCountry: string;
+                    issuingState: string;
+                    nationality: string;
+                    number: string | null;
+                    secondSurname: string;
+                    sex: string;
+                    type: string;
+                } | null;
+                documentName: string;
+                findings: {
+                    code: string;
+                    text: string;
+                }[];
+                /** Format: double */
+                nameScore: number | null;
+                profileId: string;
+                registry: {
+                    field: string;
+                    registry: string;
+                    /** @enum {string} */
+                    result: "match" | "partial_match" | "no_match" | "not_available";
+                }[];
+                /** @enum {string|null} */
+                resolution: "adopted" | "approved" | "declined" | null;
+                resolutionReason: string | null;
+                /** Format: date-time */
+                resolvedAt: string | null;
+                scores: {
+                    /** Format: double */
+                    document: number | null;
+                    /** Format: double */
+                    faceMatch: number | null;
+                    /** Format: double */
+                    liveness: number | null;
+                    /** Format: double */
+                    overall: number | null;
+                };
+                typedName: string;
+                /** Format: int64 */
+                userId: number;
+                /** @enum {string} */
+                verdict: "match" | "near" | "no_document" | "mismatch" | "duplicate" | "expired_document" | "under_age";
+                /** Format: int64 */
+                verificationId: number;
+            }[];
         };
         /** @description InvitationJSON schema */
         InvitationJSON: {
@@ -3365,7 +3724,7 @@ export interface components {
         };
         /** @description NewSession schema */
         NewSession: {
-            claims: string[];
+            claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
@@ -3701,6 +4060,7 @@ export interface components {
                 origen: string;
                 revocado: boolean;
                 telefono: string | null;
+                vence_identificacion: boolean;
                 verificado: boolean;
                 vigencia_anos: number;
             };
@@ -3763,7 +4123,7 @@ export interface components {
         /** @description SessionList schema */
         SessionList: {
             data: {
-                claims: string[];
+                claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
                 /** Format: date-time */
                 createdAt: string;
                 /** Format: date-time */
@@ -3776,7 +4136,7 @@ export interface components {
                 reference: string;
                 requiredLevel: number;
                 returnUrl?: string | null;
-                /** @description Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
+                /** @description Los datos que la persona compartió (solo en completed), solo los pedidos en claims: name (string), profileId (string), validUntil (fecha y hora RFC 3339 o null), level (entero), y de la identificación oficial que certifica el perfil: givenName y familyName (string, como aparecen en la identificación), birthdate (AAAA-MM-DD), ageOver18 (boolean, calculado el día en que se compartió), nationality (ISO 3166-1 alfa-3) y curp (string). Un dato de la identificación que no está disponible no va en shared y se lista en unavailableClaims. null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
                 shared?: {
                     [key: string]: unknown;
                 } | null;
@@ -3787,12 +4147,14 @@ export interface components {
                 sharedReason?: "withdrawn" | "deleted" | null;
                 /** @enum {string} */
                 status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+                /** @description Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno */
+                unavailableClaims?: ("givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             }[];
             hasMore: boolean;
         };
         /** @description SessionView schema */
         SessionView: {
-            claims: string[];
+            claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -3805,7 +4167,7 @@ export interface components {
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
-            /** @description Los datos que la persona compartió (solo en completed). null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
+            /** @description Los datos que la persona compartió (solo en completed), solo los pedidos en claims: name (string), profileId (string), validUntil (fecha y hora RFC 3339 o null), level (entero), y de la identificación oficial que certifica el perfil: givenName y familyName (string, como aparecen en la identificación), birthdate (AAAA-MM-DD), ageOver18 (boolean, calculado el día en que se compartió), nationality (ISO 3166-1 alfa-3) y curp (string). Un dato de la identificación que no está disponible no va en shared y se lista en unavailableClaims. null si después retiró el acceso de tu plataforma o eliminó su cuenta: sharedReason dice cuál */
             shared?: {
                 [key: string]: unknown;
             } | null;
@@ -3816,6 +4178,8 @@ export interface components {
             sharedReason?: "withdrawn" | "deleted" | null;
             /** @enum {string} */
             status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+            /** @description Los datos de la identificación pedidos que no van en shared: el perfil se validó antes de que Perfil Seguro leyera la identificación (su nombre fue escrito por la persona) o la identificación no los trae (un pasaporte extranjero no tiene CURP). Solo en completed con shared; ausente si no falta ninguno */
+            unavailableClaims?: ("givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
         };
         /** @description StartVerificationResponse schema */
         StartVerificationResponse: {
@@ -3823,6 +4187,24 @@ export interface components {
             /** Format: int64 */
             sessionId: number;
             verificationUrl?: string | null;
+        };
+        /** @description UMAJSON schema */
+        UMAJSON: {
+            dailyValue: string;
+            source: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: int64 */
+            updatedBy?: number | null;
+            validFrom: string;
+            year: number;
+        };
+        /** @description UMARequest schema */
+        UMARequest: {
+            dailyValue: string;
+            source: string;
+            validFrom?: string | null;
+            year: number;
         };
         /** @description UserJSON schema */
         UserJSON: {
@@ -3874,9 +4256,37 @@ export interface components {
         VerificationStatusJSON: {
             biometricVerified: boolean;
             biometric_verified: boolean;
+            /** @description Lo que certificó la identificación de la última verificación aprobada; null si aún no hay una */
+            identity: {
+                /**
+                 * Format: date-time
+                 * @description Cuándo se aplicó la decisión de la verificación
+                 */
+                checkedAt: string;
+                /** @description El nombre de la identificación en mayúsculas y minúsculas (vacío si no traía nombre) */
+                documentName: string;
+                findings: {
+                    /** @description Código estable del hallazgo (p. ej. surname_differs, curp_check_digit, registry_no_match) */
+                    code: string;
+                    /** @description El hallazgo en español, para mostrarlo a la persona */
+                    text: string;
+                }[];
+                /**
+                 * @description Cómo se resolvió: adopted (la persona tomó el nombre de su identificación), approved / declined (revisión de un administrador); null mientras no se resuelve
+                 * @enum {string|null}
+                 */
+                resolution: "adopted" | "approved" | "declined" | null;
+                /**
+                 * @description match: nivel 3 con el nombre de la identificación; near / no_document: en revisión; mismatch: la persona puede usar el nombre de su identificación; duplicate: la identificación ya certifica otro perfil; expired_document: identificación vencida; under_age: menor de 18 años
+                 * @enum {string}
+                 */
+                verdict: "match" | "near" | "no_document" | "mismatch" | "duplicate" | "expired_document" | "under_age";
+            } | null;
             isEmailVerified: boolean;
             isPhoneVerified: boolean;
             lastBiometricStatus: string | null;
+            /** @description El nombre del perfil se tomó de la identificación oficial */
+            nameFromDocument: boolean;
             revoked: boolean;
             verificationLevel: number;
         };
@@ -4738,6 +5148,320 @@ export interface operations {
             };
         };
     };
+    "GET_/api/admin/aml/thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLThresholdJSON"][];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "PUT_/api/admin/aml/thresholds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.AMLThresholdRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AMLThresholdRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLThresholdJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/admin/aml/uma": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UMAJSON"][];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "PUT_/api/admin/aml/uma": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.UMARequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UMARequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UMAJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/admin/arco-requests": {
         parameters: {
             query?: {
@@ -5314,6 +6038,293 @@ export interface operations {
             };
             /** @description Ya no está disponible (vencido o usado) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/admin/identity-reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityReviewsResponse"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/admin/identity-reviews/:id/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.IdentityReviewRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityCheckJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Ya resuelta, sin documento, o la identificación ya certifica otro perfil */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/admin/identity-reviews/:id/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.IdentityReviewRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IdentityReviewRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityCheckJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La revisión ya fue resuelta */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6752,6 +7763,84 @@ export interface operations {
             };
             /** @description Prohibido: no es suyo, o el origen no está autorizado */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/admin/users/:id/identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUserIdentityJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15402,6 +16491,111 @@ export interface operations {
             };
         };
     };
+    "POST_/api/users/:id/identity/adopt-document-name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No hay un nombre de identificación pendiente de confirmar, la identificación ya está vinculada a otro perfil o la validación está revocada */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/users/:id/invitations": {
         parameters: {
             query?: never;
@@ -18065,7 +19259,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Los datos que la persona compartió, solo los pedidos: name, profileId, validUntil, level */
+                    /** @description Los datos que la persona compartió, solo los pedidos, como los responde GET …/verification-sessions/{id} en shared: name, profileId, validUntil, level y, de la identificación oficial que certifica el perfil, givenName, familyName, birthdate (AAAA-MM-DD), ageOver18 (boolean, calculado el día en que se compartió), nationality (ISO 3166-1 alfa-3) y curp; uno no disponible no va y se lista en unavailableClaims */
                     claims?: {
                         [key: string]: unknown;
                     };
@@ -18090,6 +19284,8 @@ export interface operations {
                      */
                     sharedReason?: "withdrawn" | "deleted";
                     status: string;
+                    /** @description Los datos de la identificación pedidos que no van en claims: el perfil se validó antes de que Perfil Seguro leyera la identificación, o esta no los trae. Ausente si no falta ninguno */
+                    unavailableClaims?: ("givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
                 };
             };
         };

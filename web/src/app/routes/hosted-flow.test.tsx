@@ -44,7 +44,7 @@ describe('/conectar', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Compartir' }))
     expect(await screen.findByText('Listo: compartiste tus datos.')).toBeInTheDocument()
     const decision = screenCalls(calls).find((c) => c.path === '/api/hosted/decision')
-    expect(decision?.body).toEqual({ share: true })
+    expect(decision?.body).toEqual({ share: true, claims: ['name', 'validUntil'] })
     expect(new Headers(decision?.init?.headers).get('X-Flow-Token')).toBe('f'.repeat(64))
     expect(opener.postMessage).toHaveBeenCalledWith({ type: 'perfilseguro:session', id: view.id, status: 'completed' }, 'http://127.0.0.1:8081')
     expect(window.sessionStorage.getItem('ps_hosted_flow')).toBeNull()

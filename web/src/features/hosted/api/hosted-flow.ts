@@ -6,8 +6,29 @@ export { clearFlow, readFlow, writeFlow, type StoredFlow } from '@/lib/hosted-fl
 // sessionStorage: first-party, so the flow works with third-party cookies blocked, and gone when
 // the popup closes.
 
-/** One claim a platform asks for, as the person reads it. */
-export type HostedClaim = { key: 'name' | 'profileId' | 'validUntil' | 'level'; label: string; value?: unknown }
+/** The claims a platform may ask for (perfilseguro.SessionClaims); the last six come from the person's ID. */
+export type HostedClaimKey =
+  | 'name'
+  | 'profileId'
+  | 'validUntil'
+  | 'level'
+  | 'givenName'
+  | 'familyName'
+  | 'birthdate'
+  | 'ageOver18'
+  | 'nationality'
+  | 'curp'
+
+/**
+ * One claim a platform asks for, as the person reads it. unavailable: a claim of the ID this
+ * profile cannot give (validated before IDs were read, or the ID lacks it): it is not shared.
+ */
+export type HostedClaim = { key: HostedClaimKey; label: string; value?: unknown; unavailable?: boolean }
+
+/** The claims the screen shows as shared: what the person agrees to with «Compartir». */
+export function sharedKeys(claims: HostedClaim[]): HostedClaimKey[] {
+  return claims.filter((c) => !c.unavailable).map((c) => c.key)
+}
 
 /** The session as the hosted page shows it. */
 export type HostedView = {
@@ -41,9 +62,14 @@ export function getFlowSession(token: string) {
   return apiRequest<HostedView>('GET', '/api/hosted/session', undefined, { 'X-Flow-Token': token })
 }
 
-/** POST /api/hosted/decision: share, or decline. */
-export function decide(token: string, share: boolean) {
-  return apiRequest<HostedDecision>('POST', '/api/hosted/decision', { share }, { 'X-Flow-Token': token })
+/**
+ * POST /api/hosted/decision: share, or decline. Sharing names the claims the screen showed
+ * (claims): the server shares a birth date or a CURP only when they are named, and nothing when
+ * what it would share is not what the person saw.
+ */
+export function decide(token: string, share: boolean, claims?: HostedClaimKey[]) {
+  const body = share && claims ? { share, claims } : { share }
+  return apiRequest<HostedDecision>('POST', '/api/hosted/decision', body, { 'X-Flow-Token': token })
 }
 
 /** The statuses after which nothing can change. */

@@ -15,6 +15,7 @@ import {
   getFlowSession,
   openFlow,
   readFlow,
+  sharedKeys,
   signOut,
   tellOpener,
   writeFlow,
@@ -41,8 +42,17 @@ function claimValue(c: HostedClaim): string {
   if (c.value === undefined || c.value === null || c.value === '') return c.key === 'validUntil' ? 'Sin vigencia' : '—'
   if (c.key === 'validUntil') return `${formatDateMx(String(c.value))} (hora de la Ciudad de México)`
   if (c.key === 'level') return `Nivel ${String(c.value)}`
+  if (c.key === 'ageOver18') return c.value === true ? 'Sí' : 'No'
+  if (c.key === 'birthdate') {
+    // A calendar date as printed on the ID (AAAA-MM-DD): no time zone to convert.
+    const [y, m, d] = String(c.value).split('-')
+    return d && m && y ? `${d}/${m}/${y}` : String(c.value)
+  }
   return String(c.value)
 }
+
+/** Why a claim of the ID is not shared. */
+const unavailableText = 'No se compartirá: tu perfil no se validó con los datos de tu identificación, o tu identificación no lo incluye.'
 
 /** Takes the client secret from the URL once, or resumes this tab's open flow. */
 async function load(): Promise<State> {
@@ -127,7 +137,7 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
   const answer = (share: boolean) =>
     run(
       async () => {
-        const res = await decide(token, share)
+        const res = await decide(token, share, sharedKeys(view.claims))
         const ended = { ...view, status: res.status }
         setState({ kind: 'ready', view: ended, token, mode, openerConfirmed })
         finish(ended, mode, res.redirectUrl)
@@ -198,9 +208,10 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
                 <h3 id="compartir" className="font-semibold">Compartir con {view.partnerName}:</h3>
                 <ul className="mt-2 list-disc pl-6">
                   {view.claims.map((c) => (
-                    <li key={c.key}>
-                      {c.label}
-                      {view.signedIn && !view.blocker && <span className="text-base-content/70">: {claimValue(c)}</span>}
+                    <li key={c.key} data-claim={c.key}>
+                      {c.unavailable ? <span className="text-base-content/60 line-through">{c.label}</span> : c.label}
+                      {view.signedIn && !view.blocker && !c.unavailable && <span className="text-base-content/70">: {claimValue(c)}</span>}
+                      {c.unavailable && <span className="block text-sm text-base-content/70">{unavailableText}</span>}
                     </li>
                   ))}
                 </ul>
