@@ -142,7 +142,7 @@ export const sessionEndpoints: EndpointDoc[] = [
     title: 'Abrir una sesión de verificación',
     auth: 'Llave secreta (Authorization: Bearer sk_live_… o sk_test_…), solo desde tu servidor.',
     description:
-      'requiredLevel es el nivel que necesitas: 2 (correo verificado) o 3 (verificación biométrica vigente). claims, solo los datos que necesitas: name, profileId, validUntil, level. reference es tu propio identificador; returnUrl, en tu dominio registrado, es a donde vuelve la variante de página completa. Entrega clientSecret a tu página para el widget: vale una vez y por tiempo limitado. url abre el mismo flujo como redirección.',
+      'requiredLevel es el nivel que necesitas: 2 (correo verificado) o 3 (verificación biométrica vigente). claims, solo los datos que necesitas: name, profileId, validUntil, level y, de la identificación oficial que certifica el perfil, givenName, familyName, birthdate (AAAA-MM-DD), ageOver18 (mayor de 18 años el día en que se comparte, sin la fecha), nationality (ISO 3166-1 alfa-3) y curp; la persona ve cada uno en palabras, y la fecha de nacimiento y la CURP solo se comparten si las pides y ella acepta. reference es tu propio identificador; returnUrl, en tu dominio registrado, es a donde vuelve la variante de página completa. Entrega clientSecret a tu página para el widget: vale una vez y por tiempo limitado. url abre el mismo flujo como redirección.',
     request: json({
       reference: 'cliente-42',
       requiredLevel: 3,
@@ -163,15 +163,16 @@ export const sessionEndpoints: EndpointDoc[] = [
     title: 'Consultar una sesión',
     auth: 'Llave secreta, solo desde tu servidor.',
     description:
-      'status: created, in_progress, completed (la persona compartió), declined (no compartió nada), expired o canceled. Una sesión completed trae shared, exactamente los datos pedidos, y proof, un JWS (ES256) que compruebas con las llaves de /.well-known/jwt-vc-issuer. Si después la persona retira el acceso de tu plataforma (Mi Perfil › Plataformas con acceso) o elimina su cuenta, la sesión responde solo su estado: "shared": null, "sharedReason": "withdrawn" o "deleted", y sin proof.',
+      'status: created, in_progress, completed (la persona compartió), declined (no compartió nada), expired o canceled. Una sesión completed trae shared, exactamente los datos pedidos, y proof; un dato de la identificación que el perfil no puede dar (se validó antes de que leyéramos identificaciones, o la identificación no lo trae) no va en shared y se lista en unavailableClaims. proof es un JWS (ES256) que compruebas con las llaves de /.well-known/jwt-vc-issuer. Si después la persona retira el acceso de tu plataforma (Mi Perfil › Plataformas con acceso) o elimina su cuenta, la sesión responde solo su estado: "shared": null, "sharedReason": "withdrawn" o "deleted", y sin proof.',
     response: json({
       id: sampleSessionId,
       status: 'completed',
       reference: 'cliente-42',
       livemode: true,
       requiredLevel: 3,
-      claims: ['name', 'validUntil'],
-      shared: { name: 'María Fernanda López', validUntil: '2027-11-21T18:30:00Z' },
+      claims: ['name', 'validUntil', 'ageOver18', 'curp'],
+      shared: { name: 'María Fernanda López', validUntil: '2027-11-21T18:30:00Z', ageOver18: true },
+      unavailableClaims: ['curp'],
       proof: 'eyJhbGciOiJFUzI1NiIsInR5cCI6InBlcmZpbHNlZ3Vyby1zZXNzaW9uK2p3dCJ9…',
       createdAt: sampleCreatedAt,
       expiresAt: '2026-11-25T18:30:00Z',

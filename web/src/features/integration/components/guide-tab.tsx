@@ -67,6 +67,16 @@ export function GuideTab({ apiBase, onLegacy }: { apiBase: string; onLegacy: () 
             {code('level')}). Entrega a tu página solo el {code('clientSecret')}: vale una vez y por tiempo limitado. Los ejemplos
             en Node.js, PHP y Go reciben el nivel como parámetro.
           </p>
+          <p>
+            También puedes pedir los datos de la identificación oficial que certifica el perfil: {code('givenName')} y{' '}
+            {code('familyName')} (como aparecen en la identificación), {code('birthdate')} ({code('AAAA-MM-DD')}),{' '}
+            {code('ageOver18')} (verdadero o falso el día en que se comparte, sin la fecha de nacimiento),{' '}
+            {code('nationality')} (ISO 3166-1 alfa-3) y {code('curp')}. La persona ve cada uno en palabras antes de aceptar; la
+            fecha de nacimiento y la CURP solo se comparten si las pides y ella acepta en esa pantalla. Si el perfil se validó
+            antes de que leyéramos identificaciones, o la identificación no trae el dato, ese dato no va en {code('shared')} y
+            aparece en {code('unavailableClaims')}. Pide {code('ageOver18')} en lugar de {code('birthdate')} si solo necesitas
+            saber que es mayor de edad.
+          </p>
         </Step>
         <Step n={3} title="El widget en tu página">
           <p>
