@@ -26,8 +26,7 @@ export function formatDate(value: string | null | undefined): string {
  * validity first (issue 52), its last day and why. api/spa_public_card.go writes the same.
  */
 export function validityText(profile: PublicVerification['profile']): string {
-  const capped = (profile as { vence_identificacion?: boolean }).vence_identificacion
-  if (capped && profile.fecha_expiracion && !profile.expirado && !profile.revocado) {
+  if (profile.vence_identificacion && profile.fecha_expiracion && !profile.expirado && !profile.revocado) {
     // fecha_expiracion is the end of the ID's expiry day: the instant before it is that day.
     const lastDay = new Date(new Date(profile.fecha_expiracion).getTime() - 1).toISOString()
     return `Vigente hasta ${formatDate(lastDay)} (vence su identificación)`
