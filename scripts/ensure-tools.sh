@@ -4,6 +4,7 @@
 #
 #   scripts/ensure-tools.sh          Go, Node/npm, node_modules
 #   scripts/ensure-tools.sh --test   also Chromium (Playwright), php-cli with cURL, a C compiler (go test -race),
+#                                    poppler-utils (pdftotext, pdftoppm: the expediente's PDF test),
 #                                    redis-sentinel (the scale rig, whose short form runs in make test),
 #                                    patroni, etcd-server, etcd-client, haproxy (its Postgres scenarios),
 #                                    prometheus for its promtool (the alerting rules' checks and tests)
@@ -39,6 +40,8 @@ if [ -n "$for_tests" ]; then
 	# The PHP sample of /integration uses cURL, a separate Debian package.
 	php -r 'exit(function_exists("curl_init") ? 0 : 1);' >/dev/null 2>&1 || missing+=(php-curl)
 	command -v gcc >/dev/null 2>&1 || missing+=(gcc libc6-dev)
+	# The expediente's PDF test reads its text with pdftotext and draws page 1 with pdftoppm.
+	command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 	# The scale rig runs its own Redis primary, replica, sentinels and cluster nodes.
 	command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 	command -v redis-sentinel >/dev/null 2>&1 || missing+=(redis-sentinel)
