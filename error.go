@@ -7,15 +7,17 @@ import (
 
 // Error codes shared by every layer; the api package maps them to HTTP statuses.
 const (
-	ECONFLICT     = "conflict"
-	EINVALID      = "invalid"
-	ENOTFOUND     = "not_found"
-	EUNAUTHORIZED = "unauthorized"
-	EFORBIDDEN    = "forbidden"
-	ETOOMANY      = "too_many_requests"
-	EGONE         = "gone" // it existed, and was used up or expired
-	EUNAVAILABLE  = "unavailable"
-	EINTERNAL     = "internal"
+	ECONFLICT = "conflict"
+	EINVALID  = "invalid"
+	// EUNPROCESSABLE is well-formed input that names something it may not use (422).
+	EUNPROCESSABLE = "unprocessable"
+	ENOTFOUND      = "not_found"
+	EUNAUTHORIZED  = "unauthorized"
+	EFORBIDDEN     = "forbidden"
+	ETOOMANY       = "too_many_requests"
+	EGONE          = "gone" // it existed, and was used up or expired
+	EUNAVAILABLE   = "unavailable"
+	EINTERNAL      = "internal"
 )
 
 // Error is a domain error whose Message is safe to show to users (Spanish).

@@ -7,17 +7,20 @@ import (
 
 // The partner console (/socios): a partner's own people sign in with a passkey and run their
 // integration — keys, webhook, allowed origin, delivery log, sessions, usage and team — under
-// one of three roles. The server checks every action against the role; the console only hides.
+// one of four roles. The server checks every action against the role; the console only hides.
 
 // Partner user roles (partner_users.role).
 const (
 	PartnerRoleOwner     = "propietario"   // everything, including the team
 	PartnerRoleDeveloper = "desarrollador" // keys, webhook, origin, resends; reads everything
 	PartnerRoleReader    = "lectura"       // reads only
+	// PartnerRoleCompliance is the business's compliance officer (LFPIORPI, issue 53): records
+	// operations and reads the people in them; no keys, webhook, origin or team.
+	PartnerRoleCompliance = "cumplimiento"
 )
 
 // PartnerRoles lists every partner role, the most powerful first.
-var PartnerRoles = []string{PartnerRoleOwner, PartnerRoleDeveloper, PartnerRoleReader}
+var PartnerRoles = []string{PartnerRoleOwner, PartnerRoleDeveloper, PartnerRoleCompliance, PartnerRoleReader}
 
 // Lifetimes of the console's links, sessions and rotated secrets.
 const (
@@ -37,12 +40,18 @@ const (
 	PartnerManageOrigin  PartnerAction = "origin"  // change the allowed origin
 	PartnerResend        PartnerAction = "resend"  // send a notification again
 	PartnerManageTeam    PartnerAction = "team"    // invite, change roles, disable, new enrolment links
+	// PartnerOperationsWrite records LFPIORPI operations (the others read the list without people).
+	PartnerOperationsWrite PartnerAction = "operations"
+	// PartnerComplianceRead reads the people in operations and, later, their AML files.
+	PartnerComplianceRead PartnerAction = "compliance"
 )
 
 var partnerRoleActions = map[string][]PartnerAction{
-	PartnerRoleOwner:     {PartnerRead, PartnerManageKeys, PartnerManageWebhook, PartnerManageOrigin, PartnerResend, PartnerManageTeam},
-	PartnerRoleDeveloper: {PartnerRead, PartnerManageKeys, PartnerManageWebhook, PartnerManageOrigin, PartnerResend},
-	PartnerRoleReader:    {PartnerRead},
+	PartnerRoleOwner: {PartnerRead, PartnerManageKeys, PartnerManageWebhook, PartnerManageOrigin, PartnerResend, PartnerManageTeam,
+		PartnerOperationsWrite, PartnerComplianceRead},
+	PartnerRoleDeveloper:  {PartnerRead, PartnerManageKeys, PartnerManageWebhook, PartnerManageOrigin, PartnerResend},
+	PartnerRoleCompliance: {PartnerRead, PartnerOperationsWrite, PartnerComplianceRead},
+	PartnerRoleReader:     {PartnerRead},
 }
 
 // PartnerRoleAllows reports whether role may take action.
@@ -59,7 +68,7 @@ func PartnerRoleActions(role string) []PartnerAction {
 func ValidPartnerRole(role string) bool { return slices.Contains(PartnerRoles, role) }
 
 // MsgPartnerRole is the refusal of a role that does not allow a field's value.
-const MsgPartnerRole = "Rol no válido: propietario, desarrollador o lectura"
+const MsgPartnerRole = "Rol no válido: propietario, desarrollador, cumplimiento o lectura"
 
 // NewPartnerUser is a partner user about to be invited.
 type NewPartnerUser struct {

@@ -16,15 +16,16 @@ import (
 
 // statusOf maps domain error codes to HTTP statuses: the one table of its kind.
 var statusOf = map[string]int{
-	perfilseguro.ECONFLICT:     http.StatusConflict,
-	perfilseguro.EINVALID:      http.StatusBadRequest,
-	perfilseguro.ENOTFOUND:     http.StatusNotFound,
-	perfilseguro.EUNAUTHORIZED: http.StatusUnauthorized,
-	perfilseguro.EFORBIDDEN:    http.StatusForbidden,
-	perfilseguro.ETOOMANY:      http.StatusTooManyRequests,
-	perfilseguro.EGONE:         http.StatusGone,
-	perfilseguro.EUNAVAILABLE:  http.StatusServiceUnavailable,
-	perfilseguro.EINTERNAL:     http.StatusInternalServerError,
+	perfilseguro.ECONFLICT:      http.StatusConflict,
+	perfilseguro.EINVALID:       http.StatusBadRequest,
+	perfilseguro.EUNPROCESSABLE: http.StatusUnprocessableEntity,
+	perfilseguro.ENOTFOUND:      http.StatusNotFound,
+	perfilseguro.EUNAUTHORIZED:  http.StatusUnauthorized,
+	perfilseguro.EFORBIDDEN:     http.StatusForbidden,
+	perfilseguro.ETOOMANY:       http.StatusTooManyRequests,
+	perfilseguro.EGONE:          http.StatusGone,
+	perfilseguro.EUNAVAILABLE:   http.StatusServiceUnavailable,
+	perfilseguro.EINTERNAL:      http.StatusInternalServerError,
 }
 
 // ErrorBody is the one JSON error shape: a Spanish message and optional per-field messages.

@@ -52,7 +52,7 @@ type ConsolePartnerJSON struct {
 type ConsoleMeResponse struct {
 	User      postgres.PartnerUser `json:"user"`
 	Partner   ConsolePartnerJSON   `json:"partner"`
-	Actions   []string             `json:"actions"` // read, keys, webhook, origin, resend, team
+	Actions   []string             `json:"actions"` // read, keys, webhook, origin, resend, team, operations, compliance
 	ExpiresAt time.Time            `json:"expiresAt"`
 }
 

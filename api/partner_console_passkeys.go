@@ -50,7 +50,7 @@ func partnerOwner(u postgres.PartnerUser, partnerName string) passkey.Owner {
 type PartnerEnrolInfo struct {
 	Email       string `json:"email"`
 	Name        string `json:"name"`
-	Role        string `json:"role" enum:"propietario,desarrollador,lectura"`
+	Role        string `json:"role" enum:"propietario,desarrollador,cumplimiento,lectura"`
 	PartnerName string `json:"partnerName"`
 }
 

@@ -22,12 +22,12 @@ import (
 type PartnerUserInviteRequest struct {
 	Email string `json:"email"`
 	Name  string `json:"name"`
-	Role  string `json:"role" enum:"propietario,desarrollador,lectura"`
+	Role  string `json:"role" enum:"propietario,desarrollador,cumplimiento,lectura"`
 }
 
 // PartnerUserRoleRequest is a team member's new role.
 type PartnerUserRoleRequest struct {
-	Role string `json:"role" enum:"propietario,desarrollador,lectura"`
+	Role string `json:"role" enum:"propietario,desarrollador,cumplimiento,lectura"`
 }
 
 // PartnerEnrolmentResponse shows an enrolment link once; it is not stored in clear and not shown again.

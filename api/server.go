@@ -228,6 +228,7 @@ func (s *Server) routes(d Deps) {
 	s.mountInvitations()
 	s.mountPartners()
 	s.mountPartnerSessions()
+	s.mountPartnerOperations()
 	s.mountHosted()
 	s.mountPartnerAccess()
 	s.mountPartnerConsole()

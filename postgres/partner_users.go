@@ -25,7 +25,7 @@ type PartnerUser struct {
 	PartnerID    int64      `db:"partner_id" json:"-"`
 	Email        string     `db:"email" json:"email"`
 	Name         string     `db:"name" json:"name"`
-	Role         string     `db:"role" json:"role" enum:"propietario,desarrollador,lectura"`
+	Role         string     `db:"role" json:"role" enum:"propietario,desarrollador,cumplimiento,lectura"`
 	CreatedAt    time.Time  `db:"created_at" json:"createdAt"`
 	InvitedBy    *string    `db:"invited_by" json:"invitedBy"`         // who invited them, as named then
 	DisabledAt   *time.Time `db:"disabled_at" json:"disabledAt"`       // nil: active
