@@ -64,6 +64,7 @@ func (s *Server) mountPartnerConsole() {
 	s.mountPartnerConsoleData()
 	s.mountPartnerConsoleOrigin()
 	s.mountPartnerConsoleTeam()
+	s.mountPartnerConsoleOperations()
 }
 
 // consoleNoStore keeps an answer out of every cache (secrets, links and sessions go through here).
