@@ -584,6 +584,23 @@ describe('/profile Mis datos: secondary uses, requests and lookups', () => {
     expect(within(section).queryByRole('button', { name: 'Retirar acceso' })).not.toBeInTheDocument()
   })
 
+  it('names the ID\'s data a platform received (issue 52)', async () => {
+    signInProfile()
+    api({
+      'GET /api/users/7/partner-access': () => ({
+        json: {
+          grants: [{ id: 6, partnerName: 'Notaría 12', domain: 'https://notaria12.mx', claims: ['givenName', 'familyName', 'ageOver18', 'curp'],
+            via: 'session', grantedAt: '2026-11-20T18:30:00Z', revokedAt: null }],
+        },
+      }),
+    })
+    renderRoute('/profile')
+    const row = await within(await screen.findByTestId('partner-access')).findByTestId('partner-grant')
+    expect(row).toHaveTextContent(
+      'Tu nombre (como aparece en tu identificación), Tus apellidos, Que eres mayor de 18 años (sin tu fecha de nacimiento), Tu CURP',
+    )
+  })
+
   it('says when nothing was shared', async () => {
     renderPlainProfile()
     const section = await screen.findByTestId('partner-access')

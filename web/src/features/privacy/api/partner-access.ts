@@ -6,7 +6,9 @@ export type PartnerGrant = {
   id: number
   partnerName: string
   domain: string
-  claims: Array<'name' | 'profileId' | 'validUntil' | 'level'>
+  claims: Array<
+    'name' | 'profileId' | 'validUntil' | 'level' | 'givenName' | 'familyName' | 'birthdate' | 'ageOver18' | 'nationality' | 'curp'
+  >
   via: 'session' | 'invitation' | 'presentation'
   grantedAt: string
   revokedAt: string | null
@@ -18,6 +20,12 @@ export const claimLabels: Record<PartnerGrant['claims'][number], string> = {
   profileId: 'Tu ID de perfil',
   validUntil: 'La vigencia de tu validación',
   level: 'Tu nivel de verificación',
+  givenName: 'Tu nombre (como aparece en tu identificación)',
+  familyName: 'Tus apellidos',
+  birthdate: 'Tu fecha de nacimiento',
+  ageOver18: 'Que eres mayor de 18 años (sin tu fecha de nacimiento)',
+  nationality: 'Tu nacionalidad',
+  curp: 'Tu CURP',
 }
 
 /** Query options owning a person's partner-access key. */
