@@ -50,7 +50,7 @@ func TestPartnerUserEnrolsWithALinkAndSignsInWithAPasskeyOnly(t *testing.T) {
 	require.Equal(t, http.StatusOK, status, out)
 	require.Equal(t, "CasaLista", out["partner"].(map[string]any)["name"])
 	require.Equal(t, "https://casalista.example", out["partner"].(map[string]any)["domain"])
-	require.ElementsMatch(t, []any{"read", "keys", "webhook", "origin", "resend", "team"}, out["actions"])
+	require.ElementsMatch(t, []any{"read", "keys", "webhook", "origin", "resend", "team", "operations", "compliance"}, out["actions"])
 	require.Equal(t, 1, e.count(t, `SELECT count(*) FROM webauthn_credentials WHERE partner_user_id = $1 AND user_id IS NULL AND admin_id IS NULL`, laura.id))
 
 	// The link worked once.
