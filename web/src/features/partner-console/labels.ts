@@ -1,4 +1,14 @@
-import type { ConsoleAction, ConsoleMe, Delivery, PartnerRole, SharedReason, VerificationSession } from './types'
+import type {
+  BusinessRole,
+  ConsoleAction,
+  ConsoleMe,
+  Delivery,
+  OperationKind,
+  OperationPersonRole,
+  PartnerRole,
+  SharedReason,
+  VerificationSession,
+} from './types'
 
 // The console's codes as people read them: one place, beside the types that define them.
 
@@ -6,6 +16,7 @@ import type { ConsoleAction, ConsoleMe, Delivery, PartnerRole, SharedReason, Ver
 export const ROLE_LABEL: Record<PartnerRole, string> = {
   propietario: 'Propietario',
   desarrollador: 'Desarrollador',
+  cumplimiento: 'Cumplimiento',
   lectura: 'Solo lectura',
 }
 
@@ -13,6 +24,7 @@ export const ROLE_LABEL: Record<PartnerRole, string> = {
 export const ROLE_HINT: Record<PartnerRole, string> = {
   propietario: 'Todo, incluido el equipo.',
   desarrollador: 'Llaves, webhook, origen y reenvíos.',
+  cumplimiento: 'Oficial de cumplimiento: registra operaciones y ve a sus personas.',
   lectura: 'Solo consulta.',
 }
 
@@ -62,4 +74,44 @@ export function monthLabel(month: string): string {
   if (!y || !m) return month
   const text = new Intl.DateTimeFormat('es-MX', { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, 1)))
   return text.replace('.', '')
+}
+
+/** An LFPIORPI operation's kind. */
+export const OPERATION_KIND: Record<OperationKind, string> = {
+  compraventa: 'Compraventa',
+  intermediacion: 'Intermediación',
+  desarrollo: 'Desarrollo o preventa',
+  arrendamiento: 'Arrendamiento',
+}
+
+/** What the business is in an operation. */
+export const BUSINESS_ROLE: Record<BusinessRole, string> = {
+  vendedor: 'Vendedor',
+  comprador: 'Comprador',
+  intermediario: 'Intermediario',
+  desarrollador: 'Desarrollador',
+  arrendador: 'Arrendador',
+  arrendatario: 'Arrendatario',
+}
+
+/** What a person is in an operation. */
+export const PERSON_ROLE: Record<OperationPersonRole, string> = {
+  comprador: 'Comprador',
+  vendedor: 'Vendedor',
+  arrendador: 'Arrendador',
+  arrendatario: 'Arrendatario',
+  otro: 'Otro',
+}
+
+/** '$3,500,000.00 MXN' from the server's pesos string ('3500000.00'), without floating-point sums. */
+export function pesosLabel(amount: string): string {
+  const [whole = '0', cents = '00'] = amount.replace(/^-/, '').split('.')
+  const grouped = BigInt(whole).toLocaleString('es-MX')
+  return `${amount.startsWith('-') ? '-' : ''}$${grouped}.${cents.padEnd(2, '0')} MXN`
+}
+
+/** An operation's calendar day 'AAAA-MM-DD' as 'dd/mm/aaaa' (a date, no time zone to convert). */
+export function dayLabel(day: string): string {
+  const [y, m, d] = day.split('-')
+  return y && m && d ? `${d}/${m}/${y}` : day
 }

@@ -3,10 +3,10 @@
 // operations; keep them in step with the Go structs named beside each type.
 
 /** A console role (partner_users.role). */
-export type PartnerRole = 'propietario' | 'desarrollador' | 'lectura'
+export type PartnerRole = 'propietario' | 'desarrollador' | 'cumplimiento' | 'lectura'
 
 /** What a role may do (perfilseguro.PartnerAction). */
-export type ConsoleAction = 'read' | 'keys' | 'webhook' | 'origin' | 'resend' | 'team'
+export type ConsoleAction = 'read' | 'keys' | 'webhook' | 'origin' | 'resend' | 'team' | 'operations' | 'compliance'
 
 /** Test or live data. */
 export type Mode = 'test' | 'live'
@@ -136,4 +136,72 @@ export type OriginProof = {
   txtValue: string
   fileUrl: string
   message?: string
+}
+
+/** aml.Activity: an LFPIORPI operation's kind. */
+export type OperationKind = 'compraventa' | 'intermediacion' | 'desarrollo' | 'arrendamiento'
+
+/** What the business is in an operation. */
+export type BusinessRole = 'vendedor' | 'comprador' | 'intermediario' | 'desarrollador' | 'arrendador' | 'arrendatario'
+
+/** What a person is in an operation. */
+export type OperationPersonRole = 'comprador' | 'vendedor' | 'arrendador' | 'arrendatario' | 'otro'
+
+/** api.OperationRequirement: amounts in pesos as strings with two decimals. */
+export type OperationRequirement = {
+  identify: boolean
+  aviso: boolean
+  umaYear: number
+  umaDaily: string
+  identificationThresholdPesos: string
+  avisoThresholdPesos: string
+}
+
+/** api.OperationPersonView */
+export type OperationPerson = {
+  role: OperationPersonRole
+  sessionId: string
+  profileId?: string
+  name?: string
+  identityVerified: boolean
+}
+
+/** api.OperationView */
+export type Operation = {
+  id: string
+  livemode: boolean
+  kind: OperationKind
+  amount: string
+  monthly: boolean
+  date: string
+  propertyReference: string
+  businessRole: BusinessRole
+  requirement: OperationRequirement | null
+  requirementNote?: string
+  people: OperationPerson[]
+  createdAt: string
+  retentionUntil: string
+}
+
+/** api.ConsoleOperationPage */
+export type OperationPage = { mode: Mode; data: Operation[]; peopleHidden: boolean; hasMore: boolean }
+
+/** api.ConsoleOperationCandidate: a completed session whose person can join an operation. */
+export type OperationCandidate = {
+  sessionId: string
+  reference: string
+  name?: string
+  profileId?: string
+  identityVerified: boolean
+  completedAt: string
+}
+
+/** api.NewOperation */
+export type NewOperation = {
+  kind: OperationKind
+  amount: string
+  date: string
+  propertyReference: string
+  businessRole: BusinessRole
+  people: { role: OperationPersonRole; sessionId: string }[]
 }

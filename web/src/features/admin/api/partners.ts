@@ -17,7 +17,7 @@ export type CreatedPartner = Schema<'CreatedPartner'>
 export type PartnerInput = Schema<'PartnerRequest'>
 
 /** A partner's console role (/socios). */
-export type PartnerConsoleRole = 'propietario' | 'desarrollador' | 'lectura'
+export type PartnerConsoleRole = 'propietario' | 'desarrollador' | 'cumplimiento' | 'lectura'
 
 /** A person invited to a partner's console (POST /api/admin/partners/{id}/users). */
 export type PartnerUserInvite = { email: string; name: string; role: PartnerConsoleRole }

@@ -19,6 +19,7 @@ const EMPTY: PartnerValues = { partnerName: '', domain: '', createdBy: '', notes
 const CONSOLE_ROLES: { value: PartnerConsoleRole; label: string }[] = [
   { value: 'propietario', label: 'Propietario' },
   { value: 'desarrollador', label: 'Desarrollador' },
+  { value: 'cumplimiento', label: 'Cumplimiento' },
   { value: 'lectura', label: 'Solo lectura' },
 ]
 const EMPTY_INVITE: PartnerUserInvite = { email: '', name: '', role: 'propietario' }

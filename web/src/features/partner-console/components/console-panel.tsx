@@ -13,25 +13,27 @@ import type { ConsoleMe, Mode } from '../types'
 import { DeliveriesTab } from './deliveries-tab'
 import { KeysTab } from './keys-tab'
 import { ModeToggle } from './mode-toggle'
+import { OperationsTab } from './operations-tab'
 import { SessionsTab } from './sessions-tab'
 import { TeamTab } from './team-tab'
 import { TestInboxTab } from './test-inbox-tab'
 import { UsageTab } from './usage-tab'
 import { WebhooksTab } from './webhooks-tab'
 
-type Tab = 'keys' | 'webhooks' | 'deliveries' | 'sessions' | 'inbox' | 'usage' | 'team'
+type Tab = 'keys' | 'webhooks' | 'deliveries' | 'sessions' | 'operations' | 'inbox' | 'usage' | 'team'
 
 const TABS: { id: Tab; label: string; byMode?: boolean }[] = [
   { id: 'keys', label: 'Llaves', byMode: true },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'deliveries', label: 'Entregas' },
   { id: 'sessions', label: 'Sesiones', byMode: true },
+  { id: 'operations', label: 'Operaciones', byMode: true },
   { id: 'inbox', label: 'Bandeja de prueba' },
   { id: 'usage', label: 'Uso', byMode: true },
   { id: 'team', label: 'Equipo' },
 ]
 
-/** The console: the platform and who is signed in, the Prueba / Producción switch, and the seven tabs. */
+/** The console: the platform and who is signed in, the Prueba / Producción switch, and the eight tabs. */
 export function ConsolePanel({ me }: { me: ConsoleMe }) {
   const client = useQueryClient()
   const [tab, setTab] = useState<Tab>('keys')
@@ -104,6 +106,7 @@ export function ConsolePanel({ me }: { me: ConsoleMe }) {
             {tab === 'webhooks' && <WebhooksTab me={me} />}
             {tab === 'deliveries' && <DeliveriesTab me={me} />}
             {tab === 'sessions' && <SessionsTab mode={mode} />}
+            {tab === 'operations' && <OperationsTab me={me} mode={mode} />}
             {tab === 'inbox' && <TestInboxTab />}
             {tab === 'usage' && <UsageTab mode={mode} />}
             {tab === 'team' && <TeamTab me={me} />}

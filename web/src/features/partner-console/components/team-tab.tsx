@@ -17,7 +17,7 @@ import type { ConsoleMe, EnrolmentLink, PartnerRole, PartnerUser } from '../type
 import { SecretDialog, type ShownSecret } from './secret-dialog'
 import { ConsoleTable, TimeZoneNote } from './table-message'
 
-const ROLES: PartnerRole[] = ['propietario', 'desarrollador', 'lectura']
+const ROLES: PartnerRole[] = ['propietario', 'desarrollador', 'cumplimiento', 'lectura']
 const ROLE_OPTIONS = ROLES.map((r) => ({ value: r, label: ROLE_LABEL[r] }))
 const STATE_LOOKS: Record<EnrolmentState, EnrolmentBadgeLook> = {
   disabled: { variant: 'outline', label: 'Desactivada' },
