@@ -62,6 +62,7 @@ describe('/admin ARCO requests', () => {
       'Solicitudes ARCO',
       'Bitácora',
       'Administradores',
+      'Umbrales LFPIORPI',
     ])
     expect(calls.some((c) => c.path === '/api/admin/arco-requests')).toBe(false)
 

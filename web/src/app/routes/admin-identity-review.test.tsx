@@ -184,7 +184,7 @@ describe('/admin › Revisión de identidad', () => {
     })
     signInAdmin()
     renderRoute('/admin')
-    await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Usuarios', 'Ver Usuario']))
+    await waitFor(() => expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Usuarios', 'Ver Usuario', 'Umbrales LFPIORPI']))
     expect(screen.queryByRole('tab', { name: 'Revisión de identidad' })).not.toBeInTheDocument()
   })
 
