@@ -51,9 +51,9 @@ type NewOperation struct {
 	// amount, or the monthly rent for arrendamiento.
 	Amount string `json:"amount" description:"Monto en pesos con hasta dos decimales, como texto (\"3500000.00\"); en arrendamiento, la renta mensual"`
 	// Date is the operation's day (AAAA-MM-DD), not in the future (Mexico City).
-	Date              string `json:"date" description:"Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México)"`
-	PropertyReference string `json:"propertyReference" description:"Tu referencia del inmueble (1 a 200 caracteres)"`
-	BusinessRole      string `json:"businessRole" enum:"vendedor,comprador,intermediario,desarrollador,arrendador,arrendatario" description:"El papel de tu negocio en la operación"`
+	Date              string               `json:"date" description:"Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México)"`
+	PropertyReference string               `json:"propertyReference" description:"Tu referencia del inmueble (1 a 200 caracteres)"`
+	BusinessRole      string               `json:"businessRole" enum:"vendedor,comprador,intermediario,desarrollador,arrendador,arrendatario" description:"El papel de tu negocio en la operación"`
 	People            []NewOperationPerson `json:"people" description:"Las personas de la operación (1 a 20), cada una con la sesión de verificación que completó con tu plataforma"`
 }
 
