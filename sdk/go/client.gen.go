@@ -16,6 +16,87 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for NewOperationBusinessRole.
+const (
+	NewOperationBusinessRoleArrendador    NewOperationBusinessRole = "arrendador"
+	NewOperationBusinessRoleArrendatario  NewOperationBusinessRole = "arrendatario"
+	NewOperationBusinessRoleComprador     NewOperationBusinessRole = "comprador"
+	NewOperationBusinessRoleDesarrollador NewOperationBusinessRole = "desarrollador"
+	NewOperationBusinessRoleIntermediario NewOperationBusinessRole = "intermediario"
+	NewOperationBusinessRoleVendedor      NewOperationBusinessRole = "vendedor"
+)
+
+// Valid indicates whether the value is a known member of the NewOperationBusinessRole enum.
+func (e NewOperationBusinessRole) Valid() bool {
+	switch e {
+	case NewOperationBusinessRoleArrendador:
+		return true
+	case NewOperationBusinessRoleArrendatario:
+		return true
+	case NewOperationBusinessRoleComprador:
+		return true
+	case NewOperationBusinessRoleDesarrollador:
+		return true
+	case NewOperationBusinessRoleIntermediario:
+		return true
+	case NewOperationBusinessRoleVendedor:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NewOperationKind.
+const (
+	NewOperationKindArrendamiento  NewOperationKind = "arrendamiento"
+	NewOperationKindCompraventa    NewOperationKind = "compraventa"
+	NewOperationKindDesarrollo     NewOperationKind = "desarrollo"
+	NewOperationKindIntermediacion NewOperationKind = "intermediacion"
+)
+
+// Valid indicates whether the value is a known member of the NewOperationKind enum.
+func (e NewOperationKind) Valid() bool {
+	switch e {
+	case NewOperationKindArrendamiento:
+		return true
+	case NewOperationKindCompraventa:
+		return true
+	case NewOperationKindDesarrollo:
+		return true
+	case NewOperationKindIntermediacion:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NewOperationPeopleRole.
+const (
+	NewOperationPeopleRoleArrendador   NewOperationPeopleRole = "arrendador"
+	NewOperationPeopleRoleArrendatario NewOperationPeopleRole = "arrendatario"
+	NewOperationPeopleRoleComprador    NewOperationPeopleRole = "comprador"
+	NewOperationPeopleRoleOtro         NewOperationPeopleRole = "otro"
+	NewOperationPeopleRoleVendedor     NewOperationPeopleRole = "vendedor"
+)
+
+// Valid indicates whether the value is a known member of the NewOperationPeopleRole enum.
+func (e NewOperationPeopleRole) Valid() bool {
+	switch e {
+	case NewOperationPeopleRoleArrendador:
+		return true
+	case NewOperationPeopleRoleArrendatario:
+		return true
+	case NewOperationPeopleRoleComprador:
+		return true
+	case NewOperationPeopleRoleOtro:
+		return true
+	case NewOperationPeopleRoleVendedor:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NewSessionClaims.
 const (
 	NewSessionClaimsAgeOver18   NewSessionClaims = "ageOver18"
@@ -52,6 +133,87 @@ func (e NewSessionClaims) Valid() bool {
 	case NewSessionClaimsProfileID:
 		return true
 	case NewSessionClaimsValidUntil:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewBusinessRole.
+const (
+	OperationViewBusinessRoleArrendador    OperationViewBusinessRole = "arrendador"
+	OperationViewBusinessRoleArrendatario  OperationViewBusinessRole = "arrendatario"
+	OperationViewBusinessRoleComprador     OperationViewBusinessRole = "comprador"
+	OperationViewBusinessRoleDesarrollador OperationViewBusinessRole = "desarrollador"
+	OperationViewBusinessRoleIntermediario OperationViewBusinessRole = "intermediario"
+	OperationViewBusinessRoleVendedor      OperationViewBusinessRole = "vendedor"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewBusinessRole enum.
+func (e OperationViewBusinessRole) Valid() bool {
+	switch e {
+	case OperationViewBusinessRoleArrendador:
+		return true
+	case OperationViewBusinessRoleArrendatario:
+		return true
+	case OperationViewBusinessRoleComprador:
+		return true
+	case OperationViewBusinessRoleDesarrollador:
+		return true
+	case OperationViewBusinessRoleIntermediario:
+		return true
+	case OperationViewBusinessRoleVendedor:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewKind.
+const (
+	OperationViewKindArrendamiento  OperationViewKind = "arrendamiento"
+	OperationViewKindCompraventa    OperationViewKind = "compraventa"
+	OperationViewKindDesarrollo     OperationViewKind = "desarrollo"
+	OperationViewKindIntermediacion OperationViewKind = "intermediacion"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewKind enum.
+func (e OperationViewKind) Valid() bool {
+	switch e {
+	case OperationViewKindArrendamiento:
+		return true
+	case OperationViewKindCompraventa:
+		return true
+	case OperationViewKindDesarrollo:
+		return true
+	case OperationViewKindIntermediacion:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewPeopleRole.
+const (
+	OperationViewPeopleRoleArrendador   OperationViewPeopleRole = "arrendador"
+	OperationViewPeopleRoleArrendatario OperationViewPeopleRole = "arrendatario"
+	OperationViewPeopleRoleComprador    OperationViewPeopleRole = "comprador"
+	OperationViewPeopleRoleOtro         OperationViewPeopleRole = "otro"
+	OperationViewPeopleRoleVendedor     OperationViewPeopleRole = "vendedor"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewPeopleRole enum.
+func (e OperationViewPeopleRole) Valid() bool {
+	switch e {
+	case OperationViewPeopleRoleArrendador:
+		return true
+	case OperationViewPeopleRoleArrendatario:
+		return true
+	case OperationViewPeopleRoleComprador:
+		return true
+	case OperationViewPeopleRoleOtro:
+		return true
+	case OperationViewPeopleRoleVendedor:
 		return true
 	default:
 		return false
@@ -185,6 +347,41 @@ type ErrorBody struct {
 	RequestID *string            `json:"requestId,omitempty"`
 }
 
+// NewOperation NewOperation schema
+type NewOperation struct {
+	// Amount Monto en pesos con hasta dos decimales, como texto ("3500000.00"); en arrendamiento, la renta mensual
+	Amount string `json:"amount"`
+
+	// BusinessRole El papel de tu negocio en la operación
+	BusinessRole NewOperationBusinessRole `json:"businessRole"`
+
+	// Date Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México)
+	Date string `json:"date"`
+
+	// Kind compraventa, intermediacion, desarrollo (desarrollo o preventa) o arrendamiento
+	Kind NewOperationKind `json:"kind"`
+
+	// People Las personas de la operación (1 a 20), cada una con la sesión de verificación que completó con tu plataforma
+	People []struct {
+		Role NewOperationPeopleRole `json:"role"`
+
+		// SessionID La sesión de verificación (vs_…) que la persona completó con tu plataforma, en el mismo modo
+		SessionID string `json:"sessionId"`
+	} `json:"people"`
+
+	// PropertyReference Tu referencia del inmueble (1 a 200 caracteres)
+	PropertyReference string `json:"propertyReference"`
+}
+
+// NewOperationBusinessRole El papel de tu negocio en la operación
+type NewOperationBusinessRole string
+
+// NewOperationKind compraventa, intermediacion, desarrollo (desarrollo o preventa) o arrendamiento
+type NewOperationKind string
+
+// NewOperationPeopleRole defines model for NewOperation.People.Role.
+type NewOperationPeopleRole string
+
 // NewSession NewSession schema
 type NewSession struct {
 	Claims        []NewSessionClaims `json:"claims"`
@@ -195,6 +392,82 @@ type NewSession struct {
 
 // NewSessionClaims defines model for NewSession.Claims.
 type NewSessionClaims string
+
+// OperationList OperationList schema
+type OperationList struct {
+	Data    []OperationView `json:"data"`
+	HasMore bool            `json:"hasMore"`
+}
+
+// OperationView OperationView schema
+type OperationView struct {
+	// Amount Monto en pesos (mensual en arrendamiento)
+	Amount       string                    `json:"amount"`
+	BusinessRole OperationViewBusinessRole `json:"businessRole"`
+	CreatedAt    time.Time                 `json:"createdAt"`
+
+	// Date Fecha de la operación (AAAA-MM-DD)
+	Date     string            `json:"date"`
+	ID       string            `json:"id"`
+	Kind     OperationViewKind `json:"kind"`
+	Livemode bool              `json:"livemode"`
+
+	// Monthly El monto es una renta mensual
+	Monthly bool `json:"monthly"`
+
+	// People Las personas de la operación
+	People []struct {
+		// IdentityVerified La identidad de la persona está certificada con su identificación oficial
+		IdentityVerified bool `json:"identityVerified"`
+
+		// Name El nombre, si la persona lo compartió en la sesión
+		Name *string `json:"name,omitempty"`
+
+		// ProfileID El ID Validado, si la persona lo compartió en la sesión
+		ProfileID *string                 `json:"profileId,omitempty"`
+		Role      OperationViewPeopleRole `json:"role"`
+
+		// SessionID La sesión de verificación que la persona completó (vacío si ya se depuró)
+		SessionID string `json:"sessionId"`
+	} `json:"people"`
+	PropertyReference string `json:"propertyReference"`
+
+	// Requirement Lo que la ley pide para la operación, calculado con las tablas de UMA y umbrales vigentes ese día; null si no hay valores para esa fecha
+	Requirement *struct {
+		// Aviso La operación requiere presentar un aviso
+		Aviso bool `json:"aviso"`
+
+		// AvisoThresholdPesos Umbral de aviso en pesos
+		AvisoThresholdPesos string `json:"avisoThresholdPesos"`
+
+		// IdentificationThresholdPesos Umbral de identificación en pesos (0.00: siempre)
+		IdentificationThresholdPesos string `json:"identificationThresholdPesos"`
+
+		// Identify La persona cliente debe identificarse
+		Identify bool `json:"identify"`
+
+		// UmaDaily Valor diario de la UMA en pesos
+		UmaDaily string `json:"umaDaily"`
+
+		// UmaYear El año de la UMA vigente el día de la operación
+		UmaYear int `json:"umaYear"`
+	} `json:"requirement"`
+
+	// RequirementNote Por qué requirement es null
+	RequirementNote *string `json:"requirementNote,omitempty"`
+
+	// RetentionUntil El expediente se conserva hasta este día (10 años desde la operación)
+	RetentionUntil string `json:"retentionUntil"`
+}
+
+// OperationViewBusinessRole defines model for OperationView.BusinessRole.
+type OperationViewBusinessRole string
+
+// OperationViewKind defines model for OperationView.Kind.
+type OperationViewKind string
+
+// OperationViewPeopleRole defines model for OperationView.People.Role.
+type OperationViewPeopleRole string
 
 // SessionCreated SessionCreated schema
 type SessionCreated struct {
@@ -257,6 +530,15 @@ type WidgetStatus struct {
 	Vigencia  *time.Time `json:"vigencia"`
 }
 
+// ListOperationsParams defines parameters for ListOperations.
+type ListOperationsParams struct {
+	// Limit Cuántas por página (1 a 100; 20 si se omite)
+	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// StartingAfter El id de la última operación de la página anterior
+	StartingAfter *string `form:"startingAfter,omitempty" json:"startingAfter,omitempty"`
+}
+
 // ListVerificationSessionsParams defines parameters for ListVerificationSessions.
 type ListVerificationSessionsParams struct {
 	// Limit Cuántas por página (1 a 100; 20 si se omite)
@@ -271,6 +553,9 @@ type GetWidgetStatusParams struct {
 	// Email Correo electrónico del usuario
 	Email string `form:"email" json:"email"`
 }
+
+// CreateOperationJSONRequestBody defines body for CreateOperation for application/json ContentType.
+type CreateOperationJSONRequestBody = NewOperation
 
 // CreateVerificationSessionJSONRequestBody defines body for CreateVerificationSession for application/json ContentType.
 type CreateVerificationSessionJSONRequestBody = NewSession
@@ -349,6 +634,30 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// ListOperations Listar operaciones, de la más reciente a la más antigua
+	//
+	// Corresponds with GET /api/partner/v1/operations (the `ListOperations` operationId).
+	ListOperations(ctx context.Context, params *ListOperationsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOperationWithBody Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+	CreateOperationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateOperation Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+	CreateOperation(ctx context.Context, body CreateOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetOperation Consultar una operación: lo que la ley pide y sus personas
+	//
+	// Corresponds with GET /api/partner/v1/operations/{id} (the `GetOperation` operationId).
+	GetOperation(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListVerificationSessions Listar sesiones de verificación, de la más reciente a la más antigua
 	//
 	// Corresponds with GET /api/partner/v1/verification-sessions (the `ListVerificationSessions` operationId).
@@ -382,6 +691,70 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/widget/verify (the `GetWidgetStatus` operationId).
 	GetWidgetStatus(ctx context.Context, params *GetWidgetStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ListOperations Listar operaciones, de la más reciente a la más antigua
+//
+// Corresponds with GET /api/partner/v1/operations (the `ListOperations` operationId).
+func (c *RawClient) ListOperations(ctx context.Context, params *ListOperationsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListOperationsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOperationWithBody Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+func (c *RawClient) CreateOperationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOperationRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateOperation Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+func (c *RawClient) CreateOperation(ctx context.Context, body CreateOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateOperationRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetOperation Consultar una operación: lo que la ley pide y sus personas
+//
+// Corresponds with GET /api/partner/v1/operations/{id} (the `GetOperation` operationId).
+func (c *RawClient) GetOperation(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetOperationRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ListVerificationSessions Listar sesiones de verificación, de la más reciente a la más antigua
@@ -476,6 +849,146 @@ func (c *RawClient) GetWidgetStatus(ctx context.Context, params *GetWidgetStatus
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewListOperationsRequest constructs an http.Request for the ListOperations method
+func NewListOperationsRequest(server string, params *ListOperationsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/partner/v1/operations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.StartingAfter != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "startingAfter", *params.StartingAfter, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateOperationRequest calls the generic CreateOperation builder with application/json body
+func NewCreateOperationRequest(server string, body CreateOperationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateOperationRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewCreateOperationRequestWithBody constructs an http.Request for the CreateOperation method, with any body, and a specified content type
+func NewCreateOperationRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/partner/v1/operations")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewGetOperationRequest constructs an http.Request for the GetOperation method
+func NewGetOperationRequest(server string, id string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/partner/v1/operations/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
 }
 
 // NewListVerificationSessionsRequest constructs an http.Request for the ListVerificationSessions method
@@ -746,6 +1259,34 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ListOperationsWithResponse Listar operaciones, de la más reciente a la más antigua
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/partner/v1/operations (the `ListOperations` operationId).
+	ListOperationsWithResponse(ctx context.Context, params *ListOperationsParams, reqEditors ...RequestEditorFn) (*ListOperationsResponse, error)
+
+	// CreateOperationWithBodyWithResponse Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+	CreateOperationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOperationResponse, error)
+
+	// CreateOperationWithResponse Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+	CreateOperationWithResponse(ctx context.Context, body CreateOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOperationResponse, error)
+
+	// GetOperationWithResponse Consultar una operación: lo que la ley pide y sus personas
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/partner/v1/operations/{id} (the `GetOperation` operationId).
+	GetOperationWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetOperationResponse, error)
+
 	// ListVerificationSessionsWithResponse Listar sesiones de verificación, de la más reciente a la más antigua
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -787,6 +1328,290 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/widget/verify (the `GetWidgetStatus` operationId).
 	GetWidgetStatusWithResponse(ctx context.Context, params *GetWidgetStatusParams, reqEditors ...RequestEditorFn) (*GetWidgetStatusResponse, error)
+}
+
+// ListOperationsResponse503Headers the declared response headers of an HTTP 503 response for ListOperations
+type ListOperationsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListOperationsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OperationList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ErrorBody
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ErrorBody
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ErrorBody
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ErrorBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorBody
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListOperationsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListOperationsResponse) GetJSON200() *OperationList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListOperationsResponse) GetJSON400() *ErrorBody {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListOperationsResponse) GetJSON401() *ErrorBody {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListOperationsResponse) GetJSON403() *ErrorBody {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListOperationsResponse) GetJSON500() *ErrorBody {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListOperationsResponse) GetJSON503() *ErrorBody {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListOperationsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListOperationsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListOperationsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListOperationsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateOperationResponse503Headers the declared response headers of an HTTP 503 response for CreateOperation
+type CreateOperationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateOperationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *OperationView
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ErrorBody
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ErrorBody
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ErrorBody
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ErrorBody
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *ErrorBody
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *ErrorBody
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *ErrorBody
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ErrorBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorBody
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateOperationResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateOperationResponse) GetJSON201() *OperationView {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateOperationResponse) GetJSON400() *ErrorBody {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateOperationResponse) GetJSON401() *ErrorBody {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r CreateOperationResponse) GetJSON403() *ErrorBody {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateOperationResponse) GetJSON413() *ErrorBody {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateOperationResponse) GetJSON415() *ErrorBody {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateOperationResponse) GetJSON422() *ErrorBody {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateOperationResponse) GetJSON429() *ErrorBody {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateOperationResponse) GetJSON500() *ErrorBody {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateOperationResponse) GetJSON503() *ErrorBody {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateOperationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateOperationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateOperationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateOperationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetOperationResponse503Headers the declared response headers of an HTTP 503 response for GetOperation
+type GetOperationResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetOperationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *OperationView
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ErrorBody
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ErrorBody
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ErrorBody
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *ErrorBody
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ErrorBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorBody
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetOperationResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetOperationResponse) GetJSON200() *OperationView {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetOperationResponse) GetJSON400() *ErrorBody {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetOperationResponse) GetJSON401() *ErrorBody {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r GetOperationResponse) GetJSON403() *ErrorBody {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetOperationResponse) GetJSON404() *ErrorBody {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetOperationResponse) GetJSON500() *ErrorBody {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetOperationResponse) GetJSON503() *ErrorBody {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetOperationResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetOperationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetOperationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetOperationResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListVerificationSessionsResponse503Headers the declared response headers of an HTTP 503 response for ListVerificationSessions
@@ -1288,6 +2113,58 @@ func (r GetWidgetStatusResponse) ContentType() string {
 	return ""
 }
 
+// ListOperationsWithResponse Listar operaciones, de la más reciente a la más antigua
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/partner/v1/operations (the `ListOperations` operationId).
+func (c *ClientWithResponses) ListOperationsWithResponse(ctx context.Context, params *ListOperationsParams, reqEditors ...RequestEditorFn) (*ListOperationsResponse, error) {
+	rsp, err := c.ListOperations(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListOperationsResponse(rsp)
+}
+
+// CreateOperationWithBodyWithResponse Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+func (c *ClientWithResponses) CreateOperationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateOperationResponse, error) {
+	rsp, err := c.CreateOperationWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOperationResponse(rsp)
+}
+
+// CreateOperationWithResponse Registrar una operación (LFPIORPI) con las personas que participan (llave secreta)
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/partner/v1/operations (the `CreateOperation` operationId).
+func (c *ClientWithResponses) CreateOperationWithResponse(ctx context.Context, body CreateOperationJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateOperationResponse, error) {
+	rsp, err := c.CreateOperation(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateOperationResponse(rsp)
+}
+
+// GetOperationWithResponse Consultar una operación: lo que la ley pide y sus personas
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/partner/v1/operations/{id} (the `GetOperation` operationId).
+func (c *ClientWithResponses) GetOperationWithResponse(ctx context.Context, id string, reqEditors ...RequestEditorFn) (*GetOperationResponse, error) {
+	rsp, err := c.GetOperation(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetOperationResponse(rsp)
+}
+
 // ListVerificationSessionsWithResponse Listar sesiones de verificación, de la más reciente a la más antigua
 //
 // Returns a wrapper object for the known response body format(s).
@@ -1364,6 +2241,263 @@ func (c *ClientWithResponses) GetWidgetStatusWithResponse(ctx context.Context, p
 		return nil, err
 	}
 	return ParseGetWidgetStatusResponse(rsp)
+}
+
+// ParseListOperationsResponse parses an HTTP response from a ListOperationsWithResponse call
+func ParseListOperationsResponse(rsp *http.Response) (*ListOperationsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListOperationsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OperationList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListOperationsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateOperationResponse parses an HTTP response from a CreateOperationWithResponse call
+func ParseCreateOperationResponse(rsp *http.Response) (*CreateOperationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateOperationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest OperationView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers CreateOperationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetOperationResponse parses an HTTP response from a GetOperationWithResponse call
+func ParseGetOperationResponse(rsp *http.Response) (*GetOperationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetOperationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest OperationView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers GetOperationResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListVerificationSessionsResponse parses an HTTP response from a ListVerificationSessionsWithResponse call

@@ -2,6 +2,41 @@
 // Do not edit: run `npm run generate -w sdk/js` again.
 
 export interface paths {
+    "/api/partner/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Listar operaciones, de la más reciente a la más antigua */
+        get: operations["listOperations"];
+        put?: never;
+        /** Registrar una operación (LFPIORPI) con las personas que participan (llave secreta) */
+        post: operations["createOperation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/operations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Consultar una operación: lo que la ley pide y sus personas */
+        get: operations["getOperation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/verification-sessions": {
         parameters: {
             query?: never;
@@ -83,12 +118,93 @@ export interface components {
             message: string;
             requestId?: string | null;
         };
+        /** @description NewOperation schema */
+        NewOperation: {
+            /** @description Monto en pesos con hasta dos decimales, como texto ("3500000.00"); en arrendamiento, la renta mensual */
+            amount: string;
+            /**
+             * @description El papel de tu negocio en la operación
+             * @enum {string}
+             */
+            businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** @description Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México) */
+            date: string;
+            /**
+             * @description compraventa, intermediacion, desarrollo (desarrollo o preventa) o arrendamiento
+             * @enum {string}
+             */
+            kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+            /** @description Las personas de la operación (1 a 20), cada una con la sesión de verificación que completó con tu plataforma */
+            people: {
+                /** @enum {string} */
+                role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                /** @description La sesión de verificación (vs_…) que la persona completó con tu plataforma, en el mismo modo */
+                sessionId: string;
+            }[];
+            /** @description Tu referencia del inmueble (1 a 200 caracteres) */
+            propertyReference: string;
+        };
         /** @description NewSession schema */
         NewSession: {
             claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
+        };
+        /** @description OperationList schema */
+        OperationList: {
+            data: components["schemas"]["OperationView"][];
+            hasMore: boolean;
+        };
+        /** @description OperationView schema */
+        OperationView: {
+            /** @description Monto en pesos (mensual en arrendamiento) */
+            amount: string;
+            /** @enum {string} */
+            businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Fecha de la operación (AAAA-MM-DD) */
+            date: string;
+            id: string;
+            /** @enum {string} */
+            kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+            livemode: boolean;
+            /** @description El monto es una renta mensual */
+            monthly: boolean;
+            /** @description Las personas de la operación */
+            people: {
+                /** @description La identidad de la persona está certificada con su identificación oficial */
+                identityVerified: boolean;
+                /** @description El nombre, si la persona lo compartió en la sesión */
+                name?: string | null;
+                /** @description El ID Validado, si la persona lo compartió en la sesión */
+                profileId?: string | null;
+                /** @enum {string} */
+                role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
+                sessionId: string;
+            }[];
+            propertyReference: string;
+            /** @description Lo que la ley pide para la operación, calculado con las tablas de UMA y umbrales vigentes ese día; null si no hay valores para esa fecha */
+            requirement: {
+                /** @description La operación requiere presentar un aviso */
+                aviso: boolean;
+                /** @description Umbral de aviso en pesos */
+                avisoThresholdPesos: string;
+                /** @description Umbral de identificación en pesos (0.00: siempre) */
+                identificationThresholdPesos: string;
+                /** @description La persona cliente debe identificarse */
+                identify: boolean;
+                /** @description Valor diario de la UMA en pesos */
+                umaDaily: string;
+                /** @description El año de la UMA vigente el día de la operación */
+                umaYear: number;
+            } | null;
+            /** @description Por qué requirement es null */
+            requirementNote?: string | null;
+            /** @description El expediente se conserva hasta este día (10 años desde la operación) */
+            retentionUntil: string;
         };
         /** @description SessionCreated schema */
         SessionCreated: {
@@ -152,6 +268,265 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listOperations: {
+        parameters: {
+            query?: {
+                /** @description Cuántas por página (1 a 100; 20 si se omite) */
+                limit?: number;
+                /** @description El id de la última operación de la página anterior */
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationList"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    createOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.NewOperation */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOperation"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Una persona no completó una verificación con tu plataforma (en este modo) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demasiadas operaciones en una hora */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    getOperation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identificador de la operación (op_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La operación no existe para esta llave */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listVerificationSessions: {
         parameters: {
             query?: {

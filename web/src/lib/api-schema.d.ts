@@ -1087,6 +1087,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Listar operaciones, de la más reciente a la más antigua */
+        get: operations["GET_/api/partner/v1/operations"];
+        put?: never;
+        /** Registrar una operación (LFPIORPI) con las personas que participan (llave secreta) */
+        post: operations["POST_/api/partner/v1/operations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/operations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Consultar una operación: lo que la ley pide y sus personas */
+        get: operations["GET_/api/partner/v1/operations/:id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/verification-sessions": {
         parameters: {
             query?: never;
@@ -1458,6 +1493,41 @@ export interface paths {
         get: operations["GET_/api/socios/me"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/operation-candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Las sesiones completadas de tu plataforma entre las que eliges a las personas de una operación (propietario o cumplimiento) */
+        get: operations["GET_/api/socios/operation-candidates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Operaciones LFPIORPI de tu plataforma en un modo, con lo que la ley pide; las personas solo para propietario y cumplimiento */
+        get: operations["GET_/api/socios/operations"];
+        put?: never;
+        /** Registrar una operación LFPIORPI (propietario o cumplimiento) */
+        post: operations["POST_/api/socios/operations"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3128,8 +3198,78 @@ export interface components {
                 lastSignInAt: string | null;
                 name: string;
                 /** @enum {string} */
-                role: "propietario" | "desarrollador" | "lectura";
+                role: "propietario" | "desarrollador" | "cumplimiento" | "lectura";
             };
+        };
+        /** @description ConsoleOperationCandidates schema */
+        ConsoleOperationCandidates: {
+            data: {
+                /** Format: date-time */
+                completedAt: string;
+                identityVerified: boolean;
+                name?: string | null;
+                profileId?: string | null;
+                reference: string;
+                sessionId: string;
+            }[];
+            /** @enum {string} */
+            mode: "live" | "test";
+        };
+        /** @description ConsoleOperationPage schema */
+        ConsoleOperationPage: {
+            data: {
+                /** @description Monto en pesos (mensual en arrendamiento) */
+                amount: string;
+                /** @enum {string} */
+                businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+                /** Format: date-time */
+                createdAt: string;
+                /** @description Fecha de la operación (AAAA-MM-DD) */
+                date: string;
+                id: string;
+                /** @enum {string} */
+                kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+                livemode: boolean;
+                /** @description El monto es una renta mensual */
+                monthly: boolean;
+                /** @description Las personas de la operación */
+                people: {
+                    /** @description La identidad de la persona está certificada con su identificación oficial */
+                    identityVerified: boolean;
+                    /** @description El nombre, si la persona lo compartió en la sesión */
+                    name?: string | null;
+                    /** @description El ID Validado, si la persona lo compartió en la sesión */
+                    profileId?: string | null;
+                    /** @enum {string} */
+                    role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                    /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
+                    sessionId: string;
+                }[];
+                propertyReference: string;
+                /** @description Lo que la ley pide para la operación, calculado con las tablas de UMA y umbrales vigentes ese día; null si no hay valores para esa fecha */
+                requirement: {
+                    /** @description La operación requiere presentar un aviso */
+                    aviso: boolean;
+                    /** @description Umbral de aviso en pesos */
+                    avisoThresholdPesos: string;
+                    /** @description Umbral de identificación en pesos (0.00: siempre) */
+                    identificationThresholdPesos: string;
+                    /** @description La persona cliente debe identificarse */
+                    identify: boolean;
+                    /** @description Valor diario de la UMA en pesos */
+                    umaDaily: string;
+                    /** @description El año de la UMA vigente el día de la operación */
+                    umaYear: number;
+                } | null;
+                /** @description Por qué requirement es null */
+                requirementNote?: string | null;
+                /** @description El expediente se conserva hasta este día (10 años desde la operación) */
+                retentionUntil: string;
+            }[];
+            hasMore: boolean;
+            /** @enum {string} */
+            mode: "live" | "test";
+            peopleHidden: boolean;
         };
         /** @description ConsoleOriginProof schema */
         ConsoleOriginProof: {
@@ -3722,12 +3862,141 @@ export interface components {
             /** Format: date-time */
             revokedAt?: string | null;
         };
+        /** @description NewOperation schema */
+        NewOperation: {
+            /** @description Monto en pesos con hasta dos decimales, como texto ("3500000.00"); en arrendamiento, la renta mensual */
+            amount: string;
+            /**
+             * @description El papel de tu negocio en la operación
+             * @enum {string}
+             */
+            businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** @description Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México) */
+            date: string;
+            /**
+             * @description compraventa, intermediacion, desarrollo (desarrollo o preventa) o arrendamiento
+             * @enum {string}
+             */
+            kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+            /** @description Las personas de la operación (1 a 20), cada una con la sesión de verificación que completó con tu plataforma */
+            people: {
+                /** @enum {string} */
+                role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                /** @description La sesión de verificación (vs_…) que la persona completó con tu plataforma, en el mismo modo */
+                sessionId: string;
+            }[];
+            /** @description Tu referencia del inmueble (1 a 200 caracteres) */
+            propertyReference: string;
+        };
         /** @description NewSession schema */
         NewSession: {
             claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             reference: string;
             requiredLevel: number;
             returnUrl?: string | null;
+        };
+        /** @description OperationList schema */
+        OperationList: {
+            data: {
+                /** @description Monto en pesos (mensual en arrendamiento) */
+                amount: string;
+                /** @enum {string} */
+                businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+                /** Format: date-time */
+                createdAt: string;
+                /** @description Fecha de la operación (AAAA-MM-DD) */
+                date: string;
+                id: string;
+                /** @enum {string} */
+                kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+                livemode: boolean;
+                /** @description El monto es una renta mensual */
+                monthly: boolean;
+                /** @description Las personas de la operación */
+                people: {
+                    /** @description La identidad de la persona está certificada con su identificación oficial */
+                    identityVerified: boolean;
+                    /** @description El nombre, si la persona lo compartió en la sesión */
+                    name?: string | null;
+                    /** @description El ID Validado, si la persona lo compartió en la sesión */
+                    profileId?: string | null;
+                    /** @enum {string} */
+                    role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                    /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
+                    sessionId: string;
+                }[];
+                propertyReference: string;
+                /** @description Lo que la ley pide para la operación, calculado con las tablas de UMA y umbrales vigentes ese día; null si no hay valores para esa fecha */
+                requirement: {
+                    /** @description La operación requiere presentar un aviso */
+                    aviso: boolean;
+                    /** @description Umbral de aviso en pesos */
+                    avisoThresholdPesos: string;
+                    /** @description Umbral de identificación en pesos (0.00: siempre) */
+                    identificationThresholdPesos: string;
+                    /** @description La persona cliente debe identificarse */
+                    identify: boolean;
+                    /** @description Valor diario de la UMA en pesos */
+                    umaDaily: string;
+                    /** @description El año de la UMA vigente el día de la operación */
+                    umaYear: number;
+                } | null;
+                /** @description Por qué requirement es null */
+                requirementNote?: string | null;
+                /** @description El expediente se conserva hasta este día (10 años desde la operación) */
+                retentionUntil: string;
+            }[];
+            hasMore: boolean;
+        };
+        /** @description OperationView schema */
+        OperationView: {
+            /** @description Monto en pesos (mensual en arrendamiento) */
+            amount: string;
+            /** @enum {string} */
+            businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Fecha de la operación (AAAA-MM-DD) */
+            date: string;
+            id: string;
+            /** @enum {string} */
+            kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+            livemode: boolean;
+            /** @description El monto es una renta mensual */
+            monthly: boolean;
+            /** @description Las personas de la operación */
+            people: {
+                /** @description La identidad de la persona está certificada con su identificación oficial */
+                identityVerified: boolean;
+                /** @description El nombre, si la persona lo compartió en la sesión */
+                name?: string | null;
+                /** @description El ID Validado, si la persona lo compartió en la sesión */
+                profileId?: string | null;
+                /** @enum {string} */
+                role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
+                sessionId: string;
+            }[];
+            propertyReference: string;
+            /** @description Lo que la ley pide para la operación, calculado con las tablas de UMA y umbrales vigentes ese día; null si no hay valores para esa fecha */
+            requirement: {
+                /** @description La operación requiere presentar un aviso */
+                aviso: boolean;
+                /** @description Umbral de aviso en pesos */
+                avisoThresholdPesos: string;
+                /** @description Umbral de identificación en pesos (0.00: siempre) */
+                identificationThresholdPesos: string;
+                /** @description La persona cliente debe identificarse */
+                identify: boolean;
+                /** @description Valor diario de la UMA en pesos */
+                umaDaily: string;
+                /** @description El año de la UMA vigente el día de la operación */
+                umaYear: number;
+            } | null;
+            /** @description Por qué requirement es null */
+            requirementNote?: string | null;
+            /** @description El expediente se conserva hasta este día (10 años desde la operación) */
+            retentionUntil: string;
         };
         /** @description Partner schema */
         Partner: {
@@ -3768,7 +4037,7 @@ export interface components {
             name: string;
             partnerName: string;
             /** @enum {string} */
-            role: "propietario" | "desarrollador" | "lectura";
+            role: "propietario" | "desarrollador" | "cumplimiento" | "lectura";
         };
         /** @description PartnerEnrolRequest schema */
         PartnerEnrolRequest: {
@@ -3812,7 +4081,7 @@ export interface components {
                 lastSignInAt: string | null;
                 name: string;
                 /** @enum {string} */
-                role: "propietario" | "desarrollador" | "lectura";
+                role: "propietario" | "desarrollador" | "cumplimiento" | "lectura";
             };
         };
         /** @description PartnerKey schema */
@@ -3853,19 +4122,19 @@ export interface components {
             lastSignInAt: string | null;
             name: string;
             /** @enum {string} */
-            role: "propietario" | "desarrollador" | "lectura";
+            role: "propietario" | "desarrollador" | "cumplimiento" | "lectura";
         };
         /** @description PartnerUserInviteRequest schema */
         PartnerUserInviteRequest: {
             email: string;
             name: string;
             /** @enum {string} */
-            role: "propietario" | "desarrollador" | "lectura";
+            role: "propietario" | "desarrollador" | "cumplimiento" | "lectura";
         };
         /** @description PartnerUserRoleRequest schema */
         PartnerUserRoleRequest: {
             /** @enum {string} */
-            role: "propietario" | "desarrollador" | "lectura";
+            role: "propietario" | "desarrollador" | "cumplimiento" | "lectura";
         };
         /** @description PartnerWebhookRequest schema */
         PartnerWebhookRequest: {
@@ -10775,6 +11044,265 @@ export interface operations {
             };
         };
     };
+    "GET_/api/partner/v1/operations": {
+        parameters: {
+            query?: {
+                /** @description Cuántas por página (1 a 100; 20 si se omite) */
+                limit?: number;
+                /** @description El id de la última operación de la página anterior */
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationList"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/partner/v1/operations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.NewOperation */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOperation"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Una persona no completó una verificación con tu plataforma (en este modo) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Demasiadas operaciones en una hora */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/partner/v1/operations/:id": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identificador de la operación (op_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La operación no existe para esta llave */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/partner/v1/verification-sessions": {
         parameters: {
             query?: {
@@ -12893,6 +13421,252 @@ export interface operations {
             };
             /** @description Prohibido: no es suyo, o el origen no está autorizado */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/socios/operation-candidates": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleOperationCandidates"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/socios/operations": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+                /** @description Cuántas por página (1 a 100; 25 si se omite) */
+                limit?: number;
+                /** @description El id de la última operación de la página anterior */
+                startingAfter?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleOperationPage"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/socios/operations": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.NewOperation */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewOperation"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Una persona no completó una verificación con tu plataforma (en este modo) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -47,6 +47,9 @@ var operationNames = map[string]string{
 	"GET /api/partner/v1/verification-sessions":              "listVerificationSessions",
 	"GET /api/partner/v1/verification-sessions/{id}":         "getVerificationSession",
 	"POST /api/partner/v1/verification-sessions/{id}/cancel": "cancelVerificationSession",
+	"POST /api/partner/v1/operations":                        "createOperation",
+	"GET /api/partner/v1/operations":                         "listOperations",
+	"GET /api/partner/v1/operations/{id}":                    "getOperation",
 	"GET /api/widget/verify":                                 "getWidgetStatus",
 }
 
