@@ -180,4 +180,3 @@ func validateStaffAccount(email, name *string, roleOK bool, roleMsg string) erro
 	}
 	return nil
 }
-

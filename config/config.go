@@ -58,7 +58,7 @@ type Config struct {
 	// (UN_LIST_SOURCE: a file path or an https URL); empty: the development fixture outside
 	// production, no import in production (screening.DefaultUNSource).
 	UNListSource string
-	SecretKey         string // SECRET_KEY: HMAC key for codes and tokens
+	SecretKey    string // SECRET_KEY: HMAC key for codes and tokens
 	// DocumentDataKey (DOCUMENT_DATA_KEY) encrypts the personal data read from identity documents
 	// and keys their lookup hashes (secure.NewDocumentKey); empty outside production: a development
 	// key generated once in DATA_DIR (secure.EnsureDevDocumentKey). Production refuses it missing.

@@ -53,7 +53,7 @@ func TestWebVerifierFixtureComesFromThisIssuer(t *testing.T) {
 	require.NoError(t, err)
 	out, err := json.MarshalIndent(map[string]any{"issuer": iss.URL, "jwks": JWKS(iss.Keys), "credential": cred,
 		"documentCredential": documented,
-		"statusListValid": valid, "statusListRevoked": revoked}, "", "  ")
+		"statusListValid":    valid, "statusListRevoked": revoked}, "", "  ")
 	require.NoError(t, err)
 	require.NoError(t, os.MkdirAll(filepath.Dir(webFixture), 0o755))
 	require.NoError(t, os.WriteFile(webFixture, append(out, '\n'), 0o644))
