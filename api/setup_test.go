@@ -74,9 +74,14 @@ func newBacking(t *testing.T, vars map[string]string) backing {
 	return backing{db: db, opt: opt, redis: rc, queue: queue, cfg: cfg}
 }
 
+// defaultTestDocumentKey seals document data in every API test, as the running app always can
+// (development derives a key; production requires DOCUMENT_DATA_KEY).
+var defaultTestDocumentKey = secure.NewDocumentKey("api-default-test-document-key-0123456789")
+
 // deps is what the API needs from b, changed by mutate.
 func (b backing) deps(web fs.FS, mutate ...func(*api.Deps)) api.Deps {
-	d := api.Deps{Config: b.cfg, DB: b.db, Redis: b.redis, AsynqRedis: b.opt, Queue: b.queue, Web: web}
+	d := api.Deps{Config: b.cfg, DB: b.db, Redis: b.redis, AsynqRedis: b.opt, Queue: b.queue, Web: web,
+		Documents: defaultTestDocumentKey}
 	for _, m := range mutate {
 		m(&d)
 	}

@@ -135,13 +135,22 @@ func (s *Store) InsertAMLOperation(ctx context.Context, n NewAMLOperation) (AMLO
 			// The session must be this business's, in this mode, and completed.
 			const person = `INSERT INTO aml_operation_people (operation_id, role, partner_session_id, user_id)
 				SELECT $1, $2, id, user_id FROM partner_sessions
-				WHERE id = $3 AND partner_id = $4 AND livemode = $5 AND status = 'completed'`
-			res, err := tx.ExecContext(ctx, person, n.ID, p.Role, p.SessionID, n.PartnerID, !n.TestMode)
+				WHERE id = $3 AND partner_id = $4 AND livemode = $5 AND status = 'completed' AND user_id IS NOT NULL
+				RETURNING id, user_id`
+			var added struct {
+				ID     int64 `db:"id"`
+				UserID int64 `db:"user_id"`
+			}
+			err := tx.GetContext(ctx, &added, person, n.ID, p.Role, p.SessionID, n.PartnerID, !n.TestMode)
+			if isNoRows(err) {
+				return ErrOperationPerson
+			}
 			if err != nil {
 				return fmt.Errorf("insert aml operation person: %w", err)
 			}
-			if k, _ := res.RowsAffected(); k == 0 {
-				return ErrOperationPerson
+			// The file keeps what the document says now: the account may be gone tomorrow.
+			if err := s.snapshotAMLPerson(ctx, tx, added.ID, added.UserID); err != nil {
+				return err
 			}
 		}
 		return nil
