@@ -38,6 +38,7 @@ type NewAMLOperation struct {
 	TestMode          bool         // recorded with a test key or in the console's test mode
 	Kind              aml.Activity // the activity
 	Amount            aml.Centavos // the amount, monthly for rent
+	Cash              aml.Centavos // how much of Amount was paid in cash (0: none)
 	OperationDate     time.Time    // the calendar day of the operation
 	PropertyReference string       // the business's own reference for the property (1-200)
 	BusinessRole      string       // what the business is in it: vendedor, comprador, intermediario…
@@ -60,18 +61,24 @@ type AMLOperation struct {
 	TestMode          bool
 	Kind              aml.Activity
 	Amount            aml.Centavos
-	Monthly           bool // the amount is a monthly rent
+	Cash              aml.Centavos // paid in cash
+	Monthly           bool         // the amount is a monthly rent
 	OperationDate     time.Time
 	PropertyReference string
 	BusinessRole      string
 	CreatedByLabel    string
 	CreatedAt         time.Time
 	RetentionUntil    time.Time // the file is kept until this day
-	People            []AMLOperationPerson
+	// StoppedAt: a confirmed hit on a blocked-persons list stopped the operation (nil: not
+	// stopped); StoppedReason says which.
+	StoppedAt     *time.Time
+	StoppedReason string
+	People        []AMLOperationPerson
 }
 
 // AMLOperationPerson is one person in an operation, with what the business may know of them.
 type AMLOperationPerson struct {
+	ID        int64 // aml_operation_people.id
 	Role      string
 	SessionID string // "" once the session was purged
 	UserID    *int64 // nil once the account is gone
@@ -83,28 +90,33 @@ type AMLOperationPerson struct {
 }
 
 type amlOperationRow struct {
-	ID                string    `db:"id"`
-	PartnerID         int64     `db:"partner_id"`
-	TestMode          bool      `db:"test_mode"`
-	Kind              string    `db:"kind"`
-	Amount            int64     `db:"amount_centavos"`
-	Monthly           bool      `db:"monthly"`
-	OperationDate     time.Time `db:"operation_date"`
-	PropertyReference string    `db:"property_reference"`
-	BusinessRole      string    `db:"business_role"`
-	CreatedByLabel    string    `db:"created_by_label"`
-	CreatedAt         time.Time `db:"created_at"`
-	RetentionUntil    time.Time `db:"retention_until"`
+	ID                string     `db:"id"`
+	PartnerID         int64      `db:"partner_id"`
+	TestMode          bool       `db:"test_mode"`
+	Kind              string     `db:"kind"`
+	Amount            int64      `db:"amount_centavos"`
+	Cash              int64      `db:"cash_centavos"`
+	Monthly           bool       `db:"monthly"`
+	OperationDate     time.Time  `db:"operation_date"`
+	PropertyReference string     `db:"property_reference"`
+	BusinessRole      string     `db:"business_role"`
+	CreatedByLabel    string     `db:"created_by_label"`
+	CreatedAt         time.Time  `db:"created_at"`
+	RetentionUntil    time.Time  `db:"retention_until"`
+	StoppedAt         *time.Time `db:"stopped_at"`
+	StoppedReason     *string    `db:"stopped_reason"`
 }
 
 func (r amlOperationRow) operation() AMLOperation {
 	return AMLOperation{ID: r.ID, PartnerID: r.PartnerID, TestMode: r.TestMode, Kind: aml.Activity(r.Kind),
-		Amount: aml.Centavos(r.Amount), Monthly: r.Monthly, OperationDate: aml.Day(r.OperationDate),
+		Amount: aml.Centavos(r.Amount), Cash: aml.Centavos(r.Cash), Monthly: r.Monthly, OperationDate: aml.Day(r.OperationDate),
 		PropertyReference: r.PropertyReference, BusinessRole: r.BusinessRole, CreatedByLabel: r.CreatedByLabel,
-		CreatedAt: r.CreatedAt, RetentionUntil: aml.Day(r.RetentionUntil), People: []AMLOperationPerson{}}
+		CreatedAt: r.CreatedAt, RetentionUntil: aml.Day(r.RetentionUntil), StoppedAt: r.StoppedAt,
+		StoppedReason: deref(r.StoppedReason), People: []AMLOperationPerson{}}
 }
 
 type amlPersonRow struct {
+	ID               int64   `db:"id"`
 	OperationID      string  `db:"operation_id"`
 	Role             string  `db:"role"`
 	SessionID        *string `db:"partner_session_id"`
@@ -114,8 +126,8 @@ type amlPersonRow struct {
 	IdentityVerified bool    `db:"identity_verified"`
 }
 
-const amlOperationColumns = `id, partner_id, test_mode, kind, amount_centavos, monthly, operation_date, property_reference,
-	business_role, created_by_label, created_at, retention_until`
+const amlOperationColumns = `id, partner_id, test_mode, kind, amount_centavos, cash_centavos, monthly, operation_date, property_reference,
+	business_role, created_by_label, created_at, retention_until, stopped_at, stopped_reason`
 
 // InsertAMLOperation records an operation and its people in one transaction. Each person's session
 // must be a completed one of the same partner and mode (ErrOperationPerson otherwise), each
@@ -124,11 +136,12 @@ func (s *Store) InsertAMLOperation(ctx context.Context, n NewAMLOperation) (AMLO
 	var row amlOperationRow
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		const q = `INSERT INTO aml_operations (id, partner_id, test_mode, kind, amount_centavos, monthly, operation_date,
-			property_reference, business_role, created_by_user, created_by_key, created_by_label, retention_until)
-			VALUES ($1, $2, $3, $4, $5, $4 = 'arrendamiento', $6, $7, $8, $9, $10, $11, ($6::date + interval '10 years')::date)
+			property_reference, business_role, created_by_user, created_by_key, created_by_label, retention_until, cash_centavos)
+			VALUES ($1, $2, $3, $4, $5, $4 = 'arrendamiento', $6, $7, $8, $9, $10, $11, ($6::date + interval '10 years')::date, $12)
 			RETURNING ` + amlOperationColumns
 		if err := tx.GetContext(ctx, &row, q, n.ID, n.PartnerID, n.TestMode, string(n.Kind), int64(n.Amount),
-			aml.Day(n.OperationDate), n.PropertyReference, n.BusinessRole, n.CreatedByUser, n.CreatedByKey, n.CreatedByLabel); err != nil {
+			aml.Day(n.OperationDate), n.PropertyReference, n.BusinessRole, n.CreatedByUser, n.CreatedByKey, n.CreatedByLabel,
+			int64(n.Cash)); err != nil {
 			return fmt.Errorf("insert aml operation: %w", err)
 		}
 		for _, p := range n.People {
@@ -209,7 +222,7 @@ func (s *Store) withPeople(ctx context.Context, ops []AMLOperation) error {
 		ids[i], at[o.ID] = o.ID, i
 	}
 	var rows []amlPersonRow
-	const q = `SELECT p.operation_id, p.role, p.partner_session_id, p.user_id,
+	const q = `SELECT p.id, p.operation_id, p.role, p.partner_session_id, p.user_id,
 			ps.shared ->> 'profileId' AS profile_id, ps.shared ->> 'name' AS name,
 			COALESCE(u.name_source = 'document' AND u.identity_verification_id IS NOT NULL, false) AS identity_verified
 		FROM aml_operation_people p
@@ -221,7 +234,7 @@ func (s *Store) withPeople(ctx context.Context, ops []AMLOperation) error {
 		return fmt.Errorf("aml operation people: %w", err)
 	}
 	for _, r := range rows {
-		p := AMLOperationPerson{Role: r.Role, UserID: r.UserID, IdentityVerified: r.IdentityVerified}
+		p := AMLOperationPerson{ID: r.ID, Role: r.Role, UserID: r.UserID, IdentityVerified: r.IdentityVerified}
 		if r.SessionID != nil {
 			p.SessionID = *r.SessionID
 		}
