@@ -162,6 +162,9 @@ type NewSession struct {
 	RequiredLevel int      `json:"requiredLevel"`                                                                                           // 2 (e-mail) or 3 (biometric)
 	Claims        []string `json:"claims" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp"` // from SessionClaims, at least one
 	ReturnURL     string   `json:"returnUrl,omitempty"`
+	// AMLProfile asks the person for the know-your-client declaration (LFPIORPI) after the
+	// identity steps; it is shared with the claims (issue 53).
+	AMLProfile bool `json:"amlProfile,omitempty" description:"Pide a la persona la declaración de conocimiento del cliente (LFPIORPI: ocupación, domicilio, RFC, beneficiario controlador, PEP), firmada con su llave de acceso o un código; se comparte con los datos pedidos"`
 }
 
 // Validate checks a new session and puts its claims in the canonical order. returnOrigin is the

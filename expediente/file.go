@@ -116,6 +116,8 @@ type Answers struct {
 	Occupation string `json:"occupation"` // occupation or economic activity
 	Address    string `json:"address"`
 	RFC        string `json:"rfc"`
+	// Nationality is the person's nationality (ISO 3166-1 alfa-3), from the ID when it gives one.
+	Nationality string `json:"nationality,omitempty"`
 	// ForBeneficiary: the person acts for someone else (the beneficiario controlador below).
 	ForBeneficiary bool         `json:"forBeneficiary"`
 	Beneficiary    *Beneficiary `json:"beneficiary,omitempty"`

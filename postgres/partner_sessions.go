@@ -53,6 +53,8 @@ type PartnerVerificationSession struct {
 	ExpiresAt    time.Time  `db:"expires_at"`
 	OpenedAt     *time.Time `db:"opened_at"`
 	EndedAt      *time.Time `db:"ended_at"`
+	// AMLProfile: the session asks for the know-your-client declaration (issue 53 item 2).
+	AMLProfile bool `db:"aml_profile"`
 }
 
 // StatusAt is the status as seen at now: an open session past its expiry is expired even before
@@ -66,7 +68,7 @@ func (v PartnerVerificationSession) StatusAt(now time.Time) string {
 }
 
 const sessionColumns = `id, partner_id, livemode, reference, required_level, claims, return_url, status, user_id,
-	shared, proof, created_at, expires_at, opened_at, ended_at, shared_reason`
+	shared, proof, created_at, expires_at, opened_at, ended_at, shared_reason, aml_profile`
 
 // InsertSession stores a new session with the hash of its client secret; it expires when the
 // client secret does, unless the hosted flow opens it first (OpenSession).
@@ -74,10 +76,10 @@ func (s *Store) InsertSession(ctx context.Context, id string, partnerID int64, l
 	secretHash string, now time.Time) (PartnerVerificationSession, error) {
 	var v PartnerVerificationSession
 	err := s.DB.GetContext(ctx, &v, `INSERT INTO partner_sessions
-		(id, partner_id, livemode, reference, required_level, claims, return_url, secret_hash, created_at, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, NULLIF($7, ''), $8, $9, $10) RETURNING `+sessionColumns,
+		(id, partner_id, livemode, reference, required_level, claims, return_url, secret_hash, created_at, expires_at, aml_profile)
+		VALUES ($1, $2, $3, $4, $5, $6, NULLIF($7, ''), $8, $9, $10, $11) RETURNING `+sessionColumns,
 		id, partnerID, live, n.Reference, n.RequiredLevel, pq.StringArray(n.Claims), n.ReturnURL, secretHash,
-		now, now.Add(perfilseguro.ClientSecretLifetime))
+		now, now.Add(perfilseguro.ClientSecretLifetime), n.AMLProfile)
 	if err != nil {
 		return PartnerVerificationSession{}, fmt.Errorf("insert verification session: %w", err)
 	}
@@ -93,7 +95,7 @@ func (s *Store) PartnerSession(ctx context.Context, partnerID int64, live bool, 
 		WHERE id = $1 AND partner_id = $2 AND livemode = $3`)
 	if err == nil {
 		err = st.QueryRowContext(ctx, id, partnerID, live).Scan(&v.ID, &v.PartnerID, &v.Livemode, &v.Reference, &v.RequiredLevel,
-			&v.Claims, &v.ReturnURL, &v.Status, &v.UserID, &v.Shared, &v.Proof, &v.CreatedAt, &v.ExpiresAt, &v.OpenedAt, &v.EndedAt, &v.SharedReason)
+			&v.Claims, &v.ReturnURL, &v.Status, &v.UserID, &v.Shared, &v.Proof, &v.CreatedAt, &v.ExpiresAt, &v.OpenedAt, &v.EndedAt, &v.SharedReason, &v.AMLProfile)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return PartnerVerificationSession{}, ErrSessionNotFound
@@ -205,7 +207,10 @@ type SessionDecision struct {
 	// nil grants every asked claim.
 	Granted []string
 	Proof   string // a JWS over the session and Shared (Share only)
-	Now     time.Time
+	// AMLDeclarationID is the declaration version the person confirmed in an amlProfile session
+	// (Share only; 0: none): it is shared with the partner with the claims.
+	AMLDeclarationID int64
+	Now              time.Time
 }
 
 // DecideSession ends an in-progress session as the person chose: completed (with a grant of the
@@ -244,6 +249,13 @@ func (s *Store) DecideSession(ctx context.Context, d SessionDecision) (PartnerVe
 			if _, err := tx.ExecContext(ctx, `INSERT INTO partner_grants (partner_id, user_id, livemode, claims, via, session_id, granted_at)
 				VALUES ($1, $2, $3, $4, 'session', $5, $6)`, v.PartnerID, d.UserID, v.Livemode, granted, v.ID, d.Now); err != nil {
 				return fmt.Errorf("grant: %w", err)
+			}
+			if d.AMLDeclarationID != 0 { // a version already shared keeps its first share
+				if _, err := tx.ExecContext(ctx, `INSERT INTO aml_declaration_shares (declaration_id, partner_id, partner_session_id, shared_at)
+					SELECT id, $2, $3, $4 FROM aml_declarations WHERE id = $1 AND user_id = $5 AND test_mode = NOT $6
+					ON CONFLICT DO NOTHING`, d.AMLDeclarationID, v.PartnerID, v.ID, d.Now, d.UserID, v.Livemode); err != nil {
+					return fmt.Errorf("share declaration: %w", err)
+				}
 			}
 		}
 		deliveryID, err = insertSessionEvent(ctx, tx, v, event)
