@@ -50,6 +50,8 @@ type NewOperation struct {
 	// Amount is in pesos with up to two decimals, as a string (never a float): the operation's
 	// amount, or the monthly rent for arrendamiento.
 	Amount string `json:"amount" description:"Monto en pesos con hasta dos decimales, como texto (\"3500000.00\"); en arrendamiento, la renta mensual"`
+	// Cash is how much of Amount was paid in cash (efectivo o metales), "" or "0" for none.
+	Cash string `json:"cash,omitempty" description:"Cuánto del monto se pagó en efectivo (pesos con hasta dos decimales); se omite o \"0\" si nada"`
 	// Date is the operation's day (AAAA-MM-DD), not in the future (Mexico City).
 	Date              string               `json:"date" description:"Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México)"`
 	PropertyReference string               `json:"propertyReference" description:"Tu referencia del inmueble (1 a 200 caracteres)"`
@@ -80,6 +82,16 @@ func (n NewOperation) operation(today time.Time) (postgres.NewAMLOperation, erro
 		fields["amount"] = "El monto debe ser mayor que cero"
 	}
 	out.Amount = amount
+	if strings.TrimSpace(n.Cash) != "" {
+		cash, err := aml.ParseCentavos(n.Cash)
+		switch {
+		case err != nil || cash < 0:
+			fields["cash"] = "El monto en efectivo debe ser una cantidad en pesos con hasta dos decimales, sin comas"
+		case cash > amount && fields["amount"] == "":
+			fields["cash"] = "El monto en efectivo no puede ser mayor que el de la operación"
+		}
+		out.Cash = cash
+	}
 	day, err := time.Parse(time.DateOnly, strings.TrimSpace(n.Date))
 	switch {
 	case err != nil:
@@ -148,6 +160,7 @@ type OperationView struct {
 	Livemode          bool   `json:"livemode"`
 	Kind              string `json:"kind" enum:"compraventa,intermediacion,desarrollo,arrendamiento"`
 	Amount            string `json:"amount" description:"Monto en pesos (mensual en arrendamiento)"`
+	Cash              string `json:"cash" description:"Cuánto del monto se pagó en efectivo, en pesos (0.00 si nada)"`
 	Monthly           bool   `json:"monthly" description:"El monto es una renta mensual"`
 	Date              string `json:"date" description:"Fecha de la operación (AAAA-MM-DD)"`
 	PropertyReference string `json:"propertyReference"`
@@ -296,7 +309,8 @@ func (s *Server) operationView(ctx context.Context, op postgres.AMLOperation, wi
 // operationViewWith is op measured against tables; its people only when withPeople (the console's
 // roles without compliance reading see none).
 func operationViewWith(op postgres.AMLOperation, tables aml.Tables, withPeople bool) OperationView {
-	v := OperationView{ID: op.ID, Livemode: !op.TestMode, Kind: string(op.Kind), Amount: op.Amount.String(), Monthly: op.Monthly,
+	v := OperationView{ID: op.ID, Livemode: !op.TestMode, Kind: string(op.Kind), Amount: op.Amount.String(),
+		Cash: op.Cash.String(), Monthly: op.Monthly,
 		Date: op.OperationDate.Format(time.DateOnly), PropertyReference: op.PropertyReference, BusinessRole: op.BusinessRole,
 		People: []OperationPersonView{}, CreatedAt: op.CreatedAt, RetentionUntil: op.RetentionUntil.Format(time.DateOnly)}
 	if res, err := aml.Requirement(op.Kind, op.Amount, op.OperationDate, tables); err == nil {
