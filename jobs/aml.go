@@ -45,3 +45,42 @@ func NewAMLRescreenTask(reason string) (*asynq.Task, error) {
 		asynq.Queue(QueueLow), asynq.MaxRetry(10), asynq.Timeout(time.Hour),
 		asynq.TaskID(fmt.Sprintf("%s:%s", TypeAMLRescreen, reason)), asynq.Retention(time.Hour))
 }
+
+// TypeAMLSweep queues the screening of operations whose people were never screened (their
+// recording could not queue it: Redis was down). Postgres is the truth; the sweep catches up.
+const TypeAMLSweep = "aml:sweep"
+
+// AMLSweepPayload names the scheduler tick that caused the run.
+type AMLSweepPayload struct {
+	Tick string `json:"tick"`
+}
+
+// NewAMLSweepTask builds the sweep for one tick (one per tick across schedulers).
+func NewAMLSweepTask(tick string) (*asynq.Task, error) {
+	return newTickTask(TypeAMLSweep, tick, AMLSweepPayload{Tick: tick}, 3, 5*time.Minute)
+}
+
+// TypeAMLNotifyHits tells a business, once, that it has new possible hits to review: an e-mail
+// to its cumplimiento and propietario users saying how many, with a link to the console, and
+// nothing about the people or the lists' entries. The hits are then marked notified.
+const TypeAMLNotifyHits = "aml:notify_hits"
+
+// AMLNotifyHitsPayload names the business and the mode (a test mode's notice goes to the test
+// inbox).
+type AMLNotifyHitsPayload struct {
+	PartnerID int64 `json:"partnerId"`
+	TestMode  bool  `json:"testMode"`
+}
+
+// NewAMLNotifyHitsTask builds the notice on the default queue; the TaskID keeps a second copy
+// out while one is queued (the hits it finds are marked, so a later run tells only newer ones).
+func NewAMLNotifyHitsTask(partnerID int64, testMode bool) (*asynq.Task, error) {
+	return newTask(TypeAMLNotifyHits, AMLNotifyHitsPayload{PartnerID: partnerID, TestMode: testMode},
+		asynq.Queue(QueueDefault), asynq.MaxRetry(12), asynq.Timeout(time.Minute),
+		asynq.TaskID(fmt.Sprintf("%s:%d:%t", TypeAMLNotifyHits, partnerID, testMode)))
+}
+
+// AMLRescreenReason names the re-screen after a list's new version (screening_list_versions.id):
+// the UN import and list uploads queue NewAMLRescreenTask(AMLRescreenReason(versionID)), and the
+// sweep queues it again for a version whose run never started (its enqueue was lost).
+func AMLRescreenReason(versionID int64) string { return fmt.Sprintf("version-%d", versionID) }

@@ -53,6 +53,8 @@ func Table(heartbeat time.Duration, unList string) []Entry {
 		}},
 		{Name: "partner-dispatch", Interval: 10 * time.Second, Build: jobs.NewPartnerDispatchTask},
 		{Name: "partner-flush-usage", Interval: time.Minute, Build: jobs.NewPartnerFlushUsageTask},
+		// Operations recorded while Redis was down are screened; lost re-screens and notices re-queued.
+		{Name: "aml-screen-sweep", Interval: 5 * time.Minute, Build: jobs.NewAMLSweepTask},
 	}
 	if unList != "" {
 		// The UN list changes a few times a month; an unchanged file adds no version.

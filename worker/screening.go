@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -31,5 +32,13 @@ func (w *Worker) handleImportUNList(ctx context.Context, p jobs.ImportUNListPayl
 	w.deps.Logger.InfoContext(ctx, "UN list imported", slog.String("source", p.Source),
 		slog.Int("version", live.Version), slog.Bool("new_version", live.Created), slog.Int("entries", live.Entries),
 		slog.String("sha256", live.SHA256), slog.Int("test_mode_version", test.Version))
-	return nil
+	// A new version: every file still kept is screened against it (in the background).
+	var errs []error
+	for _, res := range []screening.ImportResult{live, test} {
+		if res.Created {
+			task, err := jobs.NewAMLRescreenTask(jobs.AMLRescreenReason(res.VersionID))
+			errs = append(errs, jobs.Enqueue(ctx, w.deps.Enqueuer, task, err))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/amlscreen"
 	"github.com/perfilseguro/perfilseguro/jobs"
 	"github.com/perfilseguro/perfilseguro/postgres"
 	"github.com/perfilseguro/perfilseguro/provider/outbound"
@@ -60,6 +61,8 @@ type Worker struct {
 	mux     *asynq.ServeMux
 	deps    Deps
 	marks   *deliveredMarks // codes the provider accepted, written in batches (otp_marks.go)
+	// amlIndex is the process's one screening index, rebuilt when a list changes (aml_screening.go).
+	amlIndex amlscreen.IndexCache
 }
 
 // slotsPerFetcher: an asynq server takes one task at a time from Redis, a round trip and a
@@ -143,6 +146,7 @@ func (w *Worker) routes() {
 	w.routesPrivacy()
 	w.routesDocuments()
 	w.routesScreening()
+	w.routesAML()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).
