@@ -139,6 +139,9 @@ const (
 	RetainTestSessions = "partner_test_sessions"
 	// RetainTestPeople: the accounts a partner's test key created, with all their data (issue 36).
 	RetainTestPeople = "partner_test_people"
+	// RetainAMLFiles: a business's LFPIORPI file about a person, 10 years from the operation, even
+	// after the account is deleted (issue 53 item 6).
+	RetainAMLFiles = "aml_files"
 )
 
 // Retention periods, the one table of them.
@@ -161,6 +164,11 @@ var RetentionPeriods = []Retention{
 		"2 años", 2 * 365 * 24 * time.Hour},
 	{RetainArcoRequests, "Registro de tus solicitudes ARCO: tipo, fechas y respuesta (lo que pediste, nunca el dato anterior ni el nuevo)",
 		"5 años después de responderla, aun si eliminas tu cuenta", 5 * 365 * 24 * time.Hour},
+	{RetainAMLFiles, "Expediente de identificación que una plataforma inmobiliaria debe integrar por la Ley Federal para la Prevención e " +
+		"Identificación de Operaciones con Recursos de Procedencia Ilícita (LFPIORPI): los datos de tu identificación oficial y cómo se " +
+		"verificaron, tus declaraciones firmadas, el cotejo con listas y la operación",
+		"10 años desde la operación, aun si eliminas tu cuenta (LFPIORPI, art. 18, reformado el 16 de julio de 2025): bloqueado, solo lo consultan " +
+			"el área de cumplimiento de esa plataforma y una autoridad competente que lo requiera", 10 * 365 * 24 * time.Hour},
 }
 
 // RetentionOf returns the period kept for key (zero when the key is unknown).

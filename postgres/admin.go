@@ -116,7 +116,8 @@ func (s *Store) UpdateUserAsAdmin(ctx context.Context, id int64, u AdminUser) (b
 // The partner sessions they completed keep their status only: shared claims and proofs are
 // blanked (SharedDeleted), and each partner they were sharing with is sent profile.deleted
 // (deletedNoticeQuery).
-// Verification logs stay for the scanners' side but lose every link to the person.
+// Verification logs stay for the scanners' side but lose every link to the person. The AML files
+// they are in keep their snapshot, locked (lockAMLFiles), with the declarations they cite.
 func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 	return s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var who struct {
@@ -159,6 +160,10 @@ func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 				FROM jsonb_object_keys(changes) k) WHERE target_kind = 'user' AND target_id = $1::text AND changes IS NOT NULL`, []any{id}},
 			{`SET LOCAL perfilseguro.erasure = 'off'`, nil},
 			{`DELETE FROM users WHERE id = $1`, []any{id}},
+		}
+		// The LFPIORPI files they are in stay, locked, until their retention ends (issue 53 item 6).
+		if err := lockAMLFiles(ctx, tx, id, time.Now()); err != nil {
+			return err
 		}
 		for _, st := range steps {
 			if _, err := tx.ExecContext(ctx, st.q, st.args...); err != nil {

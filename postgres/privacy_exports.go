@@ -218,6 +218,12 @@ func (s *Store) ApplyRetention(ctx context.Context, now time.Time) (RetentionRes
 		}
 		out[perfilseguro.RetainTestPeople]++
 	}
+	// LFPIORPI files: 10 years from the operation (retention_until), then gone with their sealed data.
+	aml, err := s.PurgeExpiredAMLFiles(ctx, now)
+	if err != nil {
+		return out, err
+	}
+	out[perfilseguro.RetainAMLFiles] += aml
 	// The audit trail is append-only; its retention is the one deletion the trigger allows (0017).
 	n, err := s.deleteOldAudit(ctx, before(perfilseguro.RetainAuditTrail))
 	if err != nil {
