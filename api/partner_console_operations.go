@@ -106,6 +106,7 @@ func (s *Server) consoleCreateOperation(c fuego.ContextWithBody[NewOperation]) (
 	if err != nil {
 		return OperationView{}, err
 	}
+	s.queueOperationScreening(r.Context(), op.ID) // after the commit: the worker reads what was written
 	setStatus(c, http.StatusCreated)
 	return s.operationView(r.Context(), op, true)
 }

@@ -227,6 +227,7 @@ func (s *Server) createOperation(c fuego.ContextWithBody[NewOperation]) (Operati
 	if err != nil {
 		return OperationView{}, err
 	}
+	s.queueOperationScreening(ctx, op.ID)
 	setStatus(c, http.StatusCreated)
 	return s.operationView(ctx, op, true)
 }
