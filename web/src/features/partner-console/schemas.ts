@@ -38,6 +38,10 @@ export const operationSchema = z.object({
     .trim()
     .regex(/^[0-9]{1,15}(\.[0-9]{1,2})?$/, 'El monto debe ser una cantidad en pesos con hasta dos decimales, sin comas (por ejemplo 3500000.00)')
     .refine((v) => /[1-9]/.test(v), 'El monto debe ser mayor que cero'),
+  cash: z
+    .string()
+    .trim()
+    .regex(/^([0-9]{1,15}(\.[0-9]{1,2})?)?$/, 'El monto en efectivo debe ser una cantidad en pesos con hasta dos decimales, sin comas'),
   date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'La fecha debe tener la forma AAAA-MM-DD'),
   propertyReference: z
     .string()

@@ -172,6 +172,8 @@ export type Operation = {
   livemode: boolean
   kind: OperationKind
   amount: string
+  /** Paid in cash, pesos with two decimals ("0.00": none). */
+  cash: string
   monthly: boolean
   date: string
   propertyReference: string
@@ -200,6 +202,7 @@ export type OperationCandidate = {
 export type NewOperation = {
   kind: OperationKind
   amount: string
+  cash?: string
   date: string
   propertyReference: string
   businessRole: BusinessRole

@@ -27,7 +27,7 @@ function todayMx(): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date())
 }
 
-const EMPTY: ScalarValues = { kind: 'compraventa', amount: '', date: '', propertyReference: '', businessRole: 'intermediario' }
+const EMPTY: ScalarValues = { kind: 'compraventa', amount: '', cash: '', date: '', propertyReference: '', businessRole: 'intermediario' }
 
 /** What the law requires of an operation, as badges (or why it cannot be said). */
 function Requirement({ op }: { op: Operation }) {
@@ -87,8 +87,9 @@ export function OperationsTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
       return
     }
     setPeopleError(undefined)
+    const { cash, ...rest } = values
     create.mutate(
-      { ...values, people },
+      { ...rest, ...(cash ? { cash } : {}), people },
       {
         onSuccess: () => {
           toast({ title: 'Operación registrada' })
@@ -98,7 +99,7 @@ export function OperationsTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
         onError: (err) => {
           if (signedOut(err)) return
           const fields = (errorBody(err)?.errors ?? {}) as Record<string, string>
-          for (const f of ['kind', 'amount', 'date', 'propertyReference', 'businessRole'] as const) {
+          for (const f of ['kind', 'amount', 'cash', 'date', 'propertyReference', 'businessRole'] as const) {
             if (fields[f]) setError(f, { message: fields[f] })
           }
           if (fields.people) setPeopleError(fields.people)
@@ -135,6 +136,9 @@ export function OperationsTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
               </Field>
               <Field label="Monto en pesos (renta mensual en arrendamiento)" htmlFor="op-amount" error={errors.amount?.message}>
                 <Input id="op-amount" inputMode="decimal" placeholder="3500000.00" invalid={!!errors.amount} {...register('amount')} />
+              </Field>
+              <Field label="Pagado en efectivo (pesos; vacío si nada)" htmlFor="op-cash" error={errors.cash?.message}>
+                <Input id="op-cash" inputMode="decimal" placeholder="0.00" invalid={!!errors.cash} {...register('cash')} />
               </Field>
               <Field label="Fecha de la operación" htmlFor="op-date" error={errors.date?.message}>
                 <Input id="op-date" type="date" max={todayMx()} invalid={!!errors.date} {...register('date')} />
