@@ -50,6 +50,9 @@ var operationNames = map[string]string{
 	"POST /api/partner/v1/operations":                        "createOperation",
 	"GET /api/partner/v1/operations":                         "listOperations",
 	"GET /api/partner/v1/operations/{id}":                    "getOperation",
+	"GET /api/partner/v1/avisos":                             "listAvisos",
+	"GET /api/partner/v1/avisos/{id}/export":                 "exportAviso",
+	"POST /api/partner/v1/avisos/{id}/filing":                "fileAviso",
 	"GET /api/widget/verify":                                 "getWidgetStatus",
 }
 
