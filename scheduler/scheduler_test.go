@@ -118,3 +118,18 @@ func TestTheUNListImportIsScheduledOnlyWithASource(t *testing.T) {
 	require.Equal(t, jobs.TypeImportUNList, task.Type())
 	require.JSONEq(t, `{"source":"/srv/lists/consolidated.xml"}`, string(task.Payload()))
 }
+
+// The AML sweep (operations recorded while Redis was down) runs every 5 minutes, one per tick.
+func TestTheAMLSweepIsScheduled(t *testing.T) {
+	var e *scheduler.Entry
+	for _, x := range scheduler.Table(time.Minute, "") {
+		if x.Name == "aml-screen-sweep" {
+			e = &x
+		}
+	}
+	require.NotNil(t, e)
+	require.Equal(t, 5*time.Minute, e.Interval)
+	task, err := e.Build("2026-11-28T06:05:00Z")
+	require.NoError(t, err)
+	require.Equal(t, jobs.TypeAMLSweep, task.Type())
+}
