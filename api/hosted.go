@@ -81,6 +81,11 @@ type HostedView struct {
 	// SignOutToContinue: the signed-in account is of the other mode (a live account in a test
 	// session, or the reverse); the page offers to sign out.
 	SignOutToContinue bool `json:"signOutToContinue,omitempty"`
+	// AMLProfile: the partner asks for the know-your-client declaration; the person signs it (or
+	// confirms their current version) before sharing (aml_declaration.go).
+	AMLProfile bool `json:"amlProfile,omitempty"`
+	// AMLDeclaration is the person's current signed version (signed in, amlProfile only).
+	AMLDeclaration *AMLDeclarationJSON `json:"amlDeclaration,omitempty"`
 }
 
 // HostedOpened is an opened flow: its token, and the session.
@@ -100,7 +105,17 @@ type HostedDecisionRequest struct {
 	// they agree to. Sharing a birth date or a CURP requires it to name them; when given, it must
 	// be exactly what would be shared (else 409: the screen is out of date).
 	Claims []string `json:"claims,omitzero" enum:"name,profileId,validUntil,level,givenName,familyName,birthdate,ageOver18,nationality,curp" description:"Los datos que la pantalla mostró como compartidos y la persona acepta. Obligatorio para compartir birthdate o curp; si se envía, debe ser exactamente lo que se compartirá"`
+	// AMLDeclarationVersion is the version of the declaration the person signed or confirmed as
+	// still true (amlProfile sessions: required to share; it must be their current version).
+	AMLDeclarationVersion int `json:"amlDeclarationVersion,omitempty" description:"En una sesión con amlProfile: la versión de la declaración que la persona firmó o confirmó como vigente; obligatoria para compartir y debe ser la vigente"`
 }
+
+var (
+	errDeclarationMissing = perfilseguro.Errorf(perfilseguro.ECONFLICT,
+		"Antes de compartir, responde y firma tu declaración de conocimiento del cliente.")
+	errDeclarationOutdated = perfilseguro.Errorf(perfilseguro.ECONFLICT,
+		"Tu declaración cambió desde que la revisaste en esta pantalla. Revísala de nuevo y confirma que sigue siendo cierta.")
+)
 
 // errConsentChanged answers a decision whose screen did not show what would be shared.
 var errConsentChanged = perfilseguro.Errorf(perfilseguro.ECONFLICT,
@@ -198,7 +213,7 @@ func (s *Server) hostedSession(c fuego.ContextNoBody) (HostedView, error) {
 // between them and sharing.
 func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedView, error) {
 	v := HostedView{ID: h.ID, Status: h.StatusAt(s.now()), PartnerName: h.PartnerName, PartnerOrigin: h.PartnerDomain,
-		RequiredLevel: h.RequiredLevel, Livemode: h.Livemode}
+		RequiredLevel: h.RequiredLevel, Livemode: h.Livemode, AMLProfile: h.AMLProfile}
 	if h.ReturnURL != nil {
 		v.ReturnURL = *h.ReturnURL
 	}
@@ -231,6 +246,16 @@ func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedVi
 		values = sharedClaims(u, doc, h.Claims, s.now())
 		if v.Blocker == "" { // a person who must first validate may still get them
 			unavailable = perfilseguro.UnavailableClaims(h.Claims, values)
+			if h.AMLProfile {
+				d, err := s.store.CurrentAMLDeclaration(r.Context(), u.ID, !h.Livemode)
+				if err != nil {
+					return HostedView{}, err
+				}
+				if d != nil {
+					j := declarationJSON(*d)
+					v.AMLDeclaration = &j
+				}
+			}
 		}
 	} else {
 		v.Blocker = "Inicia sesión o regístrate para continuar."
@@ -261,7 +286,8 @@ func shareBlocker(u perfilseguro.User, required int, now time.Time) string {
 // mode (a live account in a test session, or the reverse) may decline, as nobody: no link is kept
 // between the two; they cannot share.
 // agreed are the claims the person's screen showed as shared (HostedDecisionRequest.Claims).
-func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSession, d *postgres.SessionDecision, agreed []string) error {
+// amlVersion is the declaration version the person confirmed (amlProfile sessions).
+func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSession, d *postgres.SessionDecision, agreed []string, amlVersion int) error {
 	u, err := s.store.UserByID(ctx, uid)
 	if err != nil {
 		return err
@@ -293,6 +319,18 @@ func (s *Server) decideAs(ctx context.Context, uid int64, h postgres.HostedSessi
 		return errConsentChanged
 	}
 	d.Granted = granted
+	if h.AMLProfile {
+		cur, err := s.store.CurrentAMLDeclaration(ctx, uid, !h.Livemode)
+		switch {
+		case err != nil:
+			return err
+		case cur == nil:
+			return errDeclarationMissing
+		case cur.Version != amlVersion:
+			return errDeclarationOutdated
+		}
+		d.AMLDeclarationID = cur.ID
+	}
 	if d.Shared, err = json.Marshal(shared); err != nil {
 		return err
 	}
@@ -342,7 +380,7 @@ func (s *Server) hostedDecision(c fuego.ContextWithBody[HostedDecisionRequest]) 
 		return HostedDecision{}, errNotSignedIn
 	}
 	if uid != 0 {
-		if err := s.decideAs(ctx, uid, h, &d, req.Claims); err != nil {
+		if err := s.decideAs(ctx, uid, h, &d, req.Claims, req.AMLDeclarationVersion); err != nil {
 			return HostedDecision{}, err
 		}
 	}

@@ -30,9 +30,12 @@ type ConsoleSession struct {
 	// withdrew the platform's access or deleted their account (SharedReason says which).
 	Shared       *SharedClaims `json:"shared,omitzero"`
 	SharedReason string        `json:"sharedReason,omitempty" enum:"withdrawn,deleted"`
-	CreatedAt    time.Time     `json:"createdAt"`
-	ExpiresAt    time.Time     `json:"expiresAt"`
-	EndedAt      *time.Time    `json:"endedAt"`
+	AMLProfile   bool          `json:"amlProfile"`
+	// AMLDeclaration is the declaration shared in the session (cumplimiento and propietario only).
+	AMLDeclaration *AMLDeclarationJSON `json:"amlDeclaration,omitempty"`
+	CreatedAt      time.Time           `json:"createdAt"`
+	ExpiresAt      time.Time           `json:"expiresAt"`
+	EndedAt        *time.Time          `json:"endedAt"`
 }
 
 // ConsoleSessionPage is one keyset page of sessions of one mode, newest first.
@@ -129,10 +132,17 @@ func (s *Server) consoleSessions(c fuego.ContextNoBody) (ConsoleSessionPage, err
 	}
 	page, more := pageOf(rows, size, func(v postgres.PartnerVerificationSession) ConsoleSession {
 		cs := ConsoleSession{ID: v.ID, Status: v.StatusAt(s.now()), Reference: v.Reference, RequiredLevel: v.RequiredLevel,
-			Claims: append([]string{}, v.Claims...), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt}
+			Claims: append([]string{}, v.Claims...), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt, AMLProfile: v.AMLProfile}
 		cs.Shared, cs.SharedReason = sharedOf(v)
 		return cs
 	})
+	if perfilseguro.PartnerRoleAllows(sess.Role, perfilseguro.PartnerComplianceRead) {
+		for i := range page {
+			if page[i].AMLDeclaration, err = s.sessionDeclaration(r.Context(), rows[i]); err != nil {
+				return ConsoleSessionPage{}, err
+			}
+		}
+	}
 	return ConsoleSessionPage{Mode: mode, Data: page, HasMore: more}, nil
 }
 

@@ -67,10 +67,15 @@ type SessionView struct {
 	// Proof is a compact JWS (typ perfilseguro-session+jwt, ES256) over the session and the shared
 	// claims; check it with the keys at /.well-known/jwt-vc-issuer (completed only, and gone with
 	// the shared claims).
-	Proof     string     `json:"proof,omitempty"`
-	CreatedAt time.Time  `json:"createdAt"`
-	ExpiresAt time.Time  `json:"expiresAt"`
-	EndedAt   *time.Time `json:"endedAt,omitempty"`
+	Proof string `json:"proof,omitempty"`
+	// AMLProfile: the session asked for the know-your-client declaration.
+	AMLProfile bool `json:"amlProfile"`
+	// AMLDeclaration is the declaration the person shared (the newest version shared with you:
+	// a later correction replaces it); absent once shared is null, as the other claims.
+	AMLDeclaration *AMLDeclarationJSON `json:"amlDeclaration,omitempty" description:"La declaración de conocimiento del cliente que la persona firmó y compartió (amlProfile): versión, fecha de firma, método (passkey o codigo), SHA-256 del texto firmado y respuestas. Si después la corrige, aquí aparece la versión nueva (evento aml.declaration_updated). Ausente si shared es null"`
+	CreatedAt      time.Time           `json:"createdAt"`
+	ExpiresAt      time.Time           `json:"expiresAt"`
+	EndedAt        *time.Time          `json:"endedAt,omitempty"`
 }
 
 // SharedClaims are the claims a person shared with a partner (name, profileId, validUntil, level).
@@ -215,7 +220,9 @@ func (s *Server) getSession(r *http.Request) (SessionView, error) {
 	if err != nil {
 		return SessionView{}, err
 	}
-	return s.sessionView(v), nil
+	out := s.sessionView(v)
+	out.AMLDeclaration, err = s.sessionDeclaration(r.Context(), v)
+	return out, err
 }
 
 // plainParams gives a plain handler's request the path-parameter reader fuego's contexts have.
@@ -247,6 +254,11 @@ func (s *Server) listSessions(c fuego.ContextNoBody) (SessionList, error) {
 		return SessionList{}, err
 	}
 	page, more := pageOf(rows, size, s.sessionView)
+	for i := range page {
+		if page[i].AMLDeclaration, err = s.sessionDeclaration(r.Context(), rows[i]); err != nil {
+			return SessionList{}, err
+		}
+	}
 	return SessionList{Data: page, HasMore: more}, nil
 }
 
@@ -264,7 +276,8 @@ func (s *Server) cancelSession(c fuego.ContextNoBody) (SessionView, error) {
 
 func (s *Server) sessionView(v postgres.PartnerVerificationSession) SessionView {
 	out := SessionView{ID: v.ID, Status: v.StatusAt(s.now()), Reference: v.Reference, Livemode: v.Livemode,
-		RequiredLevel: v.RequiredLevel, Claims: []string(v.Claims), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt}
+		RequiredLevel: v.RequiredLevel, Claims: []string(v.Claims), CreatedAt: v.CreatedAt, ExpiresAt: v.ExpiresAt, EndedAt: v.EndedAt,
+		AMLProfile: v.AMLProfile}
 	if v.ReturnURL != nil {
 		out.ReturnURL = *v.ReturnURL
 	}
