@@ -11,63 +11,65 @@ import (
 
 // auditActionLabels names every action the API records.
 var auditActionLabels = map[string]string{
-	"admin.aml.threshold":              "Cambio de umbrales LFPIORPI",
-	"admin.aml.uma":                    "Cambio del valor de la UMA",
-	"admin.create":                     "Alta de administrador",
-	"admin.disable":                    "Baja de administrador",
-	"admin.enrol":                      "Registro de administrador",
-	"admin.enrolment":                  "Invitación de administrador",
-	"admin.reauth":                     "Confirmación de identidad del administrador",
-	"admin.role":                       "Cambio de rol de administrador",
-	"admin.signin":                     "Inicio de sesión de administrador",
-	"admin.signin.passkey":             "Inicio de sesión de administrador con llave de acceso",
-	"admin.signin.password":            "Inicio de sesión de administrador con contraseña",
-	"arco.create":                      "Solicitud ARCO registrada",
-	"arco.resolve":                     "Solicitud ARCO resuelta",
-	"audit.read":                       "Consulta de la bitácora",
-	"partner.create":                   "Alta de plataforma",
-	"partner.delete":                   "Eliminación de plataforma",
-	"partner.disable":                  "Desactivación de plataforma",
-	"partner.enable":                   "Reactivación de plataforma",
-	"partner.user.invite":              "Invitación a la consola de una plataforma",
-	"partner.webhook":                  "Cambio del webhook de una plataforma",
-	"partner_console.delivery.resend":  "Reenvío de una notificación (consola)",
-	"partner_console.enrol":            "Registro en la consola de socios",
-	"partner_console.key.create":       "Creación de una llave (consola)",
-	"partner_console.key.revoke":       "Revocación de una llave (consola)",
-	"partner_console.operation.create": "Registro de una operación LFPIORPI (consola)",
-	"partner_console.origin":           "Cambio de orígenes permitidos (consola)",
-	"partner_console.origin.verify":    "Revisión de la verificación del origen (consola)",
-	"partner_console.signin.passkey":   "Inicio de sesión en la consola con llave de acceso",
-	"partner_console.signout":          "Cierre de sesión en la consola",
-	"partner_console.user.disable":     "Baja de un miembro del equipo (consola)",
-	"partner_console.user.enrolment":   "Nueva invitación a un miembro del equipo (consola)",
-	"partner_console.user.invite":      "Invitación a un miembro del equipo (consola)",
-	"partner_console.user.role":        "Cambio de rol de un miembro del equipo (consola)",
-	"partner_console.webhook.rotate":   "Renovación del secreto del webhook (consola)",
-	"partner_console.webhook.url":      "Cambio de la URL del webhook (consola)",
-	"payment.completed":                "Pago completado",
-	"payment.refund":                   "Reembolso",
-	"person.contact_change":            "Cambio de correo o teléfono por la persona",
-	"person.contact_undo":              "Cambio de correo o teléfono deshecho desde el aviso",
-	"person.identity_adopt":            "Uso del nombre de la identificación por la persona",
-	"person.passkey_confirm":           "Confirmación con llave de acceso",
-	"person.passkey_create":            "Alta de llave de acceso",
-	"person.passkey_delete":            "Eliminación de llave de acceso",
-	"person.passkey_rename":            "Cambio de nombre de llave de acceso",
-	"person.passkey_signin":            "Inicio de sesión con llave de acceso",
-	"person.signin.code":               "Inicio de sesión con código",
-	"person.signin.widget":             "Inicio de sesión con código (widget de una plataforma)",
-	"user.create":                      "Alta de persona",
-	"user.delete":                      "Eliminación de perfil",
-	"user.delete.self":                 "Eliminación de perfil por la persona",
-	"user.identity_from_document":      "Nombre tomado de la identificación (validación anterior)",
-	"user.identity_review.approve":     "Aprobación de la revisión de identidad",
-	"user.identity_review.decline":     "Rechazo de la revisión de identidad",
-	"user.revoke":                      "Revocación de la validación",
-	"user.revoke.lift":                 "Levantamiento de la revocación",
-	"user.update":                      "Edición de perfil",
-	"user.verification_level_changed":  "Cambio de nivel de verificación",
+	"admin.aml.threshold":               "Cambio de umbrales LFPIORPI",
+	"admin.aml.uma":                     "Cambio del valor de la UMA",
+	"admin.create":                      "Alta de administrador",
+	"admin.disable":                     "Baja de administrador",
+	"admin.enrol":                       "Registro de administrador",
+	"admin.enrolment":                   "Invitación de administrador",
+	"admin.reauth":                      "Confirmación de identidad del administrador",
+	"admin.role":                        "Cambio de rol de administrador",
+	"admin.signin":                      "Inicio de sesión de administrador",
+	"admin.signin.passkey":              "Inicio de sesión de administrador con llave de acceso",
+	"admin.signin.password":             "Inicio de sesión de administrador con contraseña",
+	"aml_file.authority_download":       "Descarga de un expediente LFPIORPI a petición de una autoridad",
+	"arco.create":                       "Solicitud ARCO registrada",
+	"arco.resolve":                      "Solicitud ARCO resuelta",
+	"audit.read":                        "Consulta de la bitácora",
+	"partner.create":                    "Alta de plataforma",
+	"partner.delete":                    "Eliminación de plataforma",
+	"partner.disable":                   "Desactivación de plataforma",
+	"partner.enable":                    "Reactivación de plataforma",
+	"partner.user.invite":               "Invitación a la consola de una plataforma",
+	"partner.webhook":                   "Cambio del webhook de una plataforma",
+	"partner_console.aml_file.download": "Descarga de un expediente LFPIORPI (consola)",
+	"partner_console.delivery.resend":   "Reenvío de una notificación (consola)",
+	"partner_console.enrol":             "Registro en la consola de socios",
+	"partner_console.key.create":        "Creación de una llave (consola)",
+	"partner_console.key.revoke":        "Revocación de una llave (consola)",
+	"partner_console.operation.create":  "Registro de una operación LFPIORPI (consola)",
+	"partner_console.origin":            "Cambio de orígenes permitidos (consola)",
+	"partner_console.origin.verify":     "Revisión de la verificación del origen (consola)",
+	"partner_console.signin.passkey":    "Inicio de sesión en la consola con llave de acceso",
+	"partner_console.signout":           "Cierre de sesión en la consola",
+	"partner_console.user.disable":      "Baja de un miembro del equipo (consola)",
+	"partner_console.user.enrolment":    "Nueva invitación a un miembro del equipo (consola)",
+	"partner_console.user.invite":       "Invitación a un miembro del equipo (consola)",
+	"partner_console.user.role":         "Cambio de rol de un miembro del equipo (consola)",
+	"partner_console.webhook.rotate":    "Renovación del secreto del webhook (consola)",
+	"partner_console.webhook.url":       "Cambio de la URL del webhook (consola)",
+	"payment.completed":                 "Pago completado",
+	"payment.refund":                    "Reembolso",
+	"person.contact_change":             "Cambio de correo o teléfono por la persona",
+	"person.contact_undo":               "Cambio de correo o teléfono deshecho desde el aviso",
+	"person.identity_adopt":             "Uso del nombre de la identificación por la persona",
+	"person.passkey_confirm":            "Confirmación con llave de acceso",
+	"person.passkey_create":             "Alta de llave de acceso",
+	"person.passkey_delete":             "Eliminación de llave de acceso",
+	"person.passkey_rename":             "Cambio de nombre de llave de acceso",
+	"person.passkey_signin":             "Inicio de sesión con llave de acceso",
+	"person.signin.code":                "Inicio de sesión con código",
+	"person.signin.widget":              "Inicio de sesión con código (widget de una plataforma)",
+	"user.create":                       "Alta de persona",
+	"user.delete":                       "Eliminación de perfil",
+	"user.delete.self":                  "Eliminación de perfil por la persona",
+	"user.identity_from_document":       "Nombre tomado de la identificación (validación anterior)",
+	"user.identity_review.approve":      "Aprobación de la revisión de identidad",
+	"user.identity_review.decline":      "Rechazo de la revisión de identidad",
+	"user.revoke":                       "Revocación de la validación",
+	"user.revoke.lift":                  "Levantamiento de la revocación",
+	"user.update":                       "Edición de perfil",
+	"user.verification_level_changed":   "Cambio de nivel de verificación",
 }
 
 // auditActionLabel is an action's Spanish label; an action without one shows its code.
@@ -117,6 +119,10 @@ func auditTargetText(e postgres.AuditEvent) string {
 		return "UMA " + e.TargetID
 	case "aml_threshold":
 		return "Umbrales LFPIORPI " + e.TargetID
+	case "aml_hit":
+		return "Posible coincidencia " + e.TargetID
+	case "screening_list":
+		return "Lista de personas bloqueadas " + e.TargetID
 	case "payment":
 		return "Pago " + e.TargetID
 	case "partner_key":
@@ -125,6 +131,9 @@ func auditTargetText(e postgres.AuditEvent) string {
 		return "Notificación a plataforma " + e.TargetID
 	case "aml_operation":
 		return "Operación LFPIORPI " + e.TargetID
+	case "aml_file":
+		op, person, _ := strings.Cut(e.TargetID, "/")
+		return "Expediente LFPIORPI de la persona " + person + " en la operación " + op
 	}
 	return strings.TrimSpace(e.TargetKind + " " + e.TargetID)
 }

@@ -149,8 +149,11 @@ const maxWebhookBytes = 1 << 20
 func withBodyLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		limit := int64(maxBodyBytes)
-		if strings.HasPrefix(r.URL.Path, "/api/webhooks/") {
+		switch {
+		case strings.HasPrefix(r.URL.Path, "/api/webhooks/"):
 			limit = maxWebhookBytes
+		case strings.HasPrefix(r.URL.Path, "/api/socios/screening-lists"):
+			limit = maxListUploadBytes // a business's list, uploaded as a file (partner_console_lists.go)
 		}
 		if r.ContentLength > limit {
 			writeError(w, r, httpError(http.StatusRequestEntityTooLarge, "La solicitud es demasiado grande."))

@@ -65,6 +65,8 @@ func (s *Server) mountPartnerConsole() {
 	s.mountPartnerConsoleOrigin()
 	s.mountPartnerConsoleTeam()
 	s.mountPartnerConsoleOperations()
+	s.mountPartnerConsoleAMLReview()
+	s.mountPartnerConsoleLists()
 }
 
 // consoleNoStore keeps an answer out of every cache (secrets, links and sessions go through here).

@@ -146,12 +146,16 @@ type OperationRequirement struct {
 
 // OperationPersonView is one person in an operation as the business reads it.
 type OperationPersonView struct {
+	ID        int64  `json:"id" description:"Identificador de la persona en la operación (para su expediente)"`
 	Role      string `json:"role" enum:"comprador,vendedor,arrendador,arrendatario,otro"`
 	SessionID string `json:"sessionId" description:"La sesión de verificación que la persona completó (vacío si ya se depuró)"`
 	ProfileID string `json:"profileId,omitempty" description:"El ID Validado, si la persona lo compartió en la sesión"`
 	Name      string `json:"name,omitempty" description:"El nombre, si la persona lo compartió en la sesión"`
 	// IdentityVerified: the profile's name was read from an identity document that certifies it.
 	IdentityVerified bool `json:"identityVerified" description:"La identidad de la persona está certificada con su identificación oficial"`
+	// Screening: the lists the person was checked against and the possible hits (null until the
+	// first screening runs). Hits are resolved by a person in the console, never through the API.
+	Screening *PersonScreeningView `json:"screening" description:"Listas consultadas (nombre, versión y fecha) y posibles coincidencias con su estado; null mientras no se ha consultado. Las coincidencias las resuelve una persona de cumplimiento en la consola, no la API"`
 }
 
 // OperationView is an operation as the business reads it.
@@ -172,6 +176,10 @@ type OperationView struct {
 	People          []OperationPersonView `json:"people" description:"Las personas de la operación"`
 	CreatedAt       time.Time             `json:"createdAt"`
 	RetentionUntil  string                `json:"retentionUntil" description:"El expediente se conserva hasta este día (10 años desde la operación)"`
+	// Stopped: a compliance officer confirmed a hit on a blocked-persons list.
+	Stopped       bool       `json:"stopped" description:"La operación está detenida: se confirmó una coincidencia en una lista de personas bloqueadas"`
+	StoppedAt     *time.Time `json:"stoppedAt" description:"Cuándo se detuvo (null si no)"`
+	StoppedReason string     `json:"stoppedReason,omitempty" description:"Por qué se detuvo"`
 }
 
 // OperationList is one keyset page of operations, newest first.
@@ -198,6 +206,9 @@ func (s *Server) mountPartnerOperations() {
 		option.Query("startingAfter", "El id de la última operación de la página anterior"))
 	fuego.Get(s.f, "/api/partner/v1/operations/{id}", s.getOperation, tag, unauthorized,
 		option.Summary("Consultar una operación: lo que la ley pide y sus personas"),
+		option.Description("Incluye, por persona, las listas contra las que se consultó (nombre, versión y fecha) y las posibles coincidencias con su "+
+			"estado (pendiente, descartada o confirmada), y si la operación está detenida. Resolver una coincidencia es un acto de una persona: "+
+			"lo hace el oficial de cumplimiento o el propietario en la consola de socios, no la API."),
 		option.Path("id", "Identificador de la operación (op_…)", param.Required()),
 		option.AddError(404, "La operación no existe para esta llave", ErrorBody{}))
 }
@@ -292,8 +303,14 @@ func (s *Server) operationPage(ctx context.Context, partnerID int64, testMode bo
 	if err != nil {
 		return nil, false, err
 	}
+	var reviews map[int64]*postgres.AMLPersonReview
+	if withPeople {
+		if reviews, err = s.withScreenings(ctx, rows); err != nil {
+			return nil, false, err
+		}
+	}
 	page, more := pageOf(rows, size, func(op postgres.AMLOperation) OperationView {
-		return operationViewWith(op, tables, withPeople)
+		return operationViewWith(op, tables, withPeople, reviews)
 	})
 	return page, more, nil
 }
@@ -304,16 +321,23 @@ func (s *Server) operationView(ctx context.Context, op postgres.AMLOperation, wi
 	if err != nil {
 		return OperationView{}, err
 	}
-	return operationViewWith(op, tables, withPeople), nil
+	var reviews map[int64]*postgres.AMLPersonReview
+	if withPeople {
+		if reviews, err = s.withScreenings(ctx, []postgres.AMLOperation{op}); err != nil {
+			return OperationView{}, err
+		}
+	}
+	return operationViewWith(op, tables, withPeople, reviews), nil
 }
 
 // operationViewWith is op measured against tables; its people only when withPeople (the console's
-// roles without compliance reading see none).
-func operationViewWith(op postgres.AMLOperation, tables aml.Tables, withPeople bool) OperationView {
+// roles without compliance reading see none), each with their screening from reviews.
+func operationViewWith(op postgres.AMLOperation, tables aml.Tables, withPeople bool, reviews map[int64]*postgres.AMLPersonReview) OperationView {
 	v := OperationView{ID: op.ID, Livemode: !op.TestMode, Kind: string(op.Kind), Amount: op.Amount.String(),
 		Cash: op.Cash.String(), Monthly: op.Monthly,
 		Date: op.OperationDate.Format(time.DateOnly), PropertyReference: op.PropertyReference, BusinessRole: op.BusinessRole,
 		People: []OperationPersonView{}, CreatedAt: op.CreatedAt, RetentionUntil: op.RetentionUntil.Format(time.DateOnly)}
+	stoppedView(&v, op)
 	if res, err := aml.Requirement(op.Kind, op.Amount, op.OperationDate, tables); err == nil {
 		v.Requirement = &OperationRequirement{Identify: res.Identify, Aviso: res.Aviso, UmaYear: res.UMAYear,
 			UmaDaily: res.UMADaily.String(), IdentificationThresholdPesos: res.IdentificationPesos.String(),
@@ -323,8 +347,8 @@ func operationViewWith(op postgres.AMLOperation, tables aml.Tables, withPeople b
 	}
 	if withPeople {
 		for _, p := range op.People {
-			v.People = append(v.People, OperationPersonView{Role: p.Role, SessionID: p.SessionID, ProfileID: p.ProfileID,
-				Name: p.Name, IdentityVerified: p.IdentityVerified})
+			v.People = append(v.People, OperationPersonView{ID: p.ID, Role: p.Role, SessionID: p.SessionID, ProfileID: p.ProfileID,
+				Name: p.Name, IdentityVerified: p.IdentityVerified, Screening: personScreeningView(reviews[p.ID])})
 		}
 	}
 	return v
