@@ -234,6 +234,7 @@ func (s *Server) routes(d Deps) {
 	s.mountPartnerAccess()
 	s.mountPartnerConsole()
 	s.mountAMLExpediente()
+	s.mountAMLAvisos()
 	s.mountCredentials(d.Credentials)
 	s.mountOID4VCI(d.Credentials)
 	s.mountOID4VP(d.Credentials, d.Verifier)
