@@ -281,26 +281,48 @@ func insertAMLScreening(ctx context.Context, tx *sqlx.Tx, operationID string, pe
 	if err != nil {
 		return 0, fmt.Errorf("insert aml screening of person %d: %w", personRowID, err)
 	}
-	added := 0
-	for _, h := range r.Hits {
+	if len(r.Hits) == 0 {
+		return 0, nil
+	}
+	// One statement per screening: a common name on a long list has dozens of candidates.
+	type hitRow struct {
+		ListName    string          `json:"list_name"`
+		EntryID     string          `json:"entry_id"`
+		MatchedName string          `json:"matched_name"`
+		Score       float64         `json:"score"`
+		Reasons     []string        `json:"reasons"`
+		Entry       json.RawMessage `json:"entry"`
+		Blocking    bool            `json:"blocking"`
+	}
+	rows := make([]hitRow, len(r.Hits))
+	for i, h := range r.Hits {
+		entry := h.Entry
+		if len(entry) == 0 {
+			entry = json.RawMessage(`{}`)
+		}
 		reasons := h.Reasons
 		if reasons == nil {
 			reasons = []string{}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO aml_hits (screening_id, operation_id, operation_person_id, subject, list_id,
-			version_id, list_name, entry_id, matched_name, score, reasons, entry, blocking)
-			VALUES ($1, $2, $3, $4, NULLIF($5, 0), NULLIF($6, 0), $7, $8, $9, $10, $11, $12, $13)
-			ON CONFLICT (operation_person_id, subject, coalesce(list_id, 0), entry_id) DO NOTHING`,
-			id, operationID, personRowID, r.Subject, r.ListID, r.VersionID, h.ListName, h.EntryID, h.MatchedName,
-			math.Round(h.Score*10000)/10000, pq.Array(reasons), string(h.Entry), h.Blocking)
-		if err != nil {
-			return 0, fmt.Errorf("insert aml hit of person %d: %w", personRowID, err)
-		}
-		if n, _ := res.RowsAffected(); n > 0 {
-			added++
-		}
+		rows[i] = hitRow{h.ListName, h.EntryID, h.MatchedName, math.Round(h.Score*10000) / 10000, reasons, entry, h.Blocking}
 	}
-	return added, nil
+	doc, err := json.Marshal(rows)
+	if err != nil {
+		return 0, fmt.Errorf("aml hits of person %d: %w", personRowID, err)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO aml_hits (screening_id, operation_id, operation_person_id, subject, list_id,
+		version_id, list_name, entry_id, matched_name, score, reasons, entry, blocking)
+		SELECT $1, $2, $3, $4, NULLIF($5, 0), NULLIF($6, 0), h.list_name, h.entry_id, h.matched_name, h.score,
+		       ARRAY(SELECT jsonb_array_elements_text(h.reasons)), h.entry, h.blocking
+		FROM jsonb_to_recordset($7::jsonb) AS h(list_name text, entry_id text, matched_name text, score numeric,
+		     reasons jsonb, entry jsonb, blocking boolean)
+		ON CONFLICT (operation_person_id, subject, coalesce(list_id, 0), entry_id) DO NOTHING`,
+		id, operationID, personRowID, r.Subject, r.ListID, r.VersionID, string(doc))
+	if err != nil {
+		return 0, fmt.Errorf("insert aml hits of person %d: %w", personRowID, err)
+	}
+	n, err := res.RowsAffected()
+	return int(n), err
 }
 
 // UnscreenedAMLOperations lists up to limit operations with a person never screened, recorded
