@@ -173,9 +173,11 @@ type OperationView struct {
 	// (RequirementNote says why).
 	Requirement     *OperationRequirement `json:"requirement" description:"Lo que la ley pide para la operación, calculado con las tablas de UMA y umbrales vigentes ese día; null si no hay valores para esa fecha"`
 	RequirementNote string                `json:"requirementNote,omitempty" description:"Por qué requirement es null"`
-	People          []OperationPersonView `json:"people" description:"Las personas de la operación"`
-	CreatedAt       time.Time             `json:"createdAt"`
-	RetentionUntil  string                `json:"retentionUntil" description:"El expediente se conserva hasta este día (10 años desde la operación)"`
+	// Risk is null for the console's roles that do not read compliance data.
+	Risk           *OperationRisk        `json:"risk" description:"Nivel de riesgo y sus factores (null para los roles de la consola sin acceso a cumplimiento)"`
+	People         []OperationPersonView `json:"people" description:"Las personas de la operación"`
+	CreatedAt      time.Time             `json:"createdAt"`
+	RetentionUntil string                `json:"retentionUntil" description:"El expediente se conserva hasta este día (10 años desde la operación)"`
 	// Stopped: a compliance officer confirmed a hit on a blocked-persons list.
 	Stopped       bool       `json:"stopped" description:"La operación está detenida: se confirmó una coincidencia en una lista de personas bloqueadas"`
 	StoppedAt     *time.Time `json:"stoppedAt" description:"Cuándo se detuvo (null si no)"`
@@ -312,6 +314,11 @@ func (s *Server) operationPage(ctx context.Context, partnerID int64, testMode bo
 	page, more := pageOf(rows, size, func(op postgres.AMLOperation) OperationView {
 		return operationViewWith(op, tables, withPeople, reviews)
 	})
+	if withPeople {
+		if err := s.addRisk(ctx, rows, page); err != nil {
+			return nil, false, err
+		}
+	}
 	return page, more, nil
 }
 
@@ -327,7 +334,13 @@ func (s *Server) operationView(ctx context.Context, op postgres.AMLOperation, wi
 			return OperationView{}, err
 		}
 	}
-	return operationViewWith(op, tables, withPeople, reviews), nil
+	v := []OperationView{operationViewWith(op, tables, withPeople, reviews)}
+	if withPeople {
+		if err := s.addRisk(ctx, []postgres.AMLOperation{op}, v); err != nil {
+			return OperationView{}, err
+		}
+	}
+	return v[0], nil
 }
 
 // operationViewWith is op measured against tables; its people only when withPeople (the console's
