@@ -86,6 +86,8 @@ type HostedView struct {
 	AMLProfile bool `json:"amlProfile,omitempty"`
 	// AMLDeclaration is the person's current signed version (signed in, amlProfile only).
 	AMLDeclaration *AMLDeclarationJSON `json:"amlDeclaration,omitempty"`
+	// UserID is the signed-in person's id, for the declaration's calls (amlProfile, nothing blocking).
+	UserID int64 `json:"userId,omitempty"`
 }
 
 // HostedOpened is an opened flow: its token, and the session.
@@ -247,6 +249,7 @@ func (s *Server) hostedView(r *http.Request, h postgres.HostedSession) (HostedVi
 		if v.Blocker == "" { // a person who must first validate may still get them
 			unavailable = perfilseguro.UnavailableClaims(h.Claims, values)
 			if h.AMLProfile {
+				v.UserID = u.ID
 				d, err := s.store.CurrentAMLDeclaration(r.Context(), u.ID, !h.Livemode)
 				if err != nil {
 					return HostedView{}, err

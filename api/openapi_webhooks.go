@@ -99,7 +99,14 @@ func partnerWebhooks() map[string]*openapi3.PathItem {
 	deleted := withProps([]string{"event", "sessions", "livemode", "deletedAt"},
 		map[string]*openapi3.Schema{"event": event("profile.deleted"), "sessions": deletedSessions, "profileId": revokedProfile,
 			"livemode": openapi3.NewBoolSchema(), "deletedAt": openapi3.NewDateTimeSchema()})
+	amlSessions := openapi3.NewArraySchema().WithItems(sessionRef)
+	amlSessions.Description = "Las sesiones con amlProfile que la persona completó con su plataforma en este modo y que aún comparten sus datos: " +
+		"GET …/verification-sessions/{id} responde en amlDeclaration la versión nueva"
+	amlUpdated := withProps([]string{"event", "sessions", "livemode", "version", "signedAt"},
+		map[string]*openapi3.Schema{"event": event("aml.declaration_updated"), "sessions": amlSessions, "livemode": openapi3.NewBoolSchema(),
+			"version": openapi3.NewIntegerSchema().WithMin(2), "signedAt": openapi3.NewDateTimeSchema()})
 	events := []webhookEvent{
+		{"aml.declaration_updated", "La persona corrigió su declaración de conocimiento del cliente (una nueva versión firmada) y se compartió con su plataforma, que había recibido una anterior", amlUpdated},
 		{"verification_session.completed", "La persona completó una sesión de verificación y compartió los datos pedidos (claims y proof; tras un retiro o una eliminación, shared: null y sharedReason)", session("verification_session.completed", true)},
 		{"verification_session.declined", "La persona decidió no compartir: no se comparte nada", session("verification_session.declined", false)},
 		{"verification_session.expired", "Nadie terminó la sesión en 24 horas", session("verification_session.expired", false)},
