@@ -3,6 +3,9 @@ package aml
 import (
 	"fmt"
 	"slices"
+	"strings"
+
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 )
 
 // Risk: an operation's level (bajo, medio, alto) from documented factors. Each factor present adds
@@ -138,4 +141,34 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// ValidateRiskWeight checks a weights row as an administrator changes it, against the table as
+// it is (current): an EINVALID error naming the bad field in Spanish. A factor weighs 0 to
+// 1000; a cut-off is above 0, and medio stays below alto.
+func ValidateRiskWeight(key string, weight int, source string, current RiskWeights) error {
+	fields := map[string]string{}
+	if !slices.Contains(RiskKeys, key) {
+		fields["key"] = "Factor no válido: " + strings.Join(RiskKeys, ", ")
+	}
+	switch {
+	case weight < 0 || weight > 1000:
+		fields["weight"] = "El peso debe estar entre 0 y 1000"
+	case key == RiskCutMedium && (weight < 1 || weight >= current.High):
+		fields["weight"] = fmt.Sprintf("El corte de riesgo medio debe ser mayor que 0 y menor que el de riesgo alto (%d)", current.High)
+	case key == RiskCutHigh && weight <= current.Medium:
+		fields["weight"] = fmt.Sprintf("El corte de riesgo alto debe ser mayor que el de riesgo medio (%d)", current.Medium)
+	}
+	if strings.TrimSpace(source) == "" {
+		fields["source"] = "Indica la fuente o la razón del valor"
+	}
+	if len(fields) == 0 {
+		return nil
+	}
+	for _, k := range []string{"key", "weight", "source"} {
+		if msg, ok := fields[k]; ok {
+			return &perfilseguro.Error{Code: perfilseguro.EINVALID, Message: msg, Fields: fields}
+		}
+	}
+	return nil
 }

@@ -29,6 +29,7 @@ func (s *Server) mountAdminAML() {
 		option.Summary("Umbrales LFPIORPI por actividad (en UMA y en pesos con la UMA vigente hoy), con su fuente legal"))
 	fuego.Put(s.f, "/api/admin/aml/thresholds", s.putAMLThreshold, tag,
 		option.Summary("Registrar o corregir los umbrales de una actividad desde una fecha (solo administrador; la fuente es obligatoria)"))
+	s.mountAdminAMLRisk()
 }
 
 // UMAJSON is one year's UMA.

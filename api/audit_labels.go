@@ -11,6 +11,7 @@ import (
 
 // auditActionLabels names every action the API records.
 var auditActionLabels = map[string]string{
+	"admin.aml.risk_weight":             "Cambio de ponderaciones de riesgo LFPIORPI",
 	"admin.aml.threshold":               "Cambio de umbrales LFPIORPI",
 	"admin.aml.uma":                     "Cambio del valor de la UMA",
 	"admin.create":                      "Alta de administrador",
@@ -32,7 +33,11 @@ var auditActionLabels = map[string]string{
 	"partner.enable":                    "Reactivación de plataforma",
 	"partner.user.invite":               "Invitación a la consola de una plataforma",
 	"partner.webhook":                   "Cambio del webhook de una plataforma",
+	"partner_api.aviso.file":            "Aviso LFPIORPI marcado como presentado (API)",
 	"partner_console.aml_file.download": "Descarga de un expediente LFPIORPI (consola)",
+	"partner_console.aviso.export":      "Descarga de un aviso LFPIORPI (consola)",
+	"partner_console.aviso.file":        "Aviso LFPIORPI marcado como presentado (consola)",
+	"partner_console.aviso.list":        "Consulta de avisos LFPIORPI (consola)",
 	"partner_console.delivery.resend":   "Reenvío de una notificación (consola)",
 	"partner_console.enrol":             "Registro en la consola de socios",
 	"partner_console.key.create":        "Creación de una llave (consola)",
@@ -119,6 +124,10 @@ func auditTargetText(e postgres.AuditEvent) string {
 		return "UMA " + e.TargetID
 	case "aml_threshold":
 		return "Umbrales LFPIORPI " + e.TargetID
+	case "aml_risk_weight":
+		return "Ponderación de riesgo " + e.TargetID
+	case "aml_aviso":
+		return "Aviso LFPIORPI " + e.TargetID
 	case "aml_hit":
 		return "Posible coincidencia " + e.TargetID
 	case "screening_list":
