@@ -55,6 +55,8 @@ func Table(heartbeat time.Duration, unList string) []Entry {
 		{Name: "partner-flush-usage", Interval: time.Minute, Build: jobs.NewPartnerFlushUsageTask},
 		// Operations recorded while Redis was down are screened; lost re-screens and notices re-queued.
 		{Name: "aml-screen-sweep", Interval: 5 * time.Minute, Build: jobs.NewAMLSweepTask},
+		// The avisos every business owes (umbral, sin_operaciones) are written daily; idempotent.
+		{Name: "aml-avisos", Interval: 24 * time.Hour, Build: jobs.NewSyncAMLAvisosTask},
 	}
 	if unList != "" {
 		// The UN list changes a few times a month; an unchanged file adds no version.

@@ -133,3 +133,18 @@ func TestTheAMLSweepIsScheduled(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, jobs.TypeAMLSweep, task.Type())
 }
+
+// The avisos a business owes are written once a day.
+func TestTheAMLAvisosAreSyncedDaily(t *testing.T) {
+	var e *scheduler.Entry
+	for _, x := range scheduler.Table(time.Minute, "") {
+		if x.Name == "aml-avisos" {
+			e = &x
+		}
+	}
+	require.NotNil(t, e)
+	require.Equal(t, 24*time.Hour, e.Interval)
+	task, err := e.Build("2026-11-28T00:00:00Z")
+	require.NoError(t, err)
+	require.Equal(t, jobs.TypeSyncAMLAvisos, task.Type())
+}

@@ -147,6 +147,7 @@ func (w *Worker) routes() {
 	w.routesDocuments()
 	w.routesScreening()
 	w.routesAML()
+	w.routesAMLAvisos()
 }
 
 // Handler exposes the mux (tests call handlers through it, exactly as the server would).
