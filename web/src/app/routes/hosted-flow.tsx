@@ -1,3 +1,4 @@
+import { HostedDeclarationStep } from '@/features/aml-declaration/components/hosted-declaration-step'
 import { HostedFlowScreen } from '@/features/hosted/components/hosted-flow-screen'
 import { SimplifiedNotice } from '@/features/legal/components/simplified-notice'
 import { usePageTitle } from '@/lib/page-title'
@@ -18,7 +19,7 @@ export function HostedFlowRoute() {
           se comparte nada.
         </p>
       </div>
-      <HostedFlowScreen notice={<SimplifiedNotice headingLevel={3} />} />
+      <HostedFlowScreen notice={<SimplifiedNotice headingLevel={3} />} declarationStep={(p) => <HostedDeclarationStep {...p} />} />
     </>
   )
 }

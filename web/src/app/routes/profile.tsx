@@ -2,6 +2,7 @@ import { useCallback } from 'react'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router-dom'
 import { userQueryOptions } from '@/api/get-user'
+import { AmlDeclarationSection } from '@/features/aml-declaration/components/declaration-section'
 import { CredentialCard } from '@/features/credentials/components/credential-card'
 import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 import { paymentStatusQueryOptions, type PaymentStatus } from '@/features/payments/api/get-payment-status'
@@ -60,6 +61,7 @@ export function ProfileRoute() {
       )}
       myData={(user) => <MyDataCard user={user} onUserChanged={() => refreshUser(String(user.id))} />}
       signInMethods={(userId) => <PasskeysCard userId={userId} />}
+      amlDeclaration={(userId) => <AmlDeclarationSection userId={userId} />}
     />
   )
 }

@@ -47,6 +47,12 @@ export type HostedView = {
   disconnected?: boolean
   /** The signed-in account is of the other mode (live in a test session, or the reverse). */
   signOutToContinue?: boolean
+  /** The platform asks for the know-your-client declaration (signed before sharing). */
+  amlProfile?: boolean
+  /** The person's current signed version (signed in, amlProfile). */
+  amlDeclaration?: { version: number; signedAt: string; method: 'passkey' | 'codigo'; textSha256: string }
+  /** The signed-in person (amlProfile, nothing blocking): the declaration's calls are theirs. */
+  userId?: number
 }
 
 /** The person's decision, answered. */
@@ -67,8 +73,8 @@ export function getFlowSession(token: string) {
  * (claims): the server shares a birth date or a CURP only when they are named, and nothing when
  * what it would share is not what the person saw.
  */
-export function decide(token: string, share: boolean, claims?: HostedClaimKey[]) {
-  const body = share && claims ? { share, claims } : { share }
+export function decide(token: string, share: boolean, claims?: HostedClaimKey[], amlDeclarationVersion?: number) {
+  const body = share && claims ? { share, claims, ...(amlDeclarationVersion ? { amlDeclarationVersion } : {}) } : { share }
   return apiRequest<HostedDecision>('POST', '/api/hosted/decision', body, { 'X-Flow-Token': token })
 }
 

@@ -101,9 +101,21 @@ function finish(view: HostedView, mode: 'popup' | 'redirect', redirectUrl?: stri
   if (back) window.setTimeout(() => window.location.assign(back), 1500)
 }
 
-/** The hosted flow's one screen; notice is the simplified privacy notice shown while the person decides. */
-export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
+/** What the declaration step (amlProfile) gets from the screen. */
+export type DeclarationStepProps = {
+  userId: string
+  partnerName: string
+  confirmed?: number
+  onConfirmed: (version: number | undefined) => void
+}
+
+/**
+ * The hosted flow's one screen; notice is the simplified privacy notice shown while the person
+ * decides; declarationStep draws the know-your-client declaration a platform may ask for.
+ */
+export function HostedFlowScreen({ notice, declarationStep }: { notice?: ReactNode; declarationStep?: (p: DeclarationStepProps) => ReactNode }) {
   const [state, setState] = useState<State>({ kind: 'loading' })
+  const [amlVersion, setAmlVersion] = useState<number>()
   const { busy, error: problem, run } = useAsyncAction()
 
   useEffect(() => {
@@ -137,7 +149,7 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
   const answer = (share: boolean) =>
     run(
       async () => {
-        const res = await decide(token, share, sharedKeys(view.claims))
+        const res = await decide(token, share, sharedKeys(view.claims), view.amlProfile ? amlVersion : undefined)
         const ended = { ...view, status: res.status }
         setState({ kind: 'ready', view: ended, token, mode, openerConfirmed })
         finish(ended, mode, res.redirectUrl)
@@ -157,6 +169,8 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
     )
 
   const ended = finalStatuses.has(view.status)
+  const asksDeclaration = !!view.amlProfile && view.signedIn && !view.blocker && !!view.userId
+  const declarationPending = !!view.amlProfile && amlVersion === undefined
   const levelName = view.requiredLevel >= 3 ? 'verificación biométrica (nivel 3)' : 'correo electrónico verificado (nivel 2)'
   return (
     <div className="mx-auto max-w-lg px-2 py-3 sm:px-4 sm:py-8">
@@ -204,6 +218,8 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
                   )}
                 </Alert>
               )}
+              {asksDeclaration &&
+                declarationStep?.({ userId: String(view.userId), partnerName: view.partnerName, confirmed: amlVersion, onConfirmed: setAmlVersion })}
               <section aria-labelledby="compartir">
                 <h3 id="compartir" className="font-semibold">Compartir con {view.partnerName}:</h3>
                 <ul className="mt-2 list-disc pl-6">
@@ -214,13 +230,22 @@ export function HostedFlowScreen({ notice }: { notice?: ReactNode }) {
                       {c.unavailable && <span className="block text-sm text-base-content/70">{unavailableText}</span>}
                     </li>
                   ))}
+                  {view.amlProfile && (
+                    <li data-claim="amlDeclaration">
+                      Tu declaración de conocimiento del cliente (ocupación, domicilio, RFC, beneficiario controlador y cargo público)
+                      {amlVersion !== undefined && <span className="text-base-content/70">: versión {amlVersion}, firmada</span>}
+                      {asksDeclaration && amlVersion === undefined && (
+                        <span className="block text-sm text-base-content/70">Fírmala o confirma que sigue siendo cierta para poder compartir.</span>
+                      )}
+                    </li>
+                  )}
                 </ul>
                 <p className="mt-2 text-sm text-base-content/70">Solo esto, y solo si eliges compartir. Puedes retirar el acceso después desde Mi Perfil.</p>
               </section>
               {!openerConfirmed && <UnconfirmedOpener view={view} />}
               {problem && <Alert variant="destructive">{problem}</Alert>}
               <div className="flex flex-wrap gap-2">
-                <Button disabled={busy || !view.signedIn || !!view.blocker} onClick={() => answer(true)}>
+                <Button disabled={busy || !view.signedIn || !!view.blocker || declarationPending} onClick={() => answer(true)}>
                   Compartir
                 </Button>
                 <Button variant="outline" disabled={busy} onClick={() => answer(false)}>

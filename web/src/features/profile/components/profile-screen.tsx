@@ -69,6 +69,8 @@ export type ProfileScreenProps = {
   myData?: (user: ProfileUser) => ReactNode
   /** How the person signs in (e.g. their passkeys), under the e-mail card. */
   signInMethods?: (userId: string) => ReactNode
+  /** The person's know-your-client declaration (issue 53), under the sign-in methods. */
+  amlDeclaration?: (userId: string) => ReactNode
 }
 
 /** The profile screen (SPEC §2 'Profile'). */
@@ -148,6 +150,7 @@ function ProfileView({
   biometricGate,
   myData,
   signInMethods,
+  amlDeclaration,
 }: { userId: string } & ProfileScreenProps) {
   const { data: user } = useUser(userId)
   const [params] = useSearchParams()
@@ -343,6 +346,7 @@ function ProfileView({
           {plan}
           <EmailVerificationCard userId={userId} level={user.verificationLevel ?? 0} email={user.email} />
           {signInMethods?.(userId)}
+          {amlDeclaration?.(userId)}
           <Card>
             <CardBody className="flex-row items-center gap-3">
               <LifeBuoy className="size-6 shrink-0 text-primary" aria-hidden />
