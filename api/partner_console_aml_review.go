@@ -199,7 +199,7 @@ func (s *Server) consoleResolveHit(c fuego.ContextWithBody[HitResolutionRequest]
 	err = s.audited(r, func(ctx context.Context) (postgres.AuditEvent, error) {
 		var err error
 		res, err = s.store.ResolveAMLHit(ctx, postgres.HitResolution{PartnerID: sess.PartnerID, TestMode: mode == "test",
-			HitID: hitID, Decision: req.Decision, Reason: reason, ByUser: sess.PartnerUser.ID, ByLabel: sess.Email, At: s.now()})
+			HitID: hitID, Decision: req.Decision, Reason: reason, ByUser: sess.PartnerUser.ID, ByLabel: sess.Email, At: s.now().Truncate(time.Microsecond)}) // as Postgres keeps it
 		e := s.partnerEvent(r, sess, "partner_console.hit.resolve")
 		e.TargetKind, e.TargetID = "aml_hit", c.PathParam("id")
 		e.Changes = map[string]postgres.Change{"status": {Before: postgres.HitPending, After: req.Decision},
