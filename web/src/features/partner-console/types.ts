@@ -89,6 +89,10 @@ export type VerificationSession = {
   shared?: Record<string, unknown> | null
   /** Why a completed session's shared is null. */
   sharedReason?: SharedReason
+  /** The session asked for the know-your-client declaration (issue 53). */
+  amlProfile?: boolean
+  /** The declaration shared in it (cumplimiento and propietario only; gone with shared). */
+  amlDeclaration?: { version: number; signedAt: string; method: 'passkey' | 'codigo'; textSha256: string; answers: Record<string, unknown> }
   createdAt: string
   expiresAt: string
   endedAt: string | null

@@ -81,6 +81,12 @@ export function SessionsTab({ mode }: { mode: Mode }) {
               ) : (
                 <span className="text-sm text-base-content/60">{nothingShared(s)}</span>
               )}
+              {s.shared && s.amlDeclaration && (
+                <p className="mt-1 text-sm" data-testid="session-aml-declaration">
+                  Declaración de conocimiento del cliente: versión {s.amlDeclaration.version}, firmada {formatDateTimeMx(s.amlDeclaration.signedAt)} con{' '}
+                  {s.amlDeclaration.method === 'passkey' ? 'llave de acceso' : 'código'}
+                </p>
+              )}
             </td>
             <td className="text-sm whitespace-nowrap">
               <div>Creada {formatDateTimeMx(s.createdAt)}</div>
