@@ -1,8 +1,10 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/go-fuego/fuego"
 	"github.com/go-fuego/fuego/option"
@@ -15,9 +17,17 @@ import (
 // Mi Perfil › Plataformas con acceso: which partners a person shared with, what and when, and
 // the withdrawal that stops every later answer to that partner (DECISIONS.md, "Partners").
 
-// PartnerAccessResponse lists a person's grants, current first.
+// PartnerAccessResponse lists a person's grants, current first, and the businesses that keep an
+// LFPIORPI file about them (issue 53 item 6): the business's name and until when, never the file.
 type PartnerAccessResponse struct {
-	Grants []postgres.Grant `json:"grants"`
+	Grants   []postgres.Grant `json:"grants"`
+	AMLFiles []AMLFileKept    `json:"amlFiles" description:"Plataformas inmobiliarias que conservan un expediente de identificación sobre ti por la LFPIORPI, y hasta cuándo"`
+}
+
+// AMLFileKept is a business that must keep an anti-money-laundering file about the person.
+type AMLFileKept struct {
+	PartnerName string `json:"partnerName"`
+	Until       string `json:"until" description:"Hasta qué día lo conserva (AAAA-MM-DD): 10 años desde la operación más reciente"`
 }
 
 func (s *Server) mountPartnerAccess() {
@@ -32,11 +42,22 @@ func (s *Server) mountPartnerAccess() {
 }
 
 func (s *Server) listPartnerAccess(c fuego.ContextNoBody) (PartnerAccessResponse, error) {
-	grants, err := privacyRead(s, c, s.store.UserGrants)
+	var files []postgres.AMLFileKept
+	grants, err := privacyRead(s, c, func(ctx context.Context, id int64) ([]postgres.Grant, error) {
+		grants, err := s.store.UserGrants(ctx, id)
+		if err == nil {
+			files, err = s.store.AMLFilesAbout(ctx, id)
+		}
+		return grants, err
+	})
 	if err != nil {
 		return PartnerAccessResponse{}, err
 	}
-	return PartnerAccessResponse{Grants: grants}, nil
+	out := PartnerAccessResponse{Grants: grants, AMLFiles: []AMLFileKept{}}
+	for _, f := range files {
+		out.AMLFiles = append(out.AMLFiles, AMLFileKept{PartnerName: f.PartnerName, Until: f.Until.Format(time.DateOnly)})
+	}
+	return out, nil
 }
 
 func (s *Server) revokePartnerAccess(c fuego.ContextNoBody) (postgres.Grant, error) {

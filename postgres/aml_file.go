@@ -89,7 +89,7 @@ func (s *Store) RecordAMLFileAccess(ctx context.Context, a AMLFileAccess) error 
 	return nil
 }
 
-// AMLFile assembles the file of p as of now. Risk is left empty: no risk function exists yet.
+// AMLFile assembles the file of p as of now.
 func (s *Store) AMLFile(ctx context.Context, p AMLFilePerson, now time.Time) (expediente.File, error) {
 	q := s.q(ctx)
 	f := expediente.File{GeneratedAt: now, RetentionUntil: expediente.DateOf(p.RetentionUntil),
@@ -105,30 +105,31 @@ func (s *Store) AMLFile(ctx context.Context, p AMLFilePerson, now time.Time) (ex
 	}
 	f.Business = expediente.Business{Name: biz.Name, PartnerID: p.PartnerID}
 
-	var op struct {
-		amlOperationRow
-		Role          string     `db:"role"`
-		StoppedAt     *time.Time `db:"stopped_at"`
-		StoppedReason *string    `db:"stopped_reason"`
-		PersonAddedAt time.Time  `db:"person_added_at"`
-		ScreenedName  *string    `db:"screened_name"`
+	var row amlOperationRow
+	if err := sqlx.GetContext(ctx, q, &row, `SELECT `+amlOperationColumns+` FROM aml_operations WHERE id = $1`, p.OperationID); err != nil {
+		return f, wrap(err)
 	}
-	err := sqlx.GetContext(ctx, q, &op, `SELECT o.id, o.partner_id, o.test_mode, o.kind, o.amount_centavos, o.monthly, o.operation_date,
-			o.property_reference, o.business_role, o.created_by_label, o.created_at, o.retention_until, o.stopped_at, o.stopped_reason,
-			p.role, p.created_at AS person_added_at, p.screened_name
-		FROM aml_operations o JOIN aml_operation_people p ON p.operation_id = o.id WHERE p.id = $1`, p.ID)
+	var op struct {
+		Role          string    `db:"role"`
+		PersonAddedAt time.Time `db:"created_at"`
+		ScreenedName  *string   `db:"screened_name"`
+	}
+	if err := sqlx.GetContext(ctx, q, &op, `SELECT role, created_at, screened_name FROM aml_operation_people WHERE id = $1`, p.ID); err != nil {
+		return f, wrap(err)
+	}
+	o := row.operation()
+	f.Operation = expediente.Operation{Kind: o.Kind, Amount: o.Amount, Date: expediente.DateOf(o.OperationDate),
+		Reference: o.PropertyReference, Role: personRoleText[op.Role]}
+	tables, err := s.AMLTables(ctx)
 	if err != nil {
 		return f, wrap(err)
 	}
-	o := op.operation()
-	f.Operation = expediente.Operation{Kind: o.Kind, Amount: o.Amount, Date: expediente.DateOf(o.OperationDate),
-		Reference: o.PropertyReference, Role: personRoleText[op.Role]}
-	if tables, err := s.AMLTables(ctx); err != nil {
-		return f, wrap(err)
-	} else if res, err := aml.Requirement(o.Kind, o.Amount, o.OperationDate, tables); err == nil {
+	avisoRequired := false
+	if res, err := aml.Requirement(o.Kind, o.Amount, o.OperationDate, tables); err == nil {
 		f.Operation.Thresholds = expediente.Thresholds{UMAYear: res.UMAYear, UMADaily: res.UMADaily,
 			Identification: res.IdentificationPesos, Aviso: res.AvisoPesos, Identify: res.Identify, NeedsAviso: res.Aviso,
 			Source: res.Threshold.Source}
+		avisoRequired = res.Aviso
 	}
 
 	id, err := s.AMLPersonIdentity(ctx, p.ID)
@@ -143,6 +144,9 @@ func (s *Store) AMLFile(ctx context.Context, p AMLFilePerson, now time.Time) (ex
 	if f.Declarations, err = s.amlFileDeclarations(ctx, p); err != nil {
 		return f, wrap(err)
 	}
+	if f.Risk, err = s.amlFileRisk(ctx, o, avisoRequired, f.Declarations); err != nil {
+		return f, wrap(err)
+	}
 	var hitLines []expediente.AuditLine
 	if f.Screenings, hitLines, err = s.amlFileScreenings(ctx, p.ID); err != nil {
 		return f, wrap(err)
@@ -152,6 +156,10 @@ func (s *Store) AMLFile(ctx context.Context, p AMLFilePerson, now time.Time) (ex
 		return f, wrap(err)
 	}
 
+	var accessLines []expediente.AuditLine
+	if accessLines, err = s.amlFileAccessLines(ctx, p.ID); err != nil {
+		return f, wrap(err)
+	}
 	audit := []expediente.AuditLine{{At: o.CreatedAt, Actor: o.CreatedByLabel, Action: "Registró la operación " + o.ID},
 		{At: op.PersonAddedAt, Actor: o.CreatedByLabel, Action: "Agregó a la persona al expediente con la identidad de su documento"}}
 	for _, d := range f.Declarations {
@@ -160,26 +168,70 @@ func (s *Store) AMLFile(ctx context.Context, p AMLFilePerson, now time.Time) (ex
 	}
 	for _, sc := range f.Screenings {
 		audit = append(audit, expediente.AuditLine{At: sc.CheckedAt, Actor: "Sistema",
-			Action: fmt.Sprintf("Cotejó a la persona con «%s» (%s): %d coincidencia(s) posible(s)", sc.ListName, sc.ListVersion, len(sc.Candidates))})
+			Action: fmt.Sprintf("Cotejó a la persona con «%s», versión %s: %d coincidencia(s) posible(s)", sc.ListName, sc.ListVersion, len(sc.Candidates))})
 	}
 	audit = append(audit, hitLines...)
 	audit = append(audit, avisoLines...)
-	if op.StoppedAt != nil {
-		audit = append(audit, expediente.AuditLine{At: *op.StoppedAt, Actor: "Sistema",
-			Action: "Detuvo la operación: " + deref(op.StoppedReason)})
+	if o.StoppedAt != nil {
+		audit = append(audit, expediente.AuditLine{At: *o.StoppedAt, Actor: "Sistema",
+			Action: "Detuvo la operación: " + o.StoppedReason})
 	}
 	if p.DeletedAt != nil {
 		audit = append(audit, expediente.AuditLine{At: *p.DeletedAt, Actor: "Sistema", Action: "La persona eliminó su cuenta; " +
 			"el expediente queda bloqueado y se conserva hasta el " + f.RetentionUntil.Spanish() + " (LFPIORPI, art. 18)"})
 	}
-	accesses, err := s.amlFileAccessLines(ctx, p.ID)
-	if err != nil {
-		return f, wrap(err)
-	}
-	audit = append(audit, accesses...)
+	audit = append(audit, accessLines...)
 	sort.SliceStable(audit, func(i, j int) bool { return audit[i].At.Before(audit[j].At) })
 	f.Audit = audit
 	return f, nil
+}
+
+// amlFileRisk is the operation's risk (aml.AssessRisk with the administrators' weights): its hits
+// and people's nationalities across the operation, PEP and third-party beneficiary from this
+// person's latest declaration.
+func (s *Store) amlFileRisk(ctx context.Context, o AMLOperation, avisoRequired bool, decls []expediente.Declaration) (expediente.Risk, error) {
+	var weights []struct {
+		Key    string `db:"key"`
+		Kind   string `db:"kind"`
+		Weight int    `db:"weight"`
+	}
+	if err := sqlx.SelectContext(ctx, s.q(ctx), &weights, `SELECT key, kind, weight FROM aml_risk_weights`); err != nil {
+		return expediente.Risk{}, fmt.Errorf("risk weights: %w", err)
+	}
+	w := aml.RiskWeights{Factors: map[string]int{}}
+	for _, r := range weights {
+		switch r.Key {
+		case aml.RiskCutMedium:
+			w.Medium = r.Weight
+		case aml.RiskCutHigh:
+			w.High = r.Weight
+		default:
+			w.Factors[r.Key] = r.Weight
+		}
+	}
+	facts := aml.RiskFacts{Cash: o.Cash, AvisoRequired: avisoRequired}
+	err := sqlx.GetContext(ctx, s.q(ctx), &facts.PendingHits,
+		`SELECT count(*) FROM aml_hits WHERE operation_id = $1 AND status = 'pendiente'`, o.ID)
+	if err == nil {
+		err = sqlx.GetContext(ctx, s.q(ctx), &facts.ConfirmedHits,
+			`SELECT count(*) FROM aml_hits WHERE operation_id = $1 AND status = 'confirmada'`, o.ID)
+	}
+	if err == nil {
+		err = sqlx.GetContext(ctx, s.q(ctx), &facts.ForeignNationals, `SELECT count(*) FROM aml_operation_people
+			WHERE operation_id = $1 AND nationality IS NOT NULL AND nationality NOT IN ('MEX', '')`, o.ID)
+	}
+	if err != nil {
+		return expediente.Risk{}, fmt.Errorf("risk facts: %w", err)
+	}
+	if n := len(decls); n > 0 {
+		facts.PEP, facts.ThirdPartyBeneficiary = decls[n-1].Answers.PEP, decls[n-1].Answers.ForBeneficiary
+	}
+	res := aml.AssessRisk(facts, w)
+	r := expediente.Risk{Level: expediente.Level(res.Level), Factors: []expediente.Factor{}}
+	for _, f := range res.Factors {
+		r.Factors = append(r.Factors, expediente.Factor{Description: f.Text, Weight: f.Weight})
+	}
+	return r, nil
 }
 
 var personRoleText = map[string]string{"comprador": "Comprador", "vendedor": "Vendedor", "arrendador": "Arrendador",
@@ -301,7 +353,10 @@ func amlFileVerification(a AMLIdentity) expediente.Verification {
 			field = r.Field
 		}
 		v.Registries = append(v.Registries, expediente.RegistryCheck{Registry: name, Field: field,
-			Matched: r.Result == perfilseguro.RegistryMatch, Detail: registryResultText[r.Result]})
+			Matched: r.Result == perfilseguro.RegistryMatch})
+		if r.Result != perfilseguro.RegistryMatch {
+			v.Registries[len(v.Registries)-1].Detail = registryResultText[r.Result]
+		}
 	}
 	return v
 }
@@ -396,7 +451,7 @@ func (s *Store) amlFileScreenings(ctx context.Context, personID int64) ([]expedi
 			if len(sha) > 12 {
 				sha = sha[:12]
 			}
-			sc.ListVersion = fmt.Sprintf("Versión %d (SHA-256 %s…)", r.Version.Int64, sha)
+			sc.ListVersion = fmt.Sprintf("%d (SHA-256 %s…)", r.Version.Int64, sha)
 			if r.ImportedAt != nil {
 				sc.ImportedAt = *r.ImportedAt
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	perfilseguro "github.com/perfilseguro/perfilseguro"
+	"github.com/perfilseguro/perfilseguro/expediente"
 )
 
 // Consent is one recorded decision about a purpose.
@@ -404,7 +405,67 @@ func (s *Store) PersonalData(ctx context.Context, userID int64) (json.RawMessage
 	if err := getOne(ctx, s.q(ctx), &doc, ErrUserNotFound, fmt.Sprintf("personal data of %d", userID), q, userID); err != nil {
 		return nil, err
 	}
-	return s.openExportDocuments(doc, userID)
+	doc, err := s.openExportDocuments(doc, userID)
+	if err != nil {
+		return nil, err
+	}
+	return s.withExportDeclarations(ctx, doc, userID)
+}
+
+// withExportDeclarations adds the person's LFPIORPI declarations (issue 53): every signed
+// version, the answers in words (opened: they are the person's own), when and how each was
+// signed, and which businesses received it.
+func (s *Store) withExportDeclarations(ctx context.Context, doc json.RawMessage, userID int64) (json.RawMessage, error) {
+	var rows []struct {
+		Version  int       `db:"version"`
+		TestMode bool      `db:"test_mode"`
+		SignedAt time.Time `db:"signed_at"`
+		Method   string    `db:"method"`
+		SHA      string    `db:"text_sha256"`
+		Answers  string    `db:"answers_sealed"`
+		Shared   string    `db:"shared_with"`
+	}
+	err := sqlx.SelectContext(ctx, s.q(ctx), &rows, `SELECT d.version, d.test_mode, d.signed_at, d.method, d.text_sha256, d.answers_sealed,
+			COALESCE((SELECT string_agg(k.partner_name, ', ' ORDER BY sh.shared_at) FROM aml_declaration_shares sh
+				JOIN api_keys k ON k.id = sh.partner_id WHERE sh.declaration_id = d.id), '') AS shared_with
+		FROM aml_declarations d WHERE d.user_id = $1 ORDER BY d.test_mode, d.version`, userID)
+	if err != nil {
+		return nil, fmt.Errorf("personal data of %d: declarations: %w", userID, err)
+	}
+	yes := map[bool]string{true: "Sí", false: "No"}
+	out := []map[string]any{}
+	for _, r := range rows {
+		if !s.Documents.Valid() {
+			return nil, fmt.Errorf("personal data of %d: %w", userID, ErrNoDocumentKey)
+		}
+		raw, err := s.Documents.Sealer.Open(r.Answers)
+		if err != nil {
+			return nil, fmt.Errorf("personal data of %d: declaration %d: %w", userID, r.Version, err)
+		}
+		var a expediente.Answers
+		if err := json.Unmarshal([]byte(raw), &a); err != nil {
+			return nil, fmt.Errorf("personal data of %d: declaration %d: %w", userID, r.Version, err)
+		}
+		d := map[string]any{"version": r.Version, "de_prueba": r.TestMode, "firmada_el": r.SignedAt,
+			"firmada_con": expediente.Method(r.Method).Text(), "huella_del_texto": r.SHA, "ocupacion": a.Occupation,
+			"domicilio": a.Address, "rfc": a.RFC, "nacionalidad": a.Nationality, "actua_por_un_tercero": yes[a.ForBeneficiary],
+			"persona_politicamente_expuesta": yes[a.PEP], "cargo_publico": a.PEPPosition, "compartida_con": r.Shared}
+		if b := a.Beneficiary; b != nil {
+			d["beneficiario_nombre"], d["beneficiario_fecha_nacimiento"] = b.Name, b.BirthDate.String()
+			d["beneficiario_curp_o_rfc"], d["beneficiario_relacion"] = b.CURPOrRFC, b.Relationship
+		}
+		out = append(out, d)
+	}
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal(doc, &sections); err != nil {
+		return nil, fmt.Errorf("personal data of %d: %w", userID, err)
+	}
+	decls, err := json.Marshal(out)
+	if err != nil {
+		return nil, err
+	}
+	sections["declaraciones_lfpiorpi"] = decls
+	return json.Marshal(sections)
 }
 
 // exportSealed are the keys of an export's documentos_de_identidad stored sealed: the export

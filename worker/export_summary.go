@@ -329,6 +329,27 @@ var exportSections = []exportSection{
 		{Key: "canal", Label: "Canal", Description: "email (correo) o whatsapp.", Codes: messageChannelNames},
 		when("enviado_en", "Enviado el", "Cuándo se envió."),
 	}},
+	{"declaraciones_lfpiorpi", "Tus declaraciones para operaciones inmobiliarias (LFPIORPI)",
+		"Cada versión que firmaste de lo que declaraste a una plataforma inmobiliaria (conocimiento del cliente, Ley Federal para la " +
+			"Prevención e Identificación de Operaciones con Recursos de Procedencia Ilícita), tus respuestas y a quién se compartió.", []exportField{
+			{Key: "version", Label: "Versión", Description: "1 la primera; una corrección es una versión nueva."},
+			flag("de_prueba", "De prueba", "Si se firmó en el modo de prueba de una plataforma."),
+			when("firmada_el", "Firmada el", "Cuándo la firmaste."),
+			{Key: "firmada_con", Label: "Firmada con", Description: "Cómo la firmaste: llave de acceso o código de un solo uso."},
+			{Key: "huella_del_texto", Label: "Huella del texto", Description: "SHA-256 del texto exacto que firmaste."},
+			{Key: "ocupacion", Label: "Ocupación o actividad", Description: "Tu ocupación o actividad económica."},
+			{Key: "domicilio", Label: "Domicilio", Description: "El domicilio que declaraste."},
+			{Key: "rfc", Label: "RFC", Description: "Tu Registro Federal de Contribuyentes."},
+			{Key: "nacionalidad", Label: "Nacionalidad", Description: "Tu nacionalidad (código de 3 letras)."},
+			{Key: "actua_por_un_tercero", Label: "Actúas por cuenta de alguien más", Description: "Sí o No."},
+			{Key: "beneficiario_nombre", Label: "Beneficiario controlador", Description: "Por quién actúas, si es el caso."},
+			{Key: "beneficiario_fecha_nacimiento", Label: "Su fecha de nacimiento", Description: "AAAA-MM-DD."},
+			{Key: "beneficiario_curp_o_rfc", Label: "Su CURP o RFC", Description: "Como lo declaraste."},
+			{Key: "beneficiario_relacion", Label: "Su relación contigo", Description: "Como la declaraste."},
+			{Key: "persona_politicamente_expuesta", Label: "Persona políticamente expuesta", Description: "Sí si tú o un familiar cercano tiene o tuvo un cargo público destacado."},
+			{Key: "cargo_publico", Label: "Cargo", Description: "El cargo, si lo declaraste."},
+			{Key: "compartida_con", Label: "Compartida con", Description: "Las plataformas que recibieron esta versión."},
+		}},
 	{"llaves_de_acceso", "Llaves de acceso", "Tus llaves de acceso: solo su nombre y fechas; la llave nunca sale de tu dispositivo.", []exportField{
 		{Key: "nombre", Label: "Nombre", Description: "El nombre que le diste."},
 		flag("sincronizada", "Sincronizada", "Si tu dispositivo la respalda en la nube."),
@@ -357,6 +378,7 @@ var exportGroups = []exportGroup{
 	{"Pagos", []exportPart{{Section: "pagos"}}},
 	{"Datos técnicos", []exportPart{{Section: "consultas_a_tu_perfil"}, {Section: "sesiones"}, {Section: "llaves_de_acceso"}}},
 	{"Tus consentimientos y solicitudes", []exportPart{{Section: "consentimientos"}, {Section: "solicitudes_arco"}}},
+	{"Tus declaraciones LFPIORPI", []exportPart{{Section: "declaraciones_lfpiorpi"}}},
 }
 
 // exportTopKeys describes the keys around "datos".
