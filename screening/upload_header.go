@@ -70,7 +70,7 @@ func SuggestMapping(columns []string) ColumnMapping {
 		switch {
 		case f == "":
 		case pick(&m.BirthDate, c, "nacimiento", "birth", "fecha"):
-		case pick(&m.Aliases, c, "alias", "conocido"):
+		case pick(&m.Aliases, c, "alias", "conocido", "otros nombres", "otro nombre", "aka"):
 		case pick(&m.Identifier, c, "rfc", "curp"):
 		case pick(&m.Surnames, c, "apellido", "surname"):
 		case pick(&m.GivenNames, c, "nombres", "nombre s", "given"):
