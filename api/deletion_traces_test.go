@@ -16,6 +16,10 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
+
+	"github.com/perfilseguro/perfilseguro/aml"
+	"github.com/perfilseguro/perfilseguro/postgres"
+	"github.com/perfilseguro/perfilseguro/secure"
 )
 
 // Issue 54, item 24: after a person deletes their account, nothing of them stays in Postgres, in
@@ -75,6 +79,14 @@ func TestADeletionLeavesNothingOfThePersonOutsideWhatTheNoticeLists(t *testing.T
 	e.settle(t)
 	status, out, _ = c.call("POST", c.path("/api/users/%d/confirmation"), map[string]string{"code": code})
 	require.Equal(t, http.StatusOK, status, out)
+	// A business's LFPIORPI file the person is in (issue 53 item 6): it outlives the account.
+	partnerID := dbGet[int64](t, e.db, `INSERT INTO api_keys (key_id, partner_name, domain)
+		VALUES ('pk_live_0000000000000000000d0e01', 'Inmobiliaria Diez Años', 'https://inmo.example') RETURNING id`)
+	_, err = (&postgres.Store{DB: e.db, Documents: defaultTestDocumentKey}).InsertAMLOperation(t.Context(), postgres.NewAMLOperation{
+		ID: "op_" + secure.NewToken(12), PartnerID: partnerID, Kind: aml.Compraventa, Amount: 350_000_000, OperationDate: time.Now(),
+		PropertyReference: "Lote 1", BusinessRole: "vendedor", CreatedByLabel: "oficial@inmo.example",
+		People: []postgres.NewAMLOperationPerson{{Role: "comprador", SessionID: completedSession(t, e.db, partnerID, c.id, true, "completed")}}})
+	require.NoError(t, err)
 	status, out, _ = c.call("DELETE", c.path("/api/users/%d"), nil)
 	require.Equal(t, http.StatusOK, status, out)
 
@@ -87,11 +99,21 @@ func TestADeletionLeavesNothingOfThePersonOutsideWhatTheNoticeLists(t *testing.T
 	}
 	holding := e.tablesHolding(t, needles)
 	t.Logf("tables still naming the profile: %v", holding)
+	// The AML file keeps the name it screened (the one of the day the person was added), locked;
+	// never the e-mail, the phone or the profile ID (sealed with the document).
+	amlFile := map[string]bool{"aml_operation_people": true}
 	for table, found := range holding {
 		_, ok := allowed[table]
-		require.True(t, ok, "table %s still holds %v", table, found)
+		require.True(t, ok || amlFile[table], "table %s still holds %v", table, found)
+		if amlFile[table] {
+			require.Equal(t, []string{newName}, found, "%s may keep the file's name only", table)
+			continue
+		}
 		require.Equal(t, []string{profileID}, found, "%s may keep the profile ID only", table)
 	}
+	require.Equal(t, []string{newName}, holding["aml_operation_people"], "the file is kept")
+	require.Equal(t, 1, countOf(t, e.db, `SELECT count(*) FROM aml_operation_people WHERE person_deleted_at IS NOT NULL AND user_id IS NULL`),
+		"the file is locked")
 	for key, found := range redisHolding(t, e.opt, needles) {
 		t.Errorf("Redis key %q still holds %v", key, found)
 	}
