@@ -490,8 +490,11 @@ func TestTheNoticeDataComeFromTheCode(t *testing.T) {
 	require.Equal(t, "2026-11-28", out["date"])
 	require.Equal(t, "privacidad@perfilseguro.mx", out["privacyEmail"])
 	require.Equal(t, "Perfil Seguro, S.A. de C.V.", out["legalName"])
-	require.Len(t, out["retention"], 11) // with the audit trail (0017), wallet presentations (0019), partners' test sessions (0020), test people (0022) and ARCO requests (0029)
+	require.Len(t, out["retention"], 12) // with the audit trail (0017), wallet presentations (0019), partners' test sessions (0020), test people (0022), ARCO requests (0029) and LFPIORPI files (issue 53)
 	require.Equal(t, "arco_requests", out["retention"].([]any)[10].(map[string]any)["key"])
+	aml := out["retention"].([]any)[11].(map[string]any)
+	require.Equal(t, "aml_files", aml["key"])
+	require.Contains(t, aml["period"], "10 años desde la operación, aun si eliminas tu cuenta (LFPIORPI, art. 18, reformado el 16 de julio de 2025)")
 	require.Len(t, out["secondaryPurposes"], 2)
 	require.Len(t, out["primaryPurposes"], len(perfilseguro.PrimaryPurposes))
 	for _, p := range out["primaryPurposes"].([]any) {
