@@ -163,11 +163,22 @@ export type OperationRequirement = {
 
 /** api.OperationPersonView */
 export type OperationPerson = {
+  /** The person's id in the operation. */
+  id?: number
   role: OperationPersonRole
   sessionId: string
   profileId?: string
   name?: string
   identityVerified: boolean
+  /** Lists consulted and possible hits; null until the first screening (propietario and cumplimiento only). */
+  screening?: PersonScreening | null
+}
+
+/** api.OperationRisk: aml.AssessRisk's level, score and the factors present. */
+export type OperationRisk = {
+  level: 'bajo' | 'medio' | 'alto'
+  score: number
+  factors: { key: string; text: string; weight: number }[]
 }
 
 /** api.OperationView */
@@ -187,6 +198,12 @@ export type Operation = {
   people: OperationPerson[]
   createdAt: string
   retentionUntil: string
+  /** The risk level and its factors; null for roles without compliance data. */
+  risk?: OperationRisk | null
+  /** A confirmed hit on a blocked-persons list stopped the operation. */
+  stopped?: boolean
+  stoppedAt?: string | null
+  stoppedReason?: string
 }
 
 /** api.ConsoleOperationPage */
@@ -211,4 +228,81 @@ export type NewOperation = {
   propertyReference: string
   businessRole: BusinessRole
   people: { role: OperationPersonRole; sessionId: string }[]
+}
+
+/** api.ScreeningCheckView: the latest screening of a person against one list. */
+export type ScreeningCheck = {
+  subject: 'persona' | 'beneficiario'
+  source: 'lista' | 'proveedor'
+  list: string
+  version: number | null
+  versionDate: string | null
+  checkedAt: string
+  candidates: number
+  screenedName: string
+}
+
+/** What a compliance officer decided about a possible hit. */
+export type HitStatus = 'pendiente' | 'descartada' | 'confirmada'
+
+/** api.HitView */
+export type Hit = {
+  id: number
+  operationId: string
+  subject: 'persona' | 'beneficiario'
+  list: string
+  version: number | null
+  entryId: string
+  matchedName: string
+  score: number
+  reasons: string[]
+  blocking: boolean
+  status: HitStatus
+  resolutionReason?: string
+  resolvedBy?: string
+  resolvedAt: string | null
+  createdAt: string
+}
+
+/** api.PersonScreeningView */
+export type PersonScreening = { locked: boolean; lists: ScreeningCheck[]; hits: Hit[] }
+
+/** api.PendingHits */
+export type PendingHits = { mode: Mode; count: number; data: (Hit & { propertyReference: string; personName: string })[] }
+
+/** api.HitResolutionResult */
+export type HitResolutionResult = { hit: Hit; operationStopped: boolean; aviso: { id: number; dueAt: string } | null }
+
+/** api.ColumnMappingView: which column of an uploaded list holds what ('' for none). */
+export type ColumnMapping = {
+  nameColumn: string
+  givenNamesColumn: string
+  surnamesColumn: string
+  birthDateColumn: string
+  aliasesColumn: string
+  identifierColumn: string
+  referenceColumn: string
+}
+
+/** api.ListPreview */
+export type ListPreview = { fileName: string; columns: string[]; sample: string[][]; suggested: ColumnMapping }
+
+/** api.ListUploadResult */
+export type ListUploadResult = {
+  listId: number
+  name: string
+  version: number
+  created: boolean
+  entries: number
+  sha256: string
+  rescreenQueued: boolean
+}
+
+/** api.ScreeningListView */
+export type ScreeningList = {
+  id: number
+  name: string
+  kind: 'un' | 'uif_upload'
+  public: boolean
+  versions: { version: number; importedAt: string; fileName: string; sha256: string; entries: number }[]
 }

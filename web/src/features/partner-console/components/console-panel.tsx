@@ -7,11 +7,14 @@ import { Button } from '@/components/ui/button'
 import { Card, CardBody } from '@/components/ui/card'
 import { cn } from '@/lib/cn'
 import { signOutPartner } from '../api/console-passkey'
+import { usePendingHits } from '../api/aml-review'
 import { consoleMeQueryOptions } from '../api/get-console-me'
-import { ROLE_LABEL } from '../labels'
+import { can, ROLE_LABEL } from '../labels'
 import type { ConsoleMe, Mode } from '../types'
+import { AvisosTab } from './avisos-tab'
 import { DeliveriesTab } from './deliveries-tab'
 import { KeysTab } from './keys-tab'
+import { ListsTab } from './lists-tab'
 import { ModeToggle } from './mode-toggle'
 import { OperationsTab } from './operations-tab'
 import { SessionsTab } from './sessions-tab'
@@ -20,7 +23,7 @@ import { TestInboxTab } from './test-inbox-tab'
 import { UsageTab } from './usage-tab'
 import { WebhooksTab } from './webhooks-tab'
 
-type Tab = 'keys' | 'webhooks' | 'deliveries' | 'sessions' | 'operations' | 'inbox' | 'usage' | 'team'
+type Tab = 'keys' | 'webhooks' | 'deliveries' | 'sessions' | 'operations' | 'avisos' | 'lists' | 'inbox' | 'usage' | 'team'
 
 const TABS: { id: Tab; label: string; byMode?: boolean }[] = [
   { id: 'keys', label: 'Llaves', byMode: true },
@@ -28,6 +31,8 @@ const TABS: { id: Tab; label: string; byMode?: boolean }[] = [
   { id: 'deliveries', label: 'Entregas' },
   { id: 'sessions', label: 'Sesiones', byMode: true },
   { id: 'operations', label: 'Operaciones', byMode: true },
+  { id: 'avisos', label: 'Avisos', byMode: true },
+  { id: 'lists', label: 'Listas', byMode: true },
   { id: 'inbox', label: 'Bandeja de prueba' },
   { id: 'usage', label: 'Uso', byMode: true },
   { id: 'team', label: 'Equipo' },
@@ -40,6 +45,8 @@ export function ConsolePanel({ me }: { me: ConsoleMe }) {
   const [mode, setMode] = useState<Mode>('test')
   const [leaving, setLeaving] = useState(false)
   const current = TABS.find((t) => t.id === tab)
+  const pendingHits = usePendingHits(mode, can(me, 'compliance'))
+  const pendingCount = pendingHits.data?.count ?? 0
 
   const signOut = async () => {
     setLeaving(true)
@@ -92,6 +99,11 @@ export function ConsolePanel({ me }: { me: ConsoleMe }) {
                   onClick={() => setTab(t.id)}
                 >
                   {t.label}
+                  {t.id === 'operations' && pendingCount > 0 && (
+                    <span className="badge badge-warning badge-sm ml-1" aria-label={`${pendingCount} por revisar`} data-testid="pending-hits-badge">
+                      {pendingCount}
+                    </span>
+                  )}
                 </button>
               ))}
             </div>
@@ -107,6 +119,8 @@ export function ConsolePanel({ me }: { me: ConsoleMe }) {
             {tab === 'deliveries' && <DeliveriesTab me={me} />}
             {tab === 'sessions' && <SessionsTab mode={mode} />}
             {tab === 'operations' && <OperationsTab me={me} mode={mode} />}
+            {tab === 'avisos' && <AvisosTab me={me} mode={mode} />}
+            {tab === 'lists' && <ListsTab me={me} mode={mode} />}
             {tab === 'inbox' && <TestInboxTab />}
             {tab === 'usage' && <UsageTab mode={mode} />}
             {tab === 'team' && <TeamTab me={me} />}

@@ -12,7 +12,10 @@ import { useCreateOperation, useOperationCandidates, useOperations } from '../ap
 import { BUSINESS_ROLE, can, dayLabel, OPERATION_KIND, PERSON_ROLE, pesosLabel } from '../labels'
 import { operationSchema } from '../schemas'
 import type { BusinessRole, ConsoleMe, Mode, Operation, OperationKind, OperationPersonRole } from '../types'
+import { usePendingHits } from '../api/aml-review'
+import { OperationDetail } from './operation-detail'
 import { ConsoleTable, PagedTableFooter } from './table-message'
+import { RiskBadge } from './risk-badge'
 import { TabHeading } from './tab-heading'
 
 const scalarSchema = operationSchema.omit({ people: true })
@@ -68,6 +71,9 @@ export function OperationsTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
   const signedOut = useConsoleSignedOut()
   const [chosen, setChosen] = useState<Record<string, OperationPersonRole>>({})
   const [peopleError, setPeopleError] = useState<string | undefined>()
+  const [selected, setSelected] = useState<string | null>(null)
+  const review = can(me, 'compliance')
+  const pendingHits = usePendingHits(mode, review)
   const {
     register,
     handleSubmit,
@@ -117,12 +123,22 @@ export function OperationsTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
       return next
     })
 
+  if (selected) return <OperationDetail me={me} mode={mode} id={selected} onBack={() => setSelected(null)} />
+
   return (
     <div className="space-y-6">
       <TabHeading id="operations-title" title={`Operaciones ${where}`}>
         Lo que la LFPIORPI pide para cada operación, calculado con los valores de la UMA y los umbrales vigentes el día de la operación.
         {peopleHidden && ' Las personas de cada operación solo las ven los roles Propietario y Cumplimiento.'}
       </TabHeading>
+      {review && (pendingHits.data?.count ?? 0) > 0 && (
+        <div role="status" className="alert alert-warning alert-soft text-sm" data-testid="pending-hits">
+          {pendingHits.data?.count === 1
+            ? 'Hay 1 posible coincidencia en listas por revisar.'
+            : `Hay ${pendingHits.data?.count} posibles coincidencias en listas por revisar.`}{' '}
+          Abre la operación con «Revisar» para descartarla o confirmarla.
+        </div>
+      )}
 
       {write && (
         <section className="rounded-box border border-base-300 p-4" aria-labelledby="new-operation-title">
@@ -214,6 +230,16 @@ export function OperationsTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
               <div className="font-medium">{OPERATION_KIND[op.kind]}</div>
               <div className="text-sm break-words">{op.propertyReference}</div>
               <div className="text-xs text-base-content/60">Tu negocio: {BUSINESS_ROLE[op.businessRole]}</div>
+              {op.stopped && (
+                <Badge variant="destructive" className="badge-sm mt-1 whitespace-nowrap">
+                  Operación detenida
+                </Badge>
+              )}
+              {review && (
+                <Button size="sm" variant="outline" className="mt-2" onClick={() => setSelected(op.id)} aria-label={`Revisar ${op.propertyReference}`}>
+                  Revisar
+                </Button>
+              )}
             </td>
             <td className="whitespace-nowrap">
               {pesosLabel(op.amount)}
@@ -221,7 +247,10 @@ export function OperationsTab({ me, mode }: { me: ConsoleMe; mode: Mode }) {
             </td>
             <td className="whitespace-nowrap">{dayLabel(op.date)}</td>
             <td>
-              <Requirement op={op} />
+              <div className="flex flex-col gap-2">
+                <Requirement op={op} />
+                <RiskBadge risk={op.risk} />
+              </div>
             </td>
             <td className="min-w-56">
               {peopleHidden ? (
