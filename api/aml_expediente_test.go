@@ -143,11 +143,29 @@ func flatPDF(t *testing.T, pdf []byte) string {
 	return strings.Join(strings.Fields(string(out)), " ")
 }
 
+// screenshotFirstPage writes the PDF's first page to e2e/screenshots/expediente-primera-pagina.png
+// with pdftoppm when EXPEDIENTE_SCREENSHOT=1 (the picture in the repository is of this file).
+func screenshotFirstPage(t *testing.T, pdf []byte) {
+	t.Helper()
+	if os.Getenv("EXPEDIENTE_SCREENSHOT") != "1" {
+		return
+	}
+	bin, err := exec.LookPath("pdftoppm")
+	require.NoError(t, err, "pdftoppm is missing (poppler-utils)")
+	path := filepath.Join(t.TempDir(), "expediente.pdf")
+	require.NoError(t, os.WriteFile(path, pdf, 0o600))
+	out := filepath.Join("..", "e2e", "screenshots", "expediente-primera-pagina")
+	res, err := exec.Command(bin, "-png", "-r", "110", "-f", "1", "-l", "1", "-singlefile", path, out).CombinedOutput()
+	require.NoError(t, err, "pdftoppm: %s", res)
+}
+
 func TestTheOfficerDownloadsAPersonsFileAndEachDownloadIsInIt(t *testing.T) {
 	t.Parallel()
 	f := fileSetup(t)
 
-	text := flatPDF(t, f.download(t, f.officer, "pdf"))
+	pdf := f.download(t, f.officer, "pdf")
+	screenshotFirstPage(t, pdf)
+	text := flatPDF(t, pdf)
 	for _, want := range []string{fileDocumentName, "Inmobiliaria Expediente", "Credencial para votar", "••••••••••••••ZR09",
 		"Arquitecta independiente", "Lista consolidada del Consejo de Seguridad de la ONU", "7 (SHA-256 bbbbbbbbbbbb…)",
 		"Lista de Personas Bloqueadas UIF", "3 (SHA-256 bbbbbbbbbbbb…)", "Maria Garza", "Descartada", "Fecha de nacimiento distinta: 1962 contra 1985",
