@@ -14,6 +14,7 @@ import {
   type AmlThreshold,
   type UmaValue,
 } from '../api/aml-tables'
+import { AmlRiskWeightsSection } from './aml-risk-weights-section'
 import { amlThresholdSchema, umaSchema, type AmlThresholdFormValues, type UmaFormValues } from '../aml-schemas'
 
 const ACTIVITY_LABEL: Record<AmlActivity, string> = {
@@ -105,6 +106,7 @@ export function AmlThresholdsSection({ canEdit, onUnauthorized }: { canEdit: boo
         </Table>
         {canEdit && <UmaForm latest={umas.data?.[0]} onUnauthorized={onUnauthorized} />}
       </div>
+      <AmlRiskWeightsSection canEdit={canEdit} onUnauthorized={onUnauthorized} />
     </section>
   )
 }
