@@ -119,7 +119,7 @@ describe('/socios', () => {
 
     expect(await screen.findByRole('heading', { name: 'CasaLista' })).toBeInTheDocument()
     expect(screen.getByTestId('console-identity')).toHaveTextContent('Laura Ríos · laura@casalista.mx · Propietario')
-    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Llaves', 'Webhooks', 'Entregas', 'Sesiones', 'Operaciones', 'Listas', 'Bandeja de prueba', 'Uso', 'Equipo'])
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['Llaves', 'Webhooks', 'Entregas', 'Sesiones', 'Operaciones', 'Avisos', 'Listas', 'Bandeja de prueba', 'Uso', 'Equipo'])
     const verify = calls.find((c) => c.path === '/api/socios/passkey/verify')
     expect(verify?.body).toMatchObject({ id: 'Y3JlZA', type: 'public-key' })
   })
