@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
 import { ArrowLeft, OctagonX } from 'lucide-react'
 import { Alert } from '@/components/ui/alert'
 import { Badge } from '@/components/ui/badge'
@@ -9,6 +9,7 @@ import { useSignedOutOn } from '../api/get-console-me'
 import { useOperationDetail, useResolveHit } from '../api/aml-review'
 import { BUSINESS_ROLE, can, dayLabel, OPERATION_KIND, PERSON_ROLE, pesosLabel } from '../labels'
 import type { ConsoleMe, Hit, HitStatus, Mode, OperationPerson } from '../types'
+import { ExpedienteDownload } from './expediente-download'
 import { HitResolutionDialog, type PendingDecision } from './hit-resolution-dialog'
 
 /** A hit's status in words. */
@@ -59,7 +60,17 @@ function HitCard({ hit, actions, onDecide }: { hit: Hit; actions: boolean; onDec
   )
 }
 
-function PersonSection({ person, actions, onDecide }: { person: OperationPerson; actions: boolean; onDecide: (d: PendingDecision) => void }) {
+function PersonSection({
+  person,
+  actions,
+  onDecide,
+  download,
+}: {
+  person: OperationPerson
+  actions: boolean
+  onDecide: (d: PendingDecision) => void
+  download?: ReactNode
+}) {
   const s = person.screening
   const label = person.name ?? person.profileId ?? person.sessionId
   return (
@@ -79,6 +90,7 @@ function PersonSection({ person, actions, onDecide }: { person: OperationPerson;
           </Badge>
         )}
       </div>
+      {download}
       {!s ? (
         <p className="text-sm text-base-content/70">Aún no se ha consultado en las listas; se hace en unos minutos.</p>
       ) : (
@@ -156,7 +168,13 @@ export function OperationDetail({ me, mode, id, onBack }: { me: ConsoleMe; mode:
             </Alert>
           )}
           {op.people.map((p) => (
-            <PersonSection key={p.id ?? p.sessionId} person={p} actions={actions} onDecide={setPending} />
+            <PersonSection
+              key={p.id ?? p.sessionId}
+              person={p}
+              actions={actions}
+              onDecide={setPending}
+              download={p.id !== undefined && <ExpedienteDownload mode={mode} operationId={op.id} personId={p.id} />}
+            />
           ))}
         </>
       )}

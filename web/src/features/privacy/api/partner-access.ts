@@ -14,6 +14,12 @@ export type PartnerGrant = {
   revokedAt: string | null
 }
 
+/** A business that keeps an anti-money-laundering file about the person (LFPIORPI), and until when (YYYY-MM-DD). */
+export type AMLFileKept = {
+  partnerName: string
+  until: string
+}
+
 /** The claims as the person reads them (the hosted flow's words). */
 export const claimLabels: Record<PartnerGrant['claims'][number], string> = {
   name: 'Tu nombre completo',
@@ -32,7 +38,7 @@ export const claimLabels: Record<PartnerGrant['claims'][number], string> = {
 export function partnerAccessQueryOptions(userId: string) {
   return queryOptions({
     queryKey: ['/api/users', userId, 'partner-access'],
-    queryFn: () => apiRequest<{ grants: PartnerGrant[] }>('GET', `/api/users/${encodeURIComponent(userId)}/partner-access`),
+    queryFn: () => apiRequest<{ grants: PartnerGrant[]; amlFiles?: AMLFileKept[] }>('GET', `/api/users/${encodeURIComponent(userId)}/partner-access`),
   })
 }
 

@@ -8,6 +8,12 @@ import { formatDateTimeMx } from '@/lib/format'
 import { claimLabels, usePartnerAccess, useRevokePartnerAccess, type PartnerGrant } from '../api/partner-access'
 import { MyDataSection } from './my-data-section'
 
+/** A calendar day 'YYYY-MM-DD' as dd/mm/aaaa, never moved by a time zone. */
+function calendarDay(day: string) {
+  const [y, m, d] = day.split('-')
+  return `${d}/${m}/${y}`
+}
+
 /** "Plataformas con acceso": which platforms the person shared with, what and when; withdraw any. */
 export function PartnerAccessSection({ userId }: { userId: string }) {
   const access = usePartnerAccess(userId)
@@ -15,6 +21,7 @@ export function PartnerAccessSection({ userId }: { userId: string }) {
   const { toast } = useToast()
   const [confirming, setConfirming] = useState<PartnerGrant | null>(null)
   const grants = access.data?.grants ?? []
+  const amlFiles = access.data?.amlFiles ?? []
 
   const withdraw = async () => {
     if (!confirming) return
@@ -59,6 +66,24 @@ export function PartnerAccessSection({ userId }: { userId: string }) {
             </li>
           ))}
         </ul>
+      )}
+      {amlFiles.length > 0 && (
+        <div className="space-y-2" data-testid="aml-files">
+          <h3 className="font-medium">Expedientes que una plataforma debe conservar por ley</h3>
+          <p className="text-base-content/80">
+            Estas plataformas inmobiliarias integraron un expediente de identificación sobre ti por una operación. La Ley Federal para la
+            Prevención e Identificación de Operaciones con Recursos de Procedencia Ilícita (art. 18) las obliga a conservarlo 10 años desde la
+            operación, aun si retiras el acceso o eliminas tu cuenta; mientras tanto queda bloqueado y solo lo consulta su área de cumplimiento o
+            una autoridad que lo requiera.
+          </p>
+          <ul className="divide-y divide-base-300 rounded-box border border-base-300">
+            {amlFiles.map((f) => (
+              <li key={`${f.partnerName}-${f.until}`} className="px-4 py-3" data-testid="aml-file">
+                <span className="font-medium">{f.partnerName}</span> · lo conserva hasta el {calendarDay(f.until)}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
       <ConfirmDialog
         open={confirming !== null}
