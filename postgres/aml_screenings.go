@@ -225,101 +225,189 @@ func (s *Store) amlBeneficiaries(ctx context.Context, ids, gone []int64) (map[in
 	return out, nil
 }
 
+// AMLPersonScreenings are the screenings to record for one person of an operation.
+type AMLPersonScreenings struct {
+	PersonRowID int64
+	Records     []amlscreen.Record
+}
+
 // RecordAMLScreenings stores the screenings of one person of an operation and their hits, and
-// marks the person screened, in one transaction. The person's row is locked and what was already
-// recorded is read again inside it, so two runs at once (the sweep and the recording, or two
-// re-screens) record each list version once; an entry already raised for the subject is not
-// raised again (aml_hits_once). newHits is the number of hits added.
+// marks the person screened (RecordAMLScreeningsBatch of one).
 func (s *Store) RecordAMLScreenings(ctx context.Context, personRowID int64, records []amlscreen.Record) (newHits int, err error) {
+	return s.RecordAMLScreeningsBatch(ctx, []AMLPersonScreenings{{PersonRowID: personRowID, Records: records}})
+}
+
+// amlScreeningKey names one screening of a person: a subject against a list version (0: the
+// provider's own).
+type amlScreeningKey struct {
+	person  int64
+	subject string
+	version int64
+}
+
+type amlScreeningRow struct {
+	Person    int64   `json:"p"`
+	Subject   string  `json:"s"`
+	Name      string  `json:"n"`
+	Birth     *string `json:"b"`
+	Source    string  `json:"src"`
+	ListID    int64   `json:"l"`
+	VersionID int64   `json:"v"`
+	Count     int     `json:"c"`
+}
+
+type amlHitRow struct {
+	Screening   int64           `json:"sid"`
+	Operation   string          `json:"op"`
+	Person      int64           `json:"p"`
+	Subject     string          `json:"s"`
+	ListID      int64           `json:"l"`
+	VersionID   int64           `json:"v"`
+	ListName    string          `json:"list_name"`
+	EntryID     string          `json:"entry_id"`
+	MatchedName string          `json:"matched_name"`
+	Score       float64         `json:"score"`
+	Reasons     []string        `json:"reasons"`
+	Entry       json.RawMessage `json:"entry"`
+	Blocking    bool            `json:"blocking"`
+}
+
+// RecordAMLScreeningsBatch stores the screenings of several people and their hits, and marks
+// them screened, in one transaction of a few statements (a re-screen writes 100,000 people).
+// The people's rows are locked and what was already recorded is read again inside it, so two
+// runs at once (the sweep and the recording, or two re-screens) record each list version once
+// per subject; an entry already raised for a subject is not raised again (aml_hits_once).
+// newHits is the number of hits added.
+func (s *Store) RecordAMLScreeningsBatch(ctx context.Context, batch []AMLPersonScreenings) (newHits int, err error) {
+	if len(batch) == 0 {
+		return 0, nil
+	}
+	ids := make([]int64, len(batch))
+	for i, b := range batch {
+		ids[i] = b.PersonRowID
+	}
 	err = s.InTx(ctx, func(tx *sqlx.Tx) error {
 		newHits = 0
-		var operationID string
-		if err := tx.GetContext(ctx, &operationID, `SELECT operation_id FROM aml_operation_people WHERE id = $1 FOR UPDATE`, personRowID); err != nil {
-			return fmt.Errorf("lock aml person %d: %w", personRowID, err)
+		var people []struct {
+			ID        int64  `db:"id"`
+			Operation string `db:"operation_id"`
+		}
+		if err := tx.SelectContext(ctx, &people, `SELECT id, operation_id FROM aml_operation_people WHERE id = ANY($1) ORDER BY id FOR UPDATE`,
+			pq.Array(ids)); err != nil {
+			return fmt.Errorf("lock aml people: %w", err)
+		}
+		operation := make(map[int64]string, len(people))
+		for _, p := range people {
+			operation[p.ID] = p.Operation
 		}
 		var done []struct {
+			Person  int64  `db:"operation_person_id"`
 			Subject string `db:"subject"`
 			Version *int64 `db:"version_id"`
 		}
-		if err := tx.SelectContext(ctx, &done, `SELECT DISTINCT subject, version_id FROM aml_screenings WHERE operation_person_id = $1`, personRowID); err != nil {
-			return fmt.Errorf("aml screenings of person %d: %w", personRowID, err)
+		if err := tx.SelectContext(ctx, &done, `SELECT DISTINCT operation_person_id, subject, version_id FROM aml_screenings
+			WHERE operation_person_id = ANY($1)`, pq.Array(ids)); err != nil {
+			return fmt.Errorf("aml screenings of people: %w", err)
 		}
-		recorded := map[subjectKey]bool{} // person is the version id here; 0: the provider's
+		recorded := map[amlScreeningKey]bool{}
 		for _, d := range done {
 			var v int64
 			if d.Version != nil {
 				v = *d.Version
 			}
-			recorded[subjectKey{v, d.Subject}] = true
+			recorded[amlScreeningKey{d.Person, d.Subject, v}] = true
 		}
-		for _, r := range records {
-			if recorded[subjectKey{r.VersionID, r.Subject}] {
-				continue
+		var rows []amlScreeningRow
+		pending := map[amlScreeningKey]amlscreen.Record{}
+		for _, b := range batch {
+			if _, ok := operation[b.PersonRowID]; !ok {
+				continue // the operation is gone
 			}
-			recorded[subjectKey{r.VersionID, r.Subject}] = true
-			n, err := insertAMLScreening(ctx, tx, operationID, personRowID, r)
+			for _, r := range b.Records {
+				k := amlScreeningKey{b.PersonRowID, r.Subject, r.VersionID}
+				if recorded[k] {
+					continue
+				}
+				recorded[k] = true
+				row := amlScreeningRow{Person: b.PersonRowID, Subject: r.Subject, Name: r.ScreenedName, Source: r.Source,
+					ListID: r.ListID, VersionID: r.VersionID, Count: r.CandidateCount}
+				if !r.ScreenedBirth.IsZero() {
+					d := r.ScreenedBirth.Format(time.DateOnly)
+					row.Birth = &d
+				}
+				rows = append(rows, row)
+				pending[k] = r
+			}
+		}
+		if len(rows) > 0 {
+			n, err := insertAMLScreenings(ctx, tx, rows, pending, operation)
 			if err != nil {
 				return err
 			}
-			newHits += n
+			newHits = n
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE aml_operation_people SET screened_at = coalesce(screened_at, now()) WHERE id = $1`, personRowID)
+		_, err := tx.ExecContext(ctx, `UPDATE aml_operation_people SET screened_at = now() WHERE id = ANY($1) AND screened_at IS NULL`, pq.Array(ids))
 		return err
 	})
 	return newHits, err
 }
 
-func insertAMLScreening(ctx context.Context, tx *sqlx.Tx, operationID string, personRowID int64, r amlscreen.Record) (int, error) {
-	var birth any
-	if !r.ScreenedBirth.IsZero() {
-		birth = r.ScreenedBirth.Format(time.DateOnly)
-	}
-	var id int64
-	err := tx.GetContext(ctx, &id, `INSERT INTO aml_screenings (operation_person_id, subject, screened_name, screened_birth,
-		source, list_id, version_id, candidate_count) VALUES ($1, $2, $3, $4, $5, NULLIF($6, 0), NULLIF($7, 0), $8) RETURNING id`,
-		personRowID, r.Subject, r.ScreenedName, birth, r.Source, r.ListID, r.VersionID, r.CandidateCount)
-	if err != nil {
-		return 0, fmt.Errorf("insert aml screening of person %d: %w", personRowID, err)
-	}
-	if len(r.Hits) == 0 {
-		return 0, nil
-	}
-	// One statement per screening: a common name on a long list has dozens of candidates.
-	type hitRow struct {
-		ListName    string          `json:"list_name"`
-		EntryID     string          `json:"entry_id"`
-		MatchedName string          `json:"matched_name"`
-		Score       float64         `json:"score"`
-		Reasons     []string        `json:"reasons"`
-		Entry       json.RawMessage `json:"entry"`
-		Blocking    bool            `json:"blocking"`
-	}
-	rows := make([]hitRow, len(r.Hits))
-	for i, h := range r.Hits {
-		entry := h.Entry
-		if len(entry) == 0 {
-			entry = json.RawMessage(`{}`)
-		}
-		reasons := h.Reasons
-		if reasons == nil {
-			reasons = []string{}
-		}
-		rows[i] = hitRow{h.ListName, h.EntryID, h.MatchedName, math.Round(h.Score*10000) / 10000, reasons, entry, h.Blocking}
-	}
+// insertAMLScreenings writes the screenings in one statement and their hits in another.
+func insertAMLScreenings(ctx context.Context, tx *sqlx.Tx, rows []amlScreeningRow, records map[amlScreeningKey]amlscreen.Record,
+	operation map[int64]string) (int, error) {
 	doc, err := json.Marshal(rows)
 	if err != nil {
-		return 0, fmt.Errorf("aml hits of person %d: %w", personRowID, err)
+		return 0, fmt.Errorf("aml screenings: %w", err)
+	}
+	var inserted []struct {
+		ID      int64  `db:"id"`
+		Person  int64  `db:"operation_person_id"`
+		Subject string `db:"subject"`
+		Version *int64 `db:"version_id"`
+	}
+	err = tx.SelectContext(ctx, &inserted, `INSERT INTO aml_screenings (operation_person_id, subject, screened_name,
+		screened_birth, source, list_id, version_id, candidate_count)
+		SELECT r.p, r.s, r.n, r.b::date, r.src, NULLIF(r.l, 0), NULLIF(r.v, 0), r.c
+		FROM jsonb_to_recordset($1::jsonb) AS r(p bigint, s text, n text, b text, src text, l bigint, v bigint, c integer)
+		RETURNING id, operation_person_id, subject, version_id`, string(doc))
+	if err != nil {
+		return 0, fmt.Errorf("insert aml screenings: %w", err)
+	}
+	var hits []amlHitRow
+	for _, in := range inserted {
+		var v int64
+		if in.Version != nil {
+			v = *in.Version
+		}
+		r := records[amlScreeningKey{in.Person, in.Subject, v}]
+		for _, h := range r.Hits {
+			entry := h.Entry
+			if len(entry) == 0 {
+				entry = json.RawMessage(`{}`)
+			}
+			reasons := h.Reasons
+			if reasons == nil {
+				reasons = []string{}
+			}
+			hits = append(hits, amlHitRow{in.ID, operation[in.Person], in.Person, in.Subject, r.ListID, v, h.ListName, h.EntryID,
+				h.MatchedName, math.Round(h.Score*10000) / 10000, reasons, entry, h.Blocking})
+		}
+	}
+	if len(hits) == 0 {
+		return 0, nil
+	}
+	if doc, err = json.Marshal(hits); err != nil {
+		return 0, fmt.Errorf("aml hits: %w", err)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO aml_hits (screening_id, operation_id, operation_person_id, subject, list_id,
 		version_id, list_name, entry_id, matched_name, score, reasons, entry, blocking)
-		SELECT $1, $2, $3, $4, NULLIF($5, 0), NULLIF($6, 0), h.list_name, h.entry_id, h.matched_name, h.score,
+		SELECT h.sid, h.op, h.p, h.s, NULLIF(h.l, 0), NULLIF(h.v, 0), h.list_name, h.entry_id, h.matched_name, h.score,
 		       ARRAY(SELECT jsonb_array_elements_text(h.reasons)), h.entry, h.blocking
-		FROM jsonb_to_recordset($7::jsonb) AS h(list_name text, entry_id text, matched_name text, score numeric,
-		     reasons jsonb, entry jsonb, blocking boolean)
-		ON CONFLICT (operation_person_id, subject, coalesce(list_id, 0), entry_id) DO NOTHING`,
-		id, operationID, personRowID, r.Subject, r.ListID, r.VersionID, string(doc))
+		FROM jsonb_to_recordset($1::jsonb) AS h(sid bigint, op text, p bigint, s text, l bigint, v bigint, list_name text,
+		     entry_id text, matched_name text, score numeric, reasons jsonb, entry jsonb, blocking boolean)
+		ON CONFLICT (operation_person_id, subject, coalesce(list_id, 0), entry_id) DO NOTHING`, string(doc))
 	if err != nil {
-		return 0, fmt.Errorf("insert aml hits of person %d: %w", personRowID, err)
+		return 0, fmt.Errorf("insert aml hits: %w", err)
 	}
 	n, err := res.RowsAffected()
 	return int(n), err

@@ -19,7 +19,7 @@ import (
 // these handlers run it and tell the business.
 
 const (
-	amlRescreenBatch = 500              // people per re-screening batch (one progress write each)
+	amlRescreenBatch = 200              // people per re-screening batch (one transaction and progress write each)
 	amlSweepBatch    = 200              // operations queued per sweep
 	amlSweepGrace    = 2 * time.Minute  // the recording's own job goes first
 	amlIndexWait     = 30 * time.Second // the longest a screening waits for the index to load
@@ -64,7 +64,7 @@ func (w *Worker) handleAMLScreenOperation(ctx context.Context, p jobs.AMLScreenO
 	return nil
 }
 
-// screenAMLPeople screens and records each person; it returns the hits added.
+// screenAMLPeople screens people and records them in one transaction; it returns the hits added.
 func (w *Worker) screenAMLPeople(ctx context.Context, store *postgres.Store, people []amlscreen.Person) (int, error) {
 	if len(people) == 0 {
 		return 0, nil
@@ -75,15 +75,11 @@ func (w *Worker) screenAMLPeople(ctx context.Context, store *postgres.Store, peo
 	if err != nil {
 		return 0, err
 	}
-	added := 0
-	for _, p := range people {
-		n, err := store.RecordAMLScreenings(ctx, p.RowID, amlscreen.Screen(ix, p))
-		if err != nil {
-			return added, err
-		}
-		added += n
+	batch := make([]postgres.AMLPersonScreenings, len(people))
+	for i, p := range people {
+		batch[i] = postgres.AMLPersonScreenings{PersonRowID: p.RowID, Records: amlscreen.Screen(ix, p)}
 	}
-	return added, nil
+	return store.RecordAMLScreeningsBatch(ctx, batch)
 }
 
 // handleAMLRescreen re-screens every person whose file is still kept, in batches, resuming after
