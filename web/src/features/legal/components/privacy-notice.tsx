@@ -307,6 +307,18 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
           Después de eliminar una cuenta, los registros de sus consentimientos quedan bloqueados: los guardamos solo para
           atender posibles responsabilidades legales, no los usamos para nada más y, al terminar el plazo legal, los borramos.
         </p>
+        <p data-testid="notice-aml-files">
+          <strong>Expedientes de operaciones inmobiliarias.</strong> Si participaste en una compraventa, intermediación, desarrollo
+          o arrendamiento que una plataforma inmobiliaria registró con nosotros, esa plataforma debe integrar y conservar tu
+          expediente de identificación (los datos de tu identificación oficial y cómo se verificaron, tus declaraciones firmadas,
+          el cotejo con listas de personas bloqueadas y la operación) durante <strong>10 años</strong> desde la operación. Es una
+          obligación legal de la Ley Federal para la Prevención e Identificación de Operaciones con Recursos de Procedencia
+          Ilícita (artículo 18, reformado por el decreto publicado en el Diario Oficial de la Federación el 16 de julio de 2025),
+          y es la base para conservarlo aunque elimines tu cuenta; no requiere tu consentimiento. Al eliminar tu cuenta ese
+          expediente queda bloqueado: nadie puede agregarle nada y solo lo consultan el área de cumplimiento de esa plataforma
+          y, a petición de una autoridad competente, nuestro equipo. Al cumplirse el plazo lo borramos. En Mi Perfil › Plataformas
+          con acceso ves qué plataformas conservan uno y hasta cuándo.
+        </p>
       </Section>
 
       <Section id="cookies">

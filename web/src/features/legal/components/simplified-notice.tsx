@@ -32,6 +32,10 @@ export function SimplifiedNotice({ headingLevel = 2 }: { headingLevel?: 2 | 3 })
         nacimiento, sexo, nacionalidad, tipo, número, CURP, vigencia y domicilio; el número, la CURP y el domicilio cifrados) y
         una huella cifrada de tu CURP para que una identificación valide un solo perfil. Los borramos al eliminar tu cuenta.
       </p>
+      <p className="mt-1" data-testid="simplified-aml-files">
+        Si una plataforma inmobiliaria te registra en una operación, la ley (LFPIORPI, art. 18, reformado el 16/07/2025) la obliga
+        a conservar tu expediente de identificación 10 años desde la operación, aun si eliminas tu cuenta; queda bloqueado.
+      </p>
       {info && (
         <details className="mt-1">
           <summary className="cursor-pointer font-medium text-primary">Para qué usamos tus datos</summary>
