@@ -141,3 +141,51 @@ describe('/socios › Avisos', () => {
     expect(calls.some((c) => c.path === '/api/socios/avisos')).toBe(false)
   })
 })
+
+describe('/socios › Operaciones › riesgo', () => {
+  beforeEach(() => {
+    window.localStorage.setItem('ps_console', '1')
+  })
+
+  it('shows each operation’s risk level with the factors that made it', async () => {
+    consoleApi('cumplimiento', {
+      'GET /api/socios/operations': {
+        json: {
+          mode: 'test',
+          peopleHidden: false,
+          hasMore: false,
+          data: [
+            {
+              ...umbral.operation,
+              livemode: false,
+              monthly: false,
+              cash: '150000.00',
+              businessRole: 'intermediario',
+              requirement: null,
+              requirementNote: 'Sin cálculo',
+              people: [],
+              createdAt: '2026-02-10T18:00:00Z',
+              retentionUntil: '2036-02-10',
+              risk: {
+                level: 'alto',
+                score: 50,
+                factors: [
+                  { key: 'efectivo', text: 'Pago en efectivo por $150000.00', weight: 25 },
+                  { key: 'monto_aviso', text: 'El monto alcanza el umbral de aviso', weight: 15 },
+                  { key: 'nacionalidad_extranjera', text: 'Una persona con nacionalidad extranjera', weight: 10 },
+                ],
+              },
+            },
+          ],
+        },
+      },
+      'GET /api/socios/operation-candidates': { json: { mode: 'test', data: [] } },
+    })
+    const { user } = renderRouteWithUser('/socios')
+    await user.click(await screen.findByRole('tab', { name: 'Operaciones' }))
+    const risk = await screen.findByTestId('operation-risk')
+    expect(within(risk).getByText('Riesgo alto (50)')).toBeInTheDocument()
+    expect(risk).toHaveTextContent('Pago en efectivo por $150000.00 (+25)')
+    expect(risk).toHaveTextContent('Una persona con nacionalidad extranjera (+10)')
+  })
+})
