@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	perfilseguro "github.com/perfilseguro/perfilseguro"
 	"github.com/perfilseguro/perfilseguro/expediente"
 	"github.com/perfilseguro/perfilseguro/postgres"
 )
@@ -352,4 +353,25 @@ func TestMiPerfilNamesTheBusinessesKeepingAFileAndTheExportHasTheDeclarations(t 
 	status, out, _ = c.call("GET", fmt.Sprintf("/api/users/%d/partner-access", c.id), nil)
 	require.Equal(t, http.StatusOK, status, out)
 	require.Equal(t, []any{map[string]any{"partnerName": "Inmobiliaria Expediente", "until": "2036-02-01"}}, out["amlFiles"])
+}
+
+func TestOnlyAnAdministratorWithAFreshPasskeyReadsAFileForAnAuthority(t *testing.T) {
+	t.Parallel()
+	e := setup(t)
+	now := time.Now()
+	path := "/api/admin/aml/operations/op_0123456789abcdef01234567/people/1/expediente"
+	body := map[string]string{"authority": "Unidad de Inteligencia Financiera", "reference": "UIF/110/2026/0042"}
+
+	// soporte: not its role; an administrador without a recent passkey: asked to confirm. Both recorded.
+	r := e.send(t, e.roleClient(t, perfilseguro.RoleSupport, true, now), "POST", path, body)
+	require.Equal(t, http.StatusForbidden, r.Status, string(r.Body))
+	r = e.send(t, e.roleClient(t, perfilseguro.RoleAdministrator, false, now), "POST", path, body)
+	require.Equal(t, http.StatusForbidden, r.Status, string(r.Body))
+	require.NotEmpty(t, r.JSON(t)["errors"].(map[string]any)["reauth"])
+	require.Equal(t, 2, countOf(t, e.db, `SELECT count(*) FROM audit_events WHERE action = 'aml_file.authority_download' AND outcome = 'denied'`))
+
+	// Fresh: the file that does not exist is a 404, in Spanish.
+	r = e.send(t, e.roleClient(t, perfilseguro.RoleAdministrator, true, now), "POST", path, body)
+	require.Equal(t, http.StatusNotFound, r.Status, string(r.Body))
+	require.Equal(t, "Esa persona no está en la operación.", r.JSON(t)["message"])
 }
