@@ -6,13 +6,13 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/json"
 	"encoding/pem"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -38,30 +38,24 @@ import (
 // TestRescreenBesideTheAPI is the second half of `make bench-screening` (issue 53): the real
 // binaries as the Procfile starts them (`perfilseguro api` and `perfilseguro worker`, production
 // mode), a generated list of 100,000 entries stored as the UN list's new version, and 100,000
-// files (operation people) to re-screen. wrk loads the API's public lookup (GET
+// files (operation people) to re-screen. vegeta loads the API's public lookup (GET
 // /api/verify/{profileId}) in rounds before the re-screen, while the worker runs it (aml:rescreen
-// on the low queue) and after it, so the p99 with and without it are read in the same run. It
+// on the low queue) and after it, at a constant rate, so the p99 with and without it are read in the same run. It
 // reports the re-screen's duration (from its own run row) and the worker's memory before and
 // after it loaded the lists.
 func TestRescreenBesideTheAPI(t *testing.T) {
 	if os.Getenv("BENCH_SCREENING") != "1" {
 		t.Skip("set BENCH_SCREENING=1 (make bench-screening)")
 	}
-	wrk, err := exec.LookPath("wrk")
-	require.NoError(t, err, "wrk is missing: scripts/ensure-tools.sh --bench installs it")
 	files := benchdata.EnvInt("BENCH_RESCREEN_FILES", 100_000)
 	users := benchdata.EnvInt("BENCH_USERS", 20_000)
 	secs := benchdata.EnvInt("BENCH_SECONDS", 10)
-	conns := benchdata.EnvInt("BENCH_CONNECTIONS", 16)
+	rate := benchdata.EnvInt("BENCH_RATE", 300) // public lookups per second
 	ctx := context.Background()
 
 	db, dsn := pgtest.New(t)
 	benchdata.Seed(t, db, users)
 	dir := t.TempDir()
-	idsFile := filepath.Join(dir, "ids.txt")
-	require.NoError(t, os.WriteFile(idsFile, []byte(strings.Join(benchdata.ProfileIDs(t, db), "\n")+"\n"), 0o644))
-	script := filepath.Join(dir, "verify.lua")
-	require.NoError(t, os.WriteFile(script, []byte(verifyScript), 0o644))
 
 	// The list: 100,000 generated entries as the live UN list's new version.
 	g := newGenerator(53)
@@ -91,19 +85,38 @@ func TestRescreenBesideTheAPI(t *testing.T) {
 		"METRICS_ADDR=" + bintest.FreeAddr(t)}, filepath.Join(dir, "worker.log"))
 	waitUp(t, "http://"+apiAddr+"/readyz")
 
-	round := func(label string, d int, mode ...string) wrkRound {
-		args := append([]string{"-t", "2", "-c", strconv.Itoa(conns), "-d", fmt.Sprintf("%ds", d), "--latency", "-s", script,
-			"http://" + apiAddr, "--", idsFile}, mode...)
-		out, err := exec.Command(wrk, args...).CombinedOutput()
+	// Constant-rate load (vegeta, open loop): a closed loop saturating the API's cores would leave
+	// a background job none, and the p99s would be taken at different loads.
+	vegeta := vegetaBin(t)
+	var targets strings.Builder
+	for _, id := range benchdata.ProfileIDs(t, db) {
+		fmt.Fprintf(&targets, "GET http://%s/api/verify/%s\n", apiAddr, id)
+	}
+	targetsFile := filepath.Join(dir, "targets.txt")
+	require.NoError(t, os.WriteFile(targetsFile, []byte(targets.String()), 0o644))
+	round := func(label string, d int) loadRound {
+		results := filepath.Join(dir, "results.bin")
+		out, err := exec.Command(vegeta, "attack", "-rate", fmt.Sprintf("%d/s", rate), "-duration", fmt.Sprintf("%ds", d),
+			"-targets", targetsFile, "-timeout", "10s", "-keepalive=true", "-max-workers", "2000", "-output", results).CombinedOutput()
 		require.NoError(t, err, "%s", out)
-		r := parseRound(t, string(out))
-		r.label = label
+		rep, err := exec.Command(vegeta, "report", "-type", "json", results).Output()
+		require.NoError(t, err)
+		var v struct {
+			Requests   int     `json:"requests"`
+			Throughput float64 `json:"throughput"`
+			Latencies  struct {
+				P50 time.Duration `json:"50th"`
+				P99 time.Duration `json:"99th"`
+			} `json:"latencies"`
+		}
+		require.NoError(t, json.Unmarshal(rep, &v), "%s", rep)
+		r := loadRound{label: label, rps: v.Throughput, p50: v.Latencies.P50, p99: v.Latencies.P99}
 		t.Logf("%-28s %7.0f req/s p50 %-9v p99 %v", label, r.rps, r.p50, r.p99)
 		return r
 	}
-	round("warm-up", secs, "walk")
+	round("warm-up", secs)
 	loadBefore, busy := loadavg(), othersBusy()
-	var rounds []wrkRound
+	var rounds []loadRound
 	for range 2 {
 		rounds = append(rounds, round("without re-screen (before)", secs))
 	}
@@ -145,12 +158,12 @@ func TestRescreenBesideTheAPI(t *testing.T) {
 	fmt.Fprintf(&sb, "\n## Re-screening 100,000 files in the worker beside the API's public lookup, %s, commit %s\n\n",
 		time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
 	fmt.Fprintf(&sb, "`make bench-screening` (bench/screening, TestRescreenBesideTheAPI): `perfilseguro api` and `perfilseguro worker` "+
-		"as the Procfile starts them (production mode), local Postgres and Redis; a generated list of %d entries stored as the "+
+		"as the Procfile starts them, local Postgres and Redis; a generated list of %d entries stored as the "+
 		"UN list's new version; %d files (one person per operation, half listed people written differently) re-screened by "+
-		"`aml:rescreen` on the worker's low queue (the worker in development mode, the API in production) while wrk (2 threads, %d connections, its own process) loads GET "+
-		"/api/verify/{profileId} over %d users in rounds of %d s. %d cores (%s); load average before the rounds %s; other "+
+		"`aml:rescreen` on the worker's low queue (the worker in development mode, the API in production) while vegeta "+
+		"(its own process, open loop) asks GET /api/verify/{profileId} at a constant %d/s over %d users in rounds of %d s. %d cores (%s); load average before the rounds %s; other "+
 		"processes using the CPU (top): %s — other engineers were building and testing on this machine.\n\n",
-		listSize, files, conns, users, secs, runtime.NumCPU(), cpuModel(), loadBefore, busy)
+		listSize, files, rate, users, secs, runtime.NumCPU(), cpuModel(), loadBefore, busy)
 	sb.WriteString("| round | requests/s | p50 | p99 |\n|---|---:|---:|---:|\n")
 	var without, with []time.Duration
 	for _, r := range rounds {
@@ -168,6 +181,7 @@ func TestRescreenBesideTheAPI(t *testing.T) {
 		"above (heap after GC). Load average after the run: %s.\n",
 		took.Round(time.Second), run.People, float64(run.People)/took.Seconds(), screenings, run.NewHits,
 		medianOf(without), medianOf(with), rssBefore/1024, rssAfter/1024, hwm/1024, loadavg())
+	t.Log(sb.String())
 	appendReport(t, sb.String())
 }
 
@@ -210,33 +224,9 @@ func seedFiles(t *testing.T, db *sqlx.DB, partner int64, files int, entries []sc
 	t.Logf("seeded %d files in %v", files, time.Since(start).Round(time.Millisecond))
 }
 
-// verifyScript makes wrk ask for a random profile ID of the file named by its first argument,
-// or visit them in order with "walk" (the warm-up).
-const verifyScript = `
-local ids = {}
-local n = 0
-setup = function(thread)
-  n = n + 1
-  thread:set("seed", n)
-end
-init = function(args)
-  for line in io.lines(args[1]) do ids[#ids + 1] = line end
-  math.randomseed(os.time() * 1000 + seed)
-  walk = args[2] == "walk"
-  i = seed
-end
-request = function()
-  if walk then
-    i = i % #ids + 1
-    return wrk.format("GET", "/api/verify/" .. ids[i])
-  end
-  return wrk.format("GET", "/api/verify/" .. ids[math.random(#ids)])
-end
-`
-
 // procEnv is the production environment of the Procfile's processes, with made-up provider
 // settings (nothing here calls a provider) and the public-lookup limits out of the way (all of
-// wrk's requests come from one address).
+// the load generator's requests come from one address).
 func procEnv(dsn, redisURL string) []string {
 	return []string{"APP_ENV=production", "DATABASE_URL=" + dsn, "REDIS_URL=" + redisURL, "PUBLIC_BASE_URL=https://perfilseguro.bench",
 		"SECRET_KEY=bench-secret-0123456789abcdef0123456789abcdef", "DOCUMENT_DATA_KEY=bench-document-key-0123456789abcdef012345",
@@ -291,33 +281,23 @@ func waitUp(t *testing.T, url string) {
 	}
 }
 
-type wrkRound struct {
+type loadRound struct {
 	label    string
 	rps      float64
 	p50, p99 time.Duration
 }
 
-var (
-	rpsRe     = regexp.MustCompile(`Requests/sec:\s+([\d.]+)`)
-	latencyRe = regexp.MustCompile(`(?m)^\s+(50|99)%\s+([\d.]+\w+)`)
-)
-
-func parseRound(t *testing.T, out string) wrkRound {
-	t.Helper()
-	var r wrkRound
-	m := rpsRe.FindStringSubmatch(out)
-	require.NotNil(t, m, "no Requests/sec in wrk output:\n%s", out)
-	r.rps, _ = strconv.ParseFloat(m[1], 64)
-	for _, l := range latencyRe.FindAllStringSubmatch(out, -1) {
-		d, err := time.ParseDuration(l[2])
-		require.NoError(t, err)
-		if l[1] == "50" {
-			r.p50 = d
-		} else {
-			r.p99 = d
-		}
+// vegetaBin finds vegeta on PATH or where `go install` put it (scripts/ensure-tools.sh --bench).
+func vegetaBin(t *testing.T) string {
+	if p, err := exec.LookPath("vegeta"); err == nil {
+		return p
 	}
-	return r
+	out, err := exec.Command("go", "env", "GOPATH").Output()
+	require.NoError(t, err)
+	p := filepath.Join(strings.TrimSpace(string(out)), "bin", "vegeta")
+	_, err = os.Stat(p)
+	require.NoError(t, err, "vegeta is missing: scripts/ensure-tools.sh --bench installs it")
+	return p
 }
 
 func medianOf(d []time.Duration) time.Duration {
@@ -372,7 +352,7 @@ func othersBusy() string {
 		return "unknown"
 	}
 	samples := strings.Split(string(out), "\ntop - ")
-	ours := map[string]bool{"perfilseguro": true, "postgres": true, "redis-server": true, "top": true, "screening.test": true, "wrk": true}
+	ours := map[string]bool{"perfilseguro": true, "postgres": true, "redis-server": true, "top": true, "screening.test": true, "vegeta": true}
 	var busy []string
 	header := false
 	for _, line := range strings.Split(samples[len(samples)-1], "\n") {
@@ -411,7 +391,7 @@ func appendReport(t *testing.T, text string) {
 	if path == "" {
 		path = "../../BENCHMARKS.md"
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 	require.NoError(t, err)
 	defer f.Close()
 	_, err = f.WriteString(text)
