@@ -20,19 +20,20 @@ async function shoot(page: Page, name: string): Promise<void> {
 }
 
 test.describe('AML hits', () => {
-  const server = useSecondServer({ offset: 7, suffix: 'amlhits', host: 'localhost' });
+  const server = useSecondServer({ offset: 3, suffix: 'amlhits', host: 'localhost' });
   const sql = (statement: string) =>
     execFileSync('psql', [`postgres://postgres@127.0.0.1:5432/${server.database}?sslmode=disable`, '-X', '-q', '-tA', '-v', 'ON_ERROR_STOP=1'],
       { input: statement, stdio: ['pipe', 'pipe', 'pipe'] }).toString().trim();
 
   /** A person with an account who completed a test-mode session with the partner, sharing their name. */
   const completedPerson = (partnerID: number, name: string, n: number): string => {
-    const uid = sql(`INSERT INTO users (nombre, email, phone_number, origen)
-      VALUES ('${name}', 'aml${n}-${Date.now()}@example.com', '+52559${String(Date.now()).slice(-6)}${n}', 'Otro') RETURNING id`);
+    const uid = sql(`INSERT INTO users (nombre, email, phone_number, origen, id_validado)
+      VALUES ('${name}', 'aml${n}-${Date.now()}@example.com', '+52559${String(Date.now()).slice(-6)}${n}', 'Otro',
+        'PS-' || lpad((random() * 9999)::int::text, 4, '0') || '-' || lpad((random() * 9999)::int::text, 4, '0') || '-0${n}') RETURNING id`);
     const id = `vs_${Date.now().toString(16).padStart(12, '0')}${String(n).padStart(12, '0')}`;
     sql(`INSERT INTO partner_sessions (id, partner_id, livemode, reference, required_level, claims, secret_hash, status, user_id, shared,
         expires_at, ended_at)
-      VALUES ('${id}', ${partnerID}, false, 'cliente-${n}', 1, '{name}', md5(random()::text), 'completed', ${uid},
+      VALUES ('${id}', ${partnerID}, false, 'cliente-${n}', 2, '{name}', md5(random()::text), 'completed', ${uid},
         jsonb_build_object('name', '${name}'), now() + interval '1 day', now())`);
     return id;
   };
@@ -83,15 +84,15 @@ test.describe('AML hits', () => {
     });
     expect(op.status(), await op.text()).toBe(201);
 
-    // The worker screens them: both possible hits appear.
+    // The worker screens them: the uploaded list's possible hit appears.
     await page.getByRole('tab', { name: /Operaciones/ }).click();
     await expect
       .poll(async () => {
         await page.reload();
         await page.getByRole('tab', { name: /Operaciones/ }).click();
         return page.getByTestId('pending-hits-badge').textContent({ timeout: 2_000 }).catch(() => '');
-      }, { timeout: 60_000, intervals: [2_000] })
-      .toBe('2');
+      }, { message: 'the worker screened the operation', timeout: 60_000, intervals: [2_000] })
+      .toMatch(/^[12]$/);
     await page.getByRole('button', { name: 'Revisar Casa en Coyoacán, lote 12' }).click();
     const people = page.getByTestId('person-screening');
     await expect(people).toHaveCount(2);
@@ -105,6 +106,17 @@ test.describe('AML hits', () => {
     await shoot(page, 'aml-hit-dialog');
     await dialog.getByRole('button', { name: 'Descartar' }).click();
     await expect(people.nth(0).getByTestId('hit')).toContainText('Descartada');
+    await expect(page.getByTestId('operation-detail')).not.toContainText('Operación detenida');
+
+    // The fixture UN list of test mode is imported by the scheduler's screening-un-list entry
+    // (every 6 hours, aligned): the second person's hit needs it.
+    await expect
+      .poll(() => sql(`SELECT count(*) FROM aml_hits h JOIN screening_lists l ON l.id = h.list_id WHERE l.kind = 'un' AND l.test_mode`),
+        { message: "the fixture UN list was imported and the second person screened against it", timeout: 30_000, intervals: [2_000] })
+      .toBe('1');
+    await page.reload();
+    await page.getByRole('tab', { name: /Operaciones/ }).click();
+    await page.getByRole('button', { name: 'Revisar Casa en Coyoacán, lote 12' }).click();
 
     // The UN hit: confirmed; the operation stops.
     await people.nth(1).getByRole('button', { name: 'Confirmar' }).first().click();
