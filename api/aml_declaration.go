@@ -112,7 +112,7 @@ type AMLDeclarationState struct {
 // AMLDeclarationSigned is a new version and how many businesses were told of it.
 type AMLDeclarationSigned struct {
 	Declaration AMLDeclarationOwn `json:"declaration"`
-	Notified    int               `json:"notified" description:"Negocios que recibieron una versión anterior y a los que se compartió esta"`
+	Notified    int               `json:"notified" description:"Negocios que recibieron una versión anterior y a los que se compartió esta (cada uno recibe aml.declaration_updated si tiene webhook)"`
 }
 
 func (s *Server) mountAMLDeclaration() {
@@ -341,7 +341,7 @@ func (s *Server) signDeclaration(r *http.Request, u perfilseguro.User, a expedie
 	s.audit(r, postgres.AuditEvent{ActorKind: postgres.ActorPerson, ActorID: &u.ID, Action: "person.aml_declaration_sign",
 		TargetKind: "aml_declaration", TargetID: fmt.Sprint(d.ID), Outcome: postgres.OutcomeOK})
 	return AMLDeclarationSigned{Declaration: AMLDeclarationOwn{AMLDeclarationJSON: declarationJSON(d), Text: d.Text},
-		Notified: len(deliveries)}, nil
+		Notified: d.SharedWith}, nil
 }
 
 // signable reads the owner and checks the draft against the text they reviewed.

@@ -33,6 +33,8 @@ type AMLDeclaration struct {
 	Method     string // passkey or codigo
 	Evidence   json.RawMessage
 	SignedAt   time.Time
+	// SharedWith is how many businesses a new version was shared with (InsertAMLDeclaration only).
+	SharedWith int
 }
 
 // NewAMLDeclaration is a declaration about to be signed.
@@ -130,13 +132,15 @@ func (s *Store) InsertAMLDeclaration(ctx context.Context, tx *sqlx.Tx, n NewAMLD
 	if err != nil {
 		return AMLDeclaration{}, nil, err
 	}
-	ids, err := s.reshareDeclaration(ctx, tx, d, n.Now)
+	ids, shared, err := s.reshareDeclaration(ctx, tx, d, n.Now)
+	d.SharedWith = shared
 	return d, ids, err
 }
 
 // reshareDeclaration shares a new version with the businesses that hold an earlier one and still
-// have the person's access (a current grant in the mode), and writes each one's notification.
-func (s *Store) reshareDeclaration(ctx context.Context, tx *sqlx.Tx, d AMLDeclaration, now time.Time) ([]int64, error) {
+// have the person's access (a current grant in the mode), and writes each one's notification
+// (only businesses with a webhook get a delivery). It returns the deliveries and how many shared.
+func (s *Store) reshareDeclaration(ctx context.Context, tx *sqlx.Tx, d AMLDeclaration, now time.Time) ([]int64, int, error) {
 	var partners []struct {
 		PartnerID int64   `db:"partner_id"`
 		SessionID *string `db:"partner_session_id"`
@@ -147,7 +151,7 @@ func (s *Store) reshareDeclaration(ctx context.Context, tx *sqlx.Tx, d AMLDeclar
 		  AND EXISTS (SELECT 1 FROM partner_grants g WHERE g.partner_id = sh.partner_id AND g.user_id = $1
 			AND g.livemode = NOT $2 AND g.revoked_at IS NULL)
 		ORDER BY sh.partner_id, old.version DESC`, d.UserID, d.TestMode, d.Version); err != nil {
-		return nil, fmt.Errorf("businesses of declaration %d: %w", d.ID, err)
+		return nil, 0, fmt.Errorf("businesses of declaration %d: %w", d.ID, err)
 	}
 	var ids []int64
 	for _, p := range partners {
@@ -155,16 +159,16 @@ func (s *Store) reshareDeclaration(ctx context.Context, tx *sqlx.Tx, d AMLDeclar
 		if err := tx.SelectContext(ctx, &sessions, `SELECT id, reference FROM partner_sessions
 			WHERE user_id = $1 AND partner_id = $2 AND livemode = NOT $3 AND status = 'completed' AND aml_profile
 			  AND shared_reason IS NULL ORDER BY created_at DESC, id DESC`, d.UserID, p.PartnerID, d.TestMode); err != nil {
-			return nil, fmt.Errorf("sessions for declaration %d: %w", d.ID, err)
+			return nil, 0, fmt.Errorf("sessions for declaration %d: %w", d.ID, err)
 		}
 		payload, err := json.Marshal(map[string]any{"event": EventAMLDeclarationUpdated, "livemode": !d.TestMode,
 			"version": d.Version, "signedAt": d.SignedAt.UTC(), "sessions": sessions})
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO aml_declaration_shares (declaration_id, partner_id, partner_session_id, shared_at, notified_at)
 			VALUES ($1, $2, $3, $4, $4) ON CONFLICT DO NOTHING`, d.ID, p.PartnerID, p.SessionID, now); err != nil {
-			return nil, fmt.Errorf("share declaration %d: %w", d.ID, err)
+			return nil, 0, fmt.Errorf("share declaration %d: %w", d.ID, err)
 		}
 		var id int64
 		err = tx.GetContext(ctx, &id, `INSERT INTO partner_deliveries (partner_id, user_id, event, payload)
@@ -174,11 +178,11 @@ func (s *Store) reshareDeclaration(ctx context.Context, tx *sqlx.Tx, d AMLDeclar
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("notify declaration %d: %w", d.ID, err)
+			return nil, 0, fmt.Errorf("notify declaration %d: %w", d.ID, err)
 		}
 		ids = append(ids, id)
 	}
-	return ids, nil
+	return ids, len(partners), nil
 }
 
 // AMLDeclarations are the person's signed versions in a mode, newest first.
