@@ -22,6 +22,9 @@ type Entry struct {
 	Name     string
 	Interval time.Duration
 	Build    func(tick string) (*asynq.Task, error)
+	// AtStart also fires the entry once when the scheduler starts: work whose first run should
+	// not wait for the first aligned tick (the UN list: a fresh install screens against it at once).
+	AtStart bool
 }
 
 // Table is the production schedule; heartbeat is how often the pipeline proves itself
@@ -60,9 +63,8 @@ func Table(heartbeat time.Duration, unList string) []Entry {
 	}
 	if unList != "" {
 		// The UN list changes a few times a month; an unchanged file adds no version.
-		entries = append(entries, Entry{Name: "screening-un-list", Interval: 6 * time.Hour, Build: func(string) (*asynq.Task, error) {
-			return jobs.NewImportUNListTask(unList)
-		}})
+		entries = append(entries, Entry{Name: "screening-un-list", Interval: 6 * time.Hour, AtStart: true,
+			Build: func(string) (*asynq.Task, error) { return jobs.NewImportUNListTask(unList) }})
 	}
 	return entries
 }
@@ -154,6 +156,11 @@ func (s *Scheduler) noteTick(ctx context.Context, entry string) {
 
 // Run enqueues on schedule until ctx is cancelled, then waits for a running enqueue to finish.
 func (s *Scheduler) Run(ctx context.Context) error {
+	for _, e := range s.entries {
+		if e.AtStart {
+			s.fire(e, time.Now())
+		}
+	}
 	s.cron.Start()
 	<-ctx.Done()
 	<-s.cron.Stop().Done()

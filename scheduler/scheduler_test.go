@@ -117,6 +117,37 @@ func TestTheUNListImportIsScheduledOnlyWithASource(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, jobs.TypeImportUNList, task.Type())
 	require.JSONEq(t, `{"source":"/srv/lists/consolidated.xml"}`, string(task.Payload()))
+	require.True(t, e.AtStart, "a fresh install imports the list when the scheduler starts")
+}
+
+// An entry marked AtStart is enqueued as soon as the scheduler runs, before its first aligned tick.
+func TestAnAtStartEntryIsEnqueuedWhenTheSchedulerStarts(t *testing.T) {
+	t.Parallel()
+	opt, _ := redistest.New(t)
+	q := asynq.NewClient(opt)
+	defer q.Close()
+	entries := scheduler.Table(time.Hour, "/srv/lists/consolidated.xml")
+	s, err := scheduler.New(q, entries, nil)
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	require.NoError(t, s.Run(ctx))
+
+	insp := asynq.NewInspector(opt)
+	defer insp.Close()
+	var imports int
+	for _, queue := range []string{jobs.QueueCritical, jobs.QueueDefault, jobs.QueueLow} {
+		tasks, err := insp.ListPendingTasks(queue, asynq.PageSize(100))
+		if err != nil {
+			continue // a queue nothing was enqueued on does not exist yet
+		}
+		for _, task := range tasks {
+			if task.Type == jobs.TypeImportUNList {
+				imports++
+			}
+		}
+	}
+	require.Equal(t, 1, imports, "the UN list import is queued at start, once")
 }
 
 // The AML sweep (operations recorded while Redis was down) runs every 5 minutes, one per tick.
