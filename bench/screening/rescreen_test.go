@@ -155,8 +155,8 @@ func TestRescreenBesideTheAPI(t *testing.T) {
 
 	var sb strings.Builder
 	commit, _ := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	fmt.Fprintf(&sb, "\n## Re-screening 100,000 files in the worker beside the API's public lookup, %s, commit %s\n\n",
-		time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
+	fmt.Fprintf(&sb, "\n## Re-screening %d files in the worker beside the API's public lookup, %s, commit %s\n\n",
+		files, time.Now().UTC().Format("2006-01-02"), strings.TrimSpace(string(commit)))
 	fmt.Fprintf(&sb, "`make bench-screening` (bench/screening, TestRescreenBesideTheAPI): `perfilseguro api` and `perfilseguro worker` "+
 		"as the Procfile starts them, local Postgres and Redis; a generated list of %d entries stored as the "+
 		"UN list's new version; %d files (one person per operation, half listed people written differently) re-screened by "+
