@@ -65,6 +65,7 @@ type lvEnv struct {
 	pay    *devsim.Checkout // the checkout stand-in when payments are on (payments_test.go)
 	queue  *lvQueue
 	client *asynq.Client
+	docs   secure.DocumentKey // the API's document key; the worker seals with the same one
 }
 
 func lvSetup(t *testing.T, mutate ...func(*api.Deps)) *lvEnv {
@@ -82,7 +83,7 @@ func lvSetup(t *testing.T, mutate ...func(*api.Deps)) *lvEnv {
 	deps := b.deps(fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>Perfil Seguro</title>")}},
 		append([]func(*api.Deps){levels}, mutate...)...)
 	_, h := newAPI(t, deps)
-	e.pay = deps.Payments.Checkout
+	e.pay, e.docs = deps.Payments.Checkout, deps.Documents
 	srv := httptest.NewUnstartedServer(h)
 	srv.Listener.Close()
 	srv.Listener = ln
@@ -94,7 +95,7 @@ func lvSetup(t *testing.T, mutate ...func(*api.Deps)) *lvEnv {
 // worker builds the worker as cmd/perfilseguro wires it in development.
 func (e *lvEnv) worker() *worker.Worker {
 	d := worker.Deps{DB: e.db, Enqueuer: e.client, Email: devsim.Inbox{DB: e.db}, WhatsApp: devsim.Inbox{DB: e.db},
-		Sealer: secure.NewSealer(e.cfg.SecretKey), PublicBaseURL: e.base,
+		Sealer: secure.NewSealer(e.cfg.SecretKey), PublicBaseURL: e.base, Documents: e.docs,
 		Levels: worker.LevelsDeps{Biometric: *e.sim, WebhookGrace: time.Nanosecond}}
 	if e.pay != nil {
 		d.Payments = worker.PaymentDeps{Provider: *e.pay, WebhookGrace: time.Nanosecond, SettleGrace: time.Nanosecond}
