@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -220,7 +219,7 @@ func (s *Server) consoleUploadList(c fuego.ContextNoBody) (ListUploadResult, err
 			return e, err
 		}
 		// In the transaction: if Redis cannot take the re-screen, nothing is imported.
-		task, err := jobs.NewAMLRescreenTask(fmt.Sprintf("lista %d versión %d", res.ListID, res.Version))
+		task, err := jobs.NewAMLRescreenTask(jobs.AMLRescreenReason(res.VersionID))
 		if err := jobs.Enqueue(ctx, s.queue, task, err); err != nil {
 			return e, unavailable(err)
 		}

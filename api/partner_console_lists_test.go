@@ -3,7 +3,6 @@ package api_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -139,8 +138,8 @@ func TestListsAreUploadedWithMappedColumnsVersionedAndQueueTheRescreen(t *testin
 		append(append([]byte{}, oddCSV...), []byte("UIF-003;Luna Vega;Marta;1980;\r\n")...))
 	require.Equal(t, http.StatusCreated, status, out)
 	require.Equal(t, float64(2), out["version"])
-	require.ElementsMatch(t, []string{rescreenReason(listID, 1), rescreenReason(listID, 2),
-		rescreenReason(xlsxID, 1)}, rescreens(t, e.opt), "one re-screen per new version, none for the identical file")
+	require.ElementsMatch(t, []string{e.rescreenReason(t, listID, 1), e.rescreenReason(t, listID, 2),
+		e.rescreenReason(t, xlsxID, 1)}, rescreens(t, e.opt), "one re-screen per new version, none for the identical file")
 
 	// Every version listed with its date, file name, checksum and entries.
 	status, lists, _ := officer.call("GET", "/api/socios/screening-lists?mode=live", nil)
@@ -214,6 +213,9 @@ func TestListsAreUploadedWithMappedColumnsVersionedAndQueueTheRescreen(t *testin
 	require.Equal(t, 0, e.count(t, `SELECT count(*) FROM screening_lists WHERE name = 'Otra lista'`))
 }
 
-func rescreenReason(listID int64, version int) string {
-	return fmt.Sprintf("lista %d versión %d", listID, version)
+// rescreenReason is the re-screen queued for a list's version (the reason the worker's sweep also uses).
+func (e *consoleEnv) rescreenReason(t *testing.T, listID int64, version int) string {
+	t.Helper()
+	id := int64(e.count(t, `SELECT id FROM screening_list_versions WHERE list_id = $1 AND version = $2`, listID, version))
+	return jobs.AMLRescreenReason(id)
 }
