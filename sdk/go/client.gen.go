@@ -16,6 +16,72 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
+// Defines values for AvisoViewKind.
+const (
+	AvisoViewKindSinOperaciones AvisoViewKind = "sin_operaciones"
+	AvisoViewKindSospechosa     AvisoViewKind = "sospechosa"
+	AvisoViewKindUmbral         AvisoViewKind = "umbral"
+)
+
+// Valid indicates whether the value is a known member of the AvisoViewKind enum.
+func (e AvisoViewKind) Valid() bool {
+	switch e {
+	case AvisoViewKindSinOperaciones:
+		return true
+	case AvisoViewKindSospechosa:
+		return true
+	case AvisoViewKindUmbral:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AvisoViewOperationKind.
+const (
+	AvisoViewOperationKindArrendamiento  AvisoViewOperationKind = "arrendamiento"
+	AvisoViewOperationKindCompraventa    AvisoViewOperationKind = "compraventa"
+	AvisoViewOperationKindDesarrollo     AvisoViewOperationKind = "desarrollo"
+	AvisoViewOperationKindIntermediacion AvisoViewOperationKind = "intermediacion"
+)
+
+// Valid indicates whether the value is a known member of the AvisoViewOperationKind enum.
+func (e AvisoViewOperationKind) Valid() bool {
+	switch e {
+	case AvisoViewOperationKindArrendamiento:
+		return true
+	case AvisoViewOperationKindCompraventa:
+		return true
+	case AvisoViewOperationKindDesarrollo:
+		return true
+	case AvisoViewOperationKindIntermediacion:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AvisoViewState.
+const (
+	AvisoViewStatePendiente  AvisoViewState = "pendiente"
+	AvisoViewStatePresentado AvisoViewState = "presentado"
+	AvisoViewStateVencido    AvisoViewState = "vencido"
+)
+
+// Valid indicates whether the value is a known member of the AvisoViewState enum.
+func (e AvisoViewState) Valid() bool {
+	switch e {
+	case AvisoViewStatePendiente:
+		return true
+	case AvisoViewStatePresentado:
+		return true
+	case AvisoViewStateVencido:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for NewOperationBusinessRole.
 const (
 	NewOperationBusinessRoleArrendador    NewOperationBusinessRole = "arrendador"
@@ -220,6 +286,153 @@ func (e OperationViewPeopleRole) Valid() bool {
 	}
 }
 
+// Defines values for OperationViewPeopleScreeningHitsStatus.
+const (
+	OperationViewPeopleScreeningHitsStatusConfirmada OperationViewPeopleScreeningHitsStatus = "confirmada"
+	OperationViewPeopleScreeningHitsStatusDescartada OperationViewPeopleScreeningHitsStatus = "descartada"
+	OperationViewPeopleScreeningHitsStatusPendiente  OperationViewPeopleScreeningHitsStatus = "pendiente"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewPeopleScreeningHitsStatus enum.
+func (e OperationViewPeopleScreeningHitsStatus) Valid() bool {
+	switch e {
+	case OperationViewPeopleScreeningHitsStatusConfirmada:
+		return true
+	case OperationViewPeopleScreeningHitsStatusDescartada:
+		return true
+	case OperationViewPeopleScreeningHitsStatusPendiente:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewPeopleScreeningHitsSubject.
+const (
+	OperationViewPeopleScreeningHitsSubjectBeneficiario OperationViewPeopleScreeningHitsSubject = "beneficiario"
+	OperationViewPeopleScreeningHitsSubjectPersona      OperationViewPeopleScreeningHitsSubject = "persona"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewPeopleScreeningHitsSubject enum.
+func (e OperationViewPeopleScreeningHitsSubject) Valid() bool {
+	switch e {
+	case OperationViewPeopleScreeningHitsSubjectBeneficiario:
+		return true
+	case OperationViewPeopleScreeningHitsSubjectPersona:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewPeopleScreeningListsSource.
+const (
+	OperationViewPeopleScreeningListsSourceLista     OperationViewPeopleScreeningListsSource = "lista"
+	OperationViewPeopleScreeningListsSourceProveedor OperationViewPeopleScreeningListsSource = "proveedor"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewPeopleScreeningListsSource enum.
+func (e OperationViewPeopleScreeningListsSource) Valid() bool {
+	switch e {
+	case OperationViewPeopleScreeningListsSourceLista:
+		return true
+	case OperationViewPeopleScreeningListsSourceProveedor:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewPeopleScreeningListsSubject.
+const (
+	OperationViewPeopleScreeningListsSubjectBeneficiario OperationViewPeopleScreeningListsSubject = "beneficiario"
+	OperationViewPeopleScreeningListsSubjectPersona      OperationViewPeopleScreeningListsSubject = "persona"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewPeopleScreeningListsSubject enum.
+func (e OperationViewPeopleScreeningListsSubject) Valid() bool {
+	switch e {
+	case OperationViewPeopleScreeningListsSubjectBeneficiario:
+		return true
+	case OperationViewPeopleScreeningListsSubjectPersona:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewRiskFactorsKey.
+const (
+	OperationViewRiskFactorsKeyBeneficiarioTercero    OperationViewRiskFactorsKey = "beneficiario_tercero"
+	OperationViewRiskFactorsKeyCoincidenciaConfirmada OperationViewRiskFactorsKey = "coincidencia_confirmada"
+	OperationViewRiskFactorsKeyCoincidenciaPosible    OperationViewRiskFactorsKey = "coincidencia_posible"
+	OperationViewRiskFactorsKeyEfectivo               OperationViewRiskFactorsKey = "efectivo"
+	OperationViewRiskFactorsKeyMontoAviso             OperationViewRiskFactorsKey = "monto_aviso"
+	OperationViewRiskFactorsKeyNacionalidadExtranjera OperationViewRiskFactorsKey = "nacionalidad_extranjera"
+	OperationViewRiskFactorsKeyPep                    OperationViewRiskFactorsKey = "pep"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewRiskFactorsKey enum.
+func (e OperationViewRiskFactorsKey) Valid() bool {
+	switch e {
+	case OperationViewRiskFactorsKeyBeneficiarioTercero:
+		return true
+	case OperationViewRiskFactorsKeyCoincidenciaConfirmada:
+		return true
+	case OperationViewRiskFactorsKeyCoincidenciaPosible:
+		return true
+	case OperationViewRiskFactorsKeyEfectivo:
+		return true
+	case OperationViewRiskFactorsKeyMontoAviso:
+		return true
+	case OperationViewRiskFactorsKeyNacionalidadExtranjera:
+		return true
+	case OperationViewRiskFactorsKeyPep:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OperationViewRiskLevel.
+const (
+	OperationViewRiskLevelAlto  OperationViewRiskLevel = "alto"
+	OperationViewRiskLevelBajo  OperationViewRiskLevel = "bajo"
+	OperationViewRiskLevelMedio OperationViewRiskLevel = "medio"
+)
+
+// Valid indicates whether the value is a known member of the OperationViewRiskLevel enum.
+func (e OperationViewRiskLevel) Valid() bool {
+	switch e {
+	case OperationViewRiskLevelAlto:
+		return true
+	case OperationViewRiskLevelBajo:
+		return true
+	case OperationViewRiskLevelMedio:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SessionViewAmlDeclarationMethod.
+const (
+	SessionViewAmlDeclarationMethodCodigo  SessionViewAmlDeclarationMethod = "codigo"
+	SessionViewAmlDeclarationMethodPasskey SessionViewAmlDeclarationMethod = "passkey"
+)
+
+// Valid indicates whether the value is a known member of the SessionViewAmlDeclarationMethod enum.
+func (e SessionViewAmlDeclarationMethod) Valid() bool {
+	switch e {
+	case SessionViewAmlDeclarationMethodCodigo:
+		return true
+	case SessionViewAmlDeclarationMethodPasskey:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SessionViewClaims.
 const (
 	SessionViewClaimsAgeOver18   SessionViewClaims = "ageOver18"
@@ -340,6 +553,70 @@ func (e SessionViewUnavailableClaims) Valid() bool {
 	}
 }
 
+// AvisoFiling AvisoFiling schema
+type AvisoFiling struct {
+	// Acknowledgement El folio del acuse que dio el portal del SAT (1 a 60 letras, números, guiones o diagonales)
+	Acknowledgement string `json:"acknowledgement"`
+}
+
+// AvisoList AvisoList schema
+type AvisoList struct {
+	Data []AvisoView `json:"data"`
+}
+
+// AvisoView AvisoView schema
+type AvisoView struct {
+	// Acknowledgement El folio del acuse del SAT
+	Acknowledgement *string `json:"acknowledgement,omitempty"`
+
+	// Alert En sospechosa: la lista y el nombre de la coincidencia confirmada
+	Alert *string `json:"alert,omitempty"`
+
+	// DueAt Fecha límite (el día 17 del mes siguiente a las 23:59:59 de la Ciudad de México, o 24 horas después de la confirmación)
+	DueAt   time.Time  `json:"dueAt"`
+	FiledAt *time.Time `json:"filedAt,omitempty"`
+
+	// FiledBy Quién lo marcó como presentado
+	FiledBy *string `json:"filedBy,omitempty"`
+
+	// ID Identificador del aviso (numérico, como texto)
+	ID string `json:"id"`
+
+	// Kind umbral: la operación alcanza el umbral de aviso; sospechosa: coincidencia confirmada en una lista (24 horas); sin_operaciones: informe de un mes sin operaciones objeto de aviso
+	Kind AvisoViewKind `json:"kind"`
+
+	// KindText El tipo en palabras
+	KindText string `json:"kindText"`
+	Livemode bool   `json:"livemode"`
+
+	// Operation La operación que se avisa (no en sin_operaciones)
+	Operation *struct {
+		// Amount Monto en pesos (mensual en arrendamiento)
+		Amount string `json:"amount"`
+
+		// Date Fecha de la operación (AAAA-MM-DD)
+		Date              string                 `json:"date"`
+		ID                string                 `json:"id"`
+		Kind              AvisoViewOperationKind `json:"kind"`
+		PropertyReference string                 `json:"propertyReference"`
+	} `json:"operation,omitempty"`
+
+	// Period El mes que se informa (AAAA-MM)
+	Period *string `json:"period,omitempty"`
+
+	// State pendiente, vencido (pasó la fecha límite sin presentarse) o presentado
+	State AvisoViewState `json:"state"`
+}
+
+// AvisoViewKind umbral: la operación alcanza el umbral de aviso; sospechosa: coincidencia confirmada en una lista (24 horas); sin_operaciones: informe de un mes sin operaciones objeto de aviso
+type AvisoViewKind string
+
+// AvisoViewOperationKind defines model for AvisoView.Operation.Kind.
+type AvisoViewOperationKind string
+
+// AvisoViewState pendiente, vencido (pasó la fecha límite sin presentarse) o presentado
+type AvisoViewState string
+
 // ErrorBody ErrorBody schema
 type ErrorBody struct {
 	Errors    map[string]*string `json:"errors,omitempty"`
@@ -354,6 +631,9 @@ type NewOperation struct {
 
 	// BusinessRole El papel de tu negocio en la operación
 	BusinessRole NewOperationBusinessRole `json:"businessRole"`
+
+	// Cash Cuánto del monto se pagó en efectivo (pesos con hasta dos decimales); se omite o "0" si nada
+	Cash *string `json:"cash,omitempty"`
 
 	// Date Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México)
 	Date string `json:"date"`
@@ -384,6 +664,8 @@ type NewOperationPeopleRole string
 
 // NewSession NewSession schema
 type NewSession struct {
+	// AmlProfile Pide a la persona la declaración de conocimiento del cliente (LFPIORPI: ocupación, domicilio, RFC, beneficiario controlador, PEP), firmada con su llave de acceso o un código; se comparte con los datos pedidos
+	AmlProfile    *bool              `json:"amlProfile,omitempty"`
 	Claims        []NewSessionClaims `json:"claims"`
 	Reference     string             `json:"reference"`
 	RequiredLevel int                `json:"requiredLevel"`
@@ -404,7 +686,10 @@ type OperationView struct {
 	// Amount Monto en pesos (mensual en arrendamiento)
 	Amount       string                    `json:"amount"`
 	BusinessRole OperationViewBusinessRole `json:"businessRole"`
-	CreatedAt    time.Time                 `json:"createdAt"`
+
+	// Cash Cuánto del monto se pagó en efectivo, en pesos (0.00 si nada)
+	Cash      string    `json:"cash"`
+	CreatedAt time.Time `json:"createdAt"`
 
 	// Date Fecha de la operación (AAAA-MM-DD)
 	Date     string            `json:"date"`
@@ -417,6 +702,9 @@ type OperationView struct {
 
 	// People Las personas de la operación
 	People []struct {
+		// ID Identificador de la persona en la operación (para su expediente)
+		ID int64 `json:"id"`
+
 		// IdentityVerified La identidad de la persona está certificada con su identificación oficial
 		IdentityVerified bool `json:"identityVerified"`
 
@@ -426,6 +714,65 @@ type OperationView struct {
 		// ProfileID El ID Validado, si la persona lo compartió en la sesión
 		ProfileID *string                 `json:"profileId,omitempty"`
 		Role      OperationViewPeopleRole `json:"role"`
+
+		// Screening Listas consultadas (nombre, versión y fecha) y posibles coincidencias con su estado; null mientras no se ha consultado. Las coincidencias las resuelve una persona de cumplimiento en la consola, no la API
+		Screening *struct {
+			// Hits Posibles coincidencias y su resolución
+			Hits []struct {
+				// Blocking Confirmarla detiene la operación y genera el aviso de 24 horas (lista de personas bloqueadas)
+				Blocking  bool      `json:"blocking"`
+				CreatedAt time.Time `json:"createdAt"`
+
+				// EntryID El identificador del registro en la lista
+				EntryID string `json:"entryId"`
+				ID      int64  `json:"id"`
+				List    string `json:"list"`
+
+				// MatchedName El nombre de la lista que coincide
+				MatchedName string `json:"matchedName"`
+				OperationID string `json:"operationId"`
+
+				// Reasons Por qué se parece
+				Reasons          []string   `json:"reasons"`
+				ResolutionReason *string    `json:"resolutionReason,omitempty"`
+				ResolvedAt       *time.Time `json:"resolvedAt"`
+
+				// ResolvedBy Quién la resolvió (correo del miembro del equipo)
+				ResolvedBy *string `json:"resolvedBy,omitempty"`
+
+				// Score Parecido de 0 a 1
+				Score   float64                                 `json:"score"`
+				Status  OperationViewPeopleScreeningHitsStatus  `json:"status"`
+				Subject OperationViewPeopleScreeningHitsSubject `json:"subject"`
+				Version *int                                    `json:"version"`
+			} `json:"hits"`
+
+			// Lists Listas consultadas (la consulta más reciente de cada una)
+			Lists []struct {
+				// Candidates Cuántos candidatos dio la consulta
+				Candidates int       `json:"candidates"`
+				CheckedAt  time.Time `json:"checkedAt"`
+
+				// List Nombre de la lista
+				List string `json:"list"`
+
+				// ScreenedName El nombre consultado
+				ScreenedName string `json:"screenedName"`
+
+				// Source lista: una lista de personas bloqueadas; proveedor: la evaluación del proveedor de verificación
+				Source  OperationViewPeopleScreeningListsSource  `json:"source"`
+				Subject OperationViewPeopleScreeningListsSubject `json:"subject"`
+
+				// Version Versión de la lista consultada (null: evaluación del proveedor)
+				Version *int `json:"version"`
+
+				// VersionDate Fecha en que se importó esa versión
+				VersionDate *time.Time `json:"versionDate"`
+			} `json:"lists"`
+
+			// Locked La persona eliminó su cuenta: el expediente se conserva bloqueado
+			Locked bool `json:"locked"`
+		} `json:"screening"`
 
 		// SessionID La sesión de verificación que la persona completó (vacío si ya se depuró)
 		SessionID string `json:"sessionId"`
@@ -458,6 +805,33 @@ type OperationView struct {
 
 	// RetentionUntil El expediente se conserva hasta este día (10 años desde la operación)
 	RetentionUntil string `json:"retentionUntil"`
+
+	// Risk Nivel de riesgo y sus factores (null para los roles de la consola sin acceso a cumplimiento)
+	Risk *struct {
+		// Factors Los factores presentes, del más grave al menos grave
+		Factors []struct {
+			Key OperationViewRiskFactorsKey `json:"key"`
+
+			// Text El factor en palabras
+			Text string `json:"text"`
+
+			// Weight Los puntos que suma (tabla de ponderaciones)
+			Weight int `json:"weight"`
+		} `json:"factors"`
+		Level OperationViewRiskLevel `json:"level"`
+
+		// Score La suma de los factores presentes
+		Score int `json:"score"`
+	} `json:"risk"`
+
+	// Stopped La operación está detenida: se confirmó una coincidencia en una lista de personas bloqueadas
+	Stopped bool `json:"stopped"`
+
+	// StoppedAt Cuándo se detuvo (null si no)
+	StoppedAt *time.Time `json:"stoppedAt"`
+
+	// StoppedReason Por qué se detuvo
+	StoppedReason *string `json:"stoppedReason,omitempty"`
 }
 
 // OperationViewBusinessRole defines model for OperationView.BusinessRole.
@@ -468,6 +842,24 @@ type OperationViewKind string
 
 // OperationViewPeopleRole defines model for OperationView.People.Role.
 type OperationViewPeopleRole string
+
+// OperationViewPeopleScreeningHitsStatus defines model for OperationView.People.Screening.Hits.Status.
+type OperationViewPeopleScreeningHitsStatus string
+
+// OperationViewPeopleScreeningHitsSubject defines model for OperationView.People.Screening.Hits.Subject.
+type OperationViewPeopleScreeningHitsSubject string
+
+// OperationViewPeopleScreeningListsSource lista: una lista de personas bloqueadas; proveedor: la evaluación del proveedor de verificación
+type OperationViewPeopleScreeningListsSource string
+
+// OperationViewPeopleScreeningListsSubject defines model for OperationView.People.Screening.Lists.Subject.
+type OperationViewPeopleScreeningListsSubject string
+
+// OperationViewRiskFactorsKey defines model for OperationView.Risk.Factors.Key.
+type OperationViewRiskFactorsKey string
+
+// OperationViewRiskLevel defines model for OperationView.Risk.Level.
+type OperationViewRiskLevel string
 
 // SessionCreated SessionCreated schema
 type SessionCreated struct {
@@ -486,6 +878,32 @@ type SessionList struct {
 
 // SessionView SessionView schema
 type SessionView struct {
+	// AmlDeclaration La declaración de conocimiento del cliente que la persona firmó y compartió (amlProfile): versión, fecha de firma, método (passkey o codigo), SHA-256 del texto firmado y respuestas. Si después la corrige, aquí aparece la versión nueva (evento aml.declaration_updated). Ausente si shared es null
+	AmlDeclaration *struct {
+		Answers struct {
+			Address     string `json:"address"`
+			Beneficiary *struct {
+				// BirthDate AAAA-MM-DD
+				BirthDate    string `json:"birthDate"`
+				CurpOrRfc    string `json:"curpOrRfc"`
+				Name         string `json:"name"`
+				Relationship string `json:"relationship"`
+			} `json:"beneficiary,omitempty"`
+			ForBeneficiary bool `json:"forBeneficiary"`
+
+			// Nationality ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar)
+			Nationality string  `json:"nationality"`
+			Occupation  string  `json:"occupation"`
+			Pep         bool    `json:"pep"`
+			PepPosition *string `json:"pepPosition,omitempty"`
+			Rfc         string  `json:"rfc"`
+		} `json:"answers"`
+		Method     SessionViewAmlDeclarationMethod `json:"method"`
+		SignedAt   time.Time                       `json:"signedAt"`
+		TextSha256 string                          `json:"textSha256"`
+		Version    int                             `json:"version"`
+	} `json:"amlDeclaration,omitempty"`
+	AmlProfile    bool                `json:"amlProfile"`
 	Claims        []SessionViewClaims `json:"claims"`
 	CreatedAt     time.Time           `json:"createdAt"`
 	EndedAt       *time.Time          `json:"endedAt,omitempty"`
@@ -508,6 +926,9 @@ type SessionView struct {
 	UnavailableClaims []SessionViewUnavailableClaims `json:"unavailableClaims,omitempty"`
 }
 
+// SessionViewAmlDeclarationMethod defines model for SessionView.AmlDeclaration.Method.
+type SessionViewAmlDeclarationMethod string
+
 // SessionViewClaims defines model for SessionView.Claims.
 type SessionViewClaims string
 
@@ -528,6 +949,12 @@ type WidgetStatus struct {
 	Valid     bool       `json:"valid"`
 	Verified  bool       `json:"verified"`
 	Vigencia  *time.Time `json:"vigencia"`
+}
+
+// ExportAvisoParams defines parameters for ExportAviso.
+type ExportAvisoParams struct {
+	// Authorization Bearer sk_live_… o sk_test_…
+	Authorization string `json:"Authorization"`
 }
 
 // ListOperationsParams defines parameters for ListOperations.
@@ -553,6 +980,9 @@ type GetWidgetStatusParams struct {
 	// Email Correo electrónico del usuario
 	Email string `form:"email" json:"email"`
 }
+
+// FileAvisoJSONRequestBody defines body for FileAviso for application/json ContentType.
+type FileAvisoJSONRequestBody = AvisoFiling
 
 // CreateOperationJSONRequestBody defines body for CreateOperation for application/json ContentType.
 type CreateOperationJSONRequestBody = NewOperation
@@ -634,6 +1064,30 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// ListAvisos Listar los avisos LFPIORPI que debe presentar tu negocio (llave secreta)
+	//
+	// Corresponds with GET /api/partner/v1/avisos (the `ListAvisos` operationId).
+	ListAvisos(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ExportAviso Descargar un aviso como CSV con los campos del aviso del SAT (llave secreta)
+	//
+	// Corresponds with GET /api/partner/v1/avisos/{id}/export (the `ExportAviso` operationId).
+	ExportAviso(ctx context.Context, id string, params *ExportAvisoParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FileAvisoWithBody Marcar un aviso como presentado ante el SAT, con el folio del acuse
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+	FileAvisoWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// FileAviso Marcar un aviso como presentado ante el SAT, con el folio del acuse
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+	FileAviso(ctx context.Context, id string, body FileAvisoJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListOperations Listar operaciones, de la más reciente a la más antigua
 	//
 	// Corresponds with GET /api/partner/v1/operations (the `ListOperations` operationId).
@@ -691,6 +1145,70 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /api/widget/verify (the `GetWidgetStatus` operationId).
 	GetWidgetStatus(ctx context.Context, params *GetWidgetStatusParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+}
+
+// ListAvisos Listar los avisos LFPIORPI que debe presentar tu negocio (llave secreta)
+//
+// Corresponds with GET /api/partner/v1/avisos (the `ListAvisos` operationId).
+func (c *RawClient) ListAvisos(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListAvisosRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ExportAviso Descargar un aviso como CSV con los campos del aviso del SAT (llave secreta)
+//
+// Corresponds with GET /api/partner/v1/avisos/{id}/export (the `ExportAviso` operationId).
+func (c *RawClient) ExportAviso(ctx context.Context, id string, params *ExportAvisoParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewExportAvisoRequest(c.Server, id, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FileAvisoWithBody Marcar un aviso como presentado ante el SAT, con el folio del acuse
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+func (c *RawClient) FileAvisoWithBody(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFileAvisoRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// FileAviso Marcar un aviso como presentado ante el SAT, con el folio del acuse
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+func (c *RawClient) FileAviso(ctx context.Context, id string, body FileAvisoJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewFileAvisoRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
 }
 
 // ListOperations Listar operaciones, de la más reciente a la más antigua
@@ -849,6 +1367,127 @@ func (c *RawClient) GetWidgetStatus(ctx context.Context, params *GetWidgetStatus
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewListAvisosRequest constructs an http.Request for the ListAvisos method
+func NewListAvisosRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/partner/v1/avisos")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewExportAvisoRequest constructs an http.Request for the ExportAviso method
+func NewExportAvisoRequest(server string, id string, params *ExportAvisoParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/partner/v1/avisos/%s/export", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithOptions("simple", false, "Authorization", params.Authorization, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("Authorization", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewFileAvisoRequest calls the generic FileAviso builder with application/json body
+func NewFileAvisoRequest(server string, id string, body FileAvisoJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewFileAvisoRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewFileAvisoRequestWithBody constructs an http.Request for the FileAviso method, with any body, and a specified content type
+func NewFileAvisoRequestWithBody(server string, id string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/partner/v1/avisos/%s/filing", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
 
 // NewListOperationsRequest constructs an http.Request for the ListOperations method
@@ -1259,6 +1898,34 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ListAvisosWithResponse Listar los avisos LFPIORPI que debe presentar tu negocio (llave secreta)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/partner/v1/avisos (the `ListAvisos` operationId).
+	ListAvisosWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAvisosResponse, error)
+
+	// ExportAvisoWithResponse Descargar un aviso como CSV con los campos del aviso del SAT (llave secreta)
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/partner/v1/avisos/{id}/export (the `ExportAviso` operationId).
+	ExportAvisoWithResponse(ctx context.Context, id string, params *ExportAvisoParams, reqEditors ...RequestEditorFn) (*ExportAvisoResponse, error)
+
+	// FileAvisoWithBodyWithResponse Marcar un aviso como presentado ante el SAT, con el folio del acuse
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+	FileAvisoWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FileAvisoResponse, error)
+
+	// FileAvisoWithResponse Marcar un aviso como presentado ante el SAT, con el folio del acuse
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+	FileAvisoWithResponse(ctx context.Context, id string, body FileAvisoJSONRequestBody, reqEditors ...RequestEditorFn) (*FileAvisoResponse, error)
+
 	// ListOperationsWithResponse Listar operaciones, de la más reciente a la más antigua
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -1328,6 +1995,283 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /api/widget/verify (the `GetWidgetStatus` operationId).
 	GetWidgetStatusWithResponse(ctx context.Context, params *GetWidgetStatusParams, reqEditors ...RequestEditorFn) (*GetWidgetStatusResponse, error)
+}
+
+// ListAvisosResponse503Headers the declared response headers of an HTTP 503 response for ListAvisos
+type ListAvisosResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListAvisosResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AvisoList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ErrorBody
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ErrorBody
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ErrorBody
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ErrorBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorBody
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListAvisosResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListAvisosResponse) GetJSON200() *AvisoList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListAvisosResponse) GetJSON400() *ErrorBody {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListAvisosResponse) GetJSON401() *ErrorBody {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ListAvisosResponse) GetJSON403() *ErrorBody {
+	return r.JSON403
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListAvisosResponse) GetJSON500() *ErrorBody {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListAvisosResponse) GetJSON503() *ErrorBody {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListAvisosResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListAvisosResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListAvisosResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListAvisosResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ExportAvisoResponse503Headers the declared response headers of an HTTP 503 response for ExportAviso
+type ExportAvisoResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ExportAvisoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ErrorBody
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ErrorBody
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ErrorBody
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *ErrorBody
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ErrorBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorBody
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ExportAvisoResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ExportAvisoResponse) GetJSON400() *ErrorBody {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ExportAvisoResponse) GetJSON401() *ErrorBody {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ExportAvisoResponse) GetJSON403() *ErrorBody {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ExportAvisoResponse) GetJSON404() *ErrorBody {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ExportAvisoResponse) GetJSON500() *ErrorBody {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ExportAvisoResponse) GetJSON503() *ErrorBody {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ExportAvisoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ExportAvisoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ExportAvisoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ExportAvisoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// FileAvisoResponse503Headers the declared response headers of an HTTP 503 response for FileAviso
+type FileAvisoResponse503Headers struct {
+	RetryAfter *int
+}
+
+type FileAvisoResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *AvisoView
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ErrorBody
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *ErrorBody
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *ErrorBody
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *ErrorBody
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *ErrorBody
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *ErrorBody
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *ErrorBody
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ErrorBody
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ErrorBody
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *FileAvisoResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r FileAvisoResponse) GetJSON200() *AvisoView {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r FileAvisoResponse) GetJSON400() *ErrorBody {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r FileAvisoResponse) GetJSON401() *ErrorBody {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r FileAvisoResponse) GetJSON403() *ErrorBody {
+	return r.JSON403
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r FileAvisoResponse) GetJSON404() *ErrorBody {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r FileAvisoResponse) GetJSON409() *ErrorBody {
+	return r.JSON409
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r FileAvisoResponse) GetJSON413() *ErrorBody {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r FileAvisoResponse) GetJSON415() *ErrorBody {
+	return r.JSON415
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r FileAvisoResponse) GetJSON500() *ErrorBody {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r FileAvisoResponse) GetJSON503() *ErrorBody {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r FileAvisoResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r FileAvisoResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r FileAvisoResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r FileAvisoResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListOperationsResponse503Headers the declared response headers of an HTTP 503 response for ListOperations
@@ -2113,6 +3057,58 @@ func (r GetWidgetStatusResponse) ContentType() string {
 	return ""
 }
 
+// ListAvisosWithResponse Listar los avisos LFPIORPI que debe presentar tu negocio (llave secreta)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/partner/v1/avisos (the `ListAvisos` operationId).
+func (c *ClientWithResponses) ListAvisosWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ListAvisosResponse, error) {
+	rsp, err := c.ListAvisos(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListAvisosResponse(rsp)
+}
+
+// ExportAvisoWithResponse Descargar un aviso como CSV con los campos del aviso del SAT (llave secreta)
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/partner/v1/avisos/{id}/export (the `ExportAviso` operationId).
+func (c *ClientWithResponses) ExportAvisoWithResponse(ctx context.Context, id string, params *ExportAvisoParams, reqEditors ...RequestEditorFn) (*ExportAvisoResponse, error) {
+	rsp, err := c.ExportAviso(ctx, id, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseExportAvisoResponse(rsp)
+}
+
+// FileAvisoWithBodyWithResponse Marcar un aviso como presentado ante el SAT, con el folio del acuse
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+func (c *ClientWithResponses) FileAvisoWithBodyWithResponse(ctx context.Context, id string, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*FileAvisoResponse, error) {
+	rsp, err := c.FileAvisoWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFileAvisoResponse(rsp)
+}
+
+// FileAvisoWithResponse Marcar un aviso como presentado ante el SAT, con el folio del acuse
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/partner/v1/avisos/{id}/filing (the `FileAviso` operationId).
+func (c *ClientWithResponses) FileAvisoWithResponse(ctx context.Context, id string, body FileAvisoJSONRequestBody, reqEditors ...RequestEditorFn) (*FileAvisoResponse, error) {
+	rsp, err := c.FileAviso(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseFileAvisoResponse(rsp)
+}
+
 // ListOperationsWithResponse Listar operaciones, de la más reciente a la más antigua
 //
 // Returns a wrapper object for the known response body format(s).
@@ -2241,6 +3237,256 @@ func (c *ClientWithResponses) GetWidgetStatusWithResponse(ctx context.Context, p
 		return nil, err
 	}
 	return ParseGetWidgetStatusResponse(rsp)
+}
+
+// ParseListAvisosResponse parses an HTTP response from a ListAvisosWithResponse call
+func ParseListAvisosResponse(rsp *http.Response) (*ListAvisosResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListAvisosResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AvisoList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ListAvisosResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseExportAvisoResponse parses an HTTP response from a ExportAvisoWithResponse call
+func ParseExportAvisoResponse(rsp *http.Response) (*ExportAvisoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ExportAvisoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers ExportAvisoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseFileAvisoResponse parses an HTTP response from a FileAvisoWithResponse call
+func ParseFileAvisoResponse(rsp *http.Response) (*FileAvisoResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &FileAvisoResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest AvisoView
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ErrorBody
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 503:
+		var headers FileAvisoResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListOperationsResponse parses an HTTP response from a ListOperationsWithResponse call

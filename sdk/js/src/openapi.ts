@@ -2,6 +2,57 @@
 // Do not edit: run `npm run generate -w sdk/js` again.
 
 export interface paths {
+    "/api/partner/v1/avisos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Listar los avisos LFPIORPI que debe presentar tu negocio (llave secreta) */
+        get: operations["listAvisos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/avisos/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Descargar un aviso como CSV con los campos del aviso del SAT (llave secreta) */
+        get: operations["exportAviso"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/avisos/{id}/filing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marcar un aviso como presentado ante el SAT, con el folio del acuse */
+        post: operations["fileAviso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/operations": {
         parameters: {
             query?: never;
@@ -110,6 +161,59 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description AvisoFiling schema */
+        AvisoFiling: {
+            /** @description El folio del acuse que dio el portal del SAT (1 a 60 letras, números, guiones o diagonales) */
+            acknowledgement: string;
+        };
+        /** @description AvisoList schema */
+        AvisoList: {
+            data: components["schemas"]["AvisoView"][];
+        };
+        /** @description AvisoView schema */
+        AvisoView: {
+            /** @description El folio del acuse del SAT */
+            acknowledgement?: string | null;
+            /** @description En sospechosa: la lista y el nombre de la coincidencia confirmada */
+            alert?: string | null;
+            /**
+             * Format: date-time
+             * @description Fecha límite (el día 17 del mes siguiente a las 23:59:59 de la Ciudad de México, o 24 horas después de la confirmación)
+             */
+            dueAt: string;
+            /** Format: date-time */
+            filedAt?: string | null;
+            /** @description Quién lo marcó como presentado */
+            filedBy?: string | null;
+            /** @description Identificador del aviso (numérico, como texto) */
+            id: string;
+            /**
+             * @description umbral: la operación alcanza el umbral de aviso; sospechosa: coincidencia confirmada en una lista (24 horas); sin_operaciones: informe de un mes sin operaciones objeto de aviso
+             * @enum {string}
+             */
+            kind: "umbral" | "sospechosa" | "sin_operaciones";
+            /** @description El tipo en palabras */
+            kindText: string;
+            livemode: boolean;
+            /** @description La operación que se avisa (no en sin_operaciones) */
+            operation?: {
+                /** @description Monto en pesos (mensual en arrendamiento) */
+                amount: string;
+                /** @description Fecha de la operación (AAAA-MM-DD) */
+                date: string;
+                id: string;
+                /** @enum {string} */
+                kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+                propertyReference: string;
+            } | null;
+            /** @description El mes que se informa (AAAA-MM) */
+            period?: string | null;
+            /**
+             * @description pendiente, vencido (pasó la fecha límite sin presentarse) o presentado
+             * @enum {string}
+             */
+            state: "pendiente" | "vencido" | "presentado";
+        };
         /** @description ErrorBody schema */
         ErrorBody: {
             errors?: {
@@ -127,6 +231,8 @@ export interface components {
              * @enum {string}
              */
             businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** @description Cuánto del monto se pagó en efectivo (pesos con hasta dos decimales); se omite o "0" si nada */
+            cash?: string | null;
             /** @description Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México) */
             date: string;
             /**
@@ -146,6 +252,8 @@ export interface components {
         };
         /** @description NewSession schema */
         NewSession: {
+            /** @description Pide a la persona la declaración de conocimiento del cliente (LFPIORPI: ocupación, domicilio, RFC, beneficiario controlador, PEP), firmada con su llave de acceso o un código; se comparte con los datos pedidos */
+            amlProfile?: boolean | null;
             claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             reference: string;
             requiredLevel: number;
@@ -162,6 +270,8 @@ export interface components {
             amount: string;
             /** @enum {string} */
             businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** @description Cuánto del monto se pagó en efectivo, en pesos (0.00 si nada) */
+            cash: string;
             /** Format: date-time */
             createdAt: string;
             /** @description Fecha de la operación (AAAA-MM-DD) */
@@ -174,6 +284,11 @@ export interface components {
             monthly: boolean;
             /** @description Las personas de la operación */
             people: {
+                /**
+                 * Format: int64
+                 * @description Identificador de la persona en la operación (para su expediente)
+                 */
+                id: number;
                 /** @description La identidad de la persona está certificada con su identificación oficial */
                 identityVerified: boolean;
                 /** @description El nombre, si la persona lo compartió en la sesión */
@@ -182,6 +297,68 @@ export interface components {
                 profileId?: string | null;
                 /** @enum {string} */
                 role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                /** @description Listas consultadas (nombre, versión y fecha) y posibles coincidencias con su estado; null mientras no se ha consultado. Las coincidencias las resuelve una persona de cumplimiento en la consola, no la API */
+                screening: {
+                    /** @description Posibles coincidencias y su resolución */
+                    hits: {
+                        /** @description Confirmarla detiene la operación y genera el aviso de 24 horas (lista de personas bloqueadas) */
+                        blocking: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description El identificador del registro en la lista */
+                        entryId: string;
+                        /** Format: int64 */
+                        id: number;
+                        list: string;
+                        /** @description El nombre de la lista que coincide */
+                        matchedName: string;
+                        operationId: string;
+                        /** @description Por qué se parece */
+                        reasons: string[];
+                        resolutionReason?: string | null;
+                        /** Format: date-time */
+                        resolvedAt: string | null;
+                        /** @description Quién la resolvió (correo del miembro del equipo) */
+                        resolvedBy?: string | null;
+                        /**
+                         * Format: double
+                         * @description Parecido de 0 a 1
+                         */
+                        score: number;
+                        /** @enum {string} */
+                        status: "pendiente" | "descartada" | "confirmada";
+                        /** @enum {string} */
+                        subject: "persona" | "beneficiario";
+                        version: number | null;
+                    }[];
+                    /** @description Listas consultadas (la consulta más reciente de cada una) */
+                    lists: {
+                        /** @description Cuántos candidatos dio la consulta */
+                        candidates: number;
+                        /** Format: date-time */
+                        checkedAt: string;
+                        /** @description Nombre de la lista */
+                        list: string;
+                        /** @description El nombre consultado */
+                        screenedName: string;
+                        /**
+                         * @description lista: una lista de personas bloqueadas; proveedor: la evaluación del proveedor de verificación
+                         * @enum {string}
+                         */
+                        source: "lista" | "proveedor";
+                        /** @enum {string} */
+                        subject: "persona" | "beneficiario";
+                        /** @description Versión de la lista consultada (null: evaluación del proveedor) */
+                        version: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Fecha en que se importó esa versión
+                         */
+                        versionDate: string | null;
+                    }[];
+                    /** @description La persona eliminó su cuenta: el expediente se conserva bloqueado */
+                    locked: boolean;
+                } | null;
                 /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
                 sessionId: string;
             }[];
@@ -205,6 +382,31 @@ export interface components {
             requirementNote?: string | null;
             /** @description El expediente se conserva hasta este día (10 años desde la operación) */
             retentionUntil: string;
+            /** @description Nivel de riesgo y sus factores (null para los roles de la consola sin acceso a cumplimiento) */
+            risk: {
+                /** @description Los factores presentes, del más grave al menos grave */
+                factors: {
+                    /** @enum {string} */
+                    key: "coincidencia_confirmada" | "coincidencia_posible" | "pep" | "efectivo" | "beneficiario_tercero" | "monto_aviso" | "nacionalidad_extranjera";
+                    /** @description El factor en palabras */
+                    text: string;
+                    /** @description Los puntos que suma (tabla de ponderaciones) */
+                    weight: number;
+                }[];
+                /** @enum {string} */
+                level: "bajo" | "medio" | "alto";
+                /** @description La suma de los factores presentes */
+                score: number;
+            } | null;
+            /** @description La operación está detenida: se confirmó una coincidencia en una lista de personas bloqueadas */
+            stopped: boolean;
+            /**
+             * Format: date-time
+             * @description Cuándo se detuvo (null si no)
+             */
+            stoppedAt: string | null;
+            /** @description Por qué se detuvo */
+            stoppedReason?: string | null;
         };
         /** @description SessionCreated schema */
         SessionCreated: {
@@ -222,6 +424,33 @@ export interface components {
         };
         /** @description SessionView schema */
         SessionView: {
+            /** @description La declaración de conocimiento del cliente que la persona firmó y compartió (amlProfile): versión, fecha de firma, método (passkey o codigo), SHA-256 del texto firmado y respuestas. Si después la corrige, aquí aparece la versión nueva (evento aml.declaration_updated). Ausente si shared es null */
+            amlDeclaration?: {
+                answers: {
+                    address: string;
+                    beneficiary?: {
+                        /** @description AAAA-MM-DD */
+                        birthDate: string;
+                        curpOrRfc: string;
+                        name: string;
+                        relationship: string;
+                    } | null;
+                    forBeneficiary: boolean;
+                    /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                    nationality: string;
+                    occupation: string;
+                    pep: boolean;
+                    pepPosition?: string | null;
+                    rfc: string;
+                };
+                /** @enum {string} */
+                method: "passkey" | "codigo";
+                /** Format: date-time */
+                signedAt: string;
+                textSha256: string;
+                version: number;
+            } | null;
+            amlProfile: boolean;
             claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             /** Format: date-time */
             createdAt: string;
@@ -268,6 +497,266 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAvisos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvisoList"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    exportAviso: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bearer sk_live_… o sk_test_… */
+                Authorization: string;
+            };
+            path: {
+                /** @description Identificador del aviso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El aviso en CSV (UTF-8): una fila por persona; columnas en docs/aml-avisos.md */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Identificador no válido */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso no existe para esta llave */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    fileAviso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identificador del aviso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.AvisoFiling */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvisoFiling"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvisoView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso no existe para esta llave */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso ya está marcado como presentado */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     listOperations: {
         parameters: {
             query?: {

@@ -142,6 +142,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/aml/operations/{id}/people/{personId}/expediente": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Descargar un expediente LFPIORPI a petición de una autoridad (administrador, confirmación reciente con llave; queda en la bitácora y en el expediente) */
+        post: operations["post_api_admin_aml_operations_id_people_personId_expediente"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/aml/risk-weights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Ponderaciones del riesgo de las operaciones LFPIORPI (factores y cortes de nivel), con su fuente */
+        get: operations["GET_/api/admin/aml/risk-weights"];
+        /** Cambiar el peso de un factor de riesgo o un corte de nivel (solo administrador; la fuente es obligatoria) */
+        put: operations["PUT_/api/admin/aml/risk-weights"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/aml/thresholds": {
         parameters: {
             query?: never;
@@ -1087,6 +1122,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/partner/v1/avisos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Listar los avisos LFPIORPI que debe presentar tu negocio (llave secreta) */
+        get: operations["GET_/api/partner/v1/avisos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/avisos/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Descargar un aviso como CSV con los campos del aviso del SAT (llave secreta) */
+        get: operations["get_api_partner_v1_avisos_id_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/partner/v1/avisos/{id}/filing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marcar un aviso como presentado ante el SAT, con el folio del acuse */
+        post: operations["POST_/api/partner/v1/avisos/:id/filing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/partner/v1/operations": {
         parameters: {
             query?: never;
@@ -1345,6 +1431,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/socios/avisos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Avisos LFPIORPI de tu plataforma en un modo (propietario o cumplimiento) */
+        get: operations["GET_/api/socios/avisos"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/avisos/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Descargar un aviso como CSV con los campos del aviso del SAT (propietario o cumplimiento; queda registrado) */
+        get: operations["get_api_socios_avisos_id_export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/avisos/{id}/filing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marcar un aviso como presentado, con el folio del acuse del SAT (propietario o cumplimiento) */
+        post: operations["POST_/api/socios/avisos/:id/filing"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/socios/deliveries": {
         parameters: {
             query?: never;
@@ -1424,6 +1561,40 @@ export interface paths {
         put?: never;
         /** Registrar la llave de acceso (el enlace queda usado) y abrir la sesión de la consola (8 horas) */
         post: operations["POST_/api/socios/enrol/verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/hits/pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Posibles coincidencias pendientes de resolver en tus operaciones (propietario o cumplimiento) */
+        get: operations["GET_/api/socios/hits/pending"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/hits/{id}/resolution": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resolver una posible coincidencia: descartada o confirmada, con el motivo (propietario o cumplimiento) */
+        post: operations["POST_/api/socios/hits/:id/resolution"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1534,6 +1705,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/socios/operations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Una operación con sus personas, las listas contra las que se consultó a cada una y sus posibles coincidencias (propietario o cumplimiento) */
+        get: operations["GET_/api/socios/operations/:id"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/operations/{id}/people/{personId}/expediente": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Descargar el expediente LFPIORPI de una persona de una operación, en PDF o JSON (propietario o cumplimiento; cada descarga queda registrada) */
+        get: operations["get_api_socios_operations_id_people_personId_expediente"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/socios/origin": {
         parameters: {
             query?: never;
@@ -1597,6 +1802,41 @@ export interface paths {
         put?: never;
         /** Entrar a la consola de socios con llave de acceso (sesión de 8 horas en la cookie ps_partner) */
         post: operations["POST_/api/socios/passkey/verify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/screening-lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Las listas contra las que se consulta a tus clientes, con cada versión (propietario o cumplimiento) */
+        get: operations["GET_/api/socios/screening-lists"];
+        put?: never;
+        /** Subir una lista (la Lista de Personas Bloqueadas de la UIF como la recibes, CSV o XLSX) con sus columnas; un archivo mal formado no importa nada */
+        post: operations["POST_/api/socios/screening-lists"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/socios/screening-lists/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Leer el encabezado de una lista (CSV o XLSX) para elegir qué columna tiene qué; no importa nada */
+        post: operations["POST_/api/socios/screening-lists/preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1841,6 +2081,58 @@ export interface paths {
         post?: never;
         /** Eliminar la cuenta y sus datos personales (administrador, o la persona tras confirmar con un código) */
         delete: operations["DELETE_/api/users/:id"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/aml-declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Mi declaración de conocimiento del cliente: la versión vigente, las anteriores y quién recibió cada una */
+        get: operations["GET_/api/users/:id/aml-declaration"];
+        put?: never;
+        /** Firmar la declaración con el código enviado a mi contacto (una nueva versión) */
+        post: operations["POST_/api/users/:id/aml-declaration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/aml-declaration/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Firmar la declaración con mi llave de acceso (una nueva versión) */
+        post: operations["POST_/api/users/:id/aml-declaration/passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/{id}/aml-declaration/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** El texto exacto de la declaración que la persona revisa antes de firmar */
+        post: operations["POST_/api/users/:id/aml-declaration/text"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2446,6 +2738,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "aml.declaration_updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * La persona corrigió su declaración de conocimiento del cliente (una nueva versión firmada) y se compartió con su plataforma, que había recibido una anterior
+         * @description Cada notificación trae el encabezado X-PerfilSeguro-Signature: t=<segundos Unix>,v1=<firma>. Para comprobarla: (1) separe t y v1; (2) calcule HMAC-SHA256 con el secreto del webhook (se muestra una sola vez al configurarlo) sobre el texto "<t>.<cuerpo exacto recibido>", en hexadecimal; (3) compare con v1 en tiempo constante; (4) rechace si t difiere más de 5 minutos de su reloj. Durante una rotación del secreto (24 horas) llegan dos v1, una por cada secreto: acepte si cualquiera coincide. X-PerfilSeguro-Delivery identifica la entrega: una repetición trae el mismo valor y debe ignorarse. Responda 2xx; cualquier otra respuesta se reintenta con espera creciente.
+         */
+        post: operations["webhook_aml.declaration_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payment.completed": {
         parameters: {
             query?: never;
@@ -2669,6 +2981,209 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description AMLDeclarationDraft schema */
+        AMLDeclarationDraft: {
+            answers: {
+                address: string;
+                beneficiary?: {
+                    /** @description AAAA-MM-DD */
+                    birthDate: string;
+                    curpOrRfc: string;
+                    name: string;
+                    relationship: string;
+                } | null;
+                forBeneficiary: boolean;
+                /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                nationality: string;
+                occupation: string;
+                pep: boolean;
+                pepPosition?: string | null;
+                rfc: string;
+            };
+            /** @description La persona confirma su RFC aunque su dígito verificador no coincida */
+            confirmRfc?: boolean | null;
+        };
+        /** @description AMLDeclarationPasskeySign schema */
+        AMLDeclarationPasskeySign: {
+            answers?: {
+                address: string;
+                beneficiary?: {
+                    /** @description AAAA-MM-DD */
+                    birthDate: string;
+                    curpOrRfc: string;
+                    name: string;
+                    relationship: string;
+                } | null;
+                forBeneficiary: boolean;
+                /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                nationality: string;
+                occupation: string;
+                pep: boolean;
+                pepPosition?: string | null;
+                rfc: string;
+            };
+            /** @description La persona confirma su RFC aunque su dígito verificador no coincida */
+            confirmRfc?: boolean | null;
+            /** @description La respuesta de navigator.credentials.get a las opciones de POST /api/users/{id}/confirmation/passkey/options */
+            credential: unknown;
+            textSha256: string;
+        };
+        /** @description AMLDeclarationSign schema */
+        AMLDeclarationSign: {
+            answers?: {
+                address: string;
+                beneficiary?: {
+                    /** @description AAAA-MM-DD */
+                    birthDate: string;
+                    curpOrRfc: string;
+                    name: string;
+                    relationship: string;
+                } | null;
+                forBeneficiary: boolean;
+                /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                nationality: string;
+                occupation: string;
+                pep: boolean;
+                pepPosition?: string | null;
+                rfc: string;
+            };
+            /** @description El código de POST /api/users/{id}/confirmation-code */
+            code: string;
+            /** @description La persona confirma su RFC aunque su dígito verificador no coincida */
+            confirmRfc?: boolean | null;
+            /** @description El SHA-256 del texto que la persona revisó (de …/aml-declaration/text) */
+            textSha256: string;
+        };
+        /** @description AMLDeclarationSigned schema */
+        AMLDeclarationSigned: {
+            declaration: {
+                answers?: {
+                    address: string;
+                    beneficiary?: {
+                        /** @description AAAA-MM-DD */
+                        birthDate: string;
+                        curpOrRfc: string;
+                        name: string;
+                        relationship: string;
+                    } | null;
+                    forBeneficiary: boolean;
+                    /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                    nationality: string;
+                    occupation: string;
+                    pep: boolean;
+                    pepPosition?: string | null;
+                    rfc: string;
+                };
+                /** @enum {string} */
+                method?: "passkey" | "codigo";
+                /** Format: date-time */
+                signedAt?: string;
+                text: string;
+                textSha256?: string;
+                version?: number;
+            };
+            /** @description Negocios que recibieron una versión anterior y a los que se compartió esta (cada uno recibe aml.declaration_updated si tiene webhook) */
+            notified: number;
+        };
+        /** @description AMLDeclarationState schema */
+        AMLDeclarationState: {
+            current: {
+                answers?: {
+                    address: string;
+                    beneficiary?: {
+                        /** @description AAAA-MM-DD */
+                        birthDate: string;
+                        curpOrRfc: string;
+                        name: string;
+                        relationship: string;
+                    } | null;
+                    forBeneficiary: boolean;
+                    /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                    nationality: string;
+                    occupation: string;
+                    pep: boolean;
+                    pepPosition?: string | null;
+                    rfc: string;
+                };
+                /** @enum {string} */
+                method?: "passkey" | "codigo";
+                /** Format: date-time */
+                signedAt?: string;
+                text: string;
+                textSha256?: string;
+                version?: number;
+            } | null;
+            history: {
+                answers: {
+                    address: string;
+                    beneficiary?: {
+                        /** @description AAAA-MM-DD */
+                        birthDate: string;
+                        curpOrRfc: string;
+                        name: string;
+                        relationship: string;
+                    } | null;
+                    forBeneficiary: boolean;
+                    /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                    nationality: string;
+                    occupation: string;
+                    pep: boolean;
+                    pepPosition?: string | null;
+                    rfc: string;
+                };
+                /** @enum {string} */
+                method: "passkey" | "codigo";
+                /** Format: date-time */
+                signedAt: string;
+                textSha256: string;
+                version: number;
+            }[];
+            prefill: {
+                address: string;
+                nationality: string;
+                nationalityFromId: boolean;
+            };
+            shares: {
+                /** Format: date-time */
+                notifiedAt: string | null;
+                partnerName: string;
+                /** Format: date-time */
+                sharedAt: string;
+                version: number;
+            }[];
+        };
+        /** @description AMLDeclarationText schema */
+        AMLDeclarationText: {
+            text: string;
+            textSha256: string;
+        };
+        /** @description AMLRiskWeightJSON schema */
+        AMLRiskWeightJSON: {
+            /** @enum {string} */
+            key: "pep" | "coincidencia_posible" | "coincidencia_confirmada" | "beneficiario_tercero" | "efectivo" | "monto_aviso" | "nacionalidad_extranjera" | "corte_medio" | "corte_alto";
+            /** @description El factor o el corte en palabras */
+            keyText: string;
+            /**
+             * @description factor: puntos que suma; corte: puntaje desde el que aplica el nivel
+             * @enum {string}
+             */
+            kind: "factor" | "corte";
+            source: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** Format: int64 */
+            updatedBy?: number | null;
+            weight: number;
+        };
+        /** @description AMLRiskWeightRequest schema */
+        AMLRiskWeightRequest: {
+            /** @description El factor o el corte (corte_medio, corte_alto) */
+            key: string;
+            /** @description La fuente o la razón del valor (obligatoria) */
+            source: string;
+            /** @description Puntos del factor (0 a 1000) o puntaje del corte */
+            weight: number;
+        };
         /** @description AMLThresholdJSON schema */
         AMLThresholdJSON: {
             /** @enum {string} */
@@ -3049,6 +3564,101 @@ export interface components {
             userId: number;
             verificationLevel: number;
         };
+        /** @description AvisoFiling schema */
+        AvisoFiling: {
+            /** @description El folio del acuse que dio el portal del SAT (1 a 60 letras, números, guiones o diagonales) */
+            acknowledgement: string;
+        };
+        /** @description AvisoList schema */
+        AvisoList: {
+            data: {
+                /** @description El folio del acuse del SAT */
+                acknowledgement?: string | null;
+                /** @description En sospechosa: la lista y el nombre de la coincidencia confirmada */
+                alert?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Fecha límite (el día 17 del mes siguiente a las 23:59:59 de la Ciudad de México, o 24 horas después de la confirmación)
+                 */
+                dueAt: string;
+                /** Format: date-time */
+                filedAt?: string | null;
+                /** @description Quién lo marcó como presentado */
+                filedBy?: string | null;
+                /** @description Identificador del aviso (numérico, como texto) */
+                id: string;
+                /**
+                 * @description umbral: la operación alcanza el umbral de aviso; sospechosa: coincidencia confirmada en una lista (24 horas); sin_operaciones: informe de un mes sin operaciones objeto de aviso
+                 * @enum {string}
+                 */
+                kind: "umbral" | "sospechosa" | "sin_operaciones";
+                /** @description El tipo en palabras */
+                kindText: string;
+                livemode: boolean;
+                /** @description La operación que se avisa (no en sin_operaciones) */
+                operation?: {
+                    /** @description Monto en pesos (mensual en arrendamiento) */
+                    amount: string;
+                    /** @description Fecha de la operación (AAAA-MM-DD) */
+                    date: string;
+                    id: string;
+                    /** @enum {string} */
+                    kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+                    propertyReference: string;
+                } | null;
+                /** @description El mes que se informa (AAAA-MM) */
+                period?: string | null;
+                /**
+                 * @description pendiente, vencido (pasó la fecha límite sin presentarse) o presentado
+                 * @enum {string}
+                 */
+                state: "pendiente" | "vencido" | "presentado";
+            }[];
+        };
+        /** @description AvisoView schema */
+        AvisoView: {
+            /** @description El folio del acuse del SAT */
+            acknowledgement?: string | null;
+            /** @description En sospechosa: la lista y el nombre de la coincidencia confirmada */
+            alert?: string | null;
+            /**
+             * Format: date-time
+             * @description Fecha límite (el día 17 del mes siguiente a las 23:59:59 de la Ciudad de México, o 24 horas después de la confirmación)
+             */
+            dueAt: string;
+            /** Format: date-time */
+            filedAt?: string | null;
+            /** @description Quién lo marcó como presentado */
+            filedBy?: string | null;
+            /** @description Identificador del aviso (numérico, como texto) */
+            id: string;
+            /**
+             * @description umbral: la operación alcanza el umbral de aviso; sospechosa: coincidencia confirmada en una lista (24 horas); sin_operaciones: informe de un mes sin operaciones objeto de aviso
+             * @enum {string}
+             */
+            kind: "umbral" | "sospechosa" | "sin_operaciones";
+            /** @description El tipo en palabras */
+            kindText: string;
+            livemode: boolean;
+            /** @description La operación que se avisa (no en sin_operaciones) */
+            operation?: {
+                /** @description Monto en pesos (mensual en arrendamiento) */
+                amount: string;
+                /** @description Fecha de la operación (AAAA-MM-DD) */
+                date: string;
+                id: string;
+                /** @enum {string} */
+                kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+                propertyReference: string;
+            } | null;
+            /** @description El mes que se informa (AAAA-MM) */
+            period?: string | null;
+            /**
+             * @description pendiente, vencido (pasó la fecha límite sin presentarse) o presentado
+             * @enum {string}
+             */
+            state: "pendiente" | "vencido" | "presentado";
+        };
         /** @description CancelInvitationRequest schema */
         CancelInvitationRequest: {
             /** Format: int64 */
@@ -3127,6 +3737,54 @@ export interface components {
                 secondary: boolean;
             }[];
             noticeVersion: string;
+        };
+        /** @description ConsoleAvisoList schema */
+        ConsoleAvisoList: {
+            data: {
+                /** @description El folio del acuse del SAT */
+                acknowledgement?: string | null;
+                /** @description En sospechosa: la lista y el nombre de la coincidencia confirmada */
+                alert?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Fecha límite (el día 17 del mes siguiente a las 23:59:59 de la Ciudad de México, o 24 horas después de la confirmación)
+                 */
+                dueAt: string;
+                /** Format: date-time */
+                filedAt?: string | null;
+                /** @description Quién lo marcó como presentado */
+                filedBy?: string | null;
+                /** @description Identificador del aviso (numérico, como texto) */
+                id: string;
+                /**
+                 * @description umbral: la operación alcanza el umbral de aviso; sospechosa: coincidencia confirmada en una lista (24 horas); sin_operaciones: informe de un mes sin operaciones objeto de aviso
+                 * @enum {string}
+                 */
+                kind: "umbral" | "sospechosa" | "sin_operaciones";
+                /** @description El tipo en palabras */
+                kindText: string;
+                livemode: boolean;
+                /** @description La operación que se avisa (no en sin_operaciones) */
+                operation?: {
+                    /** @description Monto en pesos (mensual en arrendamiento) */
+                    amount: string;
+                    /** @description Fecha de la operación (AAAA-MM-DD) */
+                    date: string;
+                    id: string;
+                    /** @enum {string} */
+                    kind: "compraventa" | "intermediacion" | "desarrollo" | "arrendamiento";
+                    propertyReference: string;
+                } | null;
+                /** @description El mes que se informa (AAAA-MM) */
+                period?: string | null;
+                /**
+                 * @description pendiente, vencido (pasó la fecha límite sin presentarse) o presentado
+                 * @enum {string}
+                 */
+                state: "pendiente" | "vencido" | "presentado";
+            }[];
+            /** @enum {string} */
+            mode: "live" | "test";
         };
         /** @description ConsoleDelivery schema */
         ConsoleDelivery: {
@@ -3222,6 +3880,8 @@ export interface components {
                 amount: string;
                 /** @enum {string} */
                 businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+                /** @description Cuánto del monto se pagó en efectivo, en pesos (0.00 si nada) */
+                cash: string;
                 /** Format: date-time */
                 createdAt: string;
                 /** @description Fecha de la operación (AAAA-MM-DD) */
@@ -3234,6 +3894,11 @@ export interface components {
                 monthly: boolean;
                 /** @description Las personas de la operación */
                 people: {
+                    /**
+                     * Format: int64
+                     * @description Identificador de la persona en la operación (para su expediente)
+                     */
+                    id: number;
                     /** @description La identidad de la persona está certificada con su identificación oficial */
                     identityVerified: boolean;
                     /** @description El nombre, si la persona lo compartió en la sesión */
@@ -3242,6 +3907,68 @@ export interface components {
                     profileId?: string | null;
                     /** @enum {string} */
                     role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                    /** @description Listas consultadas (nombre, versión y fecha) y posibles coincidencias con su estado; null mientras no se ha consultado. Las coincidencias las resuelve una persona de cumplimiento en la consola, no la API */
+                    screening: {
+                        /** @description Posibles coincidencias y su resolución */
+                        hits: {
+                            /** @description Confirmarla detiene la operación y genera el aviso de 24 horas (lista de personas bloqueadas) */
+                            blocking: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description El identificador del registro en la lista */
+                            entryId: string;
+                            /** Format: int64 */
+                            id: number;
+                            list: string;
+                            /** @description El nombre de la lista que coincide */
+                            matchedName: string;
+                            operationId: string;
+                            /** @description Por qué se parece */
+                            reasons: string[];
+                            resolutionReason?: string | null;
+                            /** Format: date-time */
+                            resolvedAt: string | null;
+                            /** @description Quién la resolvió (correo del miembro del equipo) */
+                            resolvedBy?: string | null;
+                            /**
+                             * Format: double
+                             * @description Parecido de 0 a 1
+                             */
+                            score: number;
+                            /** @enum {string} */
+                            status: "pendiente" | "descartada" | "confirmada";
+                            /** @enum {string} */
+                            subject: "persona" | "beneficiario";
+                            version: number | null;
+                        }[];
+                        /** @description Listas consultadas (la consulta más reciente de cada una) */
+                        lists: {
+                            /** @description Cuántos candidatos dio la consulta */
+                            candidates: number;
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** @description Nombre de la lista */
+                            list: string;
+                            /** @description El nombre consultado */
+                            screenedName: string;
+                            /**
+                             * @description lista: una lista de personas bloqueadas; proveedor: la evaluación del proveedor de verificación
+                             * @enum {string}
+                             */
+                            source: "lista" | "proveedor";
+                            /** @enum {string} */
+                            subject: "persona" | "beneficiario";
+                            /** @description Versión de la lista consultada (null: evaluación del proveedor) */
+                            version: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Fecha en que se importó esa versión
+                             */
+                            versionDate: string | null;
+                        }[];
+                        /** @description La persona eliminó su cuenta: el expediente se conserva bloqueado */
+                        locked: boolean;
+                    } | null;
                     /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
                     sessionId: string;
                 }[];
@@ -3265,6 +3992,31 @@ export interface components {
                 requirementNote?: string | null;
                 /** @description El expediente se conserva hasta este día (10 años desde la operación) */
                 retentionUntil: string;
+                /** @description Nivel de riesgo y sus factores (null para los roles de la consola sin acceso a cumplimiento) */
+                risk: {
+                    /** @description Los factores presentes, del más grave al menos grave */
+                    factors: {
+                        /** @enum {string} */
+                        key: "coincidencia_confirmada" | "coincidencia_posible" | "pep" | "efectivo" | "beneficiario_tercero" | "monto_aviso" | "nacionalidad_extranjera";
+                        /** @description El factor en palabras */
+                        text: string;
+                        /** @description Los puntos que suma (tabla de ponderaciones) */
+                        weight: number;
+                    }[];
+                    /** @enum {string} */
+                    level: "bajo" | "medio" | "alto";
+                    /** @description La suma de los factores presentes */
+                    score: number;
+                } | null;
+                /** @description La operación está detenida: se confirmó una coincidencia en una lista de personas bloqueadas */
+                stopped: boolean;
+                /**
+                 * Format: date-time
+                 * @description Cuándo se detuvo (null si no)
+                 */
+                stoppedAt: string | null;
+                /** @description Por qué se detuvo */
+                stoppedReason?: string | null;
             }[];
             hasMore: boolean;
             /** @enum {string} */
@@ -3299,6 +4051,32 @@ export interface components {
         /** @description ConsoleSessionPage schema */
         ConsoleSessionPage: {
             data: {
+                amlDeclaration?: {
+                    answers: {
+                        address: string;
+                        beneficiary?: {
+                            /** @description AAAA-MM-DD */
+                            birthDate: string;
+                            curpOrRfc: string;
+                            name: string;
+                            relationship: string;
+                        } | null;
+                        forBeneficiary: boolean;
+                        /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                        nationality: string;
+                        occupation: string;
+                        pep: boolean;
+                        pepPosition?: string | null;
+                        rfc: string;
+                    };
+                    /** @enum {string} */
+                    method: "passkey" | "codigo";
+                    /** Format: date-time */
+                    signedAt: string;
+                    textSha256: string;
+                    version: number;
+                } | null;
+                amlProfile: boolean;
                 claims: string[];
                 /** Format: date-time */
                 createdAt: string;
@@ -3559,6 +4337,62 @@ export interface components {
             revokedAt: string | null;
             via: string;
         };
+        /** @description HitResolutionRequest schema */
+        HitResolutionRequest: {
+            /**
+             * @description descartada (no es la persona de la lista) o confirmada
+             * @enum {string}
+             */
+            decision: "descartada" | "confirmada";
+            /** @description Por qué (al menos 5 caracteres); queda en el expediente y en la bitácora */
+            reason: string;
+        };
+        /** @description HitResolutionResult schema */
+        HitResolutionResult: {
+            /** @description El aviso de operación sospechosa que generó (null si ninguno) */
+            aviso: {
+                /**
+                 * Format: date-time
+                 * @description Fecha límite para presentarlo (24 horas desde la confirmación)
+                 */
+                dueAt: string;
+                /** Format: int64 */
+                id: number;
+            } | null;
+            hit: {
+                /** @description Confirmarla detiene la operación y genera el aviso de 24 horas (lista de personas bloqueadas) */
+                blocking: boolean;
+                /** Format: date-time */
+                createdAt: string;
+                /** @description El identificador del registro en la lista */
+                entryId: string;
+                /** Format: int64 */
+                id: number;
+                list: string;
+                /** @description El nombre de la lista que coincide */
+                matchedName: string;
+                operationId: string;
+                /** @description Por qué se parece */
+                reasons: string[];
+                resolutionReason?: string | null;
+                /** Format: date-time */
+                resolvedAt: string | null;
+                /** @description Quién la resolvió (correo del miembro del equipo) */
+                resolvedBy?: string | null;
+                /**
+                 * Format: double
+                 * @description Parecido de 0 a 1
+                 */
+                score: number;
+                /** @enum {string} */
+                status: "pendiente" | "descartada" | "confirmada";
+                /** @enum {string} */
+                subject: "persona" | "beneficiario";
+                version: number | null;
+            };
+            /** @description La confirmación detuvo la operación */
+            operationStopped: boolean;
+        };
         /** @description HostedDecision schema */
         HostedDecision: {
             id: string;
@@ -3568,6 +4402,8 @@ export interface components {
         };
         /** @description HostedDecisionRequest schema */
         HostedDecisionRequest: {
+            /** @description En una sesión con amlProfile: la versión de la declaración que la persona firmó o confirmó como vigente; obligatoria para compartir y debe ser la vigente */
+            amlDeclarationVersion?: number | null;
             /** @description Los datos que la pantalla mostró como compartidos y la persona acepta. Obligatorio para compartir birthdate o curp; si se envía, debe ser exactamente lo que se compartirá */
             claims?: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             share: boolean;
@@ -3583,6 +4419,32 @@ export interface components {
             flowToken: string;
             openerConfirmed: boolean;
             session: {
+                amlDeclaration?: {
+                    answers: {
+                        address: string;
+                        beneficiary?: {
+                            /** @description AAAA-MM-DD */
+                            birthDate: string;
+                            curpOrRfc: string;
+                            name: string;
+                            relationship: string;
+                        } | null;
+                        forBeneficiary: boolean;
+                        /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                        nationality: string;
+                        occupation: string;
+                        pep: boolean;
+                        pepPosition?: string | null;
+                        rfc: string;
+                    };
+                    /** @enum {string} */
+                    method: "passkey" | "codigo";
+                    /** Format: date-time */
+                    signedAt: string;
+                    textSha256: string;
+                    version: number;
+                } | null;
+                amlProfile?: boolean | null;
                 blocker: string;
                 claims: {
                     /** @enum {string} */
@@ -3603,10 +4465,38 @@ export interface components {
                 signedIn: boolean;
                 /** @enum {string} */
                 status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+                /** Format: int64 */
+                userId?: number | null;
             };
         };
         /** @description HostedView schema */
         HostedView: {
+            amlDeclaration?: {
+                answers: {
+                    address: string;
+                    beneficiary?: {
+                        /** @description AAAA-MM-DD */
+                        birthDate: string;
+                        curpOrRfc: string;
+                        name: string;
+                        relationship: string;
+                    } | null;
+                    forBeneficiary: boolean;
+                    /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                    nationality: string;
+                    occupation: string;
+                    pep: boolean;
+                    pepPosition?: string | null;
+                    rfc: string;
+                };
+                /** @enum {string} */
+                method: "passkey" | "codigo";
+                /** Format: date-time */
+                signedAt: string;
+                textSha256: string;
+                version: number;
+            } | null;
+            amlProfile?: boolean | null;
             blocker: string;
             claims: {
                 /** @enum {string} */
@@ -3627,6 +4517,8 @@ export interface components {
             signedIn: boolean;
             /** @enum {string} */
             status: "created" | "in_progress" | "completed" | "declined" | "expired" | "canceled";
+            /** Format: int64 */
+            userId?: number | null;
         };
         /** @description IdentityCheckJSON schema */
         IdentityCheckJSON: {
@@ -3829,6 +4721,63 @@ export interface components {
         LiftRevocationRequest: {
             motivo: string;
         };
+        /** @description ListPreview schema */
+        ListPreview: {
+            /** @description Los encabezados de la primera fila */
+            columns: string[];
+            fileName: string;
+            /** @description Hasta 5 filas debajo del encabezado */
+            sample: string[][];
+            /** @description Una propuesta de qué columna tiene qué; confírmala o cámbiala */
+            suggested: {
+                aliasesColumn: string;
+                birthDateColumn: string;
+                givenNamesColumn: string;
+                identifierColumn: string;
+                nameColumn: string;
+                referenceColumn: string;
+                surnamesColumn: string;
+            };
+        };
+        /** @description ListPreviewForm schema */
+        ListPreviewForm: {
+            /** @description El archivo CSV o XLSX (hasta 10 MB) */
+            file: string;
+        };
+        /** @description ListUploadForm schema */
+        ListUploadForm: {
+            /** @description Columna con otros nombres, separados por | o ; */
+            aliasesColumn?: string | null;
+            /** @description Columna con la fecha de nacimiento (dd/mm/aaaa, aaaa-mm-dd o el año) */
+            birthDateColumn?: string | null;
+            /** @description El archivo CSV o XLSX (hasta 10 MB) */
+            file: string;
+            /** @description Columna con los nombres (si la lista los separa) */
+            givenNamesColumn?: string | null;
+            /** @description Columna con el RFC o la CURP */
+            identifierColumn?: string | null;
+            /** @description Nombre de la lista (1 a 200 caracteres); con el mismo nombre, una nueva versión */
+            name: string;
+            /** @description Columna con el nombre completo */
+            nameColumn?: string | null;
+            /** @description Columna con el folio o la referencia de la lista */
+            referenceColumn?: string | null;
+            /** @description Columna con los apellidos (si la lista los separa) */
+            surnamesColumn?: string | null;
+        };
+        /** @description ListUploadResult schema */
+        ListUploadResult: {
+            /** @description false: el archivo es idéntico a la última versión y no se agregó nada */
+            created: boolean;
+            entries: number;
+            /** Format: int64 */
+            listId: number;
+            name: string;
+            /** @description Se volverán a consultar los expedientes vigentes contra la nueva versión */
+            rescreenQueued: boolean;
+            sha256: string;
+            version: number;
+        };
         /** @description LoginRequest schema */
         LoginRequest: {
             email?: string | null;
@@ -3871,6 +4820,8 @@ export interface components {
              * @enum {string}
              */
             businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** @description Cuánto del monto se pagó en efectivo (pesos con hasta dos decimales); se omite o "0" si nada */
+            cash?: string | null;
             /** @description Fecha de la operación (AAAA-MM-DD), no futura (hora de la Ciudad de México) */
             date: string;
             /**
@@ -3890,6 +4841,8 @@ export interface components {
         };
         /** @description NewSession schema */
         NewSession: {
+            /** @description Pide a la persona la declaración de conocimiento del cliente (LFPIORPI: ocupación, domicilio, RFC, beneficiario controlador, PEP), firmada con su llave de acceso o un código; se comparte con los datos pedidos */
+            amlProfile?: boolean | null;
             claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             reference: string;
             requiredLevel: number;
@@ -3902,6 +4855,8 @@ export interface components {
                 amount: string;
                 /** @enum {string} */
                 businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+                /** @description Cuánto del monto se pagó en efectivo, en pesos (0.00 si nada) */
+                cash: string;
                 /** Format: date-time */
                 createdAt: string;
                 /** @description Fecha de la operación (AAAA-MM-DD) */
@@ -3914,6 +4869,11 @@ export interface components {
                 monthly: boolean;
                 /** @description Las personas de la operación */
                 people: {
+                    /**
+                     * Format: int64
+                     * @description Identificador de la persona en la operación (para su expediente)
+                     */
+                    id: number;
                     /** @description La identidad de la persona está certificada con su identificación oficial */
                     identityVerified: boolean;
                     /** @description El nombre, si la persona lo compartió en la sesión */
@@ -3922,6 +4882,68 @@ export interface components {
                     profileId?: string | null;
                     /** @enum {string} */
                     role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                    /** @description Listas consultadas (nombre, versión y fecha) y posibles coincidencias con su estado; null mientras no se ha consultado. Las coincidencias las resuelve una persona de cumplimiento en la consola, no la API */
+                    screening: {
+                        /** @description Posibles coincidencias y su resolución */
+                        hits: {
+                            /** @description Confirmarla detiene la operación y genera el aviso de 24 horas (lista de personas bloqueadas) */
+                            blocking: boolean;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description El identificador del registro en la lista */
+                            entryId: string;
+                            /** Format: int64 */
+                            id: number;
+                            list: string;
+                            /** @description El nombre de la lista que coincide */
+                            matchedName: string;
+                            operationId: string;
+                            /** @description Por qué se parece */
+                            reasons: string[];
+                            resolutionReason?: string | null;
+                            /** Format: date-time */
+                            resolvedAt: string | null;
+                            /** @description Quién la resolvió (correo del miembro del equipo) */
+                            resolvedBy?: string | null;
+                            /**
+                             * Format: double
+                             * @description Parecido de 0 a 1
+                             */
+                            score: number;
+                            /** @enum {string} */
+                            status: "pendiente" | "descartada" | "confirmada";
+                            /** @enum {string} */
+                            subject: "persona" | "beneficiario";
+                            version: number | null;
+                        }[];
+                        /** @description Listas consultadas (la consulta más reciente de cada una) */
+                        lists: {
+                            /** @description Cuántos candidatos dio la consulta */
+                            candidates: number;
+                            /** Format: date-time */
+                            checkedAt: string;
+                            /** @description Nombre de la lista */
+                            list: string;
+                            /** @description El nombre consultado */
+                            screenedName: string;
+                            /**
+                             * @description lista: una lista de personas bloqueadas; proveedor: la evaluación del proveedor de verificación
+                             * @enum {string}
+                             */
+                            source: "lista" | "proveedor";
+                            /** @enum {string} */
+                            subject: "persona" | "beneficiario";
+                            /** @description Versión de la lista consultada (null: evaluación del proveedor) */
+                            version: number | null;
+                            /**
+                             * Format: date-time
+                             * @description Fecha en que se importó esa versión
+                             */
+                            versionDate: string | null;
+                        }[];
+                        /** @description La persona eliminó su cuenta: el expediente se conserva bloqueado */
+                        locked: boolean;
+                    } | null;
                     /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
                     sessionId: string;
                 }[];
@@ -3945,6 +4967,31 @@ export interface components {
                 requirementNote?: string | null;
                 /** @description El expediente se conserva hasta este día (10 años desde la operación) */
                 retentionUntil: string;
+                /** @description Nivel de riesgo y sus factores (null para los roles de la consola sin acceso a cumplimiento) */
+                risk: {
+                    /** @description Los factores presentes, del más grave al menos grave */
+                    factors: {
+                        /** @enum {string} */
+                        key: "coincidencia_confirmada" | "coincidencia_posible" | "pep" | "efectivo" | "beneficiario_tercero" | "monto_aviso" | "nacionalidad_extranjera";
+                        /** @description El factor en palabras */
+                        text: string;
+                        /** @description Los puntos que suma (tabla de ponderaciones) */
+                        weight: number;
+                    }[];
+                    /** @enum {string} */
+                    level: "bajo" | "medio" | "alto";
+                    /** @description La suma de los factores presentes */
+                    score: number;
+                } | null;
+                /** @description La operación está detenida: se confirmó una coincidencia en una lista de personas bloqueadas */
+                stopped: boolean;
+                /**
+                 * Format: date-time
+                 * @description Cuándo se detuvo (null si no)
+                 */
+                stoppedAt: string | null;
+                /** @description Por qué se detuvo */
+                stoppedReason?: string | null;
             }[];
             hasMore: boolean;
         };
@@ -3954,6 +5001,8 @@ export interface components {
             amount: string;
             /** @enum {string} */
             businessRole: "vendedor" | "comprador" | "intermediario" | "desarrollador" | "arrendador" | "arrendatario";
+            /** @description Cuánto del monto se pagó en efectivo, en pesos (0.00 si nada) */
+            cash: string;
             /** Format: date-time */
             createdAt: string;
             /** @description Fecha de la operación (AAAA-MM-DD) */
@@ -3966,6 +5015,11 @@ export interface components {
             monthly: boolean;
             /** @description Las personas de la operación */
             people: {
+                /**
+                 * Format: int64
+                 * @description Identificador de la persona en la operación (para su expediente)
+                 */
+                id: number;
                 /** @description La identidad de la persona está certificada con su identificación oficial */
                 identityVerified: boolean;
                 /** @description El nombre, si la persona lo compartió en la sesión */
@@ -3974,6 +5028,68 @@ export interface components {
                 profileId?: string | null;
                 /** @enum {string} */
                 role: "comprador" | "vendedor" | "arrendador" | "arrendatario" | "otro";
+                /** @description Listas consultadas (nombre, versión y fecha) y posibles coincidencias con su estado; null mientras no se ha consultado. Las coincidencias las resuelve una persona de cumplimiento en la consola, no la API */
+                screening: {
+                    /** @description Posibles coincidencias y su resolución */
+                    hits: {
+                        /** @description Confirmarla detiene la operación y genera el aviso de 24 horas (lista de personas bloqueadas) */
+                        blocking: boolean;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @description El identificador del registro en la lista */
+                        entryId: string;
+                        /** Format: int64 */
+                        id: number;
+                        list: string;
+                        /** @description El nombre de la lista que coincide */
+                        matchedName: string;
+                        operationId: string;
+                        /** @description Por qué se parece */
+                        reasons: string[];
+                        resolutionReason?: string | null;
+                        /** Format: date-time */
+                        resolvedAt: string | null;
+                        /** @description Quién la resolvió (correo del miembro del equipo) */
+                        resolvedBy?: string | null;
+                        /**
+                         * Format: double
+                         * @description Parecido de 0 a 1
+                         */
+                        score: number;
+                        /** @enum {string} */
+                        status: "pendiente" | "descartada" | "confirmada";
+                        /** @enum {string} */
+                        subject: "persona" | "beneficiario";
+                        version: number | null;
+                    }[];
+                    /** @description Listas consultadas (la consulta más reciente de cada una) */
+                    lists: {
+                        /** @description Cuántos candidatos dio la consulta */
+                        candidates: number;
+                        /** Format: date-time */
+                        checkedAt: string;
+                        /** @description Nombre de la lista */
+                        list: string;
+                        /** @description El nombre consultado */
+                        screenedName: string;
+                        /**
+                         * @description lista: una lista de personas bloqueadas; proveedor: la evaluación del proveedor de verificación
+                         * @enum {string}
+                         */
+                        source: "lista" | "proveedor";
+                        /** @enum {string} */
+                        subject: "persona" | "beneficiario";
+                        /** @description Versión de la lista consultada (null: evaluación del proveedor) */
+                        version: number | null;
+                        /**
+                         * Format: date-time
+                         * @description Fecha en que se importó esa versión
+                         */
+                        versionDate: string | null;
+                    }[];
+                    /** @description La persona eliminó su cuenta: el expediente se conserva bloqueado */
+                    locked: boolean;
+                } | null;
                 /** @description La sesión de verificación que la persona completó (vacío si ya se depuró) */
                 sessionId: string;
             }[];
@@ -3997,6 +5113,31 @@ export interface components {
             requirementNote?: string | null;
             /** @description El expediente se conserva hasta este día (10 años desde la operación) */
             retentionUntil: string;
+            /** @description Nivel de riesgo y sus factores (null para los roles de la consola sin acceso a cumplimiento) */
+            risk: {
+                /** @description Los factores presentes, del más grave al menos grave */
+                factors: {
+                    /** @enum {string} */
+                    key: "coincidencia_confirmada" | "coincidencia_posible" | "pep" | "efectivo" | "beneficiario_tercero" | "monto_aviso" | "nacionalidad_extranjera";
+                    /** @description El factor en palabras */
+                    text: string;
+                    /** @description Los puntos que suma (tabla de ponderaciones) */
+                    weight: number;
+                }[];
+                /** @enum {string} */
+                level: "bajo" | "medio" | "alto";
+                /** @description La suma de los factores presentes */
+                score: number;
+            } | null;
+            /** @description La operación está detenida: se confirmó una coincidencia en una lista de personas bloqueadas */
+            stopped: boolean;
+            /**
+             * Format: date-time
+             * @description Cuándo se detuvo (null si no)
+             */
+            stoppedAt: string | null;
+            /** @description Por qué se detuvo */
+            stoppedReason?: string | null;
         };
         /** @description Partner schema */
         Partner: {
@@ -4018,6 +5159,12 @@ export interface components {
         };
         /** @description PartnerAccessResponse schema */
         PartnerAccessResponse: {
+            /** @description Plataformas inmobiliarias que conservan un expediente de identificación sobre ti por la LFPIORPI, y hasta cuándo */
+            amlFiles: {
+                partnerName: string;
+                /** @description Hasta qué día lo conserva (AAAA-MM-DD): 10 años desde la operación más reciente */
+                until: string;
+            }[];
             grants: {
                 claims: string[];
                 domain: string;
@@ -4256,6 +5403,46 @@ export interface components {
             /** @enum {string} */
             state: "not_required" | "free" | "choose" | "open" | "pending" | "failed" | "paid" | "active" | "revoked";
         };
+        /** @description PendingHits schema */
+        PendingHits: {
+            count: number;
+            data: {
+                /** @description Confirmarla detiene la operación y genera el aviso de 24 horas (lista de personas bloqueadas) */
+                blocking?: boolean;
+                /** Format: date-time */
+                createdAt?: string;
+                /** @description El identificador del registro en la lista */
+                entryId?: string;
+                /** Format: int64 */
+                id?: number;
+                list?: string;
+                /** @description El nombre de la lista que coincide */
+                matchedName?: string;
+                operationId?: string;
+                /** @description El nombre consultado de la persona */
+                personName: string;
+                propertyReference: string;
+                /** @description Por qué se parece */
+                reasons?: string[];
+                resolutionReason?: string | null;
+                /** Format: date-time */
+                resolvedAt?: string | null;
+                /** @description Quién la resolvió (correo del miembro del equipo) */
+                resolvedBy?: string | null;
+                /**
+                 * Format: double
+                 * @description Parecido de 0 a 1
+                 */
+                score?: number;
+                /** @enum {string} */
+                status?: "pendiente" | "descartada" | "confirmada";
+                /** @enum {string} */
+                subject?: "persona" | "beneficiario";
+                version?: number | null;
+            }[];
+            /** @enum {string} */
+            mode: "live" | "test";
+        };
         /** @description PlansResponse schema */
         PlansResponse: {
             paymentsEnabled: boolean;
@@ -4380,6 +5567,30 @@ export interface components {
         RevokeRequest: {
             motivo: string;
         };
+        /** @description ScreeningLists schema */
+        ScreeningLists: {
+            data: {
+                /** Format: int64 */
+                id: number;
+                /** @enum {string} */
+                kind: "un" | "uif_upload";
+                name: string;
+                /** @description La lista consolidada de la ONU, que importa Perfil Seguro */
+                public: boolean;
+                /** @description De la más reciente a la más antigua */
+                versions: {
+                    entries: number;
+                    /** @description El archivo (o la fuente) de la que se leyó */
+                    fileName: string;
+                    /** Format: date-time */
+                    importedAt: string;
+                    sha256: string;
+                    version: number;
+                }[];
+            }[];
+            /** @enum {string} */
+            mode: "live" | "test";
+        };
         /** @description SessionCreated schema */
         SessionCreated: {
             clientSecret: string;
@@ -4392,6 +5603,33 @@ export interface components {
         /** @description SessionList schema */
         SessionList: {
             data: {
+                /** @description La declaración de conocimiento del cliente que la persona firmó y compartió (amlProfile): versión, fecha de firma, método (passkey o codigo), SHA-256 del texto firmado y respuestas. Si después la corrige, aquí aparece la versión nueva (evento aml.declaration_updated). Ausente si shared es null */
+                amlDeclaration?: {
+                    answers: {
+                        address: string;
+                        beneficiary?: {
+                            /** @description AAAA-MM-DD */
+                            birthDate: string;
+                            curpOrRfc: string;
+                            name: string;
+                            relationship: string;
+                        } | null;
+                        forBeneficiary: boolean;
+                        /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                        nationality: string;
+                        occupation: string;
+                        pep: boolean;
+                        pepPosition?: string | null;
+                        rfc: string;
+                    };
+                    /** @enum {string} */
+                    method: "passkey" | "codigo";
+                    /** Format: date-time */
+                    signedAt: string;
+                    textSha256: string;
+                    version: number;
+                } | null;
+                amlProfile: boolean;
                 claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
                 /** Format: date-time */
                 createdAt: string;
@@ -4423,6 +5661,33 @@ export interface components {
         };
         /** @description SessionView schema */
         SessionView: {
+            /** @description La declaración de conocimiento del cliente que la persona firmó y compartió (amlProfile): versión, fecha de firma, método (passkey o codigo), SHA-256 del texto firmado y respuestas. Si después la corrige, aquí aparece la versión nueva (evento aml.declaration_updated). Ausente si shared es null */
+            amlDeclaration?: {
+                answers: {
+                    address: string;
+                    beneficiary?: {
+                        /** @description AAAA-MM-DD */
+                        birthDate: string;
+                        curpOrRfc: string;
+                        name: string;
+                        relationship: string;
+                    } | null;
+                    forBeneficiary: boolean;
+                    /** @description ISO 3166-1 alfa-3; la de la identificación cuando la trae (no se puede cambiar) */
+                    nationality: string;
+                    occupation: string;
+                    pep: boolean;
+                    pepPosition?: string | null;
+                    rfc: string;
+                };
+                /** @enum {string} */
+                method: "passkey" | "codigo";
+                /** Format: date-time */
+                signedAt: string;
+                textSha256: string;
+                version: number;
+            } | null;
+            amlProfile: boolean;
             claims: ("name" | "profileId" | "validUntil" | "level" | "givenName" | "familyName" | "birthdate" | "ageOver18" | "nationality" | "curp")[];
             /** Format: date-time */
             createdAt: string;
@@ -5370,6 +6635,277 @@ export interface operations {
             };
             /** @description Conflicto con el estado actual */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    post_api_admin_aml_operations_id_people_personId_expediente: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identificador de la operación (op_…) */
+                id: string;
+                /** @description Identificador de la persona en la operación (people[].id) */
+                personId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description La autoridad que requiere el expediente (UIF, SAT, FGR, un juzgado…) */
+                    authority: string;
+                    /**
+                     * @description pdf (si se omite) o json
+                     * @enum {string}
+                     */
+                    format: "pdf" | "json";
+                    /** @description El número de oficio o la referencia del requerimiento */
+                    reference: string;
+                };
+            };
+        };
+        responses: {
+            /** @description El expediente: PDF, o JSON con format=json */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Falta la autoridad o la referencia de su requerimiento */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión de administrador */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Rol no permitido o falta la confirmación reciente con llave */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La persona no está en esa operación */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/admin/aml/risk-weights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLRiskWeightJSON"][];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "PUT_/api/admin/aml/risk-weights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.AMLRiskWeightRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AMLRiskWeightRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLRiskWeightJSON"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -11044,6 +12580,266 @@ export interface operations {
             };
         };
     };
+    "GET_/api/partner/v1/avisos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvisoList"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_api_partner_v1_avisos_id_export: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Bearer sk_live_… o sk_test_… */
+                Authorization: string;
+            };
+            path: {
+                /** @description Identificador del aviso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El aviso en CSV (UTF-8): una fila por persona; columnas en docs/aml-avisos.md */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Identificador no válido */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso no existe para esta llave */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/partner/v1/avisos/:id/filing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identificador del aviso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.AvisoFiling */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvisoFiling"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvisoView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Llave secreta no válida, revocada o de otro modo */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Prohibido: no es suyo, o el origen no está autorizado */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso no existe para esta llave */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso ya está marcado como presentado */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/partner/v1/operations": {
         parameters: {
             query?: {
@@ -12613,6 +14409,272 @@ export interface operations {
             };
         };
     };
+    "GET_/api/socios/avisos": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleAvisoList"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite ver avisos (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_api_socios_avisos_id_export: {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identificador del aviso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El aviso en CSV (UTF-8): una fila por persona; columnas en docs/aml-avisos.md */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Identificador o modo no válido */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión en la consola */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite ver avisos (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso no existe en este modo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/socios/avisos/:id/filing": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identificador del aviso */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.AvisoFiling */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvisoFiling"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvisoView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite presentar avisos (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso no existe en este modo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El aviso ya está marcado como presentado */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/socios/deliveries": {
         parameters: {
             query?: {
@@ -13003,6 +15065,190 @@ export interface operations {
             };
             /** @description Ya no está disponible (vencido o usado) */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/socios/hits/pending": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PendingHits"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite ver ni resolver expedientes (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/socios/hits/:id/resolution": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identificador de la posible coincidencia */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.HitResolutionRequest */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HitResolutionRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HitResolutionResult"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite ver ni resolver expedientes (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La posible coincidencia no existe en este modo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Ya se resolvió, la operación está detenida o el expediente está bloqueado */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13696,6 +15942,177 @@ export interface operations {
             };
         };
     };
+    "GET_/api/socios/operations/:id": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identificador de la operación (op_…) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperationView"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite ver ni resolver expedientes (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La operación no existe en este modo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_api_socios_operations_id_people_personId_expediente: {
+        parameters: {
+            query?: {
+                /** @description pdf (si se omite) o json */
+                format?: string;
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+                /** @description Para qué se descarga (hasta 200 caracteres; queda en el expediente) */
+                purpose?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Identificador de la operación (op_…) */
+                id: string;
+                /** @description Identificador de la persona en la operación (people[].id) */
+                personId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description El expediente: PDF, o JSON con format=json */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "application/pdf": string;
+                };
+            };
+            /** @description Formato, modo o identificador no válido */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión en la consola */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite ver expedientes (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La persona no está en esa operación de tu plataforma en este modo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     "GET_/api/socios/origin": {
         parameters: {
             query?: never;
@@ -14116,6 +16533,269 @@ export interface operations {
                 headers: {
                     /** @description Segundos que conviene esperar antes de reintentar. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/socios/screening-lists": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ScreeningLists"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite administrar listas (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/socios/screening-lists": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.ListUploadForm */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ListUploadForm"];
+            };
+        };
+        responses: {
+            /** @description El archivo es idéntico a la última versión: no se agregó nada */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListUploadResult"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListUploadResult"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite administrar listas (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El archivo pasa de 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No se pudo programar la nueva consulta de expedientes; no se importó nada */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/socios/screening-lists/preview": {
+        parameters: {
+            query?: {
+                /** @description live (producción, si se omite) o test (prueba) */
+                mode?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Request body for api.ListPreviewForm */
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ListPreviewForm"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListPreview"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tu rol no permite administrar listas (solo propietario y cumplimiento) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El archivo pasa de 10 MB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -15803,6 +18483,405 @@ export interface operations {
             };
             /** @description No encontrado */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "GET_/api/users/:id/aml-declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLDeclarationState"];
+                };
+            };
+            /** @description Bad Request _(validation or deserialization error)_ */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Solo la persona dueña del perfil */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/users/:id/aml-declaration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.AMLDeclarationSign */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AMLDeclarationSign"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLDeclarationSigned"];
+                };
+            };
+            /** @description Una respuesta no es válida, o el código es incorrecto o expiró */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Solo la persona dueña del perfil */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El texto cambió desde que lo revisaste */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/users/:id/aml-declaration/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.AMLDeclarationPasskeySign */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AMLDeclarationPasskeySign"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLDeclarationSigned"];
+                };
+            };
+            /** @description Una respuesta no es válida, o la llave no se pudo comprobar */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Solo la persona dueña del perfil */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description El texto cambió desde que lo revisaste */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Error interno: {message} en español. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Servicio no disponible por un momento: reintente después de Retry-After */
+            503: {
+                headers: {
+                    /** @description Segundos que conviene esperar antes de reintentar. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    "POST_/api/users/:id/aml-declaration/text": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Request body for api.AMLDeclarationDraft */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AMLDeclarationDraft"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AMLDeclarationText"];
+                };
+            };
+            /** @description Una respuesta falta o no es válida (RFC, beneficiario controlador, cargo) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Sin sesión o credencial válida */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Solo la persona dueña del perfil */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No encontrado */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description La solicitud es demasiado grande */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Tipo de contenido no compatible: envíe JSON */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -19639,6 +22718,54 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
+            };
+        };
+    };
+    "webhook_aml.declaration_updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description t=<segundos Unix>,v1=<HMAC-SHA256 hexadecimal de "<t>.<cuerpo>"> con el secreto del webhook */
+                "X-PerfilSeguro-Signature": string;
+                /** @description El evento */
+                "X-PerfilSeguro-Event": string;
+                /** @description Identificador de la entrega (igual en cada reintento) */
+                "X-PerfilSeguro-Delivery": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    event: "aml.declaration_updated";
+                    livemode: boolean;
+                    /** @description Las sesiones con amlProfile que la persona completó con su plataforma en este modo y que aún comparten sus datos: GET …/verification-sessions/{id} responde en amlDeclaration la versión nueva */
+                    sessions: {
+                        id: string;
+                        reference: string;
+                    }[];
+                    /** Format: date-time */
+                    signedAt: string;
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Recibida: no se reintenta */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Cualquier otra respuesta (o ninguna en 10 s) se reintenta */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
