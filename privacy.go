@@ -72,6 +72,10 @@ var PrimaryPurposes = []PrimaryPurpose{
 		"aliadas que autorices, pueden comprobar tu validación."},
 	{"Enviarte códigos y avisos del servicio", "Te enviamos los códigos para iniciar sesión, los enlaces de verificación y " +
 		"los avisos necesarios del servicio."},
+	{"Integrar el expediente de una operación inmobiliaria", "Cuando una plataforma inmobiliaria lo pide porque la ley " +
+		"(LFPIORPI) se lo exige, registramos la declaración que firmas (tu ocupación, tu domicilio, tu RFC, si actúas por otra " +
+		"persona y quién es, y si tú o un familiar cercano desempeñan o desempeñaron un cargo público destacado), la compartimos " +
+		"con esa plataforma y cotejamos tu nombre y tu fecha de nacimiento con listas de personas bloqueadas."},
 	{"Cobrar tu plan", "Cobramos los planes de pago y emitimos tus comprobantes."},
 	{"Proteger tu cuenta", "Cuidamos la seguridad de tu cuenta y del servicio y prevenimos fraudes y suplantación de identidad."},
 	{"Atenderte", "Atendemos tus solicitudes, dudas y aclaraciones."},
@@ -168,7 +172,7 @@ var RetentionPeriods = []Retention{
 		"Identificación de Operaciones con Recursos de Procedencia Ilícita (LFPIORPI): los datos de tu identificación oficial y cómo se " +
 		"verificaron, tus declaraciones firmadas, el cotejo con listas y la operación",
 		"10 años desde la operación, aun si eliminas tu cuenta (LFPIORPI, art. 18, reformado el 16 de julio de 2025): bloqueado, solo lo consultan " +
-			"el área de cumplimiento de esa plataforma y una autoridad competente que lo requiera", 10 * 365 * 24 * time.Hour},
+			"el área de cumplimiento de esa plataforma y, si lo requiere por escrito, una autoridad facultada por la ley", 10 * 365 * 24 * time.Hour},
 }
 
 // RetentionOf returns the period kept for key (zero when the key is unknown).

@@ -32,8 +32,11 @@ const (
 // simplified notice; those who accepted "2026-11" are asked again. "2026-11-28" (issue 52) names
 // the identity document's data the provider reads and we keep (the number, the CURP and the
 // address sealed), the keyed hash kept for "one ID, one profile", their purposes and retention;
-// those who accepted "2026-11-26" are asked again, the biometric consent with it.
-const PrivacyNoticeVersion = "2026-11-28"
+// those who accepted "2026-11-26" are asked again, the biometric consent with it. "2026-11-28.2"
+// (issue 53) names the know-your-client declaration a real-estate business may ask for (occupation,
+// address, RFC, beneficiario controlador, PEP) and the LFPIORPI file kept 10 years after the
+// operation, even after deletion; those who accepted "2026-11-28" are asked again.
+const PrivacyNoticeVersion = "2026-11-28.2"
 
 // User is a person with a Perfil Seguro profile.
 type User struct {

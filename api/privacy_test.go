@@ -486,7 +486,7 @@ func TestTheNoticeDataComeFromTheCode(t *testing.T) {
 	e := lvSetup(t)
 	status, out, _ := e.anonymous(t).call("GET", "/api/legal", nil)
 	require.Equal(t, http.StatusOK, status, out)
-	require.Equal(t, "2026-11-28", out["version"], "the notice that names the identity document's data (issue 52)")
+	require.Equal(t, "2026-11-28.2", out["version"], "the notice that names the LFPIORPI declaration and file (issue 53)")
 	require.Equal(t, "2026-11-28", out["date"])
 	require.Equal(t, "privacidad@perfilseguro.mx", out["privacyEmail"])
 	require.Equal(t, "Perfil Seguro, S.A. de C.V.", out["legalName"])

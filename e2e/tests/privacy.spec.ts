@@ -41,7 +41,7 @@ test('the privacy notice and the terms are pages of their own, linked from every
   await page.getByRole('contentinfo').getByRole('link', { name: 'Aviso de privacidad' }).click();
   await expect(page).toHaveURL(/\/privacidad$/);
   await expect(page.getByRole('heading', { level: 1, name: 'Aviso de privacidad integral' })).toBeVisible();
-  await expect(page.getByText(/Versión 2026-11-28 · vigente desde 28 de noviembre de 2026/)).toBeVisible();
+  await expect(page.getByText(/Versión 2026-11-28.2 · vigente desde 28 de noviembre de 2026/)).toBeVisible();
   // The 2025 law's authority, by name and website (not "la autoridad competente").
   await expect(page.getByRole('heading', { level: 2, name: 'Autoridad de protección de datos' })).toBeVisible();
   await expect(page.getByRole('link', { name: /gob\.mx\/buengobierno/ })).toHaveAttribute('href', 'https://www.gob.mx/buengobierno');
@@ -128,7 +128,7 @@ test('the biometric check waits for an express consent, recorded with the notice
   await giveBiometricConsent(page);
   const consents = await (await page.request.get(`/api/users/${userId}/consents`)).json();
   const biometric = consents.consents.find((c: { purpose: string }) => c.purpose === 'biometric');
-  expect(biometric).toMatchObject({ granted: true, noticeVersion: '2026-11-28', current: true });
+  expect(biometric).toMatchObject({ granted: true, noticeVersion: '2026-11-28.2', current: true });
   // The plan is paid and the consent given: nothing stands in the way any more.
   await expect(start).toBeEnabled();
 });

@@ -316,7 +316,7 @@ export function PrivacyNotice({ info }: { info: LegalInfo }) {
           Ilícita (artículo 18, reformado por el decreto publicado en el Diario Oficial de la Federación el 16 de julio de 2025),
           y es la base para conservarlo aunque elimines tu cuenta; no requiere tu consentimiento. Al eliminar tu cuenta ese
           expediente queda bloqueado: nadie puede agregarle nada y solo lo consultan el área de cumplimiento de esa plataforma
-          y, a petición de una autoridad competente, nuestro equipo. Al cumplirse el plazo lo borramos. En Mi Perfil › Plataformas
+          y, si una autoridad facultada por la ley lo requiere por escrito, nuestro equipo. Al cumplirse el plazo lo borramos. En Mi Perfil › Plataformas
           con acceso ves qué plataformas conservan uno y hasta cuándo.
         </p>
       </Section>
