@@ -93,6 +93,8 @@ test.describe('AML hits', () => {
         return page.getByTestId('pending-hits-badge').textContent({ timeout: 2_000 }).catch(() => '');
       }, { message: 'the worker screened the operation', timeout: 60_000, intervals: [2_000] })
       .toMatch(/^[12]$/);
+    // A $3,500,000 sale: identification is always required, and it reaches the aviso threshold.
+    await expect(page.getByText('Identificación requerida').first()).toBeVisible();
     await page.getByRole('button', { name: 'Revisar Casa en Coyoacán, lote 12' }).click();
     const people = page.getByTestId('person-screening');
     await expect(people).toHaveCount(2);
@@ -108,8 +110,23 @@ test.describe('AML hits', () => {
     await expect(people.nth(0).getByTestId('hit')).toContainText('Descartada');
     await expect(page.getByTestId('operation-detail')).not.toContainText('Operación detenida');
 
-    // The fixture UN list of test mode is imported by the scheduler's screening-un-list entry
-    // (every 6 hours, aligned): the second person's hit needs it.
+    // The officer downloads Ana's expediente: the PDF names her, the list and version, the ruling.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      people.nth(0).getByRole('link', { name: 'Descargar expediente (PDF)' }).click(),
+    ]);
+    const pdf = path.join(screenshotDir, 'expediente-aml-hits.pdf');
+    await download.saveAs(pdf);
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-']).toString().replace(/\s+/g, ' ');
+    expect(text).toContain('Ana María Ruiz Soto');
+    expect(text).toContain('UIF personas bloqueadas');
+    expect(text).toContain('Descartada');
+    expect(text).toContain('(UIF personas bloqueadas): La CURP y la fecha de nacimiento de la clienta no coinciden con la lista');
+    execFileSync('pdftoppm', ['-png', '-r', '70', '-f', '1', '-l', '1', '-singlefile', pdf, path.join(screenshotDir, 'expediente-primera-pagina')]);
+    expect(sql(`SELECT count(*) FROM aml_file_accesses`)).toBe('1');
+
+    // The fixture UN list of test mode is imported when the scheduler starts (screening-un-list,
+    // AtStart) and every 6 hours: the second person's hit needs it.
     await expect
       .poll(() => sql(`SELECT count(*) FROM aml_hits h JOIN screening_lists l ON l.id = h.list_id WHERE l.kind = 'un' AND l.test_mode`),
         { message: "the fixture UN list was imported and the second person screened against it", timeout: 30_000, intervals: [2_000] })
@@ -127,5 +144,10 @@ test.describe('AML hits', () => {
     await expect(page.getByRole('button', { name: 'Confirmar' })).toHaveCount(0);
     await shoot(page, 'aml-operation-stopped');
     expect(sql(`SELECT count(*) FROM aml_avisos WHERE kind = 'sospechosa' AND test_mode AND due_at > now() + interval '23 hours'`)).toBe('1');
+
+    // The 24-hour aviso is in the Avisos tab.
+    await page.getByRole('tab', { name: 'Avisos' }).click();
+    await expect(page.getByTestId('aviso-row').filter({ hasText: 'Aviso de operación sospechosa (24 horas)' })).toHaveCount(1);
+    await shoot(page, 'aml-avisos');
   });
 });
